@@ -1,0 +1,44 @@
+//! Embeds every file under `js/` into the binary as a sorted table, so the
+//! isolate's JavaScript ships inside pihost and the module loader can serve it
+//! under the `pihost:` scheme without touching the disk.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn collect(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) -> std::io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect(&path, root, out)?;
+        } else if path.extension().is_some_and(|ext| ext == "js" || ext == "json") {
+            let relative = path
+                .strip_prefix(root)
+                .map_err(std::io::Error::other)?
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((relative, path));
+        }
+    }
+    Ok(())
+}
+
+fn main() -> std::io::Result<()> {
+    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").map_err(std::io::Error::other)?);
+    let js_root = manifest_dir.join("js");
+    println!("cargo:rerun-if-changed=js");
+    println!("cargo:rerun-if-changed=reference-data");
+    let mut files = Vec::new();
+    collect(&js_root, &js_root, &mut files)?;
+    files.sort();
+    let mut table = String::from("&[\n");
+    for (name, path) in &files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        table.push_str(&format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    table.push(']');
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").map_err(std::io::Error::other)?);
+    fs::write(out_dir.join("embedded_js.rs"), table)
+}

@@ -1,0 +1,101 @@
+// Loading extensions (L3–L6): import each entry point, check its default
+// export, run the factory with a fresh API object, and collect errors without
+// stopping. Factories are awaited one at a time, in discovery order.
+import { createExtensionAPI, createExtensionRecord } from "pihost:runtime/extension-api.js";
+
+let extensionCacheCwd;
+let extensionCacheGeneration = 0;
+const extensionCache = new Map();
+const importedUrls = new Set();
+let reloadCounter = 0;
+
+/** Forgets every cached factory (L6). */
+export function clearExtensionCache() {
+  extensionCache.clear();
+  extensionCacheCwd = undefined;
+  extensionCacheGeneration++;
+}
+
+function useExtensionCacheCwd(cwd) {
+  if (extensionCacheCwd !== undefined && extensionCacheCwd !== cwd) clearExtensionCache();
+  extensionCacheCwd = cwd;
+  return { cwd, generation: extensionCacheGeneration };
+}
+
+function isCurrentCacheToken(token) {
+  return token !== undefined && extensionCacheCwd === token.cwd && extensionCacheGeneration === token.generation;
+}
+
+function defaultExport(namespace) {
+  let value = "default" in namespace ? namespace.default : namespace;
+  // A transpiled ES module in CommonJS form keeps its factory under `default`.
+  if (value && typeof value === "object" && value.__esModule && "default" in value) value = value.default;
+  return value;
+}
+
+async function importFresh(moduleUrl) {
+  // The engine keeps every module it evaluated; a second load of the same
+  // file must evaluate it anew, as jiti does, so it gets its own URL.
+  let url = moduleUrl;
+  if (importedUrls.has(moduleUrl)) url = `${moduleUrl}?pihost-reload=${++reloadCounter}`;
+  importedUrls.add(moduleUrl);
+  return import(url);
+}
+
+async function loadFactory(entry, cacheToken) {
+  if (isCurrentCacheToken(cacheToken)) {
+    const cached = extensionCache.get(entry.resolvedPath);
+    if (cached) return cached;
+  }
+  const factory = defaultExport(await importFresh(entry.moduleUrl));
+  if (typeof factory !== "function") return undefined;
+  if (isCurrentCacheToken(cacheToken)) extensionCache.set(entry.resolvedPath, factory);
+  return factory;
+}
+
+async function initializeExtension(factory, entry, cwd, eventBus, runtime) {
+  const extension = createExtensionRecord(entry.path, entry.resolvedPath);
+  const load = createExtensionAPI(extension, runtime, cwd, eventBus);
+  try {
+    await factory(load.api);
+    load.commit();
+  } catch (error) {
+    load.discard();
+    throw error;
+  }
+  return extension;
+}
+
+function errorMessage(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Loads `entries` ({ path, resolvedPath, moduleUrl }) in order. Returns
+ * `{ extensions, errors, timings }`; `errors` holds `{ path, error, stack }`.
+ */
+export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache = false }) {
+  const extensions = [];
+  const errors = [];
+  const timings = new Map();
+  const cacheToken = useCache ? useExtensionCacheCwd(cwd) : undefined;
+  for (const entry of entries) {
+    const started = performance.now();
+    try {
+      const factory = await loadFactory(entry, cacheToken);
+      if (!factory) {
+        errors.push({ path: entry.path, error: `Extension does not export a valid factory function: ${entry.path}` });
+      } else {
+        extensions.push(await initializeExtension(factory, entry, cwd, eventBus, runtime));
+      }
+    } catch (error) {
+      errors.push({
+        path: entry.path,
+        error: `Failed to load extension: ${errorMessage(error)}`,
+        stack: error instanceof Error ? error.stack : undefined,
+      });
+    }
+    timings.set(entry.path, performance.now() - started);
+  }
+  return { extensions, errors, timings };
+}

@@ -1,0 +1,120 @@
+// CommonJS for extensions: jiti gives every module `require`, `module`,
+// `exports`, `__filename` and `__dirname` (L8), and CommonJS files become
+// modules whose `module.exports` is the default export (L3).
+import { ops } from "pihost:runtime/ops.js";
+
+const builtinModules = new Map();
+const moduleCache = new Map();
+
+/** Makes a Node built-in available to `require` (its namespace object). */
+export function registerBuiltinModule(name, namespace) {
+  builtinModules.set(name, namespace);
+}
+
+function filenameFromUrl(url) {
+  const withoutQuery = url.replace(/[?#].*$/, "");
+  return decodeURIComponent(withoutQuery.replace(/^file:\/\//, ""));
+}
+
+function dirnameOf(filename) {
+  const index = filename.lastIndexOf("/");
+  return index <= 0 ? "/" : filename.slice(0, index);
+}
+
+function builtinExports(namespace) {
+  // `require("node:path")` gives the module object, not the ES namespace.
+  return namespace.default ?? namespace;
+}
+
+function evaluateCommonJs(module, code) {
+  const wrapper = (0, eval)(
+    `(function (exports, require, module, __filename, __dirname) {${code}\n})\n//# sourceURL=${module.filename}`,
+  );
+  runCommonJs(module, wrapper);
+}
+
+function loadFile(filename) {
+  const cached = moduleCache.get(filename);
+  if (cached) return cached.exports;
+  const module = createModuleRecord(filename);
+  moduleCache.set(filename, module);
+  try {
+    const source = ops.op_pihost_commonjs_source(filename);
+    if (source.format === "json") {
+      module.exports = JSON.parse(source.code);
+    } else if (source.format === "esm") {
+      throw new Error(`pihost: require() of the ES module ${filename} is not supported yet; use import`);
+    } else {
+      evaluateCommonJs(module, source.code);
+    }
+  } catch (error) {
+    moduleCache.delete(filename);
+    throw error;
+  }
+  module.loaded = true;
+  return module.exports;
+}
+
+/** A Node-style `require` for code in `filename`. */
+export function createRequire(filename) {
+  const directory = dirnameOf(filename);
+  const require = (specifier) => {
+    if (typeof specifier !== "string") {
+      throw new TypeError(`The "id" argument must be of type string. Received ${typeof specifier}`);
+    }
+    const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
+    if (builtinModules.has(name)) return builtinExports(builtinModules.get(name));
+    return loadFile(ops.op_pihost_require_resolve(specifier, directory));
+  };
+  require.resolve = (specifier) => {
+    const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
+    if (builtinModules.has(name)) return specifier;
+    return ops.op_pihost_require_resolve(specifier, directory);
+  };
+  require.cache = moduleCache;
+  return require;
+}
+
+function createModuleRecord(filename) {
+  const module = {
+    id: filename,
+    filename,
+    path: dirnameOf(filename),
+    exports: {},
+    loaded: false,
+    children: [],
+    paths: [],
+  };
+  module.require = createRequire(filename);
+  return module;
+}
+
+/** The CommonJS record of a file loaded as a module graph entry. */
+export function createCommonJsModule(url) {
+  const filename = filenameFromUrl(url);
+  // A reloaded graph (its URL carries a query) gets fresh records, as jiti
+  // evaluates every load anew.
+  if (url.includes("?")) return createModuleRecord(filename);
+  const existing = moduleCache.get(filename);
+  if (existing) return existing;
+  const module = createModuleRecord(filename);
+  moduleCache.set(filename, module);
+  return module;
+}
+
+export function runCommonJs(module, body) {
+  body.call(module.exports, module.exports, module.require, module, module.filename, module.path);
+  module.loaded = true;
+}
+
+/** jiti's globals for an ES module at `url` (L8). */
+export function moduleGlobals(url) {
+  const module = createCommonJsModule(url);
+  return {
+    require: module.require,
+    module,
+    exports: module.exports,
+    __filename: module.filename,
+    __dirname: module.path,
+  };
+}

@@ -1,0 +1,322 @@
+//! The module loader: every `import` an extension (or pihost's own JS) makes
+//! is resolved here, in this order — pi's virtual modules (L2), Node
+//! built-ins (`node:x` and bare `x`), pihost's own `pihost:` modules, paths
+//! and `file:` URLs, then packages from `node_modules` (L7).
+//!
+//! Files are transpiled on load ([`crate::transpile`]); ES modules get jiti's
+//! module globals (L8) and scripts are wrapped as CommonJS, whose
+//! `module.exports` becomes the default export (L3).
+
+pub mod embedded;
+pub mod resolve;
+pub mod virtual_map;
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::LazyLock;
+
+use deno_ast::MediaType;
+use deno_core::error::ModuleLoaderError;
+use deno_core::{
+    ModuleLoadOptions, ModuleLoadReferrer, ModuleLoadResponse, ModuleLoader, ModuleSource, ModuleSourceCode,
+    ModuleSpecifier, ModuleType, RequestedModuleType, ResolutionKind,
+};
+use deno_error::JsErrorBox;
+
+use crate::transpile::{self, MODULE_GLOBAL_NAMES, ModuleFormat};
+
+/// Scheme of the modules pihost ships (`js/`).
+pub const INTERNAL_SCHEME: &str = "pihost:";
+
+/// The one internal module extension files import, through the prologue and
+/// CommonJS wrapper pihost puts around them (`js/templates/`).
+const GLUE_MODULE: &str = "runtime/module-globals.js";
+
+#[derive(serde::Deserialize)]
+struct NodeBuiltins {
+    builtins: BTreeSet<String>,
+}
+
+static NODE_BUILTINS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
+    serde_json::from_str::<NodeBuiltins>(include_str!("../../reference-data/node-builtins.json"))
+        .map(|data| data.builtins)
+        .unwrap_or_default()
+});
+
+/// Whether `name` (without `node:`) is one of Node's built-in modules.
+pub fn is_node_builtin(name: &str) -> bool {
+    NODE_BUILTINS.contains(name)
+}
+
+/// Resolves one import. `referrer` is the importing module's URL.
+pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecifier, ModuleLoaderError> {
+    if let Some(id) = virtual_map::module_id(specifier) {
+        return internal_url(&format!("pi/{id}"));
+    }
+    if let Some(name) = specifier
+        .strip_prefix("node:")
+        .or_else(|| is_node_builtin(specifier).then_some(specifier))
+    {
+        let path = format!("node/{name}.js");
+        return if embedded::file(&path).is_some() {
+            internal_url(&path)
+        } else {
+            Err(JsErrorBox::generic(format!("pihost: node:{name} is not available")))
+        };
+    }
+    if let Some(internal) = specifier.strip_prefix(INTERNAL_SCHEME) {
+        // Extension code (file: modules) must not reach pihost's internals,
+        // except the module the injected module-globals glue imports.
+        if referrer.starts_with("file:") && internal != GLUE_MODULE {
+            return Err(JsErrorBox::generic(format!(
+                "Cannot find module '{specifier}' imported from {}",
+                display_referrer(referrer)
+            )));
+        }
+        return internal_url(internal);
+    }
+    if let Some(internal_referrer) = referrer.strip_prefix(INTERNAL_SCHEME)
+        && (specifier.starts_with("./") || specifier.starts_with("../"))
+    {
+        let base = Path::new(internal_referrer).parent().unwrap_or(Path::new(""));
+        let joined = crate::discovery::normalize_lexically(&Path::new("/").join(base).join(specifier));
+        return internal_url(joined.to_string_lossy().trim_start_matches('/'));
+    }
+
+    let not_found = || {
+        JsErrorBox::generic(format!(
+            "Cannot find module '{specifier}' imported from {}",
+            display_referrer(referrer)
+        ))
+    };
+    let importer_dir = referrer_dir(referrer);
+    let path_specifier = if specifier.starts_with("file://") {
+        ModuleSpecifier::parse(specifier)
+            .ok()
+            .and_then(|url| url.to_file_path().ok())
+    } else if specifier.starts_with("./")
+        || specifier.starts_with("../")
+        || specifier.starts_with('/')
+        || specifier == "."
+        || specifier == ".."
+    {
+        Some(PathBuf::from(specifier))
+    } else {
+        None
+    };
+    let found = match path_specifier {
+        Some(path) => resolve::resolve_path(&path, &importer_dir),
+        None => resolve::resolve_package(specifier, &importer_dir, &["import", "node", "module"]),
+    };
+    let found = found.ok_or_else(not_found)?;
+    ModuleSpecifier::from_file_path(&found).map_err(|_| not_found())
+}
+
+fn internal_url(path: &str) -> Result<ModuleSpecifier, ModuleLoaderError> {
+    ModuleSpecifier::parse(&format!("{INTERNAL_SCHEME}{path}"))
+        .map_err(|error| JsErrorBox::generic(format!("pihost: bad internal module {path}: {error}")))
+}
+
+fn referrer_dir(referrer: &str) -> PathBuf {
+    ModuleSpecifier::parse(referrer)
+        .ok()
+        .and_then(|url| url.to_file_path().ok())
+        .and_then(|path| path.parent().map(Path::to_path_buf))
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("/"))
+}
+
+/// A referrer as a user reads it: a file path, not a `file://` URL.
+pub fn display_referrer(referrer: &str) -> String {
+    ModuleSpecifier::parse(referrer)
+        .ok()
+        .and_then(|url| url.to_file_path().ok())
+        .map(|path| path.display().to_string())
+        .unwrap_or_else(|| referrer.to_string())
+}
+
+/// The loader deno_core calls for every module; it keeps the source maps of
+/// what it transpiled so stack traces point into the original files.
+#[derive(Default)]
+pub struct PihostModuleLoader {
+    source_maps: RefCell<HashMap<String, Rc<[u8]>>>,
+}
+
+impl PihostModuleLoader {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn load_internal(&self, specifier: &ModuleSpecifier) -> Result<ModuleSource, ModuleLoaderError> {
+        let path = specifier.as_str().strip_prefix(INTERNAL_SCHEME).unwrap_or_default();
+        // `pihost:pi/<id>` is a virtual module's facade; `pihost:pi/<id>.js` its implementation.
+        let facade_id = path.strip_prefix("pi/").filter(|id| !id.ends_with(".js"));
+        let code: Cow<'static, str> = if let Some(id) = facade_id {
+            virtual_map::facade_source(id)
+                .map(Cow::Owned)
+                .ok_or_else(|| JsErrorBox::generic(format!("pihost: no virtual module {id}")))?
+        } else {
+            embedded::file(path)
+                .map(Cow::Borrowed)
+                .ok_or_else(|| JsErrorBox::generic(format!("pihost: no internal module {path}")))?
+        };
+        let code = match code {
+            Cow::Borrowed(text) => ModuleSourceCode::String(deno_core::FastString::from_static(text)),
+            Cow::Owned(text) => ModuleSourceCode::String(text.into()),
+        };
+        Ok(ModuleSource::new(ModuleType::JavaScript, code, specifier, None))
+    }
+
+    fn load_file(
+        &self,
+        specifier: &ModuleSpecifier,
+        requested: &RequestedModuleType,
+    ) -> Result<ModuleSource, ModuleLoaderError> {
+        let path = specifier
+            .to_file_path()
+            .map_err(|_| JsErrorBox::generic(format!("pihost: cannot load {specifier}")))?;
+        let source = std::fs::read_to_string(&path)
+            .map_err(|error| JsErrorBox::generic(format!("Cannot read {}: {error}", path.display())))?;
+        let source = source.strip_prefix('\u{feff}').unwrap_or(&source);
+        let media_type = MediaType::from_path(&path);
+        if media_type == MediaType::Json {
+            return json_module(specifier, &path, source, requested);
+        }
+        let transpiled = transpile::transpile(specifier, media_type, source)
+            .map_err(|error| JsErrorBox::generic(error.to_string()))?;
+        if let Some(map) = &transpiled.source_map {
+            self.source_maps
+                .borrow_mut()
+                .insert(specifier.to_string(), Rc::from(map.as_slice()));
+        }
+        let code = match transpiled.format {
+            ModuleFormat::EcmaScript => with_module_globals(&transpiled.code, &transpiled.declared_module_globals),
+            ModuleFormat::CommonJs => embedded::template("commonjs-wrapper.js")
+                .trim_end()
+                .replace("/*SOURCE*/", &transpiled.code),
+        };
+        Ok(ModuleSource::new(
+            ModuleType::JavaScript,
+            ModuleSourceCode::String(code.into()),
+            specifier,
+            None,
+        ))
+    }
+}
+
+/// Puts jiti's module globals (L8) in front of an ES module, on its first
+/// line so the source map's line numbers stay right.
+fn with_module_globals(code: &str, declared: &[&str]) -> String {
+    let missing: Vec<&str> = MODULE_GLOBAL_NAMES
+        .into_iter()
+        .filter(|name| !declared.contains(name))
+        .collect();
+    if missing.is_empty() {
+        return code.to_string();
+    }
+    let prologue = embedded::template("module-globals-prologue.js")
+        .trim_end()
+        .replace("/*NAMES*/", &missing.join(", "));
+    format!("{prologue} {code}")
+}
+
+fn json_module(
+    specifier: &ModuleSpecifier,
+    path: &Path,
+    source: &str,
+    requested: &RequestedModuleType,
+) -> Result<ModuleSource, ModuleLoaderError> {
+    // Parse here so a broken file names itself, whichever way it is imported.
+    serde_json::from_str::<serde_json::Value>(source)
+        .map_err(|error| JsErrorBox::generic(format!("{}: {error}", path.display())))?;
+    if *requested == RequestedModuleType::Json {
+        return Ok(ModuleSource::new(
+            ModuleType::Json,
+            ModuleSourceCode::String(source.to_string().into()),
+            specifier,
+            None,
+        ));
+    }
+    // jiti lets `import data from "./x.json"` work without an import attribute.
+    let code = format!("export default {source};");
+    Ok(ModuleSource::new(
+        ModuleType::JavaScript,
+        ModuleSourceCode::String(code.into()),
+        specifier,
+        None,
+    ))
+}
+
+impl ModuleLoader for PihostModuleLoader {
+    fn resolve(
+        &self,
+        specifier: &str,
+        referrer: &str,
+        _kind: ResolutionKind,
+    ) -> Result<ModuleSpecifier, ModuleLoaderError> {
+        resolve_specifier(specifier, referrer)
+    }
+
+    fn load(
+        &self,
+        specifier: &ModuleSpecifier,
+        _referrer: Option<&ModuleLoadReferrer>,
+        options: ModuleLoadOptions,
+    ) -> ModuleLoadResponse {
+        let result = if specifier.scheme() == INTERNAL_SCHEME.trim_end_matches(':') {
+            self.load_internal(specifier)
+        } else if specifier.scheme() == "file" {
+            self.load_file(specifier, &options.requested_module_type)
+        } else {
+            Err(JsErrorBox::generic(format!("pihost cannot load {specifier}")))
+        };
+        ModuleLoadResponse::Sync(result)
+    }
+
+    fn get_source_map(&self, file_name: &str) -> Option<Cow<'_, [u8]>> {
+        self.source_maps
+            .borrow()
+            .get(file_name)
+            .map(|map| Cow::Owned(map.to_vec()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_builtins_resolve_with_and_without_prefix_or_fail_clearly_l7() {
+        let referrer = "file:///tmp/ext.ts";
+        let prefixed = resolve_specifier("node:path", referrer).expect("node:path");
+        let bare = resolve_specifier("path", referrer).expect("path");
+        assert_eq!(prefixed, bare);
+        let error = resolve_specifier("node:inspector", referrer).expect_err("not provided");
+        assert_eq!(error.to_string(), "Error: pihost: node:inspector is not available");
+    }
+
+    #[test]
+    fn both_prefixes_resolve_to_one_url_l2() {
+        let referrer = "file:///tmp/ext.ts";
+        let a = resolve_specifier("@earendil-works/pi-tui", referrer).expect("resolves");
+        let b = resolve_specifier("@mariozechner/pi-tui", referrer).expect("resolves");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn a_missing_file_names_the_specifier_and_the_importer() {
+        let error = resolve_specifier("./nope", "file:///tmp/some/ext.ts").expect_err("missing");
+        let message = error.to_string();
+        assert!(message.contains("Cannot find module './nope'"), "{message}");
+        assert!(message.contains("/tmp/some/ext.ts"), "{message}");
+    }
+
+    #[test]
+    fn extensions_cannot_import_pihost_internals() {
+        assert!(resolve_specifier("pihost:runtime/loader.js", "file:///tmp/ext.ts").is_err());
+        assert!(resolve_specifier("pihost:runtime/loader.js", "pihost:runtime/main.js").is_ok());
+    }
+}

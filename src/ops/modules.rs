@@ -1,0 +1,65 @@
+//! What `require()` needs synchronously: resolving a specifier from a
+//! directory, and the CommonJS source of a file (transpiled if TypeScript).
+
+use std::path::Path;
+
+use deno_ast::{MediaType, ModuleSpecifier};
+use deno_core::op2;
+use deno_error::JsErrorBox;
+
+use crate::modules::resolve;
+use crate::transpile::{self, ModuleFormat};
+
+#[op2]
+#[string]
+pub fn op_pihost_require_resolve(#[string] specifier: &str, #[string] directory: &str) -> Result<String, JsErrorBox> {
+    let directory = Path::new(directory);
+    let is_path = specifier.starts_with("./")
+        || specifier.starts_with("../")
+        || specifier.starts_with('/')
+        || specifier == "."
+        || specifier == "..";
+    let found = if is_path {
+        resolve::resolve_path(Path::new(specifier), directory)
+    } else {
+        resolve::resolve_package(specifier, directory, &["require", "node"])
+    };
+    found.map(|path| path.display().to_string()).ok_or_else(|| {
+        JsErrorBox::generic(format!(
+            "Cannot find module '{specifier}' required from {}",
+            directory.display()
+        ))
+    })
+}
+
+#[derive(serde::Serialize)]
+pub struct CommonJsSource {
+    code: String,
+    /// "commonjs", "esm" or "json".
+    format: &'static str,
+}
+
+#[op2]
+#[serde]
+pub fn op_pihost_commonjs_source(#[string] path: &str) -> Result<CommonJsSource, JsErrorBox> {
+    let source = std::fs::read_to_string(path).map_err(|error| super::fs::fs_error("open", path, &error))?;
+    let source = source.strip_prefix('\u{feff}').unwrap_or(&source);
+    let media_type = MediaType::from_path(Path::new(path));
+    if media_type == MediaType::Json {
+        return Ok(CommonJsSource {
+            code: source.to_string(),
+            format: "json",
+        });
+    }
+    let specifier = ModuleSpecifier::from_file_path(path)
+        .map_err(|_| JsErrorBox::generic(format!("pihost: not an absolute path: {path}")))?;
+    let transpiled =
+        transpile::transpile(&specifier, media_type, source).map_err(|error| JsErrorBox::generic(error.to_string()))?;
+    Ok(CommonJsSource {
+        code: transpiled.code.clone(),
+        format: match transpiled.format {
+            ModuleFormat::CommonJs => "commonjs",
+            ModuleFormat::EcmaScript => "esm",
+        },
+    })
+}

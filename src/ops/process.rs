@@ -1,0 +1,267 @@
+//! Child processes: `pi.exec` (A8) on tokio, and the synchronous forms
+//! `node:child_process` needs (`execSync`, `spawnSync`).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::process::Stdio;
+use std::rc::Rc;
+use std::time::Duration;
+
+use deno_core::{OpState, op2};
+use deno_error::JsErrorBox;
+use tokio::io::AsyncReadExt;
+use tokio::sync::Notify;
+
+/// How long a process may ignore SIGTERM before it gets SIGKILL, as in pi.
+const FORCE_KILL_DELAY: Duration = Duration::from_secs(5);
+
+struct RunningProcess {
+    child: Option<tokio::process::Child>,
+    kill: Rc<Notify>,
+}
+
+/// The processes `pi.exec` started and has not collected yet.
+#[derive(Default)]
+pub struct ExecTable {
+    next_id: u32,
+    running: HashMap<u32, RunningProcess>,
+}
+
+#[derive(serde::Serialize)]
+pub struct ExecResult {
+    stdout: String,
+    stderr: String,
+    code: i32,
+    killed: bool,
+    truncated: bool,
+}
+
+#[op2]
+#[smi]
+pub fn op_pihost_exec_start(
+    state: &mut OpState,
+    #[string] command: String,
+    #[serde] args: Vec<String>,
+    #[string] cwd: String,
+) -> Result<u32, JsErrorBox> {
+    let child = tokio::process::Command::new(&command)
+        .args(&args)
+        .current_dir(&cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|error| {
+            let (code, _) = super::fs::node_error_code_of(&error);
+            JsErrorBox::generic(format!("spawn {command} {code}"))
+        })?;
+    let table = state.borrow_mut::<ExecTable>();
+    table.next_id += 1;
+    let id = table.next_id;
+    table.running.insert(
+        id,
+        RunningProcess {
+            child: Some(child),
+            kill: Rc::new(Notify::new()),
+        },
+    );
+    Ok(id)
+}
+
+#[op2(fast)]
+pub fn op_pihost_exec_kill(state: &mut OpState, #[smi] id: u32) {
+    if let Some(process) = state.borrow::<ExecTable>().running.get(&id) {
+        process.kill.notify_one();
+    }
+}
+
+fn send_signal(child: &tokio::process::Child, signal: i32) {
+    if let Some(pid) = child.id() {
+        // SAFETY: kill(2) with a pid we spawned and still own; it has no memory effects.
+        unsafe {
+            libc::kill(pid as libc::pid_t, signal);
+        }
+    }
+}
+
+#[op2]
+#[serde]
+pub async fn op_pihost_exec_wait(
+    state: Rc<RefCell<OpState>>,
+    #[smi] id: u32,
+    timeout_ms: f64,
+) -> Result<ExecResult, JsErrorBox> {
+    let (mut child, kill) = {
+        let mut state = state.borrow_mut();
+        let table = state.borrow_mut::<ExecTable>();
+        let process = table
+            .running
+            .get_mut(&id)
+            .ok_or_else(|| JsErrorBox::generic(format!("pihost: no running process {id}")))?;
+        let child = process
+            .child
+            .take()
+            .ok_or_else(|| JsErrorBox::generic(format!("pihost: process {id} is already awaited")))?;
+        (child, process.kill.clone())
+    };
+    let mut stdout_pipe = child.stdout.take();
+    let mut stderr_pipe = child.stderr.take();
+    let read_stdout = async {
+        let mut buffer = Vec::new();
+        if let Some(pipe) = stdout_pipe.as_mut() {
+            let _ = pipe.read_to_end(&mut buffer).await;
+        }
+        buffer
+    };
+    let read_stderr = async {
+        let mut buffer = Vec::new();
+        if let Some(pipe) = stderr_pipe.as_mut() {
+            let _ = pipe.read_to_end(&mut buffer).await;
+        }
+        buffer
+    };
+    let mut killed = false;
+    let wait_for_exit = async {
+        let deadline = async {
+            if timeout_ms > 0.0 {
+                tokio::time::sleep(Duration::from_secs_f64(timeout_ms / 1000.0)).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        };
+        tokio::select! {
+            status = child.wait() => return status,
+            _ = deadline => {},
+            _ = kill.notified() => {},
+        }
+        killed = true;
+        send_signal(&child, libc::SIGTERM);
+        tokio::select! {
+            status = child.wait() => status,
+            _ = tokio::time::sleep(FORCE_KILL_DELAY) => {
+                let _ = child.start_kill();
+                child.wait().await
+            }
+        }
+    };
+    let (status, stdout, stderr) = tokio::join!(wait_for_exit, read_stdout, read_stderr);
+    state.borrow_mut().borrow_mut::<ExecTable>().running.remove(&id);
+    let (code, stderr) = match status {
+        Ok(status) => {
+            use std::os::unix::process::ExitStatusExt;
+            // A signal-killed command has no exit code; the shell convention keeps
+            // a timeout or abort from reading as success.
+            let code = status.code().unwrap_or_else(|| 128 + status.signal().unwrap_or(0));
+            (code, String::from_utf8_lossy(&stderr).into_owned())
+        }
+        Err(error) => (1, error.to_string()),
+    };
+    Ok(ExecResult {
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr,
+        code,
+        killed,
+        truncated: false,
+    })
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SyncOptions {
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(default)]
+    input: Option<String>,
+    #[serde(default)]
+    env: Option<HashMap<String, String>>,
+    #[serde(default)]
+    timeout_ms: Option<f64>,
+}
+
+#[derive(serde::Serialize)]
+pub struct SyncResult {
+    pid: u32,
+    stdout: String,
+    stderr: String,
+    status: Option<i32>,
+    signal: Option<i32>,
+    error: Option<String>,
+}
+
+/// Runs a program to completion, blocking the isolate as Node's *Sync calls do.
+#[op2]
+#[serde]
+pub fn op_pihost_exec_sync(
+    #[string] command: String,
+    #[serde] args: Vec<String>,
+    #[serde] options: SyncOptions,
+) -> SyncResult {
+    use std::io::Write;
+    use std::os::unix::process::ExitStatusExt;
+    let mut builder = std::process::Command::new(&command);
+    builder
+        .args(&args)
+        .stdin(if options.input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(cwd) = &options.cwd {
+        builder.current_dir(cwd);
+    }
+    if let Some(env) = &options.env {
+        builder.env_clear().envs(env);
+    }
+    let failed = |error: String| SyncResult {
+        pid: 0,
+        stdout: String::new(),
+        stderr: String::new(),
+        status: None,
+        signal: None,
+        error: Some(error),
+    };
+    let mut child = match builder.spawn() {
+        Ok(child) => child,
+        Err(error) => {
+            let (code, _) = super::fs::node_error_code_of(&error);
+            return failed(format!("spawnSync {command} {code}"));
+        }
+    };
+    let pid = child.id();
+    if let (Some(input), Some(mut stdin)) = (options.input, child.stdin.take()) {
+        // A child that exits without reading its input is not an error here.
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    let timeout = options
+        .timeout_ms
+        .filter(|ms| *ms > 0.0)
+        .map(|ms| Duration::from_secs_f64(ms / 1000.0));
+    let watchdog = timeout.map(|limit| {
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            if finished.recv_timeout(limit).is_err() {
+                // SAFETY: kill(2) on the child we spawned; no memory effects.
+                unsafe {
+                    libc::kill(pid as libc::pid_t, libc::SIGTERM);
+                }
+            }
+        });
+        done
+    });
+    let output = child.wait_with_output();
+    drop(watchdog);
+    match output {
+        Ok(output) => SyncResult {
+            pid,
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+            status: output.status.code(),
+            signal: output.status.signal(),
+            error: None,
+        },
+        Err(error) => failed(error.to_string()),
+    }
+}

@@ -1,0 +1,274 @@
+//! TypeScript and JavaScript to the JavaScript the isolate runs (L1).
+//!
+//! Types are stripped and enums, namespaces and decorators lowered; nothing is
+//! type-checked, as under jiti. Every module keeps a separate source map so
+//! stack traces name the original `.ts` line. Results are cached process-wide
+//! by a hash of the source, so loading the same extension a second time (a
+//! reload, a second runtime) skips the work.
+
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
+
+use deno_ast::swc::ast::{Decl, ImportSpecifier, ModuleDecl, ModuleItem, ObjectPatProp, Pat, Stmt, VarDecl};
+use deno_ast::{
+    DecoratorsTranspileOption, EmitOptions, MediaType, ModuleSpecifier, ParseParams, ProgramRef, SourceMapOption,
+    TranspileModuleOptions, TranspileOptions,
+};
+use sha2::{Digest, Sha256};
+
+/// The names jiti gives every module it loads (L8); an ES module sees them
+/// unless it declares the name itself.
+pub const MODULE_GLOBAL_NAMES: [&str; 5] = ["require", "module", "exports", "__filename", "__dirname"];
+
+/// How the transpiled code must be evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModuleFormat {
+    /// Has `import`/`export`: evaluated as an ES module.
+    EcmaScript,
+    /// A script (no `import`/`export`), or a `.cjs` file: evaluated as CommonJS.
+    CommonJs,
+}
+
+#[derive(Debug)]
+pub struct TranspiledModule {
+    pub code: String,
+    pub source_map: Option<Vec<u8>>,
+    pub format: ModuleFormat,
+    /// Which of [`MODULE_GLOBAL_NAMES`] the module declares at its top level.
+    pub declared_module_globals: Vec<&'static str>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TranspileError {
+    #[error("{0}")]
+    Parse(String),
+    #[error("{0}")]
+    Emit(String),
+    #[error("pihost cannot load files of type {0}")]
+    UnsupportedMediaType(String),
+}
+
+type CacheKey = [u8; 32];
+static CACHE: LazyLock<Mutex<HashMap<CacheKey, Arc<TranspiledModule>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+fn cache_key(specifier: &ModuleSpecifier, media_type: MediaType, source: &str) -> CacheKey {
+    let mut hasher = Sha256::new();
+    // The specifier is part of the key because the source map names the file.
+    hasher.update(specifier.as_str().as_bytes());
+    hasher.update([0]);
+    hasher.update(media_type.as_ts_extension().as_bytes());
+    hasher.update([0]);
+    hasher.update(source.as_bytes());
+    hasher.finalize().into()
+}
+
+/// Whether pihost transpiles files of this media type as code.
+pub fn is_code(media_type: MediaType) -> bool {
+    matches!(
+        media_type,
+        MediaType::JavaScript
+            | MediaType::Mjs
+            | MediaType::Cjs
+            | MediaType::Jsx
+            | MediaType::TypeScript
+            | MediaType::Mts
+            | MediaType::Cts
+            | MediaType::Tsx
+    )
+}
+
+/// Transpiles one module, from the cache when the same source was seen before.
+pub fn transpile(
+    specifier: &ModuleSpecifier,
+    media_type: MediaType,
+    source: &str,
+) -> Result<Arc<TranspiledModule>, TranspileError> {
+    if !is_code(media_type) {
+        return Err(TranspileError::UnsupportedMediaType(media_type.to_string()));
+    }
+    let key = cache_key(specifier, media_type, source);
+    if let Some(hit) = CACHE.lock().ok().and_then(|cache| cache.get(&key).cloned()) {
+        return Ok(hit);
+    }
+    let transpiled = Arc::new(transpile_uncached(specifier, media_type, source)?);
+    if let Ok(mut cache) = CACHE.lock() {
+        cache.insert(key, transpiled.clone());
+    }
+    Ok(transpiled)
+}
+
+fn transpile_uncached(
+    specifier: &ModuleSpecifier,
+    media_type: MediaType,
+    source: &str,
+) -> Result<TranspiledModule, TranspileError> {
+    let parsed = deno_ast::parse_program(ParseParams {
+        specifier: specifier.clone(),
+        text: source.into(),
+        media_type,
+        capture_tokens: false,
+        scope_analysis: false,
+        maybe_syntax: None,
+    })
+    .map_err(|diagnostic| TranspileError::Parse(diagnostic.to_string()))?;
+
+    let format = if media_type == MediaType::Cjs || media_type == MediaType::Cts {
+        ModuleFormat::CommonJs
+    } else if matches!(media_type, MediaType::JavaScript | MediaType::Jsx) && parsed.compute_is_script() {
+        ModuleFormat::CommonJs
+    } else {
+        ModuleFormat::EcmaScript
+    };
+    let declared_module_globals = match parsed.program_ref() {
+        ProgramRef::Module(module) => declared_module_globals(&module.body),
+        ProgramRef::Script(_) => Vec::new(),
+    };
+
+    let emitted = parsed
+        .transpile(
+            &TranspileOptions {
+                // jiti compiles TypeScript's experimental decorators, as tsc would.
+                decorators: DecoratorsTranspileOption::LegacyTypeScript { emit_metadata: false },
+                ..Default::default()
+            },
+            &TranspileModuleOptions { module_kind: None },
+            &EmitOptions {
+                source_map: SourceMapOption::Separate,
+                inline_sources: true,
+                ..Default::default()
+            },
+        )
+        .map_err(|error| TranspileError::Emit(error.to_string()))?
+        .into_source();
+
+    Ok(TranspiledModule {
+        code: emitted.text,
+        source_map: emitted.source_map.map(String::into_bytes),
+        format,
+        declared_module_globals,
+    })
+}
+
+fn declared_module_globals(body: &[ModuleItem]) -> Vec<&'static str> {
+    let mut names: Vec<String> = Vec::new();
+    for item in body {
+        match item {
+            ModuleItem::Stmt(Stmt::Decl(decl)) => collect_decl_names(decl, &mut names),
+            ModuleItem::ModuleDecl(ModuleDecl::ExportDecl(export)) => collect_decl_names(&export.decl, &mut names),
+            ModuleItem::ModuleDecl(ModuleDecl::Import(import)) => {
+                for specifier in &import.specifiers {
+                    let local = match specifier {
+                        ImportSpecifier::Named(named) => &named.local,
+                        ImportSpecifier::Default(default) => &default.local,
+                        ImportSpecifier::Namespace(namespace) => &namespace.local,
+                    };
+                    names.push(local.sym.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    MODULE_GLOBAL_NAMES
+        .into_iter()
+        .filter(|global| names.iter().any(|name| name == global))
+        .collect()
+}
+
+fn collect_decl_names(decl: &Decl, names: &mut Vec<String>) {
+    match decl {
+        Decl::Var(var) => collect_var_names(var, names),
+        Decl::Fn(function) => names.push(function.ident.sym.to_string()),
+        Decl::Class(class) => names.push(class.ident.sym.to_string()),
+        Decl::Using(using) => {
+            for declarator in &using.decls {
+                collect_pattern_names(&declarator.name, names);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn collect_var_names(var: &VarDecl, names: &mut Vec<String>) {
+    for declarator in &var.decls {
+        collect_pattern_names(&declarator.name, names);
+    }
+}
+
+fn collect_pattern_names(pattern: &Pat, names: &mut Vec<String>) {
+    match pattern {
+        Pat::Ident(ident) => names.push(ident.id.sym.to_string()),
+        Pat::Array(array) => {
+            for element in array.elems.iter().flatten() {
+                collect_pattern_names(element, names);
+            }
+        }
+        Pat::Object(object) => {
+            for property in &object.props {
+                match property {
+                    ObjectPatProp::KeyValue(key_value) => collect_pattern_names(&key_value.value, names),
+                    ObjectPatProp::Assign(assign) => names.push(assign.key.sym.to_string()),
+                    ObjectPatProp::Rest(rest) => collect_pattern_names(&rest.arg, names),
+                }
+            }
+        }
+        Pat::Rest(rest) => collect_pattern_names(&rest.arg, names),
+        Pat::Assign(assign) => collect_pattern_names(&assign.left, names),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn specifier(name: &str) -> ModuleSpecifier {
+        ModuleSpecifier::parse(&format!("file:///tmp/{name}")).expect("valid test url")
+    }
+
+    #[test]
+    fn strips_types_and_lowers_enums_l1() {
+        let source = "enum Color { Red, Green }\nconst x: number = Color.Green;\nexport default x as number;\n";
+        let out = transpile(&specifier("a.ts"), MediaType::TypeScript, source).expect("transpiles");
+        assert!(!out.code.contains(": number"), "{}", out.code);
+        assert!(out.code.contains("Color"), "{}", out.code);
+        assert_eq!(out.format, ModuleFormat::EcmaScript);
+        assert!(out.source_map.is_some());
+    }
+
+    #[test]
+    fn a_script_is_commonjs_and_a_module_is_not() {
+        let cjs = transpile(
+            &specifier("b.js"),
+            MediaType::JavaScript,
+            "module.exports = function () {};",
+        )
+        .expect("transpiles");
+        assert_eq!(cjs.format, ModuleFormat::CommonJs);
+        let esm = transpile(&specifier("c.js"), MediaType::JavaScript, "export default 1;").expect("transpiles");
+        assert_eq!(esm.format, ModuleFormat::EcmaScript);
+    }
+
+    #[test]
+    fn finds_module_globals_declared_at_top_level_l8() {
+        let source = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\nconst { a, b: __dirname } = {};\nexport default 1;\n";
+        let out = transpile(&specifier("d.ts"), MediaType::TypeScript, source).expect("transpiles");
+        assert_eq!(out.declared_module_globals, vec!["require", "__dirname"]);
+    }
+
+    #[test]
+    fn a_syntax_error_names_the_file_and_position() {
+        let error =
+            transpile(&specifier("broken.ts"), MediaType::TypeScript, "export default (;").expect_err("must fail");
+        let message = error.to_string();
+        assert!(message.contains("broken.ts"), "{message}");
+        assert!(message.contains(":1:"), "{message}");
+    }
+
+    #[test]
+    fn the_second_transpile_of_the_same_source_is_the_cached_one() {
+        let source = "export const cached: string = 'yes';";
+        let first = transpile(&specifier("e.ts"), MediaType::TypeScript, source).expect("transpiles");
+        let second = transpile(&specifier("e.ts"), MediaType::TypeScript, source).expect("transpiles");
+        assert!(Arc::ptr_eq(&first, &second));
+    }
+}
