@@ -71,10 +71,7 @@ pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecif
         // Extension code (file: modules) must not reach pihost's internals,
         // except the module the injected module-globals glue imports.
         if referrer.starts_with("file:") && internal != GLUE_MODULE {
-            return Err(JsErrorBox::generic(format!(
-                "Cannot find module '{specifier}' imported from {}",
-                display_referrer(referrer)
-            )));
+            return Err(JsErrorBox::generic(cannot_find_module(specifier, referrer)));
         }
         return internal_url(internal);
     }
@@ -86,12 +83,7 @@ pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecif
         return internal_url(joined.to_string_lossy().trim_start_matches('/'));
     }
 
-    let not_found = || {
-        JsErrorBox::generic(format!(
-            "Cannot find module '{specifier}' imported from {}",
-            display_referrer(referrer)
-        ))
-    };
+    let not_found = || JsErrorBox::generic(cannot_find_module(specifier, referrer));
     let importer_dir = referrer_dir(referrer);
     let path_specifier = if specifier.starts_with("file://") {
         ModuleSpecifier::parse(specifier)
@@ -113,6 +105,18 @@ pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecif
     };
     let found = found.ok_or_else(not_found)?;
     ModuleSpecifier::from_file_path(&found).map_err(|_| not_found())
+}
+
+/// Node's wording, which jiti passes on: the specifier, then the importing
+/// file. An entry point pihost itself imports shows as its plain path.
+fn cannot_find_module(specifier: &str, referrer: &str) -> String {
+    if referrer.starts_with(INTERNAL_SCHEME) {
+        return format!("Cannot find module '{}'", display_referrer(specifier));
+    }
+    format!(
+        "Cannot find module '{specifier}'\nRequire stack:\n- {}",
+        display_referrer(referrer)
+    )
 }
 
 fn internal_url(path: &str) -> Result<ModuleSpecifier, ModuleLoaderError> {
@@ -310,7 +314,7 @@ mod tests {
     fn a_missing_file_names_the_specifier_and_the_importer() {
         let error = resolve_specifier("./nope", "file:///tmp/some/ext.ts").expect_err("missing");
         let message = error.to_string();
-        assert!(message.contains("Cannot find module './nope'"), "{message}");
+        assert!(message.contains("Cannot find module './nope'\nRequire stack:\n- "), "{message}");
         assert!(message.contains("/tmp/some/ext.ts"), "{message}");
     }
 

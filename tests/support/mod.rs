@@ -1,0 +1,154 @@
+//! Helpers shared by the integration tests: running the pihost binary, and
+//! finding and running the reference pi (Node 22) installed by
+//! `../shared/reference/install-pi-reference.sh`.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn project_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn examples_dir() -> PathBuf {
+    project_root().join("extensions-examples")
+}
+
+/// Runs `pihost inspect --json` and returns the parsed report and the exit code.
+pub fn pihost_inspect(cwd: &Path, agent_dir: &Path, paths: &[&str]) -> (serde_json::Value, i32) {
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .arg("inspect")
+        .arg("--json")
+        .arg("--cwd")
+        .arg(cwd)
+        .arg("--agent-dir")
+        .arg(agent_dir)
+        .args(paths)
+        .output()
+        .expect("pihost runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report = serde_json::from_str(&stdout).unwrap_or_else(|error| {
+        panic!(
+            "pihost inspect printed no JSON ({error}):\n{stdout}\nstderr:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (report, output.status.code().unwrap_or(-1))
+}
+
+/// The reference install, from PI_REFERENCE_DIR or the installer's default.
+/// Panics when it is missing, unless PIHOST_SKIP_REFERENCE=1 asks to skip.
+pub fn reference_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("PI_REFERENCE_DIR").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/pi-reference/1.6.0")
+    });
+    if dir.join("node_modules/.bin/node").exists() {
+        return Some(dir);
+    }
+    if std::env::var("PIHOST_SKIP_REFERENCE").as_deref() == Ok("1") {
+        eprintln!("skipping: the reference pi is not installed at {}", dir.display());
+        return None;
+    }
+    panic!(
+        "the reference pi is not installed at {} (run ../shared/reference/install-pi-reference.sh, \
+         or set PIHOST_SKIP_REFERENCE=1 to skip reference comparisons)",
+        dir.display()
+    );
+}
+
+/// Runs the reference's own loader over the same inputs (tests/reference/inspect-reference.mjs).
+pub fn reference_inspect(reference: &Path, cwd: &Path, agent_dir: &Path, paths: &[&str]) -> serde_json::Value {
+    let output = Command::new(reference.join("node_modules/.bin/node"))
+        .arg(project_root().join("tests/reference/inspect-reference.mjs"))
+        .arg("--pi-dir")
+        .arg(reference)
+        .arg("--cwd")
+        .arg(cwd)
+        .arg("--agent-dir")
+        .arg(agent_dir)
+        .args(paths)
+        .output()
+        .expect("the reference node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    serde_json::from_str(&stdout).unwrap_or_else(|error| {
+        panic!(
+            "the reference printed no JSON ({error}):\n{stdout}\nstderr:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+/// Node's "Require stack" ends with the reference's own loader file, a path
+/// inside its install; those lines (and an emptied heading) are dropped.
+pub fn without_reference_frames(message: &str, reference: &Path) -> String {
+    let install = reference.display().to_string();
+    let kept: Vec<&str> = message
+        .split('\n')
+        .filter(|line| !(line.starts_with("- ") && line.contains(&install)))
+        .collect();
+    kept.join("\n").trim_end_matches("\nRequire stack:").to_string()
+}
+
+/// The reference report with its install paths taken out of error texts.
+pub fn normalized_reference(report: &serde_json::Value, reference: &Path) -> serde_json::Value {
+    let mut report = report.clone();
+    if let Some(errors) = report.get_mut("errors").and_then(|errors| errors.as_array_mut()) {
+        for error in errors {
+            if let Some(text) = error.get("error").and_then(|text| text.as_str()) {
+                let cleaned = without_reference_frames(text, reference);
+                error["error"] = serde_json::Value::String(cleaned);
+            }
+        }
+    }
+    report
+}
+
+/// Keeps only what both sides report: pihost adds timings, stacks and its options.
+pub fn comparable(report: &serde_json::Value) -> serde_json::Value {
+    let mut report = report.clone();
+    if let Some(object) = report.as_object_mut() {
+        for key in ["cwd", "agentDir", "totalLoadMs"] {
+            object.remove(key);
+        }
+    }
+    for list in ["extensions", "errors"] {
+        if let Some(items) = report.get_mut(list).and_then(|items| items.as_array_mut()) {
+            for item in items {
+                if let Some(item) = item.as_object_mut() {
+                    item.remove("loadTimeMs");
+                    item.remove("stack");
+                }
+            }
+        }
+    }
+    report
+}
+
+/// The same value with every object's keys sorted, so key order (which
+/// serde_json keeps here) does not count as a difference.
+pub fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted_keys(v))).collect())
+        }
+        serde_json::Value::Array(items) => serde_json::Value::Array(items.iter().map(sorted_keys).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A readable line diff of two JSON documents, empty when they are equal.
+pub fn json_diff(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
+    let expected = serde_json::to_string_pretty(&sorted_keys(expected)).unwrap_or_default();
+    let actual = serde_json::to_string_pretty(&sorted_keys(actual)).unwrap_or_default();
+    if expected == actual {
+        return String::new();
+    }
+    similar::TextDiff::from_lines(&expected, &actual)
+        .unified_diff()
+        .context_radius(4)
+        .header("reference pi 1.6.0", "pihost")
+        .to_string()
+}
