@@ -38,7 +38,9 @@ fn discovery_across_sources_matches_the_reference() {
         std::fs::create_dir_all(dir).expect("mkdir");
     }
     let factory = |name: &str| {
-        format!("export default function (pi) {{ pi.registerCommand({name:?}, {{ description: {name:?}, handler() {{}} }}); }}\n")
+        format!(
+            "export default function (pi) {{ pi.registerCommand({name:?}, {{ description: {name:?}, handler() {{}} }}); }}\n"
+        )
     };
     std::fs::write(local.join("b-local.ts"), factory("b-local")).expect("write");
     std::fs::write(local.join("a-local.js"), factory("a-local")).expect("write");
@@ -59,5 +61,9 @@ fn discovery_across_sources_matches_the_reference() {
     let twice = configured.join("pkg/../single.ts").display().to_string();
     let missing = configured.join("missing.ts").display().to_string();
     let package = configured.join("pkg").display().to_string();
-    assert_same_as_reference(&project, &agent, &[&package, &single, &twice, &missing, "./.pi/extensions/b-local.ts"]);
+    assert_same_as_reference(
+        &project,
+        &agent,
+        &[&package, &single, &twice, &missing, "./.pi/extensions/b-local.ts"],
+    );
 }

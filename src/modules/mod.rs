@@ -299,7 +299,7 @@ mod tests {
         let bare = resolve_specifier("path", referrer).expect("path");
         assert_eq!(prefixed, bare);
         let error = resolve_specifier("node:inspector", referrer).expect_err("not provided");
-        assert_eq!(error.to_string(), "Error: pihost: node:inspector is not available");
+        assert_eq!(error.to_string(), "pihost: node:inspector is not available");
     }
 
     #[test]
@@ -314,7 +314,10 @@ mod tests {
     fn a_missing_file_names_the_specifier_and_the_importer() {
         let error = resolve_specifier("./nope", "file:///tmp/some/ext.ts").expect_err("missing");
         let message = error.to_string();
-        assert!(message.contains("Cannot find module './nope'\nRequire stack:\n- "), "{message}");
+        assert!(
+            message.contains("Cannot find module './nope'\nRequire stack:\n- "),
+            "{message}"
+        );
         assert!(message.contains("/tmp/some/ext.ts"), "{message}");
     }
 

@@ -40,9 +40,11 @@ pub fn pihost_inspect(cwd: &Path, agent_dir: &Path, paths: &[&str]) -> (serde_js
 /// The reference install, from PI_REFERENCE_DIR or the installer's default.
 /// Panics when it is missing, unless PIHOST_SKIP_REFERENCE=1 asks to skip.
 pub fn reference_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("PI_REFERENCE_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/pi-reference/1.6.0")
-    });
+    let dir = std::env::var_os("PI_REFERENCE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/pi-reference/1.6.0")
+        });
     if dir.join("node_modules/.bin/node").exists() {
         return Some(dir);
     }
