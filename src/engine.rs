@@ -46,7 +46,8 @@ fn current_dir() -> PathBuf {
 /// The isolate and the runtime functions pihost calls in it.
 pub struct Engine {
     runtime: JsRuntime,
-    load_function: v8::Global<v8::Function>,
+    /// The namespace of `js/runtime/main.js`, whose functions Rust calls.
+    exports: v8::Global<v8::Object>,
     options: EngineOptions,
 }
 
@@ -98,26 +99,38 @@ impl Engine {
         let namespace = runtime
             .get_module_namespace(module_id)
             .map_err(|error| internal("runtime/main.js exports", error))?;
-        let load_function = {
-            deno_core::scope!(scope, &mut runtime);
-            let namespace = v8::Local::new(scope, namespace);
-            let key = v8::String::new(scope, "loadExtensions").ok_or_else(|| internal("exports", "no string"))?;
-            let value = namespace
-                .get(scope, key.into())
-                .ok_or_else(|| internal("runtime/main.js", "no loadExtensions export"))?;
-            let function = v8::Local::<v8::Function>::try_from(value)
-                .map_err(|_| internal("runtime/main.js", "loadExtensions is not a function"))?;
-            v8::Global::new(scope, function)
-        };
         Ok(Self {
             runtime,
-            load_function,
+            exports: namespace,
             options,
         })
     }
 
     pub fn options(&self) -> &EngineOptions {
         &self.options
+    }
+
+    /// Changes the project directory later loads run against; a cached load
+    /// under a new cwd starts with an empty factory cache (L6).
+    pub fn set_cwd(&mut self, cwd: PathBuf) {
+        self.options.cwd = cwd;
+    }
+
+    /// Forgets every cached extension factory, as pi's clearExtensionCache() (L6).
+    pub async fn clear_extension_cache(&mut self) -> Result<(), PihostError> {
+        self.call_json("clearExtensionCache", "null").await.map(|_| ())
+    }
+
+    fn export_function(&mut self, name: &str) -> Result<v8::Global<v8::Function>, PihostError> {
+        deno_core::scope!(scope, &mut self.runtime);
+        let namespace = v8::Local::new(scope, &self.exports);
+        let key = v8::String::new(scope, name).ok_or_else(|| internal(name, "cannot make the key"))?;
+        let value = namespace
+            .get(scope, key.into())
+            .ok_or_else(|| internal("runtime/main.js", format!("no export {name}")))?;
+        let function = v8::Local::<v8::Function>::try_from(value)
+            .map_err(|_| internal("runtime/main.js", format!("{name} is not a function")))?;
+        Ok(v8::Global::new(scope, function))
     }
 
     /// Finds extensions as pi does (D1–D7): project, agent directory, then `configured_paths`.
@@ -169,9 +182,7 @@ impl Engine {
             entries,
         };
         let request = serde_json::to_string(&request).map_err(|error| internal("load request", error))?;
-        let response = self
-            .call_json(&self.load_function.clone(), &request, "loadExtensions")
-            .await?;
+        let response = self.call_json("loadExtensions", &request).await?;
         let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("load report", error))?;
         Ok(InspectReport {
             cwd: self.options.cwd.clone(),
@@ -186,18 +197,15 @@ impl Engine {
 
     /// Calls a runtime function with one JSON string and awaits the JSON
     /// string it resolves to, running the event loop meanwhile.
-    async fn call_json(
-        &mut self,
-        function: &v8::Global<v8::Function>,
-        argument: &str,
-        context: &str,
-    ) -> Result<String, PihostError> {
+    async fn call_json(&mut self, name: &str, argument: &str) -> Result<String, PihostError> {
+        let context = name;
+        let function = self.export_function(name)?;
         let argument = {
             deno_core::scope!(scope, &mut self.runtime);
             let value = v8::String::new(scope, argument).ok_or_else(|| internal(context, "argument too large"))?;
             v8::Global::new(scope, v8::Local::<v8::Value>::from(value))
         };
-        let call = self.runtime.call_with_args(function, &[argument]);
+        let call = self.runtime.call_with_args(&function, &[argument]);
         let result = self
             .runtime
             .with_event_loop_promise(call, PollEventLoopOptions::default())

@@ -4,7 +4,7 @@ import "pihost:runtime/globals.js";
 import { registerBuiltinModule } from "pihost:runtime/module-globals.js";
 import { createExtensionRuntime } from "pihost:runtime/extension-runtime.js";
 import { createEventBus } from "pihost:runtime/event-bus.js";
-import { loadExtensions as loadExtensionList } from "pihost:runtime/loader.js";
+import { clearExtensionCache as clearCache, loadExtensions as loadExtensionList } from "pihost:runtime/loader.js";
 import { describeLoad } from "pihost:runtime/snapshot.js";
 import * as path from "pihost:node/path.js";
 import * as fs from "pihost:node/fs.js";
@@ -50,4 +50,10 @@ export async function loadExtensions(requestJson) {
   });
   session.extensions = result.extensions;
   return JSON.stringify(describeLoad(result, session.runtime));
+}
+
+/** Forgets every cached extension factory (L6). Resolves to "null". */
+export function clearExtensionCache() {
+  clearCache();
+  return "null";
 }

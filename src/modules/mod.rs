@@ -104,7 +104,27 @@ pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecif
         None => resolve::resolve_package(specifier, &importer_dir, &["import", "node", "module"]),
     };
     let found = found.ok_or_else(not_found)?;
-    ModuleSpecifier::from_file_path(&found).map_err(|_| not_found())
+    let mut url = ModuleSpecifier::from_file_path(&found).map_err(|_| not_found())?;
+    // A reloaded graph carries its generation in the query, so every file it
+    // reaches is evaluated anew instead of coming from the engine's module map.
+    let generation = reload_generation(specifier).or_else(|| reload_generation(referrer));
+    if let Some(generation) = generation {
+        url.set_query(Some(&format!("{RELOAD_QUERY}={generation}")));
+    }
+    Ok(url)
+}
+
+/// The query key the loader adds to a re-imported extension's URL.
+const RELOAD_QUERY: &str = "pihost-reload";
+
+fn reload_generation(url: &str) -> Option<String> {
+    let url = ModuleSpecifier::parse(url).ok()?;
+    if url.scheme() != "file" {
+        return None;
+    }
+    url.query_pairs()
+        .find(|(key, _)| key == RELOAD_QUERY)
+        .map(|(_, value)| value.into_owned())
 }
 
 /// Node's wording, which jiti passes on: the specifier, then the importing

@@ -154,3 +154,55 @@ pub fn json_diff(expected: &serde_json::Value, actual: &serde_json::Value) -> St
         .header("reference pi 1.6.0", "pihost")
         .to_string()
 }
+
+/// A temporary project with an empty agent directory, for loading fixtures.
+pub struct Project {
+    pub root: tempfile::TempDir,
+}
+
+impl Project {
+    pub fn new() -> Self {
+        let root = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(root.path().join("agent")).expect("agent dir");
+        Self { root }
+    }
+
+    pub fn path(&self, relative: &str) -> PathBuf {
+        self.root.path().join(relative)
+    }
+
+    /// Writes a file (creating folders) and returns its absolute path as a string.
+    pub fn write(&self, relative: &str, content: &str) -> String {
+        let path = self.path(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("mkdir");
+        }
+        std::fs::write(&path, content).expect("write fixture");
+        path.display().to_string()
+    }
+
+    pub fn options(&self) -> pihost::EngineOptions {
+        pihost::EngineOptions {
+            cwd: self.root.path().to_path_buf(),
+            agent_dir: self.path("agent"),
+            config_dir_name: ".pi".to_string(),
+        }
+    }
+
+    /// Discovers and loads with `paths` configured, as `pihost inspect` does.
+    pub fn inspect(&self, paths: &[&str]) -> pihost::InspectReport {
+        let paths: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
+        pihost::engine::inspect_blocking(self.options(), &paths).expect("inspect runs")
+    }
+}
+
+/// The description of command `name` in a report, wherever it was registered.
+pub fn command_description(report: &pihost::InspectReport, name: &str) -> String {
+    report
+        .extensions
+        .iter()
+        .flat_map(|extension| &extension.commands)
+        .find(|command| command.name == name)
+        .and_then(|command| command.description.clone())
+        .unwrap_or_else(|| panic!("no command {name} in {report:#?}"))
+}

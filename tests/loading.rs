@@ -1,0 +1,339 @@
+//! Loading semantics (SEMANTICS L1–L6, L8), each test named after its id.
+//! Fixtures report what they saw through a command description.
+
+mod support;
+
+use support::*;
+
+fn report_command(facts: &str) -> String {
+    format!("pi.registerCommand(\"report\", {{ description: JSON.stringify({facts}), handler() {{}} }});")
+}
+
+#[test]
+fn l1_typescript_is_transpiled_not_type_checked() {
+    let project = Project::new();
+    let source = format!(
+        r#"
+import type {{ ExtensionAPI }} from "@earendil-works/pi-coding-agent";
+enum Level {{ Low = 1, High = 5 }}
+namespace Geometry {{ export const sides = (n: number): number => n; }}
+function sealed(target: Function) {{ (target as any).sealed = true; }}
+@sealed class Box {{ #secret = 2; constructor(private readonly width: number) {{}} area(): number {{ return this.width * this.#secret; }} }}
+const wrong: number = "a string" as unknown as number; // a type error tsc would reject
+export default function (pi: ExtensionAPI): void {{
+  const facts = {{ level: Level.High, name: Level[1], sides: Geometry.sides(4), sealed: (Box as any).sealed, area: new Box(3).area(), wrong }};
+  {}
+}}
+"#,
+        report_command("facts")
+    );
+    let path = project.write("ext.ts", &source);
+    let report = project.inspect(&[&path]);
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    let facts: serde_json::Value = serde_json::from_str(&command_description(&report, "report")).expect("json");
+    assert_eq!(
+        facts,
+        serde_json::json!({"level": 5, "name": "Low", "sides": 4, "sealed": true, "area": 6, "wrong": "a string"})
+    );
+}
+
+#[test]
+fn l1_an_error_at_line_n_of_a_ts_file_reports_that_file_and_line() {
+    let project = Project::new();
+    // Types and blank lines shift the emitted code; the stack must not shift.
+    let path = project.write(
+        "thrower.ts",
+        "interface Options {\n  a: string;\n  b: number;\n}\n\ntype Alias = Options;\n\nexport default function (pi: unknown): void {\n  const options: Alias = { a: \"x\", b: 1 };\n  throw new Error(`boom ${options.a}`);\n}\n",
+    );
+    let report = project.inspect(&[&path]);
+    let error = &report.errors[0];
+    assert_eq!(error.error, "Failed to load extension: boom x");
+    let stack = error.stack.as_deref().expect("a stack");
+    assert!(
+        stack.contains(&format!("{path}:10:")),
+        "stack does not point at line 10:\n{stack}"
+    );
+}
+
+#[test]
+fn l2_both_prefixes_and_typebox_twins_are_the_same_module_objects() {
+    let project = Project::new();
+    let source = format!(
+        r#"
+import * as agentA from "@earendil-works/pi-coding-agent";
+import * as agentB from "@mariozechner/pi-coding-agent";
+import * as coreA from "@earendil-works/pi-agent-core";
+import * as coreB from "@mariozechner/pi-agent-core";
+import * as tuiA from "@earendil-works/pi-tui";
+import * as tuiB from "@mariozechner/pi-tui";
+import * as aiRoot from "@earendil-works/pi-ai";
+import * as aiCompat from "@mariozechner/pi-ai/compat";
+import * as modelsA from "@earendil-works/pi-ai/models";
+import * as modelsB from "@mariozechner/pi-ai/models";
+import * as oauthA from "@earendil-works/pi-ai/oauth";
+import * as oauthB from "@mariozechner/pi-ai/oauth";
+import * as allA from "@earendil-works/pi-ai/providers/all";
+import * as allB from "@mariozechner/pi-ai/providers/all";
+import * as tb from "typebox";
+import * as stb from "@sinclair/typebox";
+import * as tbc from "typebox/compile";
+import * as stbc from "@sinclair/typebox/compile";
+import * as tbv from "typebox/value";
+import * as stbv from "@sinclair/typebox/value";
+export default function (pi) {{
+  const facts = {{
+    agent: agentA === agentB, core: coreA === coreB, tui: tuiA === tuiB, ai: aiRoot === aiCompat,
+    models: modelsA === modelsB, oauth: oauthA === oauthB, all: allA === allB,
+    typebox: tb === stb, compile: tbc === stbc, value: tbv === stbv,
+    aiType: aiRoot.Type === tb.Type,
+  }};
+  {}
+}}
+"#,
+        report_command("facts")
+    );
+    let path = project.write("ext.js", &source);
+    let report = project.inspect(&[&path]);
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    let facts: serde_json::Value = serde_json::from_str(&command_description(&report, "report")).expect("json");
+    for (key, value) in facts.as_object().expect("object") {
+        assert_eq!(
+            value,
+            &serde_json::Value::Bool(true),
+            "{key} is not the same module object"
+        );
+    }
+}
+
+#[test]
+fn l2_every_export_links_and_an_unbuilt_one_says_so_when_used() {
+    let project = Project::new();
+    let source = format!(
+        r#"
+import {{ CombinedAutocompleteProvider, Editor }} from "@mariozechner/pi-tui";
+import {{ DEFAULT_MAX_BYTES, CONFIG_DIR_NAME }} from "@earendil-works/pi-coding-agent";
+class MyEditor extends Editor {{}}
+export default function (pi) {{
+  let message = "no error";
+  try {{ new CombinedAutocompleteProvider([]); }} catch (error) {{ message = error.message; }}
+  let constructed = "no error";
+  try {{ new MyEditor(); }} catch (error) {{ constructed = error.message; }}
+  const facts = {{ message, constructed, maxBytes: DEFAULT_MAX_BYTES, configDir: CONFIG_DIR_NAME }};
+  {}
+}}
+"#,
+        report_command("facts")
+    );
+    let path = project.write("ext.js", &source);
+    let report = project.inspect(&[&path]);
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    let facts: serde_json::Value = serde_json::from_str(&command_description(&report, "report")).expect("json");
+    assert_eq!(
+        facts["message"],
+        "pihost: @earendil-works/pi-tui.CombinedAutocompleteProvider is not implemented yet"
+    );
+    assert_eq!(
+        facts["constructed"],
+        "pihost: @earendil-works/pi-tui.Editor is not implemented yet"
+    );
+    assert_eq!(facts["maxBytes"], 51200);
+    assert_eq!(facts["configDir"], ".pi");
+}
+
+#[test]
+fn l3_the_default_export_must_be_a_function_and_commonjs_exports_count() {
+    let project = Project::new();
+    let object = project.write("object.ts", "export default { name: 'not a factory' };\n");
+    let none = project.write("none.ts", "export const factory = () => {};\n");
+    let commonjs = project.write(
+        "commonjs.cjs",
+        "module.exports = function (pi) { pi.registerCommand('from-cjs', { handler() {} }); };\n",
+    );
+    let transpiled = project.write(
+        "transpiled.js",
+        "Object.defineProperty(exports, '__esModule', { value: true });\nexports.default = function (pi) { pi.registerCommand('from-esmodule', { handler() {} }); };\n",
+    );
+    let report = project.inspect(&[&object, &none, &commonjs, &transpiled]);
+    let errors: Vec<&str> = report.errors.iter().map(|error| error.error.as_str()).collect();
+    assert_eq!(
+        errors,
+        [
+            format!("Extension does not export a valid factory function: {object}"),
+            format!("Extension does not export a valid factory function: {none}"),
+        ]
+    );
+    let commands: Vec<&str> = report
+        .extensions
+        .iter()
+        .flat_map(|extension| extension.commands.iter().map(|command| command.name.as_str()))
+        .collect();
+    assert_eq!(commands, ["from-cjs", "from-esmodule"]);
+}
+
+#[test]
+fn l4_each_failure_is_reported_and_the_others_still_load_in_order() {
+    let project = Project::new();
+    let ok = |name: &str| format!("export default (pi) => pi.registerCommand({name:?}, {{ handler() {{}} }});\n");
+    let first = project.write("1-first.ts", &ok("first"));
+    let bad_import = project.write(
+        "2-bad-import.ts",
+        "import { x } from './missing-helper';\nexport default () => x;\n",
+    );
+    let bad_syntax = project.write("3-bad-syntax.ts", "export default function (pi {\n");
+    let throws_at_eval = project.write(
+        "4-eval.ts",
+        "throw new TypeError('evaluation failed');\nexport default () => {};\n",
+    );
+    let rejects = project.write(
+        "5-async.ts",
+        "export default async () => { await null; throw 'a string'; };\n",
+    );
+    let last = project.write("6-last.ts", &ok("last"));
+    let report = project.inspect(&[&first, &bad_import, &bad_syntax, &throws_at_eval, &rejects, &last]);
+    let loaded: Vec<&str> = report
+        .extensions
+        .iter()
+        .map(|extension| extension.path.as_str())
+        .collect();
+    assert_eq!(loaded, [first.as_str(), last.as_str()]);
+    let errors: Vec<(&str, &str)> = report
+        .errors
+        .iter()
+        .map(|error| (error.path.as_str(), error.error.as_str()))
+        .collect();
+    assert_eq!(errors.len(), 4, "{errors:#?}");
+    assert_eq!(errors[0].0, bad_import);
+    assert_eq!(
+        errors[0].1,
+        format!("Failed to load extension: Cannot find module './missing-helper'\nRequire stack:\n- {bad_import}")
+    );
+    assert_eq!(errors[1].0, bad_syntax);
+    assert!(errors[1].1.starts_with("Failed to load extension: "), "{}", errors[1].1);
+    assert!(
+        errors[1].1.contains("3-bad-syntax.ts:1:"),
+        "the syntax error names the file and line: {}",
+        errors[1].1
+    );
+    assert_eq!(
+        errors[2],
+        (throws_at_eval.as_str(), "Failed to load extension: evaluation failed")
+    );
+    assert_eq!(errors[3], (rejects.as_str(), "Failed to load extension: a string"));
+}
+
+#[test]
+fn l5_async_factories_are_awaited_one_at_a_time_in_order() {
+    let project = Project::new();
+    let slow = project.write(
+        "a-slow.ts",
+        "export default async (pi) => { const log = (globalThis.order ??= []); log.push('slow:start'); await new Promise((r) => setTimeout(r, 30)); log.push('slow:end'); };\n",
+    );
+    let fast = project.write(
+        "b-fast.ts",
+        &format!(
+            "export default async (pi) => {{ const log = (globalThis.order ??= []); log.push('fast'); await null; const facts = log; {} }};\n",
+            report_command("facts")
+        ),
+    );
+    let report = project.inspect(&[&slow, &fast]);
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    assert_eq!(
+        command_description(&report, "report"),
+        r#"["slow:start","slow:end","fast"]"#
+    );
+}
+
+#[test]
+fn l6_cached_loads_reuse_factories_until_the_cwd_changes_and_uncached_loads_reevaluate() {
+    let project = Project::new();
+    let path = project.write(
+        "counted.ts",
+        "globalThis.evaluations = (globalThis.evaluations ?? 0) + 1;\nconst seen = globalThis.evaluations;\nexport default (pi) => pi.registerCommand('count', { description: String(seen), handler() {} });\n",
+    );
+    let other_cwd = project.path("elsewhere");
+    std::fs::create_dir_all(&other_cwd).expect("mkdir");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio");
+    runtime.block_on(async {
+        let mut engine = pihost::Engine::new(project.options()).await.expect("engine");
+        let discovered = engine.discover(&[path.clone()]);
+        let count = |report: &pihost::InspectReport| command_description(report, "count");
+        let first = engine.load(&discovered, true).await.expect("load");
+        let cached = engine.load(&discovered, true).await.expect("load");
+        assert_eq!(
+            (count(&first), count(&cached)),
+            ("1".to_string(), "1".to_string()),
+            "cache hit"
+        );
+        let uncached = engine.load(&discovered, false).await.expect("load");
+        assert_eq!(count(&uncached), "2", "an uncached load evaluates the module anew");
+        engine.set_cwd(other_cwd.clone());
+        let after_cwd_change = engine.load(&discovered, true).await.expect("load");
+        assert_eq!(count(&after_cwd_change), "3", "a cwd change invalidates the cache");
+        engine.clear_extension_cache().await.expect("clear");
+        engine.set_cwd(other_cwd);
+        let after_clear = engine.load(&discovered, true).await.expect("load");
+        assert_eq!(count(&after_clear), "4", "clearExtensionCache invalidates the cache");
+    });
+}
+
+#[test]
+fn l8_es_modules_see_jitis_module_globals() {
+    let project = Project::new();
+    project.write("lib/helper.cjs", "module.exports = { answer: 42 };\n");
+    let source = format!(
+        r#"
+import {{ fileURLToPath }} from "node:url";
+export default function (pi) {{
+  const facts = {{
+    filename: __filename,
+    dirname: __dirname,
+    fromUrl: fileURLToPath(import.meta.url),
+    sameExports: module.exports === exports,
+    requirePath: require("node:path").join("a", "b"),
+    requireCjs: require("./lib/helper.cjs").answer,
+  }};
+  {}
+}}
+"#,
+        report_command("facts")
+    );
+    let path = project.write("ext.ts", &source);
+    let report = project.inspect(&[&path]);
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    let facts: serde_json::Value = serde_json::from_str(&command_description(&report, "report")).expect("json");
+    let dir = project.root.path().display().to_string();
+    assert_eq!(
+        facts,
+        serde_json::json!({
+            "filename": path, "dirname": dir, "fromUrl": path, "sameExports": true,
+            "requirePath": "a/b", "requireCjs": 42
+        })
+    );
+}
+
+#[test]
+fn l8_a_module_that_declares_require_itself_keeps_its_own() {
+    let project = Project::new();
+    let source = format!(
+        r#"
+import {{ createRequire }} from "node:module";
+const require = createRequire(import.meta.url);
+const __dirname = "declared by the module";
+export default function (pi) {{
+  const facts = {{ dirname: __dirname, os: typeof require("node:os").platform }};
+  {}
+}}
+"#,
+        report_command("facts")
+    );
+    let path = project.write("own-require.ts", &source);
+    let report = project.inspect(&[&path]);
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    assert_eq!(
+        command_description(&report, "report"),
+        r#"{"dirname":"declared by the module","os":"function"}"#
+    );
+}
