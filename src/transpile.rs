@@ -112,9 +112,9 @@ fn transpile_uncached(
     })
     .map_err(|diagnostic| TranspileError::Parse(diagnostic.to_string()))?;
 
-    let format = if media_type == MediaType::Cjs || media_type == MediaType::Cts {
-        ModuleFormat::CommonJs
-    } else if matches!(media_type, MediaType::JavaScript | MediaType::Jsx) && parsed.compute_is_script() {
+    let is_commonjs = matches!(media_type, MediaType::Cjs | MediaType::Cts)
+        || (matches!(media_type, MediaType::JavaScript | MediaType::Jsx) && parsed.compute_is_script());
+    let format = if is_commonjs {
         ModuleFormat::CommonJs
     } else {
         ModuleFormat::EcmaScript

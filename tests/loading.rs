@@ -258,7 +258,7 @@ fn l6_cached_loads_reuse_factories_until_the_cwd_changes_and_uncached_loads_reev
         .expect("tokio");
     runtime.block_on(async {
         let mut engine = pihost::Engine::new(project.options()).await.expect("engine");
-        let discovered = engine.discover(&[path.clone()]);
+        let discovered = engine.discover(std::slice::from_ref(&path));
         let count = |report: &pihost::InspectReport| command_description(report, "count");
         let first = engine.load(&discovered, true).await.expect("load");
         let cached = engine.load(&discovered, true).await.expect("load");

@@ -61,6 +61,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some(cwd) => cwd,
                 None => std::env::current_dir().context("cannot read the current directory")?,
             };
+            if !cwd.is_dir() {
+                anyhow::bail!("--cwd {} is not a directory", cwd.display());
+            }
             let mut options = EngineOptions::for_cwd(&cwd);
             if let Some(agent_dir) = agent_dir {
                 options.agent_dir =
