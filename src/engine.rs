@@ -2,6 +2,7 @@
 //! cross into it. The isolate is `!Send`: an [`Engine`] lives on the thread
 //! that made it, inside a current-thread async runtime.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Instant;
@@ -41,6 +42,14 @@ impl EngineOptions {
 
 fn current_dir() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
+}
+
+/// What pihost provides of one of pi's virtual modules.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct ModuleStatus {
+    pub implemented: Vec<String>,
+    pub not_implemented: Vec<String>,
 }
 
 /// The isolate and the runtime functions pihost calls in it.
@@ -119,6 +128,15 @@ impl Engine {
     /// Forgets every cached extension factory, as pi's clearExtensionCache() (L6).
     pub async fn clear_extension_cache(&mut self) -> Result<(), PihostError> {
         self.call_json("clearExtensionCache", "null").await.map(|_| ())
+    }
+
+    /// Which export names of each of pi's virtual modules pihost implements,
+    /// and which are stubs that throw `not implemented yet` when used.
+    pub async fn virtual_module_status(&mut self) -> Result<BTreeMap<String, ModuleStatus>, PihostError> {
+        let ids: BTreeSet<&str> = crate::modules::virtual_map::specifiers().map(|(_, id)| id).collect();
+        let ids = serde_json::to_string(&ids).map_err(|error| internal("module ids", error))?;
+        let response = self.call_json("describeVirtualModules", &ids).await?;
+        serde_json::from_str(&response).map_err(|error| internal("module status", error))
     }
 
     fn export_function(&mut self, name: &str) -> Result<v8::Global<v8::Function>, PihostError> {

@@ -94,3 +94,19 @@ fn the_examples_folder_loads_with_only_its_intended_failures() {
     );
     assert!(report["extensions"].as_array().expect("extensions").len() >= 12);
 }
+
+#[test]
+fn the_not_implemented_list_in_docs_is_current() {
+    let (generated, stderr, code) = pihost(&["modules", "--markdown"]);
+    assert_eq!(code, 0, "{stderr}");
+    let committed = std::fs::read_to_string(project_root().join("docs/not-implemented.md")).expect("docs file");
+    assert!(
+        generated == committed,
+        "docs/not-implemented.md is out of date: regenerate it with\n  cargo run -- modules --markdown > docs/not-implemented.md"
+    );
+    assert!(
+        generated.contains("`Editor`"),
+        "pi-tui's Editor is listed as not implemented"
+    );
+    assert!(!generated.contains("`StringEnum`"), "StringEnum is implemented");
+}

@@ -6,6 +6,7 @@ import { createExtensionRuntime } from "pihost:runtime/extension-runtime.js";
 import { createEventBus } from "pihost:runtime/event-bus.js";
 import { clearExtensionCache as clearCache, loadExtensions as loadExtensionList } from "pihost:runtime/loader.js";
 import { describeLoad } from "pihost:runtime/snapshot.js";
+import { isNotImplemented } from "pihost:runtime/not-implemented.js";
 import * as path from "pihost:node/path.js";
 import * as fs from "pihost:node/fs.js";
 import * as fsPromises from "pihost:node/fs/promises.js";
@@ -56,4 +57,22 @@ export async function loadExtensions(requestJson) {
 export function clearExtensionCache() {
   clearCache();
   return "null";
+}
+
+/**
+ * For each virtual module id in `idsJson`, which export names pihost
+ * implements and which are stubs. Resolves to JSON: { id: { implemented, notImplemented } }.
+ */
+export async function describeVirtualModules(idsJson) {
+  const status = {};
+  for (const id of JSON.parse(idsJson)) {
+    const namespace = await import(`pihost:pi/${id}`);
+    const implemented = [];
+    const notImplemented = [];
+    for (const name of Object.keys(namespace).sort()) {
+      (isNotImplemented(namespace[name]) ? notImplemented : implemented).push(name);
+    }
+    status[id] = { implemented, notImplemented };
+  }
+  return JSON.stringify(status);
 }

@@ -2,6 +2,9 @@
 // such a name always works (no extension fails at link time); using it throws
 // a message that names the module and the export.
 
+/** Marks every stub, so pihost can list what is not built yet. */
+export const NOT_IMPLEMENTED = Symbol.for("pihost.notImplemented");
+
 function notImplementedError(moduleName, name) {
   return new Error(`pihost: ${moduleName}.${name} is not implemented yet`);
 }
@@ -13,6 +16,7 @@ function stubFunction(moduleName, name) {
     throw notImplementedError(moduleName, name);
   };
   Object.defineProperty(stub, "name", { value: name });
+  Object.defineProperty(stub, NOT_IMPLEMENTED, { value: true });
   return stub;
 }
 
@@ -21,6 +25,7 @@ function stubObject(moduleName, name) {
     {},
     {
       get(_target, key) {
+        if (key === NOT_IMPLEMENTED) return true;
         if (typeof key === "symbol") return undefined;
         throw notImplementedError(moduleName, name);
       },
@@ -35,6 +40,11 @@ function stubObject(moduleName, name) {
       },
     },
   );
+}
+
+/** Whether a value exported by a virtual module is a not-implemented stub. */
+export function isNotImplemented(value) {
+  return (typeof value === "function" || (typeof value === "object" && value !== null)) && value[NOT_IMPLEMENTED] === true;
 }
 
 /**
