@@ -337,3 +337,41 @@ export default function (pi) {{
         r#"{"dirname":"declared by the module","os":"function"}"#
     );
 }
+
+#[test]
+fn l1_every_source_kind_loads_ts_mts_cts_tsx_js_mjs_cjs() {
+    let project = Project::new();
+    let register = |name: &str| format!("pi.registerCommand({name:?}, {{ handler() {{}} }})");
+    let esm = |name: &str| {
+        format!(
+            "const label: string = {name:?};\nexport default (pi: any) => {};\n",
+            register(name)
+        )
+    };
+    let cjs = |name: &str| format!("module.exports = (pi) => {};\n", register(name));
+    let cts = |name: &str| {
+        format!(
+            "const label: string = {name:?};\nmodule.exports = (pi: any) => {};\n",
+            register(name)
+        )
+    };
+    project.write("pkg/a.ts", &esm("ts"));
+    project.write("pkg/b.mts", &esm("mts"));
+    project.write("pkg/c.cts", &cts("cts"));
+    project.write("pkg/d.tsx", &esm("tsx"));
+    project.write("pkg/e.js", &format!("export default (pi) => {};\n", register("js")));
+    project.write("pkg/f.mjs", &format!("export default (pi) => {};\n", register("mjs")));
+    project.write("pkg/g.cjs", &cjs("cjs"));
+    project.write(
+        "pkg/package.json",
+        r#"{ "pi": { "extensions": ["a.ts", "b.mts", "c.cts", "d.tsx", "e.js", "f.mjs", "g.cjs"] } }"#,
+    );
+    let report = project.inspect(&["pkg"]);
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    let commands: Vec<&str> = report
+        .extensions
+        .iter()
+        .flat_map(|extension| extension.commands.iter().map(|command| command.name.as_str()))
+        .collect();
+    assert_eq!(commands, ["ts", "mts", "cts", "tsx", "js", "mjs", "cjs"]);
+}
