@@ -36,28 +36,10 @@ function encodingOf(options) {
   return options?.encoding ?? null;
 }
 
-class Stats {
-  constructor(raw) {
-    Object.assign(this, {
-      dev: raw.dev,
-      ino: raw.ino,
-      mode: raw.mode,
-      nlink: raw.nlink,
-      uid: raw.uid,
-      gid: raw.gid,
-      size: raw.size,
-      atimeMs: raw.atimeMs,
-      mtimeMs: raw.mtimeMs,
-      ctimeMs: raw.ctimeMs,
-      birthtimeMs: raw.birthtimeMs,
-      atime: new Date(raw.atimeMs),
-      mtime: new Date(raw.mtimeMs),
-      ctime: new Date(raw.ctimeMs),
-      birthtime: new Date(raw.birthtimeMs),
-    });
-    Object.defineProperty(this, "_kind", {
-      value: raw.isSymbolicLink ? "symlink" : raw.isDirectory ? "directory" : raw.isFile ? "file" : "other",
-    });
+/** The `is*()` questions Stats and Dirent both answer, from a kind name. */
+class FileKind {
+  constructor(kind) {
+    Object.defineProperty(this, "_kind", { value: kind });
   }
   isFile() {
     return this._kind === "file";
@@ -82,33 +64,35 @@ class Stats {
   }
 }
 
-class Dirent {
+class Stats extends FileKind {
+  constructor(raw) {
+    super(raw.isSymbolicLink ? "symlink" : raw.isDirectory ? "directory" : raw.isFile ? "file" : "other");
+    Object.assign(this, {
+      dev: raw.dev,
+      ino: raw.ino,
+      mode: raw.mode,
+      nlink: raw.nlink,
+      uid: raw.uid,
+      gid: raw.gid,
+      size: raw.size,
+      atimeMs: raw.atimeMs,
+      mtimeMs: raw.mtimeMs,
+      ctimeMs: raw.ctimeMs,
+      birthtimeMs: raw.birthtimeMs,
+      atime: new Date(raw.atimeMs),
+      mtime: new Date(raw.mtimeMs),
+      ctime: new Date(raw.ctimeMs),
+      birthtime: new Date(raw.birthtimeMs),
+    });
+  }
+}
+
+class Dirent extends FileKind {
   constructor(name, kind, parentPath) {
+    super(kind);
     this.name = name;
     this.parentPath = parentPath;
     this.path = parentPath;
-    Object.defineProperty(this, "_kind", { value: kind });
-  }
-  isFile() {
-    return this._kind === "file";
-  }
-  isDirectory() {
-    return this._kind === "directory";
-  }
-  isSymbolicLink() {
-    return this._kind === "symlink";
-  }
-  isFIFO() {
-    return false;
-  }
-  isSocket() {
-    return false;
-  }
-  isBlockDevice() {
-    return false;
-  }
-  isCharacterDevice() {
-    return false;
   }
 }
 

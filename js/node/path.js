@@ -4,20 +4,9 @@
 // strings; tests/node-shims/differential.mjs checks this against Node.
 
 import { cwd } from "./process-cwd.js";
+import { describeReceived } from "./internal/errors.js";
 
 const SLASH = "/";
-
-function describeReceived(value) {
-  if (value == null) return ` Received ${value}`;
-  if (typeof value === "function") return ` Received function ${value.name}`;
-  if (typeof value === "object") {
-    const name = value.constructor?.name;
-    return name ? ` Received an instance of ${name}` : " Received [Object: null prototype] {}";
-  }
-  let shown = typeof value === "bigint" ? `${value}n` : String(value);
-  if (typeof value === "string") shown = `'${value.length > 28 ? `${value.slice(0, 25)}...` : value}'`;
-  return ` Received type ${typeof value} (${shown})`;
-}
 
 function invalidArgType(name, expected, value) {
   const err = new TypeError(`The "${name}" argument must be of type ${expected}.${describeReceived(value)}`);

@@ -4,29 +4,12 @@
 // and pathToFileURL returns a URL-shaped plain object until `URL` exists.
 
 import { resolve } from "./path.js";
+import { codedError, describeReceived } from "./internal/errors.js";
 
 export const URL = globalThis.URL;
 export const URLSearchParams = globalThis.URLSearchParams;
 
 const HEX = "0123456789ABCDEF";
-
-function describeReceived(value) {
-  if (value == null) return ` Received ${value}`;
-  if (typeof value === "function") return ` Received function ${value.name}`;
-  if (typeof value === "object") {
-    const name = value.constructor?.name;
-    return name ? ` Received an instance of ${name}` : " Received [Object: null prototype] {}";
-  }
-  let shown = typeof value === "bigint" ? `${value}n` : String(value);
-  if (typeof value === "string") shown = `'${value.length > 28 ? `${value.slice(0, 25)}...` : value}'`;
-  return ` Received type ${typeof value} (${shown})`;
-}
-
-function codedError(Ctor, code, message) {
-  const err = new Ctor(message);
-  err.code = code;
-  return err;
-}
 
 function win32Unavailable(options) {
   if (options?.windows) throw new Error("pihost: path.win32 is not available");
