@@ -5,13 +5,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use deno_core::{JsRuntime, ModuleSpecifier, PollEventLoopOptions, RuntimeOptions, v8};
 
 use crate::discovery::{self, DiscoveredExtension, DiscoveryOptions};
 use crate::error::PihostError;
+use crate::host::{ExtensionError, Host, HostState};
 use crate::modules::PihostModuleLoader;
+use crate::ops::host::{BoundHost, ErrorSink, ToolUpdateSinks};
 use crate::report::{InspectReport, JsLoadReport};
 
 /// Where extensions are looked for and which directories they run against.
@@ -44,6 +47,70 @@ fn current_dir() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
 }
 
+/// Why a compat scenario could not run (its result is not a failure here).
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path} is not valid JSON: {source}")]
+    Parse {
+        path: PathBuf,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error(transparent)]
+    Engine(#[from] PihostError),
+}
+
+/// deno_core's text when a promise is pending and the event loop has nothing
+/// left that could settle it.
+const PENDING_FOREVER: &str = "Promise resolution is still pending but the event loop has already resolved";
+
+/// The `{ result }` envelope runtime functions answer with; a missing
+/// `result` is pi's `undefined`.
+fn result_of(response: &str) -> Result<Option<serde_json::Value>, PihostError> {
+    let mut envelope: serde_json::Value = serde_json::from_str(response).map_err(|error| internal("result", error))?;
+    Ok(envelope.get_mut("result").map(serde_json::Value::take))
+}
+
+/// What the runner has registered, as the host lists it.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Registrations {
+    pub commands: Vec<RegisteredCommand>,
+    pub tools: Vec<crate::report::ToolReport>,
+    pub flags: Vec<RegisteredFlag>,
+    pub flag_values: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RegisteredCommand {
+    pub name: String,
+    /// The name to run it by: `name`, or `name:N` when extensions share a name (N2).
+    pub invocation_name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub extension_path: Option<String>,
+}
+
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RegisteredFlag {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub flag_type: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub extension_path: Option<String>,
+}
+
 /// What pihost provides of one of pi's virtual modules.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
@@ -58,6 +125,8 @@ pub struct Engine {
     /// The namespace of `js/runtime/main.js`, whose functions Rust calls.
     exports: v8::Global<v8::Object>,
     options: EngineOptions,
+    dispatch_timeout: Option<Duration>,
+    errors: Option<tokio::sync::mpsc::UnboundedReceiver<ExtensionError>>,
 }
 
 #[derive(serde::Serialize)]
@@ -108,10 +177,14 @@ impl Engine {
         let namespace = runtime
             .get_module_namespace(module_id)
             .map_err(|error| internal("runtime/main.js exports", error))?;
+        let (error_sender, errors) = tokio::sync::mpsc::unbounded_channel();
+        runtime.op_state().borrow_mut().put(ErrorSink(Some(error_sender)));
         Ok(Self {
             runtime,
             exports: namespace,
             options,
+            dispatch_timeout: None,
+            errors: Some(errors),
         })
     }
 
@@ -137,6 +210,148 @@ impl Engine {
         let ids = serde_json::to_string(&ids).map_err(|error| internal("module ids", error))?;
         let response = self.call_json("describeVirtualModules", &ids).await?;
         serde_json::from_str(&response).map_err(|error| internal("module status", error))
+    }
+
+    /// Runs one compat scenario (a folder with `scenario.json` and its
+    /// extensions) through pihost's loader and runner, with the shared driver
+    /// (`js/compat/driver.js`), and returns the driver's output.
+    pub async fn run_scenario(&mut self, dir: &Path) -> Result<serde_json::Value, ScenarioError> {
+        let scenario_path = dir.join("scenario.json");
+        let text = std::fs::read_to_string(&scenario_path).map_err(|source| ScenarioError::Read {
+            path: scenario_path.clone(),
+            source,
+        })?;
+        let scenario: serde_json::Value = serde_json::from_str(&text).map_err(|source| ScenarioError::Parse {
+            path: scenario_path.clone(),
+            source,
+        })?;
+        let dir = std::fs::canonicalize(dir).map_err(|source| ScenarioError::Read {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let request = serde_json::json!({ "dir": dir, "scenario": scenario }).to_string();
+        let response = self.call_json("runScenario", &request).await?;
+        serde_json::from_str(&response).map_err(|error| ScenarioError::Engine(internal("scenario output", error)))
+    }
+
+    /// Extension errors reported after loading (R6, E2 and every swallowed
+    /// handler error), in order. Taken once; later calls get `None`.
+    pub fn take_error_stream(&mut self) -> Option<tokio::sync::mpsc::UnboundedReceiver<ExtensionError>> {
+        self.errors.take()
+    }
+
+    /// Bounds every later dispatch (emit, tool, command): one that does not
+    /// settle in time fails with [`PihostError::Timeout`] instead of hanging.
+    pub fn set_dispatch_timeout(&mut self, timeout: Option<Duration>) {
+        self.dispatch_timeout = timeout;
+    }
+
+    /// Binds `host` to the loaded extensions (R1, A7): actions reach the host
+    /// from now on, queued providers are flushed, getters read `state`.
+    pub async fn bind(&mut self, host: Arc<dyn Host>, state: &HostState) -> Result<(), PihostError> {
+        self.runtime.op_state().borrow_mut().put(BoundHost(host));
+        let state = serde_json::to_string(state).map_err(|error| internal("host state", error))?;
+        self.call_json("bindHost", &state).await.map(|_| ())
+    }
+
+    /// Updates the state the extensions' getters read.
+    pub async fn set_host_state(&mut self, state: &HostState) -> Result<(), PihostError> {
+        let state = serde_json::to_string(state).map_err(|error| internal("host state", error))?;
+        self.call_json("setHostState", &state).await.map(|_| ())
+    }
+
+    /// Dispatches one event (`{ "type": ..., ... }`) with its family's merge
+    /// rule and returns the merged result (`None` for pi's `undefined`).
+    /// Events pihost does not know go through the generic emit untouched.
+    pub async fn emit(&mut self, event: &serde_json::Value) -> Result<Option<serde_json::Value>, PihostError> {
+        let event_type = event.get("type").and_then(|t| t.as_str()).unwrap_or("?").to_string();
+        let response = self
+            .dispatch(&format!("emit({event_type})"), "emitEvent", &event.to_string())
+            .await?;
+        result_of(&response)
+    }
+
+    /// Executes a registered tool. Each `onUpdate` is sent on `updates`.
+    pub async fn execute_tool(
+        &mut self,
+        name: &str,
+        tool_call_id: &str,
+        args: &serde_json::Value,
+        updates: Option<tokio::sync::mpsc::UnboundedSender<serde_json::Value>>,
+    ) -> Result<Option<serde_json::Value>, PihostError> {
+        if let Some(updates) = updates {
+            self.runtime
+                .op_state()
+                .borrow_mut()
+                .borrow_mut::<ToolUpdateSinks>()
+                .0
+                .insert(tool_call_id.to_string(), updates);
+        }
+        let request = serde_json::json!({ "name": name, "toolCallId": tool_call_id, "args": args }).to_string();
+        let response = self.dispatch(&format!("tool {name}"), "executeTool", &request).await;
+        self.runtime
+            .op_state()
+            .borrow_mut()
+            .borrow_mut::<ToolUpdateSinks>()
+            .0
+            .remove(tool_call_id);
+        result_of(&response?)
+    }
+
+    /// Aborts the signal of a running tool call.
+    pub async fn abort_tool(&mut self, tool_call_id: &str) -> Result<(), PihostError> {
+        let id = serde_json::Value::String(tool_call_id.to_string()).to_string();
+        self.call_json("abortTool", &id).await.map(|_| ())
+    }
+
+    /// Runs a command by its invocation name (`name`, or `name:2` when two
+    /// extensions share it, N2).
+    pub async fn run_command(&mut self, name: &str, args: &str) -> Result<Option<serde_json::Value>, PihostError> {
+        let request = serde_json::json!({ "name": name, "args": args }).to_string();
+        let response = self.dispatch(&format!("/{name}"), "runCommand", &request).await?;
+        result_of(&response)
+    }
+
+    /// Commands (with invocation names), tools, flags and flag values of the loaded extensions.
+    pub async fn registrations(&mut self) -> Result<Registrations, PihostError> {
+        let response = self.call_json("listRegistrations", "null").await?;
+        serde_json::from_str(&response).map_err(|error| internal("registrations", error))
+    }
+
+    pub async fn set_flag(&mut self, name: &str, value: &serde_json::Value) -> Result<(), PihostError> {
+        let request = serde_json::json!({ "name": name, "value": value }).to_string();
+        self.call_json("setFlag", &request).await.map(|_| ())
+    }
+
+    /// Extension shortcuts for the host's resolved keybindings (`{ "app.interrupt": "escape", … }`), with N3's diagnostics.
+    pub async fn shortcuts(&mut self, keybindings: &serde_json::Value) -> Result<serde_json::Value, PihostError> {
+        let response = self.call_json("resolveShortcuts", &keybindings.to_string()).await?;
+        serde_json::from_str(&response).map_err(|error| internal("shortcuts", error))
+    }
+
+    /// Makes every captured ctx and pi object throw `message` (or pi's default text), R3.
+    pub async fn invalidate(&mut self, message: Option<&str>) -> Result<(), PihostError> {
+        let message = serde_json::to_string(&message).map_err(|error| internal("invalidate", error))?;
+        self.call_json("invalidate", &message).await.map(|_| ())
+    }
+
+    /// A call into extension code, bounded by the dispatch timeout.
+    async fn dispatch(&mut self, call: &str, function: &str, argument: &str) -> Result<String, PihostError> {
+        let result = match self.dispatch_timeout {
+            None => self.call_json(function, argument).await,
+            Some(limit) => tokio::time::timeout(limit, self.call_json(function, argument))
+                .await
+                .map_err(|_| PihostError::Timeout {
+                    call: call.to_string(),
+                    millis: limit.as_millis(),
+                })?,
+        };
+        result.map_err(|error| match error {
+            PihostError::Internal { message, .. } if message == PENDING_FOREVER => {
+                PihostError::NeverSettles { call: call.to_string() }
+            }
+            other => other,
+        })
     }
 
     fn export_function(&mut self, name: &str) -> Result<v8::Global<v8::Function>, PihostError> {
@@ -180,18 +395,10 @@ impl Engine {
         let started = Instant::now();
         let entries = extensions
             .iter()
-            .map(|extension| {
-                // pi imports the canonical file, so symlinked extensions share a module.
-                let canonical =
-                    std::fs::canonicalize(&extension.resolved_path).unwrap_or_else(|_| extension.resolved_path.clone());
-                let module_url = ModuleSpecifier::from_file_path(&canonical)
-                    .map(String::from)
-                    .unwrap_or_else(|_| format!("file://{}", canonical.display()));
-                LoadEntry {
-                    path: &extension.path,
-                    resolved_path: &extension.resolved_path,
-                    module_url,
-                }
+            .map(|extension| LoadEntry {
+                path: &extension.path,
+                resolved_path: &extension.resolved_path,
+                module_url: module_url(&extension.resolved_path),
             })
             .collect();
         let request = LoadRequest {
@@ -228,11 +435,30 @@ impl Engine {
             .runtime
             .with_event_loop_promise(call, PollEventLoopOptions::default())
             .await
-            .map_err(|error| internal(context, error))?;
+            .map_err(|error| match &*error.0 {
+                // A rejection from extension code, not a failure of pihost.
+                deno_core::error::CoreErrorKind::Js(js_error) => PihostError::Extension {
+                    message: js_error
+                        .message
+                        .clone()
+                        .unwrap_or_else(|| js_error.exception_message.clone()),
+                    stack: js_error.stack.clone(),
+                },
+                _ => internal(context, error),
+            })?;
         deno_core::scope!(scope, &mut self.runtime);
         let result = v8::Local::new(scope, result);
         Ok(result.to_rust_string_lossy(scope))
     }
+}
+
+/// The URL an extension entry point is imported under: its canonical path,
+/// as pi imports it, so a symlinked extension and its target share a module.
+pub fn module_url(resolved_path: &Path) -> String {
+    let canonical = std::fs::canonicalize(resolved_path).unwrap_or_else(|_| resolved_path.to_path_buf());
+    ModuleSpecifier::from_file_path(&canonical)
+        .map(String::from)
+        .unwrap_or_else(|_| format!("file://{}", canonical.display()))
 }
 
 /// Discovers and loads extensions in a fresh engine on the current thread.

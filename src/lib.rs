@@ -6,9 +6,11 @@
 //! JavaScript (`js/`) gives extensions pi's API, and [`engine`] reports what
 //! loaded as plain serde types ([`report`]).
 
+pub mod compat;
 pub mod discovery;
 pub mod engine;
 pub mod error;
+pub mod host;
 pub mod modules;
 pub mod ops;
 pub mod report;

@@ -151,6 +151,48 @@ class TextDecoder {
   }
 }
 
+// Enough of AbortController for tool signals and pi.exec; the full
+// EventTarget family comes with the Node platform layer.
+class AbortSignal {
+  #listeners = [];
+  aborted = false;
+  reason = undefined;
+  onabort = null;
+  addEventListener(type, listener, options) {
+    if (type !== "abort" || typeof listener !== "function") return;
+    this.#listeners.push({ listener, once: Boolean(options?.once) });
+  }
+  removeEventListener(type, listener) {
+    if (type !== "abort") return;
+    this.#listeners = this.#listeners.filter((entry) => entry.listener !== listener);
+  }
+  throwIfAborted() {
+    if (this.aborted) throw this.reason;
+  }
+  static abort(reason) {
+    const controller = new AbortController();
+    controller.abort(reason);
+    return controller.signal;
+  }
+  _abort(reason) {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason ?? Object.assign(new Error("This operation was aborted"), { name: "AbortError" });
+    const event = { type: "abort", target: this };
+    this.onabort?.(event);
+    for (const { listener } of this.#listeners.splice(0)) listener.call(this, event);
+  }
+}
+
+class AbortController {
+  signal = new AbortSignal();
+  abort(reason) {
+    this.signal._abort(reason);
+  }
+}
+
+defineGlobal("AbortController", AbortController);
+defineGlobal("AbortSignal", AbortSignal);
 defineGlobal("global", globalThis);
 defineGlobal("process", process);
 defineGlobal("Buffer", Buffer);

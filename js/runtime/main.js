@@ -7,6 +7,12 @@ import { createEventBus } from "pihost:runtime/event-bus.js";
 import { clearExtensionCache as clearCache, loadExtensions as loadExtensionList } from "pihost:runtime/loader.js";
 import { describeLoad } from "pihost:runtime/snapshot.js";
 import { isNotImplemented } from "pihost:runtime/not-implemented.js";
+import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js";
+import { wrapToolDefinition } from "pihost:runtime/tool-wrapper.js";
+import { runScenario as runCompatScenario } from "pihost:compat/driver.js";
+import { ops } from "pihost:runtime/ops.js";
+import { createHostBinding, hostState, setHostState as updateHostState } from "pihost:runtime/host-bridge.js";
+import { dispatchEvent } from "pihost:runtime/dispatch.js";
 import * as path from "pihost:node/path.js";
 import * as fs from "pihost:node/fs.js";
 import * as fsPromises from "pihost:node/fs/promises.js";
@@ -32,7 +38,8 @@ for (const [name, namespace] of Object.entries({
 }
 
 /** What the last load produced, kept for the host calls that follow it. */
-export const session = { runtime: undefined, eventBus: undefined, extensions: [] };
+export const session = { runtime: undefined, eventBus: undefined, extensions: [], runner: undefined };
+const runningTools = new Map();
 
 /**
  * Loads extensions. `requestJson`: { cwd, useCache, entries: [{ path, resolvedPath, moduleUrl }] }.
@@ -50,6 +57,8 @@ export async function loadExtensions(requestJson) {
     useCache: request.useCache,
   });
   session.extensions = result.extensions;
+  session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, {}, {});
+  session.runner.onError((error) => ops.op_pihost_report_error(error));
   return JSON.stringify(describeLoad(result, session.runtime));
 }
 
@@ -75,4 +84,149 @@ export async function describeVirtualModules(idsJson) {
     status[id] = { implemented, notImplemented };
   }
   return JSON.stringify(status);
+}
+
+/** The implementation under test, in the shape the compat driver expects. */
+const compatEnvironment = {
+  async loadExtensions(paths, cwd, eventBus) {
+    const runtime = createExtensionRuntime();
+    const entries = paths.map((path) => ({ path, ...ops.op_pihost_resolve_entry(path, cwd) }));
+    const result = await loadExtensionList(entries, { cwd, eventBus, runtime });
+    return { extensions: result.extensions, errors: result.errors, runtime };
+  },
+  createRunner: (extensions, runtime, cwd) => new ExtensionRunner(extensions, runtime, cwd, {}, {}),
+  createEventBus,
+  emitProjectTrustEvent: (loaded, event, ctx) => emitProjectTrustEvent(loaded.extensions, event, ctx),
+  wrapToolDefinition,
+  flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
+};
+
+/**
+ * Runs a compat scenario. `requestJson`: { dir, scenario }. Resolves to the
+ * JSON of the driver's output (js/compat/driver.js).
+ */
+export async function runScenario(requestJson) {
+  const { dir, scenario } = JSON.parse(requestJson);
+  return JSON.stringify(await runCompatScenario(scenario, dir, compatEnvironment));
+}
+
+function currentRunner() {
+  if (!session.runner) throw new Error("pihost: no extensions are loaded");
+  return session.runner;
+}
+
+/** `undefined` and `null` stay apart: { result } with result left out when undefined. */
+function resultJson(result) {
+  return JSON.stringify({ result }, (_key, value) => (typeof value === "function" ? undefined : value));
+}
+
+/** Binds the host (R1): its state, actions, UI and provider registry. */
+export function bindHost(stateJson) {
+  const runner = currentRunner();
+  updateHostState(JSON.parse(stateJson));
+  const binding = createHostBinding();
+  runner.bindCore(binding.actions, binding.contextActions, binding.providerActions);
+  runner.bindCommandContext(binding.commandActions);
+  runner.setUIContext(binding.ui, hostState.hasUI ? "interactive" : "print");
+  return "null";
+}
+
+/** Replaces parts of the host state the getters read. */
+export function setHostState(stateJson) {
+  updateHostState(JSON.parse(stateJson));
+  return "null";
+}
+
+/** Dispatches one event with its family's merge rule; resolves to { result }. */
+export async function emitEvent(eventJson) {
+  const runner = currentRunner();
+  const buildBoundaryContext = async (eventType, entries) =>
+    JSON.parse((await ops.op_pihost_host_request("buildBoundaryContext", JSON.stringify({ eventType, entries }))) || "null");
+  return resultJson(await dispatchEvent(runner, JSON.parse(eventJson), buildBoundaryContext));
+}
+
+/** Runs a registered tool with a context made for this call (W1); updates stream to Rust. */
+export async function executeTool(requestJson) {
+  const runner = currentRunner();
+  const { name, toolCallId, args } = JSON.parse(requestJson);
+  const definition = runner.getToolDefinition(name);
+  if (!definition) throw new Error(`Tool "${name}" is not registered by any extension`);
+  const tool = wrapToolDefinition(definition, (id, signal) => runner.createToolContext(id, signal));
+  const controller = new AbortController();
+  runningTools.set(toolCallId, controller);
+  try {
+    const result = await tool.execute(toolCallId, args ?? {}, controller.signal, (update) =>
+      ops.op_pihost_tool_update(toolCallId, JSON.parse(JSON.stringify(update ?? null))),
+    );
+    return resultJson(result);
+  } finally {
+    runningTools.delete(toolCallId);
+  }
+}
+
+/** Aborts a running tool's signal. */
+export function abortTool(toolCallId) {
+  runningTools.get(toolCallId)?.abort();
+  return "null";
+}
+
+/** Runs a command by its invocation name (N2) with a command context (R2). */
+export async function runCommand(requestJson) {
+  const runner = currentRunner();
+  const { name, args } = JSON.parse(requestJson);
+  const command = runner.getCommand(name);
+  if (!command) throw new Error(`Unknown command: /${name}`);
+  return resultJson(await command.handler(args ?? "", runner.createCommandContext()));
+}
+
+/** Commands with invocation names, tools (first registration wins), flags and values. */
+export function listRegistrations() {
+  const runner = currentRunner();
+  return JSON.stringify({
+    commands: runner.getRegisteredCommands().map((command) => ({
+      name: command.name,
+      invocationName: command.invocationName,
+      description: command.description,
+      extensionPath: command.sourceInfo?.path,
+    })),
+    tools: runner.getAllRegisteredTools().map(({ definition }) => ({
+      name: definition.name,
+      label: definition.label,
+      description: definition.description,
+      parameters: JSON.parse(JSON.stringify(definition.parameters ?? {})),
+    })),
+    flags: [...runner.getFlags().values()].map((flag) => ({
+      name: flag.name,
+      type: flag.type,
+      description: flag.description,
+      extensionPath: flag.extensionPath,
+    })),
+    flagValues: Object.fromEntries(runner.getFlagValues()),
+  });
+}
+
+export function setFlag(requestJson) {
+  const { name, value } = JSON.parse(requestJson);
+  currentRunner().setFlagValue(name, value);
+  return "null";
+}
+
+/** Extension shortcuts for a keybinding map, with the conflict diagnostics (N3). */
+export function resolveShortcuts(keybindingsJson) {
+  const runner = currentRunner();
+  const shortcuts = runner.getShortcuts(JSON.parse(keybindingsJson));
+  return JSON.stringify({
+    shortcuts: [...shortcuts].map(([key, shortcut]) => ({
+      key,
+      extensionPath: shortcut.extensionPath,
+      description: shortcut.description,
+    })),
+    diagnostics: runner.getShortcutDiagnostics(),
+  });
+}
+
+/** Makes every old ctx and pi object throw (R3). */
+export function invalidate(messageJson) {
+  currentRunner().invalidate(JSON.parse(messageJson) ?? undefined);
+  return "null";
 }

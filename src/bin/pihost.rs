@@ -33,6 +33,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run compat scenarios (folders with scenario.json and expected.json,
+    /// or folders of them) and report pass or fail for each.
+    Compat {
+        /// Scenario folders, or folders holding scenario folders.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
     /// List pi's virtual modules (what extensions import from pi) and which
     /// of their exports pihost implements.
     Modules {
@@ -63,6 +70,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Modules { markdown, json } => module_status(markdown, json),
+        Command::Compat { dirs } => run_compat(&dirs),
         Command::Inspect {
             paths,
             cwd,
@@ -98,6 +106,45 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
     }
+}
+
+fn run_compat(dirs: &[PathBuf]) -> anyhow::Result<ExitCode> {
+    use pihost::compat::{Outcome, check_scenario, find_scenarios};
+    let scenarios = find_scenarios(dirs);
+    if scenarios.is_empty() {
+        anyhow::bail!(
+            "no scenario.json under {}",
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for dir in &scenarios {
+        let result = check_scenario(dir);
+        let name = dir.display();
+        match result.outcome {
+            Outcome::Passed => {
+                passed += 1;
+                println!("pass  {name}");
+            }
+            Outcome::Failed(diff) => {
+                failed += 1;
+                println!("FAIL  {name}\n{diff}");
+            }
+            Outcome::Broken(message) => {
+                failed += 1;
+                println!("FAIL  {name}: {message}");
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn module_status(markdown: bool, json: bool) -> anyhow::Result<ExitCode> {

@@ -3,6 +3,7 @@
 //! op in this module, so a later permission layer has one place to gate.
 
 pub mod fs;
+pub mod host;
 pub mod modules;
 pub mod process;
 pub mod system;
@@ -29,8 +30,17 @@ deno_core::extension!(
         process::op_pihost_exec_sync,
         modules::op_pihost_require_resolve,
         modules::op_pihost_commonjs_source,
+        modules::op_pihost_resolve_entry,
+        host::op_pihost_host_notify,
+        host::op_pihost_host_request,
+        host::op_pihost_host_provider,
+        host::op_pihost_report_error,
+        host::op_pihost_tool_update,
     ],
     state = |state| {
         state.put(process::ExecTable::default());
+        state.put(host::BoundHost::default());
+        state.put(host::ErrorSink::default());
+        state.put(host::ToolUpdateSinks::default());
     },
 );

@@ -63,3 +63,22 @@ pub fn op_pihost_commonjs_source(#[string] path: &str) -> Result<CommonJsSource,
         },
     })
 }
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResolvedEntry {
+    resolved_path: String,
+    module_url: String,
+}
+
+/// Where an extension entry point given as `path` (relative to `cwd`) is, and
+/// the URL it is imported under, as the loader needs them.
+#[op2]
+#[serde]
+pub fn op_pihost_resolve_entry(#[string] path: &str, #[string] cwd: &str) -> ResolvedEntry {
+    let resolved = crate::discovery::resolve_user_path(path, Path::new(cwd));
+    ResolvedEntry {
+        module_url: crate::engine::module_url(&resolved),
+        resolved_path: resolved.display().to_string(),
+    }
+}

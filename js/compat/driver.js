@@ -1,0 +1,331 @@
+// The compat scenario driver, shared by both sides: tests/compat/record.mjs
+// runs it on Node against the reference pi's own loader and runner, and
+// pihost runs the very same file in its isolate against its own. Whatever
+// differs in the two outputs differs in the implementations, not the harness.
+//
+// A scenario (scenario.json in a folder next to its extension files):
+//   { "description", "covers": ["E3", ...], "extensions": ["a.ts", ...],
+//     "host": { canned answers, see createRecordingHost }, "steps": [ { "op", ... } ] }
+// The output: { registrations, steps: [{ op, result | error }], log: [...] }.
+// Values that JSON cannot carry are described (see `describe`); the scenario
+// folder's absolute path is replaced by "<scenario>" so outputs are portable.
+//
+// `env` gives the implementation under test:
+//   loadExtensions(paths, cwd, eventBus) -> { extensions, errors, runtime }
+//   createRunner(extensions, runtime, cwd) -> runner
+//   createEventBus() -> bus
+//   emitProjectTrustEvent({ extensions }, event, ctx) -> { result, errors }
+//   wrapToolDefinition(definition, ctxFactory) -> agent tool
+//   flush() -> Promise resolved after pending timers and microtasks
+
+/** A JSON-safe description of any value, the same on both sides. */
+export function describe(value, seen = new Set()) {
+  if (value === undefined) return { $undefined: true };
+  if (value === null || typeof value === "boolean" || typeof value === "string") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : { $number: String(value) };
+  if (typeof value === "bigint") return { $bigint: String(value) };
+  if (typeof value === "symbol") return { $symbol: value.description ?? "" };
+  if (typeof value === "function") return { $function: true };
+  if (value instanceof Error) return { $error: value.message };
+  if (typeof value.then === "function") return { $promise: true };
+  if (seen.has(value)) return { $cycle: true };
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) return value.map((item) => describe(item, seen));
+    if (value instanceof Map) return { $map: [...value].map(([k, v]) => [describe(k, seen), describe(v, seen)]) };
+    if (value instanceof Set) return { $set: [...value].map((item) => describe(item, seen)) };
+    if (value instanceof Date) return { $date: Number.isNaN(value.getTime()) ? "invalid" : value.toISOString() };
+    if (ArrayBuffer.isView(value)) return { $bytes: Array.from(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)) };
+    const described = {};
+    for (const key of Object.keys(value)) {
+      let item;
+      try {
+        item = value[key];
+      } catch (error) {
+        described[key] = { $throws: error instanceof Error ? error.message : String(error) };
+        continue;
+      }
+      described[key] = describe(item, seen);
+    }
+    return described;
+  } finally {
+    seen.delete(value);
+  }
+}
+
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const UI_METHODS_ANSWERED = ["select", "confirm", "input", "editor", "custom"];
+const UI_METHODS_RECORDED = [
+  "notify",
+  "setStatus",
+  "setWorkingMessage",
+  "setWorkingVisible",
+  "setWorkingIndicator",
+  "setHiddenThinkingLabel",
+  "setWidget",
+  "setFooter",
+  "setHeader",
+  "setTitle",
+  "pasteToEditor",
+  "setEditorText",
+  "addAutocompleteProvider",
+  "setEditorComponent",
+  "setToolsExpanded",
+];
+
+/**
+ * The host of a scenario: records every action and UI call in `log`, and
+ * answers from `answers` (scenario.host):
+ *   model, scopedModels, activeTools, allTools, settings, sessionName,
+ *   thinkingLevel, commands, isIdle, projectTrusted, pendingMessages,
+ *   contextUsage, systemPrompt, callableTools, executeToolResult (absent:
+ *   nested tool calls are unavailable), failProviders (names whose
+ *   registration throws), setModelResult,
+ *   ui: null for headless, else { select, confirm, input, editor, custom, editorText }.
+ */
+export function createRecordingHost(answers, log) {
+  const state = {
+    activeTools: answers.activeTools ?? [],
+    sessionName: answers.sessionName,
+    thinkingLevel: answers.thinkingLevel ?? "off",
+  };
+  const record = (kind, name, args) => log.push({ kind, name, args: args.map((arg) => describe(arg)) });
+  const action = (name, answer) => (...args) => {
+    record("action", name, args);
+    return answer?.(...args);
+  };
+  const actions = {
+    sendMessage: action("sendMessage"),
+    sendUserMessage: action("sendUserMessage"),
+    appendEntry: action("appendEntry"),
+    setSessionName: action("setSessionName", (name) => {
+      state.sessionName = name;
+    }),
+    getSessionName: action("getSessionName", () => state.sessionName),
+    setLabel: action("setLabel"),
+    getActiveTools: action("getActiveTools", () => state.activeTools.slice()),
+    getAllTools: action("getAllTools", () => answers.allTools ?? []),
+    getSettings: action("getSettings", () => answers.settings ?? {}),
+    setActiveTools: action("setActiveTools", (names) => {
+      state.activeTools = names.slice();
+    }),
+    refreshTools: action("refreshTools"),
+    getCommands: action("getCommands", () => answers.commands ?? []),
+    setModel: action("setModel", async () => answers.setModelResult ?? true),
+    getThinkingLevel: action("getThinkingLevel", () => state.thinkingLevel),
+    setThinkingLevel: action("setThinkingLevel", (level) => {
+      state.thinkingLevel = level;
+    }),
+  };
+  const contextActions = {
+    getModel: () => answers.model,
+    getScopedModels: () => answers.scopedModels ?? [],
+    isIdle: () => answers.isIdle ?? true,
+    isProjectTrusted: () => answers.projectTrusted ?? true,
+    getSignal: () => undefined,
+    abort: action("abort"),
+    hasPendingMessages: () => answers.pendingMessages ?? false,
+    shutdown: action("shutdown"),
+    getContextUsage: () => answers.contextUsage,
+    compact: action("compact"),
+    getSystemPrompt: () => answers.systemPrompt ?? "",
+    executeTool:
+      answers.executeToolResult === undefined
+        ? undefined
+        : action("executeTool", async () => answers.executeToolResult),
+    getCallableTools: () => answers.callableTools ?? [],
+  };
+  const failing = new Set(answers.failProviders ?? []);
+  const providerActions = {
+    registerProvider: action("registerProvider", (name) => {
+      if (failing.has(name)) throw new Error(`provider ${name} was refused by the host`);
+    }),
+    registerNativeProvider: action("registerNativeProvider", (provider) => {
+      if (failing.has(provider?.id)) throw new Error(`provider ${provider.id} was refused by the host`);
+    }),
+    unregisterProvider: action("unregisterProvider"),
+    registerVirtualModel: action("registerVirtualModel"),
+    unregisterVirtualModel: action("unregisterVirtualModel"),
+  };
+  const commandActions = {
+    waitForIdle: action("waitForIdle", async () => {}),
+    newSession: action("newSession", async () => ({ cancelled: false })),
+    fork: action("fork", async () => ({ cancelled: false })),
+    navigateTree: action("navigateTree", async () => ({ cancelled: false })),
+    switchSession: action("switchSession", async () => ({ cancelled: false })),
+    reload: action("reload", async () => {}),
+  };
+  let ui;
+  if (answers.ui) {
+    ui = {
+      getEditorText: () => answers.ui.editorText ?? "",
+      onTerminalInput: () => () => {},
+      getEditorComponent: () => undefined,
+      getAllThemes: () => [],
+      getTheme: () => undefined,
+      setTheme: () => ({ success: false, error: "no themes in scenarios" }),
+      getToolsExpanded: () => false,
+      theme: undefined,
+    };
+    for (const name of UI_METHODS_ANSWERED) {
+      ui[name] = (...args) => {
+        record("ui", name, args);
+        return Promise.resolve(answers.ui[name]);
+      };
+    }
+    for (const name of UI_METHODS_RECORDED) {
+      ui[name] = (...args) => {
+        record("ui", name, args);
+      };
+    }
+  }
+  return { actions, contextActions, providerActions, commandActions, ui };
+}
+
+function replaceAll(text, search, replacement) {
+  return search ? text.split(search).join(replacement) : text;
+}
+
+function boundaryContext(entries) {
+  // The scenario host's validation rule for boundary drafts (E10).
+  entries.forEach((entry, index) => {
+    if (typeof entry?.type !== "string") throw new Error(`entry ${index} has no type`);
+  });
+  return { entryCount: entries.length };
+}
+
+async function dispatch(runner, env, extensions, event) {
+  switch (event.type) {
+    case "tool_call":
+      return runner.emitToolCall(event);
+    case "tool_result":
+      return runner.emitToolResult(event);
+    case "context":
+      return runner.emitContext(event.messages);
+    case "input":
+      return runner.emitInput(event.text, event.images, event.source, event.streamingBehavior);
+    case "message_end":
+      return runner.emitMessageEnd(event);
+    case "before_provider_request":
+      return runner.emitBeforeProviderRequest(event.payload);
+    case "before_provider_headers":
+      return runner.emitBeforeProviderHeaders(event.headers);
+    case "resources_discover":
+      return runner.emitResourcesDiscover(event.cwd, event.reason);
+    case "user_bash":
+      return runner.emitUserBash(event);
+    case "cache_warming_decision":
+      return runner.emitCacheWarmingDecision(event);
+    case "project_trust":
+      return env.emitProjectTrustEvent({ extensions }, event, runner.createContext());
+    case "turn_end":
+    case "agent_before_settle":
+      return runner.emitBoundary(event, async (entries) => boundaryContext(entries));
+    default:
+      return runner.emit(event);
+  }
+}
+
+function describeRegistrations(loaded) {
+  return {
+    extensions: loaded.extensions.map((extension) => ({
+      path: extension.path,
+      tools: [...extension.tools.keys()],
+      commands: [...extension.commands.keys()],
+      flags: [...extension.flags.keys()],
+      shortcuts: [...extension.shortcuts.keys()],
+      handlers: Object.fromEntries([...extension.handlers].map(([event, list]) => [event, list.length]).sort()),
+    })),
+    errors: loaded.errors.map(({ path, error }) => ({ path, error })),
+  };
+}
+
+/** Runs one scenario; `dir` is its folder's absolute path. */
+export async function runScenario(scenario, dir, env) {
+  const log = [];
+  const host = createRecordingHost(scenario.host ?? {}, log);
+  const eventBus = env.createEventBus();
+  const paths = (scenario.extensions ?? []).map((file) => `${dir}/${file}`);
+  const loaded = await env.loadExtensions(paths, dir, eventBus);
+  const runner = env.createRunner(loaded.extensions, loaded.runtime, dir);
+  runner.onError(({ extensionPath, event, error }) => log.push({ kind: "error", extensionPath, event, error }));
+  const steps = [];
+  for (const step of scenario.steps ?? []) {
+    const outcome = { op: step.op };
+    const at = log.length;
+    try {
+      outcome.result = describe(await runStep(step, runner, env, host, loaded, eventBus));
+    } catch (error) {
+      outcome.error = errorText(error);
+    }
+    await env.flush();
+    outcome.log = log.splice(at);
+    steps.push(outcome);
+  }
+  const output = { registrations: describeRegistrations(loaded), steps };
+  return JSON.parse(replaceAll(JSON.stringify(output), dir, "<scenario>"));
+}
+
+async function runStep(step, runner, env, host, loaded, eventBus) {
+  switch (step.op) {
+    case "bind":
+      runner.bindCore(host.actions, host.contextActions, host.providerActions);
+      runner.bindCommandContext(step.commandContext === false ? undefined : host.commandActions);
+      runner.setUIContext(step.ui === false ? undefined : host.ui, host.ui ? "interactive" : "print");
+      return { hasUI: runner.hasUI() };
+    case "emit":
+      return dispatch(runner, env, loaded.extensions, step.event);
+    case "executeTool": {
+      const definition = runner.getToolDefinition(step.name);
+      if (!definition) throw new Error(`Tool "${step.name}" not found`);
+      const tool = env.wrapToolDefinition(definition, (toolCallId, signal) => runner.createToolContext(toolCallId, signal));
+      const updates = [];
+      const result = await tool.execute(step.toolCallId ?? "call-1", step.args ?? {}, undefined, (update) =>
+        updates.push(describe(update)),
+      );
+      return { result, updates };
+    }
+    case "runCommand": {
+      const command = runner.getCommand(step.name);
+      if (!command) throw new Error(`Unknown command: ${step.name}`);
+      return command.handler(step.args ?? "", runner.createCommandContext());
+    }
+    case "commands":
+      return runner.getRegisteredCommands().map((command) => ({
+        name: command.name,
+        invocationName: command.invocationName,
+        description: command.description,
+      }));
+    case "tools":
+      return runner.getAllRegisteredTools().map((tool) => tool.definition.name);
+    case "shortcuts": {
+      const shortcuts = runner.getShortcuts(step.keybindings ?? {});
+      return {
+        shortcuts: [...shortcuts].map(([key, shortcut]) => [key, shortcut.extensionPath, shortcut.description]),
+        diagnostics: runner.getShortcutDiagnostics(),
+      };
+    }
+    case "flags":
+      return { flags: [...runner.getFlags().keys()], values: Object.fromEntries(runner.getFlagValues()) };
+    case "setFlag":
+      return runner.setFlagValue(step.name, step.value);
+    case "hasHandlers":
+      return runner.hasHandlers(step.event);
+    case "invalidate":
+      return runner.invalidate(step.message);
+    case "busEmit":
+      return eventBus.emit(step.channel, step.data);
+    case "call": {
+      // Extensions expose test hooks on globalThis, for example to use a ctx
+      // they captured earlier (R2, R3).
+      const hook = globalThis[step.global];
+      if (typeof hook !== "function") throw new Error(`No hook globalThis.${step.global}`);
+      return hook(...(step.args ?? []));
+    }
+    default:
+      throw new Error(`Unknown step op: ${step.op}`);
+  }
+}

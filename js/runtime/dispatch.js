@@ -1,0 +1,44 @@
+// Which of the runner's emit methods an event goes through: each event
+// family has its own merge rule (E2–E11); anything else, including events pi
+// adds later, goes through the generic emit untouched.
+import { emitProjectTrustEvent } from "pihost:runtime/runner.js";
+
+/**
+ * Dispatches `event` ({ type, ...fields }). `buildBoundaryContext(eventType,
+ * entries)` validates boundary drafts (E10).
+ */
+export function dispatchEvent(runner, event, buildBoundaryContext) {
+  switch (event.type) {
+    case "tool_call":
+      return runner.emitToolCall(event);
+    case "tool_result":
+      return runner.emitToolResult(event);
+    case "context":
+      return runner.emitContext(event.messages);
+    case "input":
+      return runner.emitInput(event.text, event.images, event.source, event.streamingBehavior);
+    case "message_end":
+      return runner.emitMessageEnd(event);
+    case "before_provider_request":
+      return runner.emitBeforeProviderRequest(event.payload);
+    case "before_provider_headers":
+      return runner.emitBeforeProviderHeaders(event.headers);
+    case "before_agent_start":
+      return runner.emitBeforeAgentStart(event, event.systemPromptOptions ?? {});
+    case "resources_discover":
+      return runner.emitResourcesDiscover(event.cwd, event.reason);
+    case "user_bash":
+      return runner.emitUserBash(event);
+    case "cache_warming_decision":
+      return runner.emitCacheWarmingDecision(event);
+    case "project_trust":
+      return emitProjectTrustEvent(runner.extensions, event, runner.createContext());
+    case "turn_end":
+    case "agent_before_settle":
+      return runner.emitBoundary(event, (entries) => buildBoundaryContext(event.type, entries));
+    default:
+      // H3: with no handler at all there is nothing to build.
+      if (!runner.hasHandlers(event.type)) return Promise.resolve(undefined);
+      return runner.emit(event);
+  }
+}

@@ -1,0 +1,165 @@
+// The bridge between the runner and the embedder's `Host` (Rust). Extensions
+// read host state synchronously (`ctx.model`, `pi.getActiveTools()`), so the
+// state lives here as a snapshot the embedder pushes; what extensions change
+// is applied to the snapshot at once and told to the host. Calls whose answer
+// an extension awaits (UI prompts, session actions, nested tools) are async
+// ops: the isolate never blocks on the embedder.
+import { ops } from "pihost:runtime/ops.js";
+import { noOpUIContext } from "pihost:runtime/runner.js";
+
+/** Host state that getters read; the embedder replaces any part with setHostState. */
+export const hostState = {
+  model: undefined,
+  scopedModels: [],
+  activeTools: [],
+  allTools: [],
+  settings: {},
+  sessionName: undefined,
+  thinkingLevel: "off",
+  commands: [],
+  isIdle: true,
+  projectTrusted: true,
+  pendingMessages: false,
+  contextUsage: undefined,
+  systemPrompt: "",
+  systemPromptOptions: undefined,
+  callableTools: [],
+  editorText: "",
+  toolsExpanded: false,
+  hasUI: false,
+  canExecuteTools: false,
+};
+
+export function setHostState(partial) {
+  Object.assign(hostState, partial);
+}
+
+// Calls cross as JSON objects of named arguments; functions (renderers,
+// component factories) cannot cross and are dropped.
+function encode(fields) {
+  return JSON.stringify(fields, (_key, value) => (typeof value === "function" ? undefined : value));
+}
+
+function notify(method, fields) {
+  ops.op_pihost_host_notify(method, encode(fields));
+}
+
+async function request(method, fields) {
+  const answer = await ops.op_pihost_host_request(method, encode(fields));
+  return answer === "" ? undefined : JSON.parse(answer);
+}
+
+/** A notification whose positional arguments get `names`; `apply` updates the snapshot first. */
+function notifier(method, names, apply) {
+  return (...args) => {
+    apply?.(...args);
+    notify(method, Object.fromEntries(names.map((name, index) => [name, args[index]])));
+  };
+}
+
+function providerCall(method, names) {
+  return (...args) => ops.op_pihost_host_provider(method, encode(Object.fromEntries(names.map((name, index) => [name, args[index]]))));
+}
+
+/** UI calls that only inform the host, with their argument names. */
+const UI_NOTIFICATIONS = {
+  notify: ["message", "type"],
+  setStatus: ["key", "text"],
+  setWorkingMessage: ["message"],
+  setWorkingVisible: ["visible"],
+  setWorkingIndicator: ["indicator"],
+  setHiddenThinkingLabel: ["label"],
+  setWidget: ["key", "content", "options"],
+  setFooter: [],
+  setHeader: [],
+  setTitle: ["title"],
+  pasteToEditor: ["text"],
+};
+
+/** The UI an extension sees when the host has one: prompts are requests, the rest notifications. */
+function createHostUI() {
+  const ui = { ...noOpUIContext };
+  for (const [name, fields] of Object.entries(UI_NOTIFICATIONS)) ui[name] = notifier(`ui.${name}`, fields);
+  ui.select = (title, options, opts) => request("ui.select", { title, options, opts });
+  ui.confirm = async (title, message, opts) => (await request("ui.confirm", { title, message, opts })) === true;
+  ui.input = (title, placeholder, opts) => request("ui.input", { title, placeholder, opts });
+  ui.editor = (title, prefill) => request("ui.editor", { title, prefill });
+  ui.getEditorText = () => hostState.editorText;
+  ui.getToolsExpanded = () => hostState.toolsExpanded;
+  ui.setEditorText = notifier("ui.setEditorText", ["text"], (text) => {
+    hostState.editorText = text;
+  });
+  ui.setToolsExpanded = notifier("ui.setToolsExpanded", ["expanded"], (expanded) => {
+    hostState.toolsExpanded = expanded;
+  });
+  return ui;
+}
+
+/** The objects runner.bindCore / bindCommandContext / setUIContext take. */
+export function createHostBinding() {
+  const actions = {
+    sendMessage: notifier("sendMessage", ["message", "options"]),
+    sendUserMessage: notifier("sendUserMessage", ["content", "options"]),
+    appendEntry: notifier("appendEntry", ["customType", "data"]),
+    setSessionName: notifier("setSessionName", ["name"], (name) => {
+      hostState.sessionName = name;
+    }),
+    getSessionName: () => hostState.sessionName,
+    setLabel: notifier("setLabel", ["entryId", "label"]),
+    getActiveTools: () => hostState.activeTools.slice(),
+    getAllTools: () => hostState.allTools,
+    getSettings: () => hostState.settings,
+    setActiveTools: notifier("setActiveTools", ["toolNames"], (names) => {
+      hostState.activeTools = [...names];
+    }),
+    refreshTools: notifier("refreshTools", []),
+    getCommands: () => hostState.commands,
+    setModel: async (model) => (await request("setModel", { model })) !== false,
+    getThinkingLevel: () => hostState.thinkingLevel,
+    setThinkingLevel: notifier("setThinkingLevel", ["level"], (level) => {
+      hostState.thinkingLevel = level;
+    }),
+  };
+  const contextActions = {
+    getModel: () => hostState.model,
+    getScopedModels: () => hostState.scopedModels,
+    isIdle: () => hostState.isIdle,
+    isProjectTrusted: () => hostState.projectTrusted,
+    getSignal: () => undefined,
+    abort: notifier("abort", []),
+    hasPendingMessages: () => hostState.pendingMessages,
+    shutdown: notifier("shutdown", []),
+    getContextUsage: () => hostState.contextUsage,
+    compact: notifier("compact", ["options"]),
+    getSystemPrompt: () => hostState.systemPrompt,
+    getSystemPromptOptions: () => hostState.systemPromptOptions ?? {},
+    executeTool: hostState.canExecuteTools
+      ? (toolCallId, name, args, options) =>
+          request("executeTool", { toolCallId, name, args, options: { ...options, signal: undefined } })
+      : undefined,
+    getCallableTools: () => hostState.callableTools,
+  };
+  const providerActions = {
+    registerProvider: providerCall("registerProvider", ["name", "config"]),
+    registerNativeProvider: (provider) => providerCall("registerNativeProvider", ["id"])(provider?.id),
+    unregisterProvider: providerCall("unregisterProvider", ["name"]),
+    registerVirtualModel: providerCall("registerVirtualModel", ["definition"]),
+    unregisterVirtualModel: providerCall("unregisterVirtualModel", ["provider", "id"]),
+  };
+  const cancelledByDefault = async (method, fields) => (await request(method, fields)) ?? { cancelled: false };
+  const commandActions = {
+    waitForIdle: () => request("waitForIdle", {}),
+    newSession: (options) => cancelledByDefault("newSession", { options }),
+    fork: (entryId, options) => cancelledByDefault("fork", { entryId, options }),
+    navigateTree: (targetId, options) => cancelledByDefault("navigateTree", { targetId, options }),
+    switchSession: (sessionPath, options) => cancelledByDefault("switchSession", { sessionPath, options }),
+    reload: () => request("reload", {}),
+  };
+  return {
+    actions,
+    contextActions,
+    providerActions,
+    commandActions,
+    ui: hostState.hasUI ? createHostUI() : undefined,
+  };
+}

@@ -1,0 +1,148 @@
+//! Compat scenarios: folders with a `scenario.json`, the extensions it loads,
+//! and an `expected.json` recorded from the reference pi by
+//! `tests/compat/record.mjs`. pihost replays each one through its own loader
+//! and runner with the same driver (`js/compat/driver.js`) and compares.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::engine::{Engine, EngineOptions};
+
+/// How one scenario went.
+#[derive(Debug)]
+pub enum Outcome {
+    Passed,
+    /// pihost's output differs from the recorded one; a unified diff.
+    Failed(String),
+    /// The scenario could not be run or has no recording.
+    Broken(String),
+}
+
+#[derive(Debug)]
+pub struct ScenarioResult {
+    pub dir: PathBuf,
+    pub outcome: Outcome,
+}
+
+/// Scenario folders under each path: the path itself if it has a
+/// `scenario.json`, else its direct subfolders that do, sorted.
+pub fn find_scenarios(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for path in paths {
+        if path.join("scenario.json").is_file() {
+            found.push(path.clone());
+            continue;
+        }
+        let mut children: Vec<PathBuf> = std::fs::read_dir(path)
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|entry| entry.path())
+                    .filter(|child| child.join("scenario.json").is_file())
+                    .collect()
+            })
+            .unwrap_or_default();
+        children.sort();
+        found.extend(children);
+    }
+    found
+}
+
+/// The same value with object keys sorted, so key order is not a difference.
+fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<_> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted_keys(v))).collect())
+        }
+        serde_json::Value::Array(items) => serde_json::Value::Array(items.iter().map(sorted_keys).collect()),
+        other => other.clone(),
+    }
+}
+
+/// A unified diff of two JSON documents (expected first), empty when equal.
+pub fn json_diff(expected: &serde_json::Value, actual: &serde_json::Value, labels: (&str, &str)) -> String {
+    let expected = serde_json::to_string_pretty(&sorted_keys(expected)).unwrap_or_default();
+    let actual = serde_json::to_string_pretty(&sorted_keys(actual)).unwrap_or_default();
+    if expected == actual {
+        return String::new();
+    }
+    similar::TextDiff::from_lines(&expected, &actual)
+        .unified_diff()
+        .context_radius(4)
+        .header(labels.0, labels.1)
+        .to_string()
+}
+
+/// Runs one scenario in a fresh engine on its own thread (scenarios must not
+/// share globals, and the QuickJS backend limits runtimes per thread).
+pub fn run_scenario(dir: &Path) -> Result<serde_json::Value, String> {
+    let dir = dir.to_path_buf();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|error| error.to_string())?;
+        runtime.block_on(async {
+            let options = EngineOptions {
+                cwd: dir.clone(),
+                agent_dir: dir.join(".no-agent-dir"),
+                config_dir_name: crate::discovery::DEFAULT_CONFIG_DIR_NAME.to_string(),
+            };
+            let mut engine = Engine::new(options).await.map_err(|error| error.to_string())?;
+            engine.run_scenario(&dir).await.map_err(|error| error.to_string())
+        })
+    })
+    .join()
+    .unwrap_or_else(|_| Err("the scenario thread panicked".to_string()))
+}
+
+/// Runs a scenario and compares it with its `expected.json`.
+pub fn check_scenario(dir: &Path) -> ScenarioResult {
+    let outcome = match std::fs::read_to_string(dir.join("expected.json")) {
+        Err(error) => Outcome::Broken(format!(
+            "no expected.json ({error}); record it with the reference: node tests/compat/record.mjs --pi-dir <reference> {}",
+            dir.display()
+        )),
+        Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
+            Err(error) => Outcome::Broken(format!("expected.json is not valid JSON: {error}")),
+            Ok(expected) => match run_scenario(dir) {
+                Err(error) => Outcome::Broken(error),
+                Ok(actual) => {
+                    let diff = json_diff(&expected, &actual, ("reference pi (expected.json)", "pihost"));
+                    if diff.is_empty() {
+                        Outcome::Passed
+                    } else {
+                        Outcome::Failed(diff)
+                    }
+                }
+            },
+        },
+    };
+    ScenarioResult {
+        dir: dir.to_path_buf(),
+        outcome,
+    }
+}
+
+/// The checklist ids each scenario says it covers (`covers` in scenario.json).
+pub fn covered_ids(dirs: &[PathBuf]) -> BTreeMap<String, Vec<String>> {
+    let mut covered: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for dir in dirs {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let ids = std::fs::read_to_string(dir.join("scenario.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .and_then(|scenario| scenario.get("covers").cloned())
+            .and_then(|covers| serde_json::from_value::<Vec<String>>(covers).ok())
+            .unwrap_or_default();
+        for id in ids {
+            covered.entry(id).or_default().push(name.clone());
+        }
+    }
+    covered
+}

@@ -1,0 +1,107 @@
+//! The ops behind `js/runtime/host-bridge.js`: calls from extensions to the
+//! embedder's [`Host`], extension errors, and streamed tool updates.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use deno_core::{OpState, op2};
+use deno_error::JsErrorBox;
+use serde::de::DeserializeOwned;
+
+use crate::host::{ExtensionError, HeadlessHost, Host, HostNotification, HostRequest, ProviderChange};
+
+/// The host the runner is bound to; headless until `bind`.
+pub struct BoundHost(pub Arc<dyn Host>);
+
+impl Default for BoundHost {
+    fn default() -> Self {
+        Self(Arc::new(HeadlessHost))
+    }
+}
+
+/// Where extension errors go (the engine's error stream).
+#[derive(Default)]
+pub struct ErrorSink(pub Option<tokio::sync::mpsc::UnboundedSender<ExtensionError>>);
+
+/// Streams of `onUpdate` calls of running tools, by tool call id.
+#[derive(Default)]
+pub struct ToolUpdateSinks(pub HashMap<String, tokio::sync::mpsc::UnboundedSender<serde_json::Value>>);
+
+/// `{ "method": method, ...fields }` as one of the host call enums.
+fn decode<T: DeserializeOwned>(method: &str, fields: &str) -> Result<T, JsErrorBox> {
+    let mut value: serde_json::Value = serde_json::from_str(fields)
+        .map_err(|error| JsErrorBox::type_error(format!("pihost: bad arguments for {method}: {error}")))?;
+    let object = value
+        .as_object_mut()
+        .ok_or_else(|| JsErrorBox::type_error(format!("pihost: arguments for {method} must be an object")))?;
+    object.insert("method".to_string(), serde_json::Value::String(method.to_string()));
+    serde_json::from_value(value).map_err(|error| JsErrorBox::type_error(format!("pihost: {method}: {error}")))
+}
+
+fn host_of(state: &OpState) -> Arc<dyn Host> {
+    state.borrow::<BoundHost>().0.clone()
+}
+
+#[op2(fast)]
+pub fn op_pihost_host_notify(
+    state: &mut OpState,
+    #[string] method: &str,
+    #[string] fields: &str,
+) -> Result<(), JsErrorBox> {
+    let notification: HostNotification = decode(method, fields)?;
+    host_of(state).notify(notification);
+    Ok(())
+}
+
+#[op2]
+#[string]
+pub async fn op_pihost_host_request(
+    state: Rc<RefCell<OpState>>,
+    #[string] method: String,
+    #[string] fields: String,
+) -> Result<String, JsErrorBox> {
+    let request: HostRequest = decode(&method, &fields)?;
+    let host = host_of(&state.borrow());
+    let answer = host
+        .request(request)
+        .await
+        .map_err(|error| JsErrorBox::generic(error.0))?;
+    if answer.is_null() {
+        return Ok(String::new());
+    }
+    serde_json::to_string(&answer).map_err(|error| JsErrorBox::generic(error.to_string()))
+}
+
+#[op2(fast)]
+pub fn op_pihost_host_provider(
+    state: &mut OpState,
+    #[string] method: &str,
+    #[string] fields: &str,
+) -> Result<(), JsErrorBox> {
+    let change: ProviderChange = decode(method, fields)?;
+    host_of(state)
+        .provider(change)
+        .map_err(|error| JsErrorBox::generic(error.0))
+}
+
+#[op2]
+pub fn op_pihost_report_error(state: &mut OpState, #[serde] error: ExtensionError) {
+    if let Some(sink) = &state.borrow::<ErrorSink>().0 {
+        // A dropped receiver means nobody listens; the error is not lost to
+        // the engine's own log.
+        if sink.send(error.clone()).is_err() {
+            tracing::warn!(extension = %error.extension_path, event = %error.event, "{}", error.error);
+        }
+    } else {
+        tracing::warn!(extension = %error.extension_path, event = %error.event, "{}", error.error);
+    }
+}
+
+#[op2]
+pub fn op_pihost_tool_update(state: &mut OpState, #[string] tool_call_id: &str, #[serde] update: serde_json::Value) {
+    if let Some(sink) = state.borrow::<ToolUpdateSinks>().0.get(tool_call_id) {
+        let _ = sink.send(update);
+    }
+}

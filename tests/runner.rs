@@ -1,0 +1,250 @@
+//! The runner driven from Rust, as an embedder drives it: binding a `Host`,
+//! dispatching events, tools and commands, the error stream, timeouts.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use pihost::host::{HostNotification, HostRequest, HostState, RecordedCall, RecordingHost};
+use pihost::{Engine, PihostError};
+use serde_json::json;
+use support::*;
+
+const EXTENSION: &str = r#"
+export default function (pi) {
+  pi.on("tool_call", async (event) => {
+    if (event.input?.command === "explode") throw new Error("handler exploded");
+    if (event.input?.command?.includes("rm -rf")) return { block: true, reason: "dangerous" };
+  });
+  pi.on("future_event", async (event, ctx) => {
+    pi.sendMessage({ customType: "seen", content: JSON.stringify({ extra: event.extra, model: ctx.model?.id }) });
+  });
+  pi.on("agent_end", async () => { throw new Error("agent_end failed"); });
+  pi.on("never_settles", () => new Promise(() => {}));
+  pi.on("slow", () => new Promise((resolve) => setTimeout(resolve, 60_000)));
+  pi.registerCommand("ask", { description: "asks the user", handler: async (args, ctx) => {
+    const ok = await ctx.ui.confirm("Proceed?", args);
+    pi.setActiveTools(["read"]);
+    return { ok, hasUI: ctx.hasUI, active: pi.getActiveTools() };
+  } });
+  pi.registerTool({ name: "count", label: "Count", description: "counts up", parameters: { type: "object", properties: {} },
+    execute: async (toolCallId, args, signal, onUpdate, ctx) => {
+      for (let i = 1; i <= 3; i++) onUpdate?.({ content: [{ type: "text", text: String(i) }] });
+      return { content: [{ type: "text", text: "done" }], details: { toolCallId, cwdKnown: typeof ctx.cwd === "string" } };
+    } });
+  pi.registerProvider("late-provider", { baseUrl: "http://localhost:9" });
+}
+"#;
+
+async fn loaded_engine(project: &Project) -> Engine {
+    let path = project.write("ext.ts", EXTENSION);
+    let mut engine = Engine::new(project.options()).await.expect("engine");
+    let found = engine.discover(&[path]);
+    let report = engine.load(&found, false).await.expect("load");
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    engine
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio")
+}
+
+#[test]
+fn r1_a7_binding_flushes_providers_and_actions_reach_the_host() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let mut engine = loaded_engine(&project).await;
+        let host = Arc::new(RecordingHost::new());
+        host.answer("ui.confirm", json!(true));
+        let state = HostState {
+            model: Some(json!({ "id": "model-a" })),
+            active_tools: Some(vec!["bash".to_string()]),
+            has_ui: Some(true),
+            ..HostState::default()
+        };
+        engine.bind(host.clone(), &state).await.expect("bind");
+        let result = engine.run_command("ask", "really?").await.expect("command");
+        assert_eq!(result, Some(json!({ "ok": true, "hasUI": true, "active": ["read"] })));
+        let calls = host.calls();
+        assert_eq!(
+            calls[0],
+            RecordedCall::Provider(pihost::host::ProviderChange::RegisterProvider {
+                name: "late-provider".to_string(),
+                config: json!({ "baseUrl": "http://localhost:9" }),
+            })
+        );
+        assert_eq!(
+            calls[1],
+            RecordedCall::Request(HostRequest::UiConfirm {
+                title: "Proceed?".to_string(),
+                message: Some("really?".to_string()),
+                opts: None,
+            })
+        );
+        assert_eq!(
+            calls[2],
+            RecordedCall::Notification(HostNotification::SetActiveTools {
+                tool_names: vec!["read".to_string()],
+            })
+        );
+    });
+}
+
+#[test]
+fn e3_tool_call_blocks_and_a_throwing_handler_rejects_the_dispatch() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let mut engine = loaded_engine(&project).await;
+        engine.bind(Arc::new(RecordingHost::new()), &HostState::default()).await.expect("bind");
+        let blocked = engine
+            .emit(&json!({ "type": "tool_call", "toolName": "bash", "toolCallId": "1", "input": { "command": "rm -rf /" } }))
+            .await
+            .expect("emit");
+        assert_eq!(blocked, Some(json!({ "block": true, "reason": "dangerous" })));
+        let allowed = engine
+            .emit(&json!({ "type": "tool_call", "toolName": "bash", "toolCallId": "2", "input": { "command": "ls" } }))
+            .await
+            .expect("emit");
+        assert_eq!(allowed, None);
+        let error = engine
+            .emit(&json!({ "type": "tool_call", "toolName": "bash", "toolCallId": "3", "input": { "command": "explode" } }))
+            .await
+            .expect_err("a throwing tool_call handler rejects");
+        assert!(matches!(&error, PihostError::Extension { message, .. } if message == "handler exploded"), "{error:?}");
+    });
+}
+
+#[test]
+fn e2_r6_handler_errors_arrive_on_the_error_stream_and_unknown_events_pass_through() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let mut engine = loaded_engine(&project).await;
+        let mut errors = engine.take_error_stream().expect("error stream");
+        let host = Arc::new(RecordingHost::new());
+        let state = HostState {
+            model: Some(json!({ "id": "model-b" })),
+            ..HostState::default()
+        };
+        engine.bind(host.clone(), &state).await.expect("bind");
+        assert_eq!(
+            engine
+                .emit(&json!({ "type": "agent_end", "messages": [] }))
+                .await
+                .expect("emit"),
+            None
+        );
+        let error = errors.try_recv().expect("an error was reported");
+        assert_eq!(
+            (error.event.as_str(), error.error.as_str()),
+            ("agent_end", "agent_end failed")
+        );
+        assert!(error.extension_path.ends_with("ext.ts"));
+        engine
+            .emit(&json!({ "type": "future_event", "extra": { "kept": [1, 2] } }))
+            .await
+            .expect("emit");
+        let calls = host.calls();
+        let RecordedCall::Notification(HostNotification::SendMessage { message, .. }) = &calls[calls.len() - 1] else {
+            panic!("expected a sendMessage, got {calls:#?}");
+        };
+        assert_eq!(
+            message["content"],
+            json!(r#"{"extra":{"kept":[1,2]},"model":"model-b"}"#)
+        );
+    });
+}
+
+#[test]
+fn w1_tools_run_with_their_own_context_and_stream_updates() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let mut engine = loaded_engine(&project).await;
+        engine.bind(Arc::new(RecordingHost::new()), &HostState::default()).await.expect("bind");
+        let (sender, mut updates) = tokio::sync::mpsc::unbounded_channel();
+        let result = engine.execute_tool("count", "call-7", &json!({}), Some(sender)).await.expect("tool");
+        assert_eq!(
+            result,
+            Some(json!({ "content": [{ "type": "text", "text": "done" }], "details": { "toolCallId": "call-7", "cwdKnown": true } }))
+        );
+        let mut seen = Vec::new();
+        while let Ok(update) = updates.try_recv() {
+            seen.push(update["content"][0]["text"].as_str().unwrap_or_default().to_string());
+        }
+        assert_eq!(seen, ["1", "2", "3"]);
+        let missing = engine.execute_tool("nope", "call-8", &json!({}), None).await.expect_err("unknown tool");
+        assert_eq!(missing.to_string(), "Tool \"nope\" is not registered by any extension");
+    });
+}
+
+#[test]
+fn a_handler_that_never_settles_is_bounded_by_the_dispatch_timeout() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let mut engine = loaded_engine(&project).await;
+        engine.bind(Arc::new(RecordingHost::new()), &HostState::default()).await.expect("bind");
+        engine.set_dispatch_timeout(Some(Duration::from_millis(200)));
+        // Nothing could ever settle this one: reported at once, not waited on.
+        let error = engine.emit(&json!({ "type": "never_settles" })).await.expect_err("never settles");
+        assert_eq!(
+            error.to_string(),
+            "emit(never_settles) can never settle: its handlers wait on a promise nothing will resolve"
+        );
+        // A pending timer could settle this one: the embedder's timeout bounds it.
+        let error = engine.emit(&json!({ "type": "slow" })).await.expect_err("times out");
+        assert_eq!(error.to_string(), "emit(slow) did not settle within 200 ms");
+        // The engine is still usable afterwards.
+        let blocked = engine
+            .emit(&json!({ "type": "tool_call", "toolName": "bash", "toolCallId": "9", "input": { "command": "rm -rf /" } }))
+            .await
+            .expect("emit after a timeout");
+        assert_eq!(blocked, Some(json!({ "block": true, "reason": "dangerous" })));
+    });
+}
+
+#[test]
+fn r4_without_a_ui_prompts_answer_like_headless_pi() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let mut engine = loaded_engine(&project).await;
+        engine
+            .bind(Arc::new(pihost::host::HeadlessHost), &HostState::default())
+            .await
+            .expect("bind");
+        let result = engine.run_command("ask", "").await.expect("command");
+        assert_eq!(result, Some(json!({ "ok": false, "hasUI": false, "active": ["read"] })));
+    });
+}
+
+#[test]
+fn n2_commands_with_one_name_get_invocation_names() {
+    let project = Project::new();
+    let first = project.write(
+        "a.ts",
+        "export default (pi) => pi.registerCommand('deploy', { handler: async () => 'a' });\n",
+    );
+    let second = project.write(
+        "b.ts",
+        "export default (pi) => pi.registerCommand('deploy', { handler: async () => 'b' });\n",
+    );
+    runtime().block_on(async {
+        let mut engine = Engine::new(project.options()).await.expect("engine");
+        let found = engine.discover(&[first, second]);
+        engine.load(&found, false).await.expect("load");
+        let names: Vec<String> = engine
+            .registrations()
+            .await
+            .expect("registrations")
+            .commands
+            .into_iter()
+            .map(|command| command.invocation_name)
+            .collect();
+        assert_eq!(names, ["deploy:1", "deploy:2"]);
+        assert_eq!(engine.run_command("deploy:2", "").await.expect("run"), Some(json!("b")));
+        let unknown = engine.run_command("deploy", "").await.expect_err("ambiguous name");
+        assert_eq!(unknown.to_string(), "Unknown command: /deploy");
+    });
+}
