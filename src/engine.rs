@@ -72,7 +72,7 @@ const PENDING_FOREVER: &str = "Promise resolution is still pending but the event
 
 /// The `{ result }` envelope runtime functions answer with; a missing
 /// `result` is pi's `undefined`.
-fn result_of(response: &str) -> Result<Option<serde_json::Value>, PihostError> {
+pub(crate) fn result_of(response: &str) -> Result<Option<serde_json::Value>, PihostError> {
     let mut envelope: serde_json::Value = serde_json::from_str(response).map_err(|error| internal("result", error))?;
     Ok(envelope.get_mut("result").map(serde_json::Value::take))
 }
@@ -249,7 +249,7 @@ impl Engine {
     /// Binds `host` to the loaded extensions (R1, A7): actions reach the host
     /// from now on, queued providers are flushed, getters read `state`.
     pub async fn bind(&mut self, host: Arc<dyn Host>, state: &HostState) -> Result<(), PihostError> {
-        self.runtime.op_state().borrow_mut().put(BoundHost(host));
+        self.put_host(host);
         let state = serde_json::to_string(state).map_err(|error| internal("host state", error))?;
         self.call_json("bindHost", &state).await.map(|_| ())
     }
@@ -279,22 +279,10 @@ impl Engine {
         args: &serde_json::Value,
         updates: Option<tokio::sync::mpsc::UnboundedSender<serde_json::Value>>,
     ) -> Result<Option<serde_json::Value>, PihostError> {
-        if let Some(updates) = updates {
-            self.runtime
-                .op_state()
-                .borrow_mut()
-                .borrow_mut::<ToolUpdateSinks>()
-                .0
-                .insert(tool_call_id.to_string(), updates);
-        }
+        self.set_tool_updates(tool_call_id, updates);
         let request = serde_json::json!({ "name": name, "toolCallId": tool_call_id, "args": args }).to_string();
         let response = self.dispatch(&format!("tool {name}"), "executeTool", &request).await;
-        self.runtime
-            .op_state()
-            .borrow_mut()
-            .borrow_mut::<ToolUpdateSinks>()
-            .0
-            .remove(tool_call_id);
+        self.set_tool_updates(tool_call_id, None);
         result_of(&response?)
     }
 
@@ -393,63 +381,117 @@ impl Engine {
         use_cache: bool,
     ) -> Result<InspectReport, PihostError> {
         let started = Instant::now();
-        let entries = extensions
-            .iter()
-            .map(|extension| LoadEntry {
-                path: &extension.path,
-                resolved_path: &extension.resolved_path,
-                module_url: module_url(&extension.resolved_path),
-            })
-            .collect();
-        let request = LoadRequest {
-            cwd: &self.options.cwd,
-            use_cache,
-            entries,
-        };
-        let request = serde_json::to_string(&request).map_err(|error| internal("load request", error))?;
+        let request = load_request(&self.options.cwd, extensions, use_cache)?;
         let response = self.call_json("loadExtensions", &request).await?;
         let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("load report", error))?;
-        Ok(InspectReport {
-            cwd: self.options.cwd.clone(),
-            agent_dir: self.options.agent_dir.clone(),
-            extensions: report.extensions,
-            errors: report.errors,
-            flag_values: report.flag_values,
-            pending_providers: report.pending_providers,
-            total_load_ms: started.elapsed().as_secs_f64() * 1000.0,
-        })
+        Ok(report.into_report(&self.options, started.elapsed()))
     }
 
     /// Calls a runtime function with one JSON string and awaits the JSON
     /// string it resolves to, running the event loop meanwhile.
     async fn call_json(&mut self, name: &str, argument: &str) -> Result<String, PihostError> {
-        let context = name;
-        let function = self.export_function(name)?;
-        let argument = {
-            deno_core::scope!(scope, &mut self.runtime);
-            let value = v8::String::new(scope, argument).ok_or_else(|| internal(context, "argument too large"))?;
-            v8::Global::new(scope, v8::Local::<v8::Value>::from(value))
-        };
-        let call = self.runtime.call_with_args(&function, &[argument]);
+        let call = self.start_call(name, argument)?;
         let result = self
             .runtime
             .with_event_loop_promise(call, PollEventLoopOptions::default())
-            .await
-            .map_err(|error| match &*error.0 {
-                // A rejection from extension code, not a failure of pihost.
-                deno_core::error::CoreErrorKind::Js(js_error) => PihostError::Extension {
-                    message: js_error
-                        .message
-                        .clone()
-                        .unwrap_or_else(|| js_error.exception_message.clone()),
-                    stack: js_error.stack.clone(),
-                },
-                _ => internal(context, error),
-            })?;
-        deno_core::scope!(scope, &mut self.runtime);
-        let result = v8::Local::new(scope, result);
-        Ok(result.to_rust_string_lossy(scope))
+            .await;
+        match result {
+            Ok(value) => Ok(self.value_to_string(value)),
+            Err(error) => Err(match &*error.0 {
+                deno_core::error::CoreErrorKind::Js(js_error) => extension_error(js_error),
+                _ => internal(name, error),
+            }),
+        }
     }
+
+    /// Starts a call of a runtime function with one JSON string. The returned
+    /// future settles with the function's promise, as long as the event loop
+    /// is polled; it does not borrow the engine, so several calls can be in
+    /// flight at once (the handle's thread does that).
+    pub(crate) fn start_call(&mut self, name: &str, argument: &str) -> Result<PendingCall, PihostError> {
+        let function = self.export_function(name)?;
+        let argument = {
+            deno_core::scope!(scope, &mut self.runtime);
+            let value = v8::String::new(scope, argument).ok_or_else(|| internal(name, "argument too large"))?;
+            v8::Global::new(scope, v8::Local::<v8::Value>::from(value))
+        };
+        Ok(Box::pin(self.runtime.call_with_args(&function, &[argument])))
+    }
+
+    /// A settled call's value as the string it is (runtime functions answer JSON text).
+    pub(crate) fn value_to_string(&mut self, value: v8::Global<v8::Value>) -> String {
+        deno_core::scope!(scope, &mut self.runtime);
+        let value = v8::Local::new(scope, value);
+        value.to_rust_string_lossy(scope)
+    }
+
+    pub(crate) fn poll_event_loop(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), PihostError>> {
+        self.runtime
+            .poll_event_loop(cx, PollEventLoopOptions::default())
+            .map_err(|error| internal("event loop", error))
+    }
+
+    pub(crate) fn put_host(&mut self, host: Arc<dyn Host>) {
+        self.runtime.op_state().borrow_mut().put(BoundHost(host));
+    }
+
+    pub(crate) fn set_tool_updates(
+        &mut self,
+        tool_call_id: &str,
+        updates: Option<tokio::sync::mpsc::UnboundedSender<serde_json::Value>>,
+    ) {
+        let state = self.runtime.op_state();
+        let mut state = state.borrow_mut();
+        let sinks = &mut state.borrow_mut::<ToolUpdateSinks>().0;
+        match updates {
+            Some(updates) => {
+                sinks.insert(tool_call_id.to_string(), updates);
+            }
+            None => {
+                sinks.remove(tool_call_id);
+            }
+        }
+    }
+}
+
+/// A call into the isolate that has started and not settled yet.
+pub(crate) type PendingCall =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<v8::Global<v8::Value>, Box<deno_core::error::JsError>>>>>;
+
+/// A rejection from extension code, not a failure of pihost.
+pub(crate) fn extension_error(js_error: &deno_core::error::JsError) -> PihostError {
+    PihostError::Extension {
+        message: js_error
+            .message
+            .clone()
+            .unwrap_or_else(|| js_error.exception_message.clone()),
+        stack: js_error.stack.clone(),
+    }
+}
+
+/// The JSON request `loadExtensions` in the isolate takes.
+pub(crate) fn load_request(
+    cwd: &Path,
+    extensions: &[DiscoveredExtension],
+    use_cache: bool,
+) -> Result<String, PihostError> {
+    let entries = extensions
+        .iter()
+        .map(|extension| LoadEntry {
+            path: &extension.path,
+            resolved_path: &extension.resolved_path,
+            module_url: module_url(&extension.resolved_path),
+        })
+        .collect();
+    serde_json::to_string(&LoadRequest {
+        cwd,
+        use_cache,
+        entries,
+    })
+    .map_err(|error| internal("load request", error))
 }
 
 /// The URL an extension entry point is imported under: its canonical path,

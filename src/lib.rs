@@ -10,6 +10,7 @@ pub mod compat;
 pub mod discovery;
 pub mod engine;
 pub mod error;
+pub mod handle;
 pub mod host;
 pub mod modules;
 pub mod ops;
@@ -18,4 +19,5 @@ pub mod transpile;
 
 pub use engine::{Engine, EngineOptions};
 pub use error::PihostError;
+pub use handle::Pihost;
 pub use report::{ExtensionReport, InspectReport, LoadError};

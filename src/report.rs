@@ -109,3 +109,22 @@ pub(crate) struct JsLoadReport {
     pub flag_values: BTreeMap<String, serde_json::Value>,
     pub pending_providers: Vec<PendingProvider>,
 }
+
+impl JsLoadReport {
+    /// The full report: what JS said plus the engine's options and the wall time.
+    pub(crate) fn into_report(
+        self,
+        options: &crate::engine::EngineOptions,
+        elapsed: std::time::Duration,
+    ) -> InspectReport {
+        InspectReport {
+            cwd: options.cwd.clone(),
+            agent_dir: options.agent_dir.clone(),
+            extensions: self.extensions,
+            errors: self.errors,
+            flag_values: self.flag_values,
+            pending_providers: self.pending_providers,
+            total_load_ms: elapsed.as_secs_f64() * 1000.0,
+        }
+    }
+}

@@ -105,11 +105,35 @@ const process = {
   getBuiltinModule: () => undefined,
 };
 
+// An error nobody catches (a rejected promise nobody awaits, a throwing timer
+// callback) is reported as an extension error instead of ending the host;
+// which extension caused it is not known here.
+function reportUncaught(event, error) {
+  ops.op_pihost_report_error({
+    extensionPath: "<unknown>",
+    event,
+    error: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+}
+
+core.setUnhandledPromiseRejectionHandler((_promise, reason) => {
+  reportUncaught("unhandledRejection", reason);
+  return true;
+});
+
 function timer(callback, delay, args, repeat) {
   if (typeof callback !== "function") {
     throw new TypeError(`The "callback" argument must be of type function. Received ${typeof callback}`);
   }
-  const handle = core.createTimer(callback, delay, args, repeat, true);
+  const guarded = function (...callbackArgs) {
+    try {
+      return callback.apply(this, callbackArgs);
+    } catch (error) {
+      reportUncaught("uncaughtException", error);
+    }
+  };
+  const handle = core.createTimer(guarded, delay, args, repeat, true);
   handle.ref = () => {
     core.refTimer(handle);
     return handle;

@@ -165,8 +165,8 @@ export async function executeTool(requestJson) {
 }
 
 /** Aborts a running tool's signal. */
-export function abortTool(toolCallId) {
-  runningTools.get(toolCallId)?.abort();
+export function abortTool(toolCallIdJson) {
+  runningTools.get(JSON.parse(toolCallIdJson))?.abort();
   return "null";
 }
 

@@ -1,0 +1,454 @@
+//! [`Pihost`]: the Send + Clone handle an embedder holds. The isolate is
+//! `!Send`, so an [`Engine`] lives on a thread of its own with a
+//! current-thread async runtime; the handle sends it requests and awaits the
+//! answers. Calls run concurrently inside the isolate: a tool can be aborted
+//! while it runs, and an event can be emitted while a command waits on a UI
+//! answer.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::discovery::DiscoveredExtension;
+use crate::engine::{Engine, EngineOptions, PendingCall, Registrations, extension_error};
+use crate::error::PihostError;
+use crate::host::{ExtensionError, Host, HostState};
+use crate::report::{InspectReport, JsLoadReport};
+
+type Reply = oneshot::Sender<Result<String, PihostError>>;
+
+enum Request {
+    /// Call a function of `js/runtime/main.js` with one JSON string.
+    Call {
+        function: &'static str,
+        argument: String,
+        /// What to call it in a "can never settle" error.
+        label: String,
+        tool_updates: Option<(String, Option<mpsc::UnboundedSender<Value>>)>,
+        reply: Reply,
+    },
+    Bind {
+        host: Arc<dyn Host>,
+        state: String,
+        reply: Reply,
+    },
+}
+
+/// A call in flight inside the isolate.
+struct InFlight {
+    call: PendingCall,
+    label: String,
+    tool_call_id: Option<String>,
+    reply: Reply,
+}
+
+/// A handle to a pihost engine on its own thread. Cheap to clone; every clone
+/// talks to the same engine. The engine stops when the last handle is dropped.
+#[derive(Clone)]
+pub struct Pihost {
+    requests: mpsc::UnboundedSender<Request>,
+    errors: broadcast::Sender<ExtensionError>,
+    options: EngineOptions,
+    dispatch_timeout: Arc<Mutex<Option<Duration>>>,
+}
+
+fn stopped() -> PihostError {
+    PihostError::Internal {
+        context: "handle".to_string(),
+        message: "the pihost engine thread has stopped".to_string(),
+    }
+}
+
+impl Pihost {
+    /// Starts an engine on a new thread and waits until its runtime is ready.
+    pub async fn start(options: EngineOptions) -> Result<Self, PihostError> {
+        let (requests, receiver) = mpsc::unbounded_channel();
+        let (errors, _) = broadcast::channel(1024);
+        let (ready, is_ready) = oneshot::channel();
+        let thread_options = options.clone();
+        let thread_errors = errors.clone();
+        std::thread::Builder::new()
+            .name("pihost-engine".to_string())
+            .spawn(move || run_engine_thread(thread_options, receiver, thread_errors, ready))
+            .map_err(PihostError::AsyncRuntime)?;
+        is_ready.await.map_err(|_| stopped())??;
+        Ok(Self {
+            requests,
+            errors,
+            options,
+            dispatch_timeout: Arc::new(Mutex::new(None)),
+        })
+    }
+
+    /// Extension errors reported after loading (a throwing handler, an invalid
+    /// result, a refused provider…), to every subscriber.
+    pub fn errors(&self) -> broadcast::Receiver<ExtensionError> {
+        self.errors.subscribe()
+    }
+
+    /// Bounds later emits, tool executions and commands: one that does not
+    /// settle in time fails with [`PihostError::Timeout`] (its handlers keep
+    /// running in the isolate; their late results are dropped).
+    pub fn set_dispatch_timeout(&self, timeout: Option<Duration>) {
+        if let Ok(mut slot) = self.dispatch_timeout.lock() {
+            *slot = timeout;
+        }
+    }
+
+    async fn call(
+        &self,
+        function: &'static str,
+        argument: String,
+        label: String,
+        tool_updates: Option<(String, Option<mpsc::UnboundedSender<Value>>)>,
+        bounded: bool,
+    ) -> Result<String, PihostError> {
+        let (reply, answer) = oneshot::channel();
+        self.requests
+            .send(Request::Call {
+                function,
+                argument,
+                label: label.clone(),
+                tool_updates,
+                reply,
+            })
+            .map_err(|_| stopped())?;
+        let limit = if bounded {
+            self.dispatch_timeout.lock().ok().and_then(|slot| *slot)
+        } else {
+            None
+        };
+        match limit {
+            None => answer.await.map_err(|_| stopped())?,
+            Some(limit) => tokio::time::timeout(limit, answer)
+                .await
+                .map_err(|_| PihostError::Timeout {
+                    call: label,
+                    millis: limit.as_millis(),
+                })?
+                .map_err(|_| stopped())?,
+        }
+    }
+
+    /// Discovers extensions as pi does (D1–D7) and loads them (L1–L8).
+    pub async fn load(&self, configured_paths: &[String]) -> Result<InspectReport, PihostError> {
+        let discovered = crate::discovery::discover(&crate::discovery::DiscoveryOptions {
+            cwd: self.options.cwd.clone(),
+            agent_dir: self.options.agent_dir.clone(),
+            config_dir_name: self.options.config_dir_name.clone(),
+            configured_paths: configured_paths.to_vec(),
+        });
+        self.load_extensions(&discovered, false).await
+    }
+
+    /// Loads the given extensions in order; with `use_cache`, factories are reused (L6).
+    pub async fn load_extensions(
+        &self,
+        extensions: &[DiscoveredExtension],
+        use_cache: bool,
+    ) -> Result<InspectReport, PihostError> {
+        let started = std::time::Instant::now();
+        let request = crate::engine::load_request(&self.options.cwd, extensions, use_cache)?;
+        let response = self
+            .call("loadExtensions", request, "load".to_string(), None, false)
+            .await?;
+        let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| PihostError::Internal {
+            context: "load report".to_string(),
+            message: error.to_string(),
+        })?;
+        Ok(report.into_report(&self.options, started.elapsed()))
+    }
+
+    /// Binds `host` (R1, A7); getters read `state` until it is updated.
+    pub async fn bind(&self, host: Arc<dyn Host>, state: &HostState) -> Result<(), PihostError> {
+        let state = serde_json::to_string(state).map_err(|error| PihostError::Internal {
+            context: "host state".to_string(),
+            message: error.to_string(),
+        })?;
+        let (reply, answer) = oneshot::channel();
+        self.requests
+            .send(Request::Bind { host, state, reply })
+            .map_err(|_| stopped())?;
+        answer.await.map_err(|_| stopped())?.map(|_| ())
+    }
+
+    /// Updates the state the extensions' getters read.
+    pub async fn set_host_state(&self, state: &HostState) -> Result<(), PihostError> {
+        let state = serde_json::to_string(state).map_err(|error| PihostError::Internal {
+            context: "host state".to_string(),
+            message: error.to_string(),
+        })?;
+        self.call("setHostState", state, "setHostState".to_string(), None, false)
+            .await
+            .map(|_| ())
+    }
+
+    /// Dispatches one event with its family's merge rule (E1–E11); `None` is
+    /// pi's `undefined`. Unknown event types pass through untouched.
+    pub async fn emit(&self, event: &Value) -> Result<Option<Value>, PihostError> {
+        let event_type = event.get("type").and_then(Value::as_str).unwrap_or("?");
+        let response = self
+            .call(
+                "emitEvent",
+                event.to_string(),
+                format!("emit({event_type})"),
+                None,
+                true,
+            )
+            .await?;
+        crate::engine::result_of(&response)
+    }
+
+    /// Executes a registered tool with a context made for this call (W1);
+    /// each `onUpdate` goes to `updates`.
+    pub async fn execute_tool(
+        &self,
+        name: &str,
+        tool_call_id: &str,
+        args: &Value,
+        updates: Option<mpsc::UnboundedSender<Value>>,
+    ) -> Result<Option<Value>, PihostError> {
+        let request = serde_json::json!({ "name": name, "toolCallId": tool_call_id, "args": args }).to_string();
+        let response = self
+            .call(
+                "executeTool",
+                request,
+                format!("tool {name}"),
+                Some((tool_call_id.to_string(), updates)),
+                true,
+            )
+            .await?;
+        crate::engine::result_of(&response)
+    }
+
+    /// Aborts the signal of a running tool call.
+    pub async fn abort_tool(&self, tool_call_id: &str) -> Result<(), PihostError> {
+        let id = Value::String(tool_call_id.to_string()).to_string();
+        self.call("abortTool", id, "abortTool".to_string(), None, false)
+            .await
+            .map(|_| ())
+    }
+
+    /// Runs a command by invocation name (N2) with a command context (R2).
+    pub async fn run_command(&self, name: &str, args: &str) -> Result<Option<Value>, PihostError> {
+        let request = serde_json::json!({ "name": name, "args": args }).to_string();
+        let response = self.call("runCommand", request, format!("/{name}"), None, true).await?;
+        crate::engine::result_of(&response)
+    }
+
+    pub async fn registrations(&self) -> Result<Registrations, PihostError> {
+        let response = self
+            .call(
+                "listRegistrations",
+                "null".to_string(),
+                "registrations".to_string(),
+                None,
+                false,
+            )
+            .await?;
+        serde_json::from_str(&response).map_err(|error| PihostError::Internal {
+            context: "registrations".to_string(),
+            message: error.to_string(),
+        })
+    }
+
+    pub async fn set_flag(&self, name: &str, value: &Value) -> Result<(), PihostError> {
+        let request = serde_json::json!({ "name": name, "value": value }).to_string();
+        self.call("setFlag", request, "setFlag".to_string(), None, false)
+            .await
+            .map(|_| ())
+    }
+
+    /// Extension shortcuts for the host's resolved keybindings, with N3's diagnostics.
+    pub async fn shortcuts(&self, keybindings: &BTreeMap<String, Value>) -> Result<Value, PihostError> {
+        let request = serde_json::to_string(keybindings).map_err(|error| PihostError::Internal {
+            context: "keybindings".to_string(),
+            message: error.to_string(),
+        })?;
+        let response = self
+            .call("resolveShortcuts", request, "shortcuts".to_string(), None, false)
+            .await?;
+        serde_json::from_str(&response).map_err(|error| PihostError::Internal {
+            context: "shortcuts".to_string(),
+            message: error.to_string(),
+        })
+    }
+
+    /// Makes every captured ctx and pi object throw (R3).
+    pub async fn invalidate(&self, message: Option<&str>) -> Result<(), PihostError> {
+        let message = serde_json::to_string(&message).unwrap_or_else(|_| "null".to_string());
+        self.call("invalidate", message, "invalidate".to_string(), None, false)
+            .await
+            .map(|_| ())
+    }
+}
+
+fn run_engine_thread(
+    options: EngineOptions,
+    mut requests: mpsc::UnboundedReceiver<Request>,
+    errors: broadcast::Sender<ExtensionError>,
+    ready: oneshot::Sender<Result<(), PihostError>>,
+) {
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            let _ = ready.send(Err(PihostError::AsyncRuntime(error)));
+            return;
+        }
+    };
+    runtime.block_on(async move {
+        let mut engine = match Engine::new(options).await {
+            Ok(engine) => engine,
+            Err(error) => {
+                let _ = ready.send(Err(error));
+                return;
+            }
+        };
+        let mut extension_errors = engine.take_error_stream();
+        if ready.send(Ok(())).is_err() {
+            return;
+        }
+        let mut in_flight: Vec<InFlight> = Vec::new();
+        std::future::poll_fn(|cx| {
+            serve(
+                &mut engine,
+                &mut requests,
+                &mut in_flight,
+                extension_errors.as_mut(),
+                &errors,
+                cx,
+            )
+        })
+        .await;
+    });
+}
+
+/// One turn of the engine thread: take new requests, run the event loop,
+/// answer the calls that settled. Ready when every handle is gone.
+fn serve(
+    engine: &mut Engine,
+    requests: &mut mpsc::UnboundedReceiver<Request>,
+    in_flight: &mut Vec<InFlight>,
+    extension_errors: Option<&mut mpsc::UnboundedReceiver<ExtensionError>>,
+    errors: &broadcast::Sender<ExtensionError>,
+    cx: &mut Context<'_>,
+) -> Poll<()> {
+    let mut handles_gone = false;
+    // Starting a call or settling one queues JS work that the next turn of
+    // the event loop runs; keep turning while anything moves.
+    loop {
+        let mut progressed = false;
+        loop {
+            match requests.poll_recv(cx) {
+                Poll::Ready(Some(request)) => {
+                    start(engine, request, in_flight);
+                    progressed = true;
+                }
+                Poll::Ready(None) => {
+                    handles_gone = true;
+                    break;
+                }
+                Poll::Pending => break,
+            }
+        }
+        let event_loop = engine.poll_event_loop(cx);
+        let mut index = 0;
+        while index < in_flight.len() {
+            match in_flight[index].call.as_mut().poll(cx) {
+                Poll::Ready(result) => {
+                    let done = in_flight.swap_remove(index);
+                    finish(engine, done, result);
+                    progressed = true;
+                }
+                Poll::Pending => index += 1,
+            }
+        }
+        // An idle event loop does not doom what is in flight: a later request
+        // (an abort, a host answer) can still settle it, and the caller's
+        // dispatch timeout bounds the wait. A failed event loop does.
+        if let Poll::Ready(Err(error)) = event_loop {
+            for done in in_flight.drain(..) {
+                if let Some(id) = &done.tool_call_id {
+                    engine.set_tool_updates(id, None);
+                }
+                let _ = done.reply.send(Err(PihostError::Internal {
+                    context: done.label.clone(),
+                    message: error.to_string(),
+                }));
+            }
+        }
+        if !progressed || handles_gone {
+            break;
+        }
+    }
+    if let Some(receiver) = extension_errors {
+        while let Poll::Ready(Some(error)) = receiver.poll_recv(cx) {
+            // No subscriber is fine: errors are also in the engine's log.
+            let _ = errors.send(error);
+        }
+    }
+    // With every handle gone nobody can receive an answer any more.
+    if handles_gone { Poll::Ready(()) } else { Poll::Pending }
+}
+
+fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>) {
+    match request {
+        Request::Bind { host, state, reply } => {
+            engine.put_host(host);
+            match engine.start_call("bindHost", &state) {
+                Ok(call) => in_flight.push(InFlight {
+                    call,
+                    label: "bind".to_string(),
+                    tool_call_id: None,
+                    reply,
+                }),
+                Err(error) => {
+                    let _ = reply.send(Err(error));
+                }
+            }
+        }
+        Request::Call {
+            function,
+            argument,
+            label,
+            tool_updates,
+            reply,
+        } => {
+            let tool_call_id = tool_updates.map(|(id, updates)| {
+                engine.set_tool_updates(&id, updates);
+                id
+            });
+            match engine.start_call(function, &argument) {
+                Ok(call) => in_flight.push(InFlight {
+                    call,
+                    label,
+                    tool_call_id,
+                    reply,
+                }),
+                Err(error) => {
+                    let _ = reply.send(Err(error));
+                }
+            }
+        }
+    }
+}
+
+fn finish(
+    engine: &mut Engine,
+    done: InFlight,
+    result: Result<deno_core::v8::Global<deno_core::v8::Value>, Box<deno_core::error::JsError>>,
+) {
+    if let Some(id) = &done.tool_call_id {
+        engine.set_tool_updates(id, None);
+    }
+    let answer = match result {
+        Ok(value) => Ok(engine.value_to_string(value)),
+        Err(js_error) => Err(extension_error(&js_error)),
+    };
+    // The caller may have given up (timeout); its answer is dropped.
+    let _ = done.reply.send(answer);
+}

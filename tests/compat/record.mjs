@@ -1,0 +1,159 @@
+// Records the compat goldens: runs every scenario through the shared driver
+// (js/compat/driver.js) against the reference pi's own loader and runner, and
+// writes the driver's output as expected.json next to the scenario.
+//
+//   <reference node> tests/compat/record.mjs --pi-dir <pi-reference-dir> [SCENARIO_DIR...]
+//
+// e.g. ~/.cache/pi-reference/1.6.0/node_modules/.bin/node tests/compat/record.mjs \
+//          --pi-dir ~/.cache/pi-reference/1.6.0
+//
+// Without SCENARIO_DIR it records every folder under tests/compat/scenarios/
+// that holds a scenario.json. Each scenario runs in a fresh child process
+// (this file again, with `--one DIR`), so globals, module caches and event
+// listeners never leak from one scenario into the next. The goldens are data:
+// regenerate them with this command, never edit them by hand.
+//
+// Options: --verbose shows what each scenario's process printed (extensions'
+// console output, the reference's warnings) even when it succeeded.
+// Exit status: 0 when every scenario was recorded, 1 when any run crashed,
+// 2 on bad usage.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, "../..");
+const driverPath = path.join(repoRoot, "js/compat/driver.js");
+const scenariosRoot = path.join(here, "scenarios");
+const CHILD_TIMEOUT_MS = 120_000;
+
+function usage(message) {
+  if (message) process.stderr.write(`record: ${message}\n`);
+  process.stderr.write("usage: record.mjs --pi-dir <pi-reference-dir> [--verbose] [SCENARIO_DIR...]\n");
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const options = { piDir: undefined, one: undefined, verbose: false, dirs: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const next = () => {
+      const value = argv[++i];
+      if (value === undefined) usage(`${arg} needs a value`);
+      return value;
+    };
+    if (arg === "--pi-dir") options.piDir = next();
+    else if (arg.startsWith("--pi-dir=")) options.piDir = arg.slice("--pi-dir=".length);
+    else if (arg === "--one") options.one = next();
+    else if (arg === "--verbose" || arg === "-v") options.verbose = true;
+    else if (arg === "-h" || arg === "--help") usage();
+    else if (arg.startsWith("--")) usage(`unknown option ${arg}`);
+    else options.dirs.push(arg);
+  }
+  if (!options.piDir) usage("--pi-dir is required");
+  return options;
+}
+
+/** The pi-coding-agent package inside a reference install (or the package itself). */
+function packageDir(piDir) {
+  const candidates = [path.join(piDir, "node_modules/@earendil-works/pi-coding-agent"), piDir];
+  for (const candidate of candidates) {
+    if (fs.existsSync(path.join(candidate, "dist/core/extensions/runner.js"))) return candidate;
+  }
+  throw new Error(`no pi-coding-agent package with dist/core/extensions/runner.js under ${piDir}`);
+}
+
+const importFrom = (file) => import(pathToFileURL(file).href);
+
+// --- child: one scenario -------------------------------------------------
+
+async function recordOne(piDir, dir) {
+  const pkg = packageDir(piDir);
+  const core = path.join(pkg, "dist/core");
+  const [driver, loader, runnerModule, eventBus, wrapper] = await Promise.all([
+    importFrom(driverPath),
+    importFrom(path.join(core, "extensions/loader.js")),
+    importFrom(path.join(core, "extensions/runner.js")),
+    importFrom(path.join(core, "event-bus.js")),
+    importFrom(path.join(core, "tools/tool-definition-wrapper.js")),
+  ]);
+  const env = {
+    loadExtensions: (paths, cwd, bus) => loader.loadExtensions(paths, cwd, bus),
+    createRunner: (extensions, runtime, cwd) => new runnerModule.ExtensionRunner(extensions, runtime, cwd, {}, {}),
+    createEventBus: () => eventBus.createEventBus(),
+    emitProjectTrustEvent: (result, event, ctx) => runnerModule.emitProjectTrustEvent(result, event, ctx),
+    wrapToolDefinition: (definition, ctxFactory) => wrapper.wrapToolDefinition(definition, ctxFactory),
+    flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
+  };
+  const scenario = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8"));
+  const output = await driver.runScenario(scenario, dir, env);
+  fs.writeFileSync(path.join(dir, "expected.json"), `${JSON.stringify(output, null, 2)}\n`);
+}
+
+// --- parent: every scenario, one process each ----------------------------
+
+function listScenarios() {
+  if (!fs.existsSync(scenariosRoot)) return [];
+  return fs
+    .readdirSync(scenariosRoot, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(scenariosRoot, entry.name, "scenario.json")))
+    .map((entry) => path.join(scenariosRoot, entry.name))
+    .sort();
+}
+
+function indent(text) {
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => `    ${line}`)
+    .join("\n");
+}
+
+function recordAll(options) {
+  const dirs = options.dirs.length > 0 ? options.dirs.map((dir) => path.resolve(dir)) : listScenarios();
+  if (dirs.length === 0) {
+    process.stderr.write(`record: no scenarios found under ${scenariosRoot}\n`);
+    return 1;
+  }
+  const self = fileURLToPath(import.meta.url);
+  let failed = 0;
+  for (const dir of dirs) {
+    const name = path.basename(dir);
+    if (!fs.existsSync(path.join(dir, "scenario.json"))) {
+      process.stdout.write(`${name}: failed (no scenario.json)\n`);
+      failed++;
+      continue;
+    }
+    const child = spawnSync(process.execPath, [self, "--pi-dir", options.piDir, "--one", dir], {
+      cwd: dir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: CHILD_TIMEOUT_MS,
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const printed = `${child.stdout ?? ""}${child.stderr ?? ""}`;
+    const ok = child.status === 0;
+    const why = child.error ? ` (${child.error.message})` : child.signal ? ` (killed by ${child.signal})` : "";
+    process.stdout.write(`${name}: ${ok ? "ok" : `failed${why}`}\n`);
+    if ((!ok || options.verbose) && printed.trim()) process.stdout.write(`${indent(printed)}\n`);
+    if (!ok) failed++;
+  }
+  process.stdout.write(`${dirs.length - failed}/${dirs.length} scenarios recorded\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+const options = parseArgs(process.argv.slice(2));
+const piDir = path.resolve(options.piDir.replace(/^~(?=$|\/)/, process.env.HOME ?? "~"));
+if (options.one) {
+  recordOne(piDir, path.resolve(options.one)).then(
+    // Extensions may leave handles open; the golden is written, so leave now.
+    () => process.exit(0),
+    (error) => {
+      process.stderr.write(`record: ${error?.stack ?? error}\n`);
+      process.exit(1);
+    },
+  );
+} else {
+  process.exitCode = recordAll({ ...options, piDir });
+}
