@@ -333,7 +333,7 @@ fn serve(
     engine: &mut Engine,
     requests: &mut mpsc::UnboundedReceiver<Request>,
     in_flight: &mut Vec<InFlight>,
-    extension_errors: Option<&mut mpsc::UnboundedReceiver<ExtensionError>>,
+    mut extension_errors: Option<&mut mpsc::UnboundedReceiver<ExtensionError>>,
     errors: &broadcast::Sender<ExtensionError>,
     cx: &mut Context<'_>,
 ) -> Poll<()> {
@@ -356,6 +356,8 @@ fn serve(
             }
         }
         let event_loop = engine.poll_event_loop(cx);
+        // Errors go out before the answers of the calls that caused them.
+        forward_errors(extension_errors.as_deref_mut(), errors, cx);
         let mut index = 0;
         while index < in_flight.len() {
             match in_flight[index].call.as_mut().poll(cx) {
@@ -385,14 +387,20 @@ fn serve(
             break;
         }
     }
+    if handles_gone { Poll::Ready(()) } else { Poll::Pending }
+}
+
+fn forward_errors(
+    extension_errors: Option<&mut mpsc::UnboundedReceiver<ExtensionError>>,
+    errors: &broadcast::Sender<ExtensionError>,
+    cx: &mut Context<'_>,
+) {
     if let Some(receiver) = extension_errors {
         while let Poll::Ready(Some(error)) = receiver.poll_recv(cx) {
             // No subscriber is fine: errors are also in the engine's log.
             let _ = errors.send(error);
         }
     }
-    // With every handle gone nobody can receive an answer any more.
-    if handles_gone { Poll::Ready(()) } else { Poll::Pending }
 }
 
 fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>) {

@@ -110,3 +110,67 @@ fn the_not_implemented_list_in_docs_is_current() {
     );
     assert!(!generated.contains("`StringEnum`"), "StringEnum is implemented");
 }
+
+const GUARD: &str = r#"
+export default function (pi) {
+  pi.on("tool_call", async (event) => (event.input.command.startsWith("rm") ? { block: true, reason: "refused" } : undefined));
+  pi.on("agent_end", async () => { throw new Error("handler failed"); });
+  pi.registerCommand("greet", { handler: async (args, ctx) => { const name = await ctx.ui.input("Name?"); pi.sendMessage({ customType: "greeting", content: `${args} ${name}` }); return name; } });
+  pi.registerTool({ name: "upper", parameters: { type: "object" }, execute: async (id, args) => ({ content: [{ type: "text", text: args.text.toUpperCase() }], details: {} }) });
+}
+"#;
+
+fn one_shot(project: &Project, args: &[&str]) -> (serde_json::Value, i32) {
+    let cwd = project.root.path().display().to_string();
+    let agent = project.path("agent").display().to_string();
+    let mut all = args.to_vec();
+    all.extend(["--cwd", &cwd, "--agent-dir", &agent, "-e", "guard.ts"]);
+    let (stdout, stderr, code) = pihost(&all);
+    (
+        serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("not JSON: {stdout}\n{stderr}")),
+        code,
+    )
+}
+
+#[test]
+fn emit_prints_the_merged_result_and_the_reported_errors() {
+    let project = Project::new();
+    project.write("guard.ts", GUARD);
+    let (output, code) = one_shot(
+        &project,
+        &[
+            "emit",
+            "--event",
+            r#"{"type":"tool_call","toolName":"bash","toolCallId":"1","input":{"command":"rm -rf /"}}"#,
+        ],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        output["result"],
+        serde_json::json!({ "block": true, "reason": "refused" })
+    );
+    let (output, _) = one_shot(&project, &["emit", "--event", r#"{"type":"agent_end","messages":[]}"#]);
+    assert_eq!(output.get("result"), None, "undefined stays absent");
+    assert_eq!(output["errors"][0]["event"], "agent_end");
+    assert_eq!(output["errors"][0]["error"], "handler failed");
+}
+
+#[test]
+fn command_and_tool_run_with_a_recording_host_and_canned_answers() {
+    let project = Project::new();
+    project.write("guard.ts", GUARD);
+    let (output, code) = one_shot(
+        &project,
+        &["command", "greet", "--args", "hello", "--answer", r#"ui.input="Ada""#],
+    );
+    assert_eq!(code, 0, "{output}");
+    assert_eq!(output["result"], "Ada");
+    assert_eq!(output["hostCalls"][0]["method"], "ui.input");
+    assert_eq!(output["hostCalls"][1]["message"]["content"], "hello Ada");
+    let (output, code) = one_shot(&project, &["tool", "upper", "--args", r#"{"text":"shout"}"#]);
+    assert_eq!(code, 0);
+    assert_eq!(output["result"]["content"][0]["text"], "SHOUT");
+    let (output, code) = one_shot(&project, &["command", "missing"]);
+    assert_eq!(code, 1);
+    assert_eq!(output["error"], "Unknown command: /missing");
+}

@@ -40,6 +40,39 @@ enum Command {
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
     },
+    /// Load extensions, bind a recording host, dispatch one event (JSON, or -
+    /// for stdin) with its merge rule, and print the result, every host call
+    /// and every extension error as JSON.
+    Emit {
+        /// The event, e.g. '{"type":"tool_call","toolName":"bash","input":{"command":"ls"}}', or - to read stdin.
+        #[arg(long)]
+        event: String,
+        #[command(flatten)]
+        session: SessionArgs,
+    },
+    /// Load extensions and execute one registered tool.
+    Tool {
+        /// The tool's name.
+        name: String,
+        /// Its arguments as JSON, or - to read stdin.
+        #[arg(long, default_value = "{}")]
+        args: String,
+        /// The tool call id the tool sees.
+        #[arg(long, default_value = "call-1")]
+        tool_call_id: String,
+        #[command(flatten)]
+        session: SessionArgs,
+    },
+    /// Load extensions and run one command by its invocation name.
+    Command {
+        /// The command's invocation name, without the slash.
+        name: String,
+        /// The argument text the command gets.
+        #[arg(long, default_value = "")]
+        args: String,
+        #[command(flatten)]
+        session: SessionArgs,
+    },
     /// List pi's virtual modules (what extensions import from pi) and which
     /// of their exports pihost implements.
     Modules {
@@ -51,6 +84,30 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// Options shared by the one-shot commands (emit, tool, command).
+#[derive(clap::Args)]
+struct SessionArgs {
+    /// Extension files or directories.
+    #[arg(long = "extension", short = 'e')]
+    paths: Vec<String>,
+    /// Project directory.
+    #[arg(long)]
+    cwd: Option<PathBuf>,
+    /// pi's agent directory.
+    #[arg(long)]
+    agent_dir: Option<PathBuf>,
+    /// Answer a host request, e.g. --answer ui.confirm=true --answer 'ui.select="b"'. Giving
+    /// any ui.* answer gives the extensions a UI (ctx.hasUI is true).
+    #[arg(long = "answer")]
+    answers: Vec<String>,
+    /// Host state the extensions' getters read, as JSON (model, activeTools, …).
+    #[arg(long)]
+    state: Option<String>,
+    /// Give up on the dispatch after this many milliseconds.
+    #[arg(long)]
+    timeout_ms: Option<u64>,
 }
 
 fn main() -> ExitCode {
@@ -71,6 +128,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Modules { markdown, json } => module_status(markdown, json),
         Command::Compat { dirs } => run_compat(&dirs),
+        Command::Emit { event, session } => {
+            let event: serde_json::Value = parse_json_argument("--event", &event)?;
+            one_shot(session, move |pihost| {
+                Box::pin(async move { pihost.emit(&event).await })
+            })
+        }
+        Command::Tool {
+            name,
+            args,
+            tool_call_id,
+            session,
+        } => {
+            let args: serde_json::Value = parse_json_argument("--args", &args)?;
+            one_shot(session, move |pihost| {
+                Box::pin(async move { pihost.execute_tool(&name, &tool_call_id, &args, None).await })
+            })
+        }
+        Command::Command { name, args, session } => one_shot(session, move |pihost| {
+            Box::pin(async move { pihost.run_command(&name, &args).await })
+        }),
         Command::Inspect {
             paths,
             cwd,
@@ -106,6 +183,100 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
     }
+}
+
+fn parse_json_argument(flag: &str, text: &str) -> anyhow::Result<serde_json::Value> {
+    let text = if text == "-" {
+        let mut input = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut input).context("cannot read stdin")?;
+        input
+    } else {
+        text.to_string()
+    };
+    serde_json::from_str(&text).with_context(|| format!("{flag} is not valid JSON"))
+}
+
+type Operation = Box<
+    dyn FnOnce(
+        pihost::Pihost,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Option<serde_json::Value>, pihost::PihostError>>>,
+    >,
+>;
+
+/// Loads, binds a recording host, runs one operation, and prints
+/// { result, error?, hostCalls, errors, loadErrors } as JSON.
+fn one_shot(
+    session: SessionArgs,
+    operation: impl FnOnce(
+        pihost::Pihost,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Option<serde_json::Value>, pihost::PihostError>>>,
+    > + 'static,
+) -> anyhow::Result<ExitCode> {
+    let operation: Operation = Box::new(operation);
+    let cwd = match session.cwd {
+        Some(cwd) => cwd,
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    if !cwd.is_dir() {
+        anyhow::bail!("--cwd {} is not a directory", cwd.display());
+    }
+    let mut options = EngineOptions::for_cwd(&cwd);
+    if let Some(agent_dir) = &session.agent_dir {
+        options.agent_dir = pihost::discovery::resolve_user_path(&agent_dir.display().to_string(), &options.cwd);
+    }
+    let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
+    let mut has_ui = false;
+    for answer in &session.answers {
+        let (method, value) = answer
+            .split_once('=')
+            .with_context(|| format!("--answer {answer}: expected METHOD=JSON"))?;
+        let value: serde_json::Value =
+            serde_json::from_str(value).with_context(|| format!("--answer {answer}: the value is not JSON"))?;
+        has_ui |= method.starts_with("ui.");
+        host.answer(method, value);
+    }
+    let mut state: pihost::host::HostState = match &session.state {
+        Some(text) => serde_json::from_str(text).context("--state is not valid host state JSON")?,
+        None => pihost::host::HostState::default(),
+    };
+    if has_ui {
+        state.has_ui = Some(true);
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let pihost = pihost::Pihost::start(options).await?;
+        pihost.set_dispatch_timeout(session.timeout_ms.map(std::time::Duration::from_millis));
+        let mut errors = pihost.errors();
+        let report = pihost.load(&session.paths).await?;
+        pihost.bind(host.clone(), &state).await?;
+        let outcome = operation(pihost.clone()).await;
+        let mut reported = Vec::new();
+        while let Ok(error) = errors.try_recv() {
+            reported.push(error);
+        }
+        let mut output = serde_json::json!({
+            "hostCalls": host.calls(),
+            "errors": reported,
+            "loadErrors": report.errors,
+        });
+        let failed = match outcome {
+            Ok(Some(result)) => {
+                output["result"] = result;
+                false
+            }
+            Ok(None) => false,
+            Err(error) => {
+                output["error"] = serde_json::Value::String(error.to_string());
+                true
+            }
+        };
+        let mut stdout = std::io::stdout().lock();
+        serde_json::to_writer_pretty(&mut stdout, &output)?;
+        writeln!(stdout)?;
+        Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    })
 }
 
 fn run_compat(dirs: &[PathBuf]) -> anyhow::Result<ExitCode> {
