@@ -14,11 +14,11 @@ use pihost::report::InspectReport;
 #[command(name = "pihost", version, about = "Run unmodified pi coding-agent extensions")]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Verb,
 }
 
 #[derive(Subcommand)]
-enum Command {
+enum Verb {
     /// Discover and load extensions, then list what each registers and every load error.
     Inspect {
         /// Extension files or directories, as `pi -e` would take them.
@@ -126,15 +126,15 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
-        Command::Modules { markdown, json } => module_status(markdown, json),
-        Command::Compat { dirs } => run_compat(&dirs),
-        Command::Emit { event, session } => {
+        Verb::Modules { markdown, json } => module_status(markdown, json),
+        Verb::Compat { dirs } => run_compat(&dirs),
+        Verb::Emit { event, session } => {
             let event: serde_json::Value = parse_json_argument("--event", &event)?;
             one_shot(session, move |pihost| {
                 Box::pin(async move { pihost.emit(&event).await })
             })
         }
-        Command::Tool {
+        Verb::Tool {
             name,
             args,
             tool_call_id,
@@ -145,10 +145,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Box::pin(async move { pihost.execute_tool(&name, &tool_call_id, &args, None).await })
             })
         }
-        Command::Command { name, args, session } => one_shot(session, move |pihost| {
+        Verb::Command { name, args, session } => one_shot(session, move |pihost| {
             Box::pin(async move { pihost.run_command(&name, &args).await })
         }),
-        Command::Inspect {
+        Verb::Inspect {
             paths,
             cwd,
             agent_dir,
