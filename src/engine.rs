@@ -14,7 +14,7 @@ use crate::discovery::{self, DiscoveredExtension, DiscoveryOptions};
 use crate::error::PihostError;
 use crate::host::{ExtensionError, Host, HostState};
 use crate::modules::PihostModuleLoader;
-use crate::ops::host::{BoundHost, ErrorSink, ToolUpdateSinks};
+use crate::ops::host::{BoundHost, ErrorSink, HandlerCounts, ToolUpdateSinks};
 use crate::report::{InspectReport, JsLoadReport};
 
 /// Where extensions are looked for and which directories they run against.
@@ -64,6 +64,27 @@ pub enum ScenarioError {
     },
     #[error(transparent)]
     Engine(#[from] PihostError),
+}
+
+/// Whether pi's dispatch of this event type answers `undefined` when no
+/// handler exists, so it can be answered without entering the isolate (H3).
+/// Families whose result is built from the event itself (context, input,
+/// provider payloads, boundaries, …) are not among them.
+pub(crate) fn answers_undefined_without_handlers(event_type: &str) -> bool {
+    !matches!(
+        event_type,
+        "context"
+            | "context_with_system"
+            | "input"
+            | "before_provider_request"
+            | "before_provider_headers"
+            | "before_agent_start"
+            | "resources_discover"
+            | "cache_warming_decision"
+            | "project_trust"
+            | "turn_end"
+            | "agent_before_settle"
+    )
 }
 
 /// deno_core's text when a promise is pending and the event loop has nothing
@@ -265,6 +286,9 @@ impl Engine {
     /// Events pihost does not know go through the generic emit untouched.
     pub async fn emit(&mut self, event: &serde_json::Value) -> Result<Option<serde_json::Value>, PihostError> {
         let event_type = event.get("type").and_then(|t| t.as_str()).unwrap_or("?").to_string();
+        if answers_undefined_without_handlers(&event_type) && !self.handler_counts().has_handlers(&event_type) {
+            return Ok(None);
+        }
         let response = self
             .dispatch(&format!("emit({event_type})"), "emitEvent", &event.to_string())
             .await?;
@@ -432,6 +456,11 @@ impl Engine {
         self.runtime
             .poll_event_loop(cx, PollEventLoopOptions::default())
             .map_err(|error| internal("event loop", error))
+    }
+
+    /// The live per-event handler counts (shared with the handle).
+    pub(crate) fn handler_counts(&self) -> HandlerCounts {
+        self.runtime.op_state().borrow().borrow::<HandlerCounts>().clone()
     }
 
     pub(crate) fn put_host(&mut self, host: Arc<dyn Host>) {

@@ -54,6 +54,7 @@ pub struct Pihost {
     errors: broadcast::Sender<ExtensionError>,
     options: EngineOptions,
     dispatch_timeout: Arc<Mutex<Option<Duration>>>,
+    handler_counts: crate::ops::host::HandlerCounts,
 }
 
 fn stopped() -> PihostError {
@@ -68,19 +69,20 @@ impl Pihost {
     pub async fn start(options: EngineOptions) -> Result<Self, PihostError> {
         let (requests, receiver) = mpsc::unbounded_channel();
         let (errors, _) = broadcast::channel(1024);
-        let (ready, is_ready) = oneshot::channel();
+        let (ready, is_ready) = oneshot::channel::<Result<crate::ops::host::HandlerCounts, PihostError>>();
         let thread_options = options.clone();
         let thread_errors = errors.clone();
         std::thread::Builder::new()
             .name("pihost-engine".to_string())
             .spawn(move || run_engine_thread(thread_options, receiver, thread_errors, ready))
             .map_err(PihostError::AsyncRuntime)?;
-        is_ready.await.map_err(|_| stopped())??;
+        let handler_counts = is_ready.await.map_err(|_| stopped())??;
         Ok(Self {
             requests,
             errors,
             options,
             dispatch_timeout: Arc::new(Mutex::new(None)),
+            handler_counts,
         })
     }
 
@@ -191,6 +193,11 @@ impl Pihost {
     /// pi's `undefined`. Unknown event types pass through untouched.
     pub async fn emit(&self, event: &Value) -> Result<Option<Value>, PihostError> {
         let event_type = event.get("type").and_then(Value::as_str).unwrap_or("?");
+        if crate::engine::answers_undefined_without_handlers(event_type)
+            && !self.handler_counts.has_handlers(event_type)
+        {
+            return Ok(None);
+        }
         let response = self
             .call(
                 "emitEvent",
@@ -291,7 +298,7 @@ fn run_engine_thread(
     options: EngineOptions,
     mut requests: mpsc::UnboundedReceiver<Request>,
     errors: broadcast::Sender<ExtensionError>,
-    ready: oneshot::Sender<Result<(), PihostError>>,
+    ready: oneshot::Sender<Result<crate::ops::host::HandlerCounts, PihostError>>,
 ) {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(runtime) => runtime,
@@ -309,7 +316,7 @@ fn run_engine_thread(
             }
         };
         let mut extension_errors = engine.take_error_stream();
-        if ready.send(Ok(())).is_err() {
+        if ready.send(Ok(engine.handler_counts())).is_err() {
             return;
         }
         let mut in_flight: Vec<InFlight> = Vec::new();

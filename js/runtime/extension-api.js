@@ -3,6 +3,7 @@
 // to the shared runtime. Loading is two-phase (A6): registrations that touch
 // shared state queue until the factory resolves, then commit or discard.
 import { execCommand } from "pihost:runtime/exec.js";
+import { ops } from "pihost:runtime/ops.js";
 
 const DEFAULT_MARKDOWN_MESSAGE_TYPES = ["user", "assistant", "assistant-thinking"];
 
@@ -57,12 +58,16 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
       const list = extension.handlers.get(event) ?? [];
       list.push(registered);
       extension.handlers.set(event, list);
+      // Rust keeps a count per event so an event nobody handles is answered
+      // without entering the isolate (H3).
+      ops.op_pihost_handler_count(String(event), 1);
       return () => {
         const handlers = extension.handlers.get(event);
         if (!handlers) return;
         const index = handlers.indexOf(registered);
         if (index === -1) return;
         handlers.splice(index, 1);
+        ops.op_pihost_handler_count(String(event), -1);
         if (handlers.length === 0) extension.handlers.delete(event);
       };
     },

@@ -105,3 +105,26 @@ pub fn op_pihost_tool_update(state: &mut OpState, #[string] tool_call_id: &str, 
         let _ = sink.send(update);
     }
 }
+
+/// How many handlers are registered per event name, across every extension
+/// ever loaded in this engine. It may over-count (handlers of an extension
+/// that failed to load stay counted), never under-count, so "zero" safely
+/// means nobody can handle the event.
+#[derive(Clone, Default)]
+pub struct HandlerCounts(pub Arc<std::sync::Mutex<HashMap<String, i64>>>);
+
+impl HandlerCounts {
+    pub fn has_handlers(&self, event: &str) -> bool {
+        self.0
+            .lock()
+            .map(|counts| counts.get(event).copied().unwrap_or(0) > 0)
+            .unwrap_or(true)
+    }
+}
+
+#[op2(fast)]
+pub fn op_pihost_handler_count(state: &mut OpState, #[string] event: &str, delta: i32) {
+    if let Ok(mut counts) = state.borrow::<HandlerCounts>().0.lock() {
+        *counts.entry(event.to_string()).or_insert(0) += i64::from(delta);
+    }
+}

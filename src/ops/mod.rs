@@ -36,11 +36,13 @@ deno_core::extension!(
         host::op_pihost_host_provider,
         host::op_pihost_report_error,
         host::op_pihost_tool_update,
+        host::op_pihost_handler_count,
     ],
     state = |state| {
         state.put(process::ExecTable::default());
         state.put(host::BoundHost::default());
         state.put(host::ErrorSink::default());
         state.put(host::ToolUpdateSinks::default());
+        state.put(host::HandlerCounts::default());
     },
 );
