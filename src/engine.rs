@@ -411,6 +411,18 @@ impl Engine {
         Ok(report.into_report(&self.options, started.elapsed()))
     }
 
+    /// Reloads (H1): `session_shutdown` (reason "reload") to the loaded
+    /// extensions, invalidates them, loads `extensions` anew keeping flag
+    /// values, binds the same host again and emits `session_start` (reason
+    /// "reload"). Later calls reach the new extensions (H2).
+    pub async fn reload(&mut self, extensions: &[DiscoveredExtension]) -> Result<InspectReport, PihostError> {
+        let started = Instant::now();
+        let request = load_request(&self.options.cwd, extensions, false)?;
+        let response = self.call_json("reload", &request).await?;
+        let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("reload report", error))?;
+        Ok(report.into_report(&self.options, started.elapsed()))
+    }
+
     /// Calls a runtime function with one JSON string and awaits the JSON
     /// string it resolves to, running the event loop meanwhile.
     async fn call_json(&mut self, name: &str, argument: &str) -> Result<String, PihostError> {

@@ -138,13 +138,17 @@ impl Pihost {
 
     /// Discovers extensions as pi does (D1–D7) and loads them (L1–L8).
     pub async fn load(&self, configured_paths: &[String]) -> Result<InspectReport, PihostError> {
-        let discovered = crate::discovery::discover(&crate::discovery::DiscoveryOptions {
+        self.load_extensions(&self.discover(configured_paths), false).await
+    }
+
+    /// Finds extensions as pi does (D1–D7) for this engine's cwd and agent directory.
+    pub fn discover(&self, configured_paths: &[String]) -> Vec<DiscoveredExtension> {
+        crate::discovery::discover(&crate::discovery::DiscoveryOptions {
             cwd: self.options.cwd.clone(),
             agent_dir: self.options.agent_dir.clone(),
             config_dir_name: self.options.config_dir_name.clone(),
             configured_paths: configured_paths.to_vec(),
-        });
-        self.load_extensions(&discovered, false).await
+        })
     }
 
     /// Loads the given extensions in order; with `use_cache`, factories are reused (L6).
@@ -160,6 +164,21 @@ impl Pihost {
             .await?;
         let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| PihostError::Internal {
             context: "load report".to_string(),
+            message: error.to_string(),
+        })?;
+        Ok(report.into_report(&self.options, started.elapsed()))
+    }
+
+    /// Reloads the extensions found for `configured_paths` (H1): the old ones
+    /// get `session_shutdown` and go stale, flag values are kept, the host is
+    /// bound again and the new ones get `session_start`. Every later call
+    /// reaches the new extensions (H2).
+    pub async fn reload(&self, configured_paths: &[String]) -> Result<InspectReport, PihostError> {
+        let started = std::time::Instant::now();
+        let request = crate::engine::load_request(&self.options.cwd, &self.discover(configured_paths), false)?;
+        let response = self.call("reload", request, "reload".to_string(), None, false).await?;
+        let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| PihostError::Internal {
+            context: "reload report".to_string(),
             message: error.to_string(),
         })?;
         Ok(report.into_report(&self.options, started.elapsed()))

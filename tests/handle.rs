@@ -132,3 +132,63 @@ fn a_tool_that_never_finishes_is_bounded_by_the_dispatch_timeout() {
         );
     });
 }
+
+fn versioned(version: &str) -> String {
+    format!(
+        r#"
+export default function (pi) {{
+  pi.registerFlag("mode", {{ type: "string", default: "default-{version}" }});
+  pi.on("session_start", async (event) => pi.sendMessage({{ customType: "start", content: "{version}:" + event.reason }}));
+  pi.on("session_shutdown", async (event) => pi.sendMessage({{ customType: "shutdown", content: "{version}:" + event.reason }}));
+  pi.registerCommand("which", {{ handler: async () => {{
+    let stale = "not tried";
+    if (globalThis.previousPi) {{ try {{ globalThis.previousPi.getFlag("mode"); stale = "worked"; }} catch (error) {{ stale = error.message; }} }}
+    return {{ version: "{version}", mode: pi.getFlag("mode"), stale }};
+  }} }});
+  globalThis.previousPi ??= pi;
+}}
+"#
+    )
+}
+
+#[test]
+fn h1_h2_reload_swaps_the_extensions_keeps_flags_and_stales_the_old_api() {
+    let project = Project::new();
+    let path = project.write("versioned.ts", &versioned("v1"));
+    runtime().block_on(async {
+        let pihost = Pihost::start(project.options()).await.expect("start");
+        pihost.load(std::slice::from_ref(&path)).await.expect("load");
+        let host = Arc::new(RecordingHost::new());
+        pihost.bind(host.clone(), &HostState::default()).await.expect("bind");
+        pihost.set_flag("mode", &json!("chosen")).await.expect("flag");
+        assert_eq!(
+            pihost.run_command("which", "").await.expect("v1"),
+            Some(json!({ "version": "v1", "mode": "chosen", "stale": "worked" }))
+        );
+        project.write("versioned.ts", &versioned("v2"));
+        let report = pihost.reload(std::slice::from_ref(&path)).await.expect("reload");
+        assert!(report.errors.is_empty(), "{:#?}", report.errors);
+        let result = pihost.run_command("which", "").await.expect("v2").expect("a result");
+        assert_eq!(result["version"], "v2");
+        assert_eq!(result["mode"], "chosen", "flag values survive a reload");
+        assert!(
+            result["stale"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("This extension ctx is stale"),
+            "{result}"
+        );
+        let contents: Vec<String> = host
+            .calls()
+            .into_iter()
+            .filter_map(|call| match call {
+                pihost::host::RecordedCall::Notification(pihost::host::HostNotification::SendMessage {
+                    message,
+                    ..
+                }) => message["content"].as_str().map(str::to_string),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(contents, ["v1:reload", "v2:reload"]);
+    });
+}

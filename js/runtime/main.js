@@ -38,7 +38,7 @@ for (const [name, namespace] of Object.entries({
 }
 
 /** What the last load produced, kept for the host calls that follow it. */
-export const session = { runtime: undefined, eventBus: undefined, extensions: [], runner: undefined };
+export const session = { runtime: undefined, eventBus: undefined, extensions: [], runner: undefined, bound: false };
 const runningTools = new Map();
 
 /**
@@ -128,7 +128,40 @@ export function bindHost(stateJson) {
   runner.bindCore(binding.actions, binding.contextActions, binding.providerActions);
   runner.bindCommandContext(binding.commandActions);
   runner.setUIContext(binding.ui, hostState.hasUI ? "interactive" : "print");
+  session.bound = true;
   return "null";
+}
+
+/**
+ * Reload (H1): session_shutdown to the old extensions, invalidate them, load
+ * anew keeping flag values (active tools live in the host state and stay),
+ * bind the same host again, then session_start. Every later call reaches the
+ * new runner (H2). `requestJson` is a load request; resolves to the new load report.
+ */
+export async function reload(requestJson) {
+  const old = currentRunner();
+  const previousFlagValues = old.getFlagValues();
+  if (old.hasHandlers("session_shutdown")) await old.emit({ type: "session_shutdown", reason: "reload" });
+  old.invalidate();
+  const wasBound = session.bound;
+  session.bound = false;
+  const request = JSON.parse(requestJson);
+  session.runtime = createExtensionRuntime();
+  const result = await loadExtensionList(request.entries, {
+    cwd: request.cwd,
+    eventBus: session.eventBus,
+    runtime: session.runtime,
+    useCache: request.useCache,
+  });
+  for (const [name, value] of previousFlagValues) session.runtime.flagValues.set(name, value);
+  session.extensions = result.extensions;
+  session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, {}, {});
+  session.runner.onError((error) => ops.op_pihost_report_error(error));
+  if (wasBound) {
+    bindHost("{}");
+    await session.runner.emit({ type: "session_start", reason: "reload" });
+  }
+  return JSON.stringify(describeLoad(result, session.runtime));
 }
 
 /** Replaces parts of the host state the getters read. */
