@@ -16,6 +16,7 @@
 //   createEventBus() -> bus
 //   emitProjectTrustEvent({ extensions }, event, ctx) -> { result, errors }
 //   wrapToolDefinition(definition, ctxFactory) -> agent tool
+//   wrapRegisteredTool(registeredTool, runner) -> agent tool (pi's extension wrapper)
 //   flush() -> Promise resolved after pending timers and microtasks
 
 /** A JSON-safe description of any value, the same on both sides. */
@@ -287,6 +288,14 @@ async function runStep(step, runner, env, host, loaded, eventBus) {
         updates.push(describe(update)),
       );
       return { result, updates };
+    }
+    case "executeRegisteredTool": {
+      // The extension wrapper pi puts around registered tools (W1; in pi
+      // 0.82 also W2: tools the call activated are merged into addedToolNames).
+      const registered = runner.getAllRegisteredTools().find((tool) => tool.definition.name === step.name);
+      if (!registered) throw new Error(`Tool "${step.name}" not found`);
+      const tool = env.wrapRegisteredTool(registered, runner);
+      return tool.execute(step.toolCallId ?? "call-1", step.args ?? {}, undefined, undefined);
     }
     case "runCommand": {
       const command = runner.getCommand(step.name);

@@ -8,7 +8,7 @@ import { clearExtensionCache as clearCache, loadExtensions as loadExtensionList 
 import { describeLoad } from "pihost:runtime/snapshot.js";
 import { isNotImplemented } from "pihost:runtime/not-implemented.js";
 import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js";
-import { wrapToolDefinition } from "pihost:runtime/tool-wrapper.js";
+import { wrapRegisteredTool, wrapToolDefinition } from "pihost:runtime/tool-wrapper.js";
 import { runScenario as runCompatScenario } from "pihost:compat/driver.js";
 import { ops } from "pihost:runtime/ops.js";
 import { createHostBinding, hostState, setHostState as updateHostState } from "pihost:runtime/host-bridge.js";
@@ -98,6 +98,7 @@ const compatEnvironment = {
   createEventBus,
   emitProjectTrustEvent: (loaded, event, ctx) => emitProjectTrustEvent(loaded.extensions, event, ctx),
   wrapToolDefinition,
+  wrapRegisteredTool,
   flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
 };
 
@@ -182,9 +183,9 @@ export async function emitEvent(eventJson) {
 export async function executeTool(requestJson) {
   const runner = currentRunner();
   const { name, toolCallId, args } = JSON.parse(requestJson);
-  const definition = runner.getToolDefinition(name);
-  if (!definition) throw new Error(`Tool "${name}" is not registered by any extension`);
-  const tool = wrapToolDefinition(definition, (id, signal) => runner.createToolContext(id, signal));
+  const registered = runner.getAllRegisteredTools().find((candidate) => candidate.definition.name === name);
+  if (!registered) throw new Error(`Tool "${name}" is not registered by any extension`);
+  const tool = wrapRegisteredTool(registered, runner);
   const controller = new AbortController();
   runningTools.set(toolCallId, controller);
   try {

@@ -16,3 +16,29 @@ export function wrapToolDefinition(definition, ctxFactory) {
       definition.execute(toolCallId, params, signal, onUpdate, ctx ?? ctxFactory?.(toolCallId, signal)),
   };
 }
+
+/**
+ * pi's wrapper of an extension's registered tool: a context per call (W1)
+ * and, kept from pi 0.82 (W2), when every tool active before the call is
+ * still active after it, the names the call activated are merged into the
+ * result's `addedToolNames`.
+ */
+export function wrapRegisteredTool(registeredTool, runner) {
+  const tool = wrapToolDefinition(registeredTool.definition, (toolCallId, signal) =>
+    runner.createToolContext(toolCallId, signal),
+  );
+  const execute = tool.execute;
+  return {
+    ...tool,
+    execute: async (toolCallId, params, signal, onUpdate) => {
+      const activeBefore = runner.getActiveTools();
+      const result = await execute(toolCallId, params, signal, onUpdate);
+      const activeAfter = runner.getActiveTools();
+      if (!activeBefore.every((name) => activeAfter.includes(name))) return result;
+      const before = new Set(activeBefore);
+      const added = activeAfter.filter((name) => !before.has(name));
+      if (added.length === 0) return result;
+      return { ...result, addedToolNames: [...new Set([...(result.addedToolNames ?? []), ...added])] };
+    },
+  };
+}

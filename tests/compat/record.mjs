@@ -71,12 +71,13 @@ const importFrom = (file) => import(pathToFileURL(file).href);
 async function recordOne(piDir, dir) {
   const pkg = packageDir(piDir);
   const core = path.join(pkg, "dist/core");
-  const [driver, loader, runnerModule, eventBus, wrapper] = await Promise.all([
+  const [driver, loader, runnerModule, eventBus, wrapper, extensionWrapper] = await Promise.all([
     importFrom(driverPath),
     importFrom(path.join(core, "extensions/loader.js")),
     importFrom(path.join(core, "extensions/runner.js")),
     importFrom(path.join(core, "event-bus.js")),
     importFrom(path.join(core, "tools/tool-definition-wrapper.js")),
+    importFrom(path.join(core, "extensions/wrapper.js")),
   ]);
   const env = {
     loadExtensions: (paths, cwd, bus) => loader.loadExtensions(paths, cwd, bus),
@@ -84,6 +85,7 @@ async function recordOne(piDir, dir) {
     createEventBus: () => eventBus.createEventBus(),
     emitProjectTrustEvent: (result, event, ctx) => runnerModule.emitProjectTrustEvent(result, event, ctx),
     wrapToolDefinition: (definition, ctxFactory) => wrapper.wrapToolDefinition(definition, ctxFactory),
+    wrapRegisteredTool: (registeredTool, runner) => extensionWrapper.wrapRegisteredTool(registeredTool, runner),
     flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
   };
   const scenario = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8"));
@@ -125,7 +127,17 @@ function recordAll(options) {
       failed++;
       continue;
     }
-    const child = spawnSync(process.execPath, [self, "--pi-dir", options.piDir, "--one", dir], {
+    // A scenario of an older pi ("piVersion": "0.82.1", for (0.82) ids) is
+    // recorded with that version's install, beside the default one
+    // (PI_VERSION=0.82.1 ../shared/reference/install-pi-reference.sh).
+    const scenario = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8"));
+    const piDir = scenario.piVersion ? path.join(path.dirname(options.piDir), scenario.piVersion) : options.piDir;
+    if (!fs.existsSync(piDir)) {
+      process.stdout.write(`${name}: failed (pi ${scenario.piVersion} is not installed at ${piDir})\n`);
+      failed++;
+      continue;
+    }
+    const child = spawnSync(process.execPath, [self, "--pi-dir", piDir, "--one", dir], {
       cwd: dir,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
