@@ -16,6 +16,10 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use crate::discovery::DiscoveredExtension;
 use crate::engine::{Engine, EngineOptions, PendingCall, Registrations, extension_error};
 use crate::error::PihostError;
+use crate::events::{
+    BeforeAgentStartResult, BoundaryResult, DiscoveredResources, Headers, InputEvent, InputResult, ProjectTrustOutcome,
+    ToolCallEvent, ToolCallResult, ToolResultEvent, ToolResultPatch,
+};
 use crate::host::{ExtensionError, Host, HostState};
 use crate::report::{InspectReport, JsLoadReport};
 
@@ -227,6 +231,126 @@ impl Pihost {
             )
             .await?;
         crate::engine::result_of(&response)
+    }
+
+    async fn emit_typed<E: serde::Serialize, R: serde::de::DeserializeOwned>(
+        &self,
+        event_type: &str,
+        event: &E,
+    ) -> Result<Option<R>, PihostError> {
+        let bad = |error: serde_json::Error| PihostError::Internal {
+            context: format!("{event_type} event"),
+            message: error.to_string(),
+        };
+        let mut value = serde_json::to_value(event).map_err(bad)?;
+        match value.as_object_mut() {
+            Some(object) => {
+                object.insert("type".to_string(), Value::String(event_type.to_string()));
+            }
+            None => {
+                return Err(PihostError::Internal {
+                    context: format!("{event_type} event"),
+                    message: "an event must be a JSON object".to_string(),
+                });
+            }
+        }
+        match self.emit(&value).await? {
+            None => Ok(None),
+            Some(result) => serde_json::from_value(result).map(Some).map_err(bad),
+        }
+    }
+
+    async fn emit_always<E: serde::Serialize, R: serde::de::DeserializeOwned>(
+        &self,
+        event_type: &str,
+        event: &E,
+    ) -> Result<R, PihostError> {
+        self.emit_typed(event_type, event)
+            .await?
+            .ok_or_else(|| PihostError::Internal {
+                context: event_type.to_string(),
+                message: "the dispatch answered nothing".to_string(),
+            })
+    }
+
+    /// `tool_call` (E3): `Some` with `block: true` means do not run the tool.
+    /// A throwing handler is an `Err` here: pi blocks the tool in that case.
+    pub async fn emit_tool_call(&self, event: &ToolCallEvent) -> Result<Option<ToolCallResult>, PihostError> {
+        self.emit_typed("tool_call", event).await
+    }
+
+    /// `tool_result` (E4): `None` when no handler changed anything.
+    pub async fn emit_tool_result(&self, event: &ToolResultEvent) -> Result<Option<ToolResultPatch>, PihostError> {
+        self.emit_typed("tool_result", event).await
+    }
+
+    /// `input` (E5): continue, transform (new text and images) or handled.
+    pub async fn emit_input(&self, event: &InputEvent) -> Result<InputResult, PihostError> {
+        self.emit_always("input", event).await
+    }
+
+    /// `context` then `context_with_system` (E6): the messages to send.
+    pub async fn emit_context(&self, messages: &[Value]) -> Result<Vec<Value>, PihostError> {
+        self.emit_always("context", &serde_json::json!({ "messages": messages }))
+            .await
+    }
+
+    /// `message_end` (E7): the replacement message, if a handler made one.
+    pub async fn emit_message_end(&self, message: &Value) -> Result<Option<Value>, PihostError> {
+        self.emit_typed("message_end", &serde_json::json!({ "message": message }))
+            .await
+    }
+
+    /// `before_provider_request` (E8): the payload to send.
+    pub async fn emit_before_provider_request(&self, payload: &Value) -> Result<Value, PihostError> {
+        Ok(self
+            .emit_typed("before_provider_request", &serde_json::json!({ "payload": payload }))
+            .await?
+            .unwrap_or(Value::Null))
+    }
+
+    /// `before_provider_headers` (E8): the headers after handlers edited them.
+    pub async fn emit_before_provider_headers(&self, headers: &Headers) -> Result<Headers, PihostError> {
+        self.emit_always("before_provider_headers", &serde_json::json!({ "headers": headers }))
+            .await
+    }
+
+    /// `resources_discover` (E11): paths collected with the extension that gave them.
+    pub async fn emit_resources_discover(&self, cwd: &str, reason: &str) -> Result<DiscoveredResources, PihostError> {
+        self.emit_always(
+            "resources_discover",
+            &serde_json::json!({ "cwd": cwd, "reason": reason }),
+        )
+        .await
+    }
+
+    /// `user_bash` (E11): the first valid result; an invalid one is an `Err`.
+    pub async fn emit_user_bash(&self, event: &Value) -> Result<Option<Value>, PihostError> {
+        self.emit_typed("user_bash", event).await
+    }
+
+    /// `cache_warming_decision` (E11): the action, the last override winning.
+    pub async fn emit_cache_warming_decision(&self, event: &Value) -> Result<Value, PihostError> {
+        Ok(self
+            .emit_typed("cache_warming_decision", event)
+            .await?
+            .unwrap_or(Value::Null))
+    }
+
+    /// `project_trust` (E9): the first yes/no answer and the handlers' errors.
+    pub async fn emit_project_trust(&self, event: &Value) -> Result<ProjectTrustOutcome, PihostError> {
+        self.emit_always("project_trust", event).await
+    }
+
+    /// `turn_end` or `agent_before_settle` (E10); the host validates each
+    /// draft through `HostRequest::BuildBoundaryContext`.
+    pub async fn emit_boundary(&self, event_type: &str, event: &Value) -> Result<BoundaryResult, PihostError> {
+        self.emit_always(event_type, event).await
+    }
+
+    /// `before_agent_start` (E11): collected messages and the prompt options.
+    pub async fn emit_before_agent_start(&self, event: &Value) -> Result<BeforeAgentStartResult, PihostError> {
+        self.emit_always("before_agent_start", event).await
     }
 
     /// Executes a registered tool with a context made for this call (W1);

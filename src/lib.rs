@@ -10,6 +10,7 @@ pub mod compat;
 pub mod discovery;
 pub mod engine;
 pub mod error;
+pub mod events;
 pub mod handle;
 pub mod host;
 pub mod modules;
