@@ -19,6 +19,8 @@
 //   wrapRegisteredTool(registeredTool, runner) -> agent tool (pi's extension wrapper)
 //   flush() -> Promise resolved after pending timers and microtasks
 
+import { reloadExtensions } from "../runtime/reload.js";
+
 /** A JSON-safe description of any value, the same on both sides. */
 export function describe(value, seen = new Set()) {
   if (value === undefined) return { $undefined: true };
@@ -251,14 +253,30 @@ export async function runScenario(scenario, dir, env) {
   const eventBus = env.createEventBus();
   const paths = (scenario.extensions ?? []).map((file) => `${dir}/${file}`);
   const loaded = await env.loadExtensions(paths, dir, eventBus);
-  const runner = env.createRunner(loaded.extensions, loaded.runtime, dir);
-  runner.onError(({ extensionPath, event, error }) => log.push({ kind: "error", extensionPath, event, error }));
+  const session = { runner: undefined, loaded, bound: false, reloads: [] };
+  const adopt = (runner) => {
+    runner.onError(({ extensionPath, event, error }) => log.push({ kind: "error", extensionPath, event, error }));
+    session.runner = runner;
+    return runner;
+  };
+  adopt(env.createRunner(loaded.extensions, loaded.runtime, dir));
+  session.reload = async () => {
+    const { runner, loaded: reloaded } = await reloadExtensions(session.runner, {
+      bound: session.bound,
+      loadExtensions: () => env.loadExtensions(paths, dir, eventBus),
+      createRunner: (fresh) => adopt(env.createRunner(fresh.extensions, fresh.runtime, dir)),
+      bind: (fresh) => bindHost(fresh, host, session.bindStep),
+    });
+    session.runner = runner;
+    session.loaded = reloaded;
+    session.reloads.push(describeRegistrations(reloaded));
+  };
   const steps = [];
   for (const step of scenario.steps ?? []) {
     const outcome = { op: step.op };
     const at = log.length;
     try {
-      outcome.result = describe(await runStep(step, runner, env, host, loaded, eventBus));
+      outcome.result = describe(await runStep(step, session, env, host, eventBus));
     } catch (error) {
       outcome.error = errorText(error);
     }
@@ -267,16 +285,29 @@ export async function runScenario(scenario, dir, env) {
     steps.push(outcome);
   }
   const output = { registrations: describeRegistrations(loaded), steps };
+  if (session.reloads.length > 0) output.reloads = session.reloads;
   return JSON.parse(replaceAll(JSON.stringify(output), dir, "<scenario>"));
 }
 
-async function runStep(step, runner, env, host, loaded, eventBus) {
+function bindHost(runner, host, step) {
+  runner.bindCore(host.actions, host.contextActions, host.providerActions);
+  runner.bindCommandContext(step.commandContext === false ? undefined : host.commandActions);
+  runner.setUIContext(step.ui === false ? undefined : host.ui, host.ui ? "interactive" : "print");
+}
+
+async function runStep(step, session, env, host, eventBus) {
+  const runner = session.runner;
+  const loaded = session.loaded;
   switch (step.op) {
     case "bind":
-      runner.bindCore(host.actions, host.contextActions, host.providerActions);
-      runner.bindCommandContext(step.commandContext === false ? undefined : host.commandActions);
-      runner.setUIContext(step.ui === false ? undefined : host.ui, host.ui ? "interactive" : "print");
+      bindHost(runner, host, step);
+      session.bound = true;
+      session.bindStep = step;
       return { hasUI: runner.hasUI() };
+    case "reload":
+      // H1 with pi's sequence (js/runtime/reload.js); later steps use the new runner (H2).
+      await session.reload();
+      return { extensions: session.loaded.extensions.length };
     case "emit":
       return dispatch(runner, env, loaded.extensions, step.event);
     case "executeTool": {

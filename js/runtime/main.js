@@ -13,6 +13,7 @@ import { runScenario as runCompatScenario } from "pihost:compat/driver.js";
 import { ops } from "pihost:runtime/ops.js";
 import { createHostBinding, hostState, setHostState as updateHostState } from "pihost:runtime/host-bridge.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
+import { reloadExtensions } from "pihost:runtime/reload.js";
 import * as path from "pihost:node/path.js";
 import * as fs from "pihost:node/fs.js";
 import * as fsPromises from "pihost:node/fs/promises.js";
@@ -140,28 +141,33 @@ export function bindHost(stateJson) {
  * new runner (H2). `requestJson` is a load request; resolves to the new load report.
  */
 export async function reload(requestJson) {
-  const old = currentRunner();
-  const previousFlagValues = old.getFlagValues();
-  if (old.hasHandlers("session_shutdown")) await old.emit({ type: "session_shutdown", reason: "reload" });
-  old.invalidate();
+  const request = JSON.parse(requestJson);
   const wasBound = session.bound;
   session.bound = false;
-  const request = JSON.parse(requestJson);
-  session.runtime = createExtensionRuntime();
-  const result = await loadExtensionList(request.entries, {
-    cwd: request.cwd,
-    eventBus: session.eventBus,
-    runtime: session.runtime,
-    useCache: request.useCache,
+  let result;
+  const { runner } = await reloadExtensions(currentRunner(), {
+    bound: wasBound,
+    async loadExtensions() {
+      session.runtime = createExtensionRuntime();
+      result = await loadExtensionList(request.entries, {
+        cwd: request.cwd,
+        eventBus: session.eventBus,
+        runtime: session.runtime,
+        useCache: request.useCache,
+      });
+      return { ...result, runtime: session.runtime };
+    },
+    createRunner(loaded) {
+      session.extensions = loaded.extensions;
+      session.runner = new ExtensionRunner(loaded.extensions, loaded.runtime, request.cwd, {}, {});
+      session.runner.onError((error) => ops.op_pihost_report_error(error));
+      return session.runner;
+    },
+    bind() {
+      bindHost("{}");
+    },
   });
-  for (const [name, value] of previousFlagValues) session.runtime.flagValues.set(name, value);
-  session.extensions = result.extensions;
-  session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, {}, {});
-  session.runner.onError((error) => ops.op_pihost_report_error(error));
-  if (wasBound) {
-    bindHost("{}");
-    await session.runner.emit({ type: "session_start", reason: "reload" });
-  }
+  session.runner = runner;
   return JSON.stringify(describeLoad(result, session.runtime));
 }
 

@@ -1,0 +1,30 @@
+// The reload sequence (H1), as pi's AgentSession runs it, with the loader,
+// runner and binding passed in. Pure: it imports nothing, so the compat
+// driver runs this very file against the reference pi's loader and runner,
+// and pihost's own reload runs it against pihost's.
+//
+// session_shutdown (reason "reload") to the old extensions, invalidate them,
+// load anew, keep the flag values (active tools live in the host), bind the
+// same host again, session_start (reason "reload"). Callers then use the
+// returned runner for everything (H2).
+
+/**
+ * deps: { loadExtensions(): Promise<{ extensions, errors, runtime }>,
+ *         createRunner(loaded): runner, bind(runner): void, bound: boolean }
+ * Resolves to { runner, loaded }.
+ */
+export async function reloadExtensions(oldRunner, deps) {
+  const previousFlagValues = oldRunner.getFlagValues();
+  if (oldRunner.hasHandlers("session_shutdown")) {
+    await oldRunner.emit({ type: "session_shutdown", reason: "reload" });
+  }
+  oldRunner.invalidate();
+  const loaded = await deps.loadExtensions();
+  for (const [name, value] of previousFlagValues) loaded.runtime.flagValues.set(name, value);
+  const runner = deps.createRunner(loaded);
+  if (deps.bound) {
+    deps.bind(runner);
+    await runner.emit({ type: "session_start", reason: "reload" });
+  }
+  return { runner, loaded };
+}
