@@ -21,6 +21,9 @@ pub enum PihostError {
     /// caller (a tool_call handler, E3; a user_bash result; a tool; a command).
     #[error("{message}")]
     Extension { message: String, stack: Option<String> },
+    /// The engine thread has stopped (shutdown, or every handle dropped).
+    #[error("the pihost engine has stopped")]
+    Stopped,
     /// A dispatch waits on a promise nothing can ever settle (no timer, no
     /// pending I/O): it is reported at once instead of waited on.
     #[error("{call} can never settle: its handlers wait on a promise nothing will resolve")]

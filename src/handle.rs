@@ -40,6 +40,8 @@ enum Request {
         state: String,
         reply: Reply,
     },
+    /// Stop the engine: calls still in flight are answered with an error.
+    Shutdown { reply: oneshot::Sender<()> },
 }
 
 /// A call in flight inside the isolate.
@@ -62,10 +64,7 @@ pub struct Pihost {
 }
 
 fn stopped() -> PihostError {
-    PihostError::Internal {
-        context: "handle".to_string(),
-        message: "the pihost engine thread has stopped".to_string(),
-    }
+    PihostError::Stopped
 }
 
 impl Pihost {
@@ -171,6 +170,14 @@ impl Pihost {
             message: error.to_string(),
         })?;
         Ok(report.into_report(&self.options, started.elapsed()))
+    }
+
+    /// Stops the engine thread. Calls still in flight fail; every handle
+    /// (all clones) answers "stopped" from now on.
+    pub async fn shutdown(&self) -> Result<(), PihostError> {
+        let (reply, done) = oneshot::channel();
+        self.requests.send(Request::Shutdown { reply }).map_err(|_| stopped())?;
+        done.await.map_err(|_| stopped())
     }
 
     /// Reloads the extensions found for `configured_paths` (H1): the old ones
@@ -488,12 +495,18 @@ fn serve(
     cx: &mut Context<'_>,
 ) -> Poll<()> {
     let mut handles_gone = false;
+    let mut shutdown: Option<oneshot::Sender<()>> = None;
     // Starting a call or settling one queues JS work that the next turn of
     // the event loop runs; keep turning while anything moves.
     loop {
         let mut progressed = false;
         loop {
             match requests.poll_recv(cx) {
+                Poll::Ready(Some(Request::Shutdown { reply })) => {
+                    shutdown = Some(reply);
+                    handles_gone = true;
+                    break;
+                }
                 Poll::Ready(Some(request)) => {
                     start(engine, request, in_flight);
                     progressed = true;
@@ -537,7 +550,18 @@ fn serve(
             break;
         }
     }
-    if handles_gone { Poll::Ready(()) } else { Poll::Pending }
+    // With every handle gone (or a shutdown) nobody gets an answer any more.
+    if !handles_gone {
+        return Poll::Pending;
+    }
+    for done in in_flight.drain(..) {
+        let _ = done.reply.send(Err(stopped()));
+    }
+    requests.close();
+    if let Some(reply) = shutdown {
+        let _ = reply.send(());
+    }
+    Poll::Ready(())
 }
 
 fn forward_errors(
@@ -568,6 +592,10 @@ fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>) {
                     let _ = reply.send(Err(error));
                 }
             }
+        }
+        Request::Shutdown { reply } => {
+            // Handled in serve(); answering here keeps the match total.
+            let _ = reply.send(());
         }
         Request::Call {
             function,

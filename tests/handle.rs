@@ -192,3 +192,16 @@ fn h1_h2_reload_swaps_the_extensions_keeps_flags_and_stales_the_old_api() {
         assert_eq!(contents, ["v1:reload", "v2:reload"]);
     });
 }
+
+#[test]
+fn shutdown_stops_the_engine_and_later_calls_say_so() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let pihost = started(&project).await;
+        let other = pihost.clone();
+        pihost.shutdown().await.expect("shutdown");
+        let error = other.registrations().await.expect_err("stopped");
+        assert!(matches!(error, PihostError::Stopped), "{error}");
+        assert_eq!(error.to_string(), "the pihost engine has stopped");
+    });
+}

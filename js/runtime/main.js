@@ -182,7 +182,15 @@ export async function emitEvent(eventJson) {
   const runner = currentRunner();
   const buildBoundaryContext = async (eventType, entries) =>
     JSON.parse((await ops.op_pihost_host_request("buildBoundaryContext", JSON.stringify({ eventType, entries }))) || "null");
-  return resultJson(await dispatchEvent(runner, JSON.parse(eventJson), buildBoundaryContext));
+  const event = JSON.parse(eventJson);
+  try {
+    return resultJson(await dispatchEvent(runner, event, buildBoundaryContext));
+  } catch (error) {
+    // As pi's agent session: whatever a tool_call handler throws blocks the
+    // tool, with an Error the host can show.
+    if (event.type !== "tool_call" || error instanceof Error) throw error;
+    throw new Error(`Extension failed, blocking execution: ${String(error)}`);
+  }
 }
 
 /** Runs a registered tool with a context made for this call (W1); updates stream to Rust. */
