@@ -146,3 +146,70 @@ pub fn covered_ids(dirs: &[PathBuf]) -> BTreeMap<String, Vec<String>> {
     }
     covered
 }
+
+/// The host a scenario describes (`scenario.json`'s `host`), in Rust: pihost
+/// replays scenarios through its real host path (the Host trait behind the
+/// JS bridge) with this host answering, while the reference side answers
+/// from the same table in JS (`createCannedHost` in js/compat/driver.js).
+pub struct ScenarioHost {
+    answers: serde_json::Value,
+}
+
+impl ScenarioHost {
+    pub fn new(answers: serde_json::Value) -> Self {
+        Self { answers }
+    }
+
+    fn ui_answer(&self, name: &str) -> serde_json::Value {
+        self.answers
+            .get("ui")
+            .and_then(|ui| ui.get(name))
+            .cloned()
+            .unwrap_or(serde_json::Value::Null)
+    }
+}
+
+impl crate::host::Host for ScenarioHost {
+    fn request(&self, request: crate::host::HostRequest) -> crate::host::HostFuture {
+        use crate::host::HostRequest;
+        let answer = match &request {
+            HostRequest::SetModel { .. } => self
+                .answers
+                .get("setModelResult")
+                .cloned()
+                .unwrap_or(serde_json::Value::Bool(true)),
+            HostRequest::UiSelect { .. } => self.ui_answer("select"),
+            HostRequest::UiConfirm { .. } => self.ui_answer("confirm"),
+            HostRequest::UiInput { .. } => self.ui_answer("input"),
+            HostRequest::UiEditor { .. } => self.ui_answer("editor"),
+            HostRequest::UiCustom { .. } => self.ui_answer("custom"),
+            HostRequest::ExecuteTool { .. } => self
+                .answers
+                .get("executeToolResult")
+                .cloned()
+                .unwrap_or_else(|| request.headless_answer()),
+            _ => request.headless_answer(),
+        };
+        Box::pin(async move { Ok(answer) })
+    }
+
+    fn provider(&self, change: crate::host::ProviderChange) -> Result<(), crate::host::HostError> {
+        use crate::host::ProviderChange;
+        let name = match &change {
+            ProviderChange::RegisterProvider { name, .. } => Some(name.as_str()),
+            ProviderChange::RegisterNativeProvider { id } => id.as_deref(),
+            _ => None,
+        };
+        let refused = self
+            .answers
+            .get("failProviders")
+            .and_then(|names| names.as_array())
+            .is_some_and(|names| names.iter().any(|refused| refused.as_str() == name));
+        match (refused, name) {
+            (true, Some(name)) => Err(crate::host::HostError(format!(
+                "provider {name} was refused by the host"
+            ))),
+            _ => Ok(()),
+        }
+    }
+}

@@ -151,6 +151,13 @@ pub enum HostRequest {
         #[serde(default)]
         opts: Option<Value>,
     },
+    /// A custom UI component; only its options cross (the component factory
+    /// stays in JS). Answer what the component would resolve to, or null.
+    #[serde(rename = "ui.custom")]
+    UiCustom {
+        #[serde(default)]
+        options: Option<Value>,
+    },
     /// Answer the edited text, or null.
     #[serde(rename = "ui.editor")]
     UiEditor {
@@ -211,6 +218,7 @@ impl HostRequest {
             HostRequest::UiConfirm { .. } => Value::Bool(false),
             HostRequest::UiSelect { .. }
             | HostRequest::UiInput { .. }
+            | HostRequest::UiCustom { .. }
             | HostRequest::UiEditor { .. }
             | HostRequest::WaitForIdle
             | HostRequest::Reload => Value::Null,
@@ -321,6 +329,10 @@ pub struct HostState {
     /// Whether the host shows a UI (`ctx.hasUI`); without one, the no-op UI of R4.
     #[serde(rename = "hasUI", skip_serializing_if = "Option::is_none")]
     pub has_ui: Option<bool>,
+    /// What `ctx.ui.setTheme` answers (it is synchronous in pi); default
+    /// `{ success: false, error: "UI not available" }`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set_theme_result: Option<Value>,
     /// Whether nested `ctx.executeTool` reaches the host (R5).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub can_execute_tools: Option<bool>,

@@ -79,49 +79,48 @@ const UI_METHODS_RECORDED = [
   "setToolsExpanded",
 ];
 
+/** The harness's answer to ui.setTheme: scenarios have no themes. */
+export const SCENARIO_SET_THEME_RESULT = { success: false, error: "no themes in scenarios" };
+
 /**
- * The host of a scenario: records every action and UI call in `log`, and
- * answers from `answers` (scenario.host):
+ * A host answering from `answers` (scenario.host):
  *   model, scopedModels, activeTools, allTools, settings, sessionName,
  *   thinkingLevel, commands, isIdle, projectTrusted, pendingMessages,
  *   contextUsage, systemPrompt, callableTools, executeToolResult (absent:
  *   nested tool calls are unavailable), failProviders (names whose
  *   registration throws), setModelResult,
  *   ui: null for headless, else { select, confirm, input, editor, custom, editorText }.
+ * Returns { actions, contextActions, providerActions, commandActions, ui }.
  */
-export function createRecordingHost(answers, log) {
+export function createCannedHost(answers) {
   const state = {
     activeTools: answers.activeTools ?? [],
     sessionName: answers.sessionName,
     thinkingLevel: answers.thinkingLevel ?? "off",
   };
-  const record = (kind, name, args) => log.push({ kind, name, args: args.map((arg) => describe(arg)) });
-  const action = (name, answer) => (...args) => {
-    record("action", name, args);
-    return answer?.(...args);
-  };
+  const nothing = () => undefined;
   const actions = {
-    sendMessage: action("sendMessage"),
-    sendUserMessage: action("sendUserMessage"),
-    appendEntry: action("appendEntry"),
-    setSessionName: action("setSessionName", (name) => {
+    sendMessage: nothing,
+    sendUserMessage: nothing,
+    appendEntry: nothing,
+    setSessionName: (name) => {
       state.sessionName = name;
-    }),
-    getSessionName: action("getSessionName", () => state.sessionName),
-    setLabel: action("setLabel"),
-    getActiveTools: action("getActiveTools", () => state.activeTools.slice()),
-    getAllTools: action("getAllTools", () => answers.allTools ?? []),
-    getSettings: action("getSettings", () => answers.settings ?? {}),
-    setActiveTools: action("setActiveTools", (names) => {
+    },
+    getSessionName: () => state.sessionName,
+    setLabel: nothing,
+    getActiveTools: () => state.activeTools.slice(),
+    getAllTools: () => answers.allTools ?? [],
+    getSettings: () => answers.settings ?? {},
+    setActiveTools: (names) => {
       state.activeTools = names.slice();
-    }),
-    refreshTools: action("refreshTools"),
-    getCommands: action("getCommands", () => answers.commands ?? []),
-    setModel: action("setModel", async () => answers.setModelResult ?? true),
-    getThinkingLevel: action("getThinkingLevel", () => state.thinkingLevel),
-    setThinkingLevel: action("setThinkingLevel", (level) => {
+    },
+    refreshTools: nothing,
+    getCommands: () => answers.commands ?? [],
+    setModel: async () => answers.setModelResult ?? true,
+    getThinkingLevel: () => state.thinkingLevel,
+    setThinkingLevel: (level) => {
       state.thinkingLevel = level;
-    }),
+    },
   };
   const contextActions = {
     getModel: () => answers.model,
@@ -129,37 +128,34 @@ export function createRecordingHost(answers, log) {
     isIdle: () => answers.isIdle ?? true,
     isProjectTrusted: () => answers.projectTrusted ?? true,
     getSignal: () => undefined,
-    abort: action("abort"),
+    abort: nothing,
     hasPendingMessages: () => answers.pendingMessages ?? false,
-    shutdown: action("shutdown"),
+    shutdown: nothing,
     getContextUsage: () => answers.contextUsage,
-    compact: action("compact"),
+    compact: nothing,
     getSystemPrompt: () => answers.systemPrompt ?? "",
-    executeTool:
-      answers.executeToolResult === undefined
-        ? undefined
-        : action("executeTool", async () => answers.executeToolResult),
+    executeTool: answers.executeToolResult === undefined ? undefined : async () => answers.executeToolResult,
     getCallableTools: () => answers.callableTools ?? [],
   };
   const failing = new Set(answers.failProviders ?? []);
   const providerActions = {
-    registerProvider: action("registerProvider", (name) => {
+    registerProvider: (name) => {
       if (failing.has(name)) throw new Error(`provider ${name} was refused by the host`);
-    }),
-    registerNativeProvider: action("registerNativeProvider", (provider) => {
+    },
+    registerNativeProvider: (provider) => {
       if (failing.has(provider?.id)) throw new Error(`provider ${provider.id} was refused by the host`);
-    }),
-    unregisterProvider: action("unregisterProvider"),
-    registerVirtualModel: action("registerVirtualModel"),
-    unregisterVirtualModel: action("unregisterVirtualModel"),
+    },
+    unregisterProvider: nothing,
+    registerVirtualModel: nothing,
+    unregisterVirtualModel: nothing,
   };
   const commandActions = {
-    waitForIdle: action("waitForIdle", async () => {}),
-    newSession: action("newSession", async () => ({ cancelled: false })),
-    fork: action("fork", async () => ({ cancelled: false })),
-    navigateTree: action("navigateTree", async () => ({ cancelled: false })),
-    switchSession: action("switchSession", async () => ({ cancelled: false })),
-    reload: action("reload", async () => {}),
+    waitForIdle: async () => {},
+    newSession: async () => ({ cancelled: false }),
+    fork: async () => ({ cancelled: false }),
+    navigateTree: async () => ({ cancelled: false }),
+    switchSession: async () => ({ cancelled: false }),
+    reload: async () => {},
   };
   let ui;
   if (answers.ui) {
@@ -169,23 +165,49 @@ export function createRecordingHost(answers, log) {
       getEditorComponent: () => undefined,
       getAllThemes: () => [],
       getTheme: () => undefined,
-      setTheme: () => ({ success: false, error: "no themes in scenarios" }),
+      setTheme: () => SCENARIO_SET_THEME_RESULT,
       getToolsExpanded: () => false,
       theme: undefined,
     };
-    for (const name of UI_METHODS_ANSWERED) {
-      ui[name] = (...args) => {
-        record("ui", name, args);
-        return Promise.resolve(answers.ui[name]);
-      };
-    }
-    for (const name of UI_METHODS_RECORDED) {
-      ui[name] = (...args) => {
-        record("ui", name, args);
-      };
-    }
+    for (const name of UI_METHODS_ANSWERED) ui[name] = () => Promise.resolve(answers.ui[name]);
+    for (const name of UI_METHODS_RECORDED) ui[name] = nothing;
   }
   return { actions, contextActions, providerActions, commandActions, ui };
+}
+
+/**
+ * Wraps a host so every action, UI call and provider change is recorded in
+ * `log` (with its arguments described) before it runs. The same wrapper goes
+ * around the canned host here and around pihost's Rust-backed host, so both
+ * sides log the same calls.
+ */
+export function recordCalls(host, log) {
+  const record = (kind, name, args) => log.push({ kind, name, args: args.map((arg) => describe(arg)) });
+  const wrap = (kind, object, names) => {
+    if (!object) return object;
+    const wrapped = { ...object };
+    for (const name of names) {
+      const original = object[name];
+      if (typeof original !== "function") continue;
+      wrapped[name] = (...args) => {
+        record(kind, name, args);
+        return original(...args);
+      };
+    }
+    return wrapped;
+  };
+  return {
+    actions: wrap("action", host.actions, Object.keys(host.actions)),
+    contextActions: wrap("action", host.contextActions, ["abort", "shutdown", "compact", "executeTool"]),
+    providerActions: wrap("action", host.providerActions, Object.keys(host.providerActions)),
+    commandActions: wrap("action", host.commandActions, Object.keys(host.commandActions)),
+    ui: wrap("ui", host.ui, [...UI_METHODS_ANSWERED, ...UI_METHODS_RECORDED]),
+  };
+}
+
+/** The canned host with every call recorded: what the reference side runs. */
+export function createRecordingHost(answers, log) {
+  return recordCalls(createCannedHost(answers), log);
 }
 
 function replaceAll(text, search, replacement) {
@@ -249,7 +271,9 @@ function describeRegistrations(loaded) {
 /** Runs one scenario; `dir` is its folder's absolute path. */
 export async function runScenario(scenario, dir, env) {
   const log = [];
-  const host = createRecordingHost(scenario.host ?? {}, log);
+  // pihost binds its real, Rust-backed host here (env.createHost); the
+  // reference gets the canned JS host. Both are wrapped by recordCalls.
+  const host = env.createHost ? env.createHost(scenario.host ?? {}, log) : createRecordingHost(scenario.host ?? {}, log);
   const eventBus = env.createEventBus();
   const paths = (scenario.extensions ?? []).map((file) => `${dir}/${file}`);
   const loaded = await env.loadExtensions(paths, dir, eventBus);

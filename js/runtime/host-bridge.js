@@ -26,6 +26,7 @@ export const hostState = {
   callableTools: [],
   editorText: "",
   toolsExpanded: false,
+  setThemeResult: undefined,
   hasUI: false,
   canExecuteTools: false,
 };
@@ -84,6 +85,8 @@ function createHostUI() {
   ui.confirm = async (title, message, opts) => (await request("ui.confirm", { title, message, opts })) === true;
   ui.input = (title, placeholder, opts) => request("ui.input", { title, placeholder, opts });
   ui.editor = (title, prefill) => request("ui.editor", { title, prefill });
+  ui.custom = (_factory, options) => request("ui.custom", { options });
+  ui.setTheme = () => hostState.setThemeResult ?? { success: false, error: "UI not available" };
   ui.getEditorText = () => hostState.editorText;
   ui.getToolsExpanded = () => hostState.toolsExpanded;
   ui.setEditorText = notifier("ui.setEditorText", ["text"], (text) => {

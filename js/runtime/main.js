@@ -9,7 +9,7 @@ import { describeLoad } from "pihost:runtime/snapshot.js";
 import { isNotImplemented } from "pihost:runtime/not-implemented.js";
 import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js";
 import { wrapRegisteredTool, wrapToolDefinition } from "pihost:runtime/tool-wrapper.js";
-import { runScenario as runCompatScenario } from "pihost:compat/driver.js";
+import { recordCalls, runScenario as runCompatScenario, SCENARIO_SET_THEME_RESULT } from "pihost:compat/driver.js";
 import { ops } from "pihost:runtime/ops.js";
 import { createHostBinding, hostState, setHostState as updateHostState } from "pihost:runtime/host-bridge.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
@@ -100,6 +100,32 @@ const compatEnvironment = {
   emitProjectTrustEvent: (loaded, event, ctx) => emitProjectTrustEvent(loaded.extensions, event, ctx),
   wrapToolDefinition,
   wrapRegisteredTool,
+  // The real host path: the JS bridge to a Rust Host (compat::ScenarioHost),
+  // recorded by the same wrapper as the reference side's canned host.
+  createHost(answers, log) {
+    ops.op_pihost_use_scenario_host(answers);
+    updateHostState({
+      model: answers.model,
+      scopedModels: answers.scopedModels ?? [],
+      activeTools: answers.activeTools ?? [],
+      allTools: answers.allTools ?? [],
+      settings: answers.settings ?? {},
+      sessionName: answers.sessionName,
+      thinkingLevel: answers.thinkingLevel ?? "off",
+      commands: answers.commands ?? [],
+      isIdle: answers.isIdle ?? true,
+      projectTrusted: answers.projectTrusted ?? true,
+      pendingMessages: answers.pendingMessages ?? false,
+      contextUsage: answers.contextUsage,
+      systemPrompt: answers.systemPrompt ?? "",
+      callableTools: answers.callableTools ?? [],
+      editorText: answers.ui?.editorText ?? "",
+      hasUI: Boolean(answers.ui),
+      canExecuteTools: answers.executeToolResult !== undefined,
+      setThemeResult: SCENARIO_SET_THEME_RESULT,
+    });
+    return recordCalls(createHostBinding(), log);
+  },
   flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
 };
 

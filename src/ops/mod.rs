@@ -37,6 +37,7 @@ deno_core::extension!(
         host::op_pihost_report_error,
         host::op_pihost_tool_update,
         host::op_pihost_handler_count,
+        host::op_pihost_use_scenario_host,
     ],
     state = |state| {
         state.put(process::ExecTable::default());
