@@ -32,6 +32,8 @@ fn main() {
         let mut engine = pihost::Engine::new(options).await.expect("engine");
         let found = engine.discover(&[fixtures.display().to_string()]);
         engine.load(&found, false).await.expect("load");
+        let host = std::sync::Arc::new(pihost::host::HeadlessHost);
+        engine.bind(host, &pihost::host::HostState::default()).await.expect("bind");
         let tool_call = json!({ "type": "tool_call", "toolName": "bash", "toolCallId": "1", "input": { "command": "ls -la" } });
         let messages: Vec<_> = (0..200)
             .map(|i| json!({ "role": if i % 2 == 1 { "assistant" } else { "user" }, "content": format!("message {i} ").repeat(8), "timestamp": i }))

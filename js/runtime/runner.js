@@ -165,6 +165,8 @@ export class ExtensionRunner {
   shortcutDiagnostics = [];
   commandDiagnostics = [];
   staleMessage = undefined;
+  /** Whether bindCore has run (pihost's W2 wrapper needs the host's active tools). */
+  isBound = false;
   uiPromptDepth = 0;
   activeUIPrompt = undefined;
 
@@ -204,6 +206,7 @@ export class ExtensionRunner {
       runtime[name] = actions[name];
     }
     runtime.createContext = () => this.createContext();
+    this.isBound = true;
 
     this.getModel = contextActions.getModel;
     this.getScopedModels = contextActions.getScopedModels;

@@ -31,8 +31,10 @@ export function wrapRegisteredTool(registeredTool, runner) {
   return {
     ...tool,
     execute: async (toolCallId, params, signal, onUpdate) => {
-      const activeBefore = runner.getActiveTools();
+      // Before a host is bound there is no active tool set to compare.
+      const activeBefore = runner.isBound ? runner.getActiveTools() : undefined;
       const result = await execute(toolCallId, params, signal, onUpdate);
+      if (activeBefore === undefined) return result;
       const activeAfter = runner.getActiveTools();
       if (!activeBefore.every((name) => activeAfter.includes(name))) return result;
       const before = new Set(activeBefore);
