@@ -19,6 +19,7 @@
 //   wrapRegisteredTool(registeredTool, runner) -> agent tool (pi's extension wrapper)
 //   flush() -> Promise resolved after pending timers and microtasks
 
+import { dispatchEvent } from "../runtime/dispatch.js";
 import { reloadExtensions } from "../runtime/reload.js";
 
 /** A JSON-safe description of any value, the same on both sides. */
@@ -222,38 +223,6 @@ function boundaryContext(entries) {
   return { entryCount: entries.length };
 }
 
-async function dispatch(runner, env, extensions, event) {
-  switch (event.type) {
-    case "tool_call":
-      return runner.emitToolCall(event);
-    case "tool_result":
-      return runner.emitToolResult(event);
-    case "context":
-      return runner.emitContext(event.messages);
-    case "input":
-      return runner.emitInput(event.text, event.images, event.source, event.streamingBehavior);
-    case "message_end":
-      return runner.emitMessageEnd(event);
-    case "before_provider_request":
-      return runner.emitBeforeProviderRequest(event.payload);
-    case "before_provider_headers":
-      return runner.emitBeforeProviderHeaders(event.headers);
-    case "resources_discover":
-      return runner.emitResourcesDiscover(event.cwd, event.reason);
-    case "user_bash":
-      return runner.emitUserBash(event);
-    case "cache_warming_decision":
-      return runner.emitCacheWarmingDecision(event);
-    case "project_trust":
-      return env.emitProjectTrustEvent({ extensions }, event, runner.createContext());
-    case "turn_end":
-    case "agent_before_settle":
-      return runner.emitBoundary(event, async (entries) => boundaryContext(entries));
-    default:
-      return runner.emit(event);
-  }
-}
-
 function describeRegistrations(loaded) {
   return {
     extensions: loaded.extensions.map((extension) => ({
@@ -333,7 +302,10 @@ async function runStep(step, session, env, host, eventBus) {
       await session.reload();
       return { extensions: session.loaded.extensions.length };
     case "emit":
-      return dispatch(runner, env, loaded.extensions, step.event);
+      return dispatchEvent(runner, step.event, {
+        buildBoundaryContext: async (_eventType, entries) => boundaryContext(entries),
+        emitProjectTrust: (event, ctx) => env.emitProjectTrustEvent({ extensions: loaded.extensions }, event, ctx),
+      });
     case "executeTool": {
       const definition = runner.getToolDefinition(step.name);
       if (!definition) throw new Error(`Tool "${step.name}" not found`);

@@ -1,13 +1,14 @@
 // Which of the runner's emit methods an event goes through: each event
 // family has its own merge rule (E2–E11); anything else, including events pi
-// adds later, goes through the generic emit untouched.
-import { emitProjectTrustEvent } from "pihost:runtime/runner.js";
+// adds later, goes through the generic emit untouched. Pure (no imports), so
+// the compat driver runs it against the reference's runner too.
 
 /**
- * Dispatches `event` ({ type, ...fields }). `buildBoundaryContext(eventType,
- * entries)` validates boundary drafts (E10).
+ * Dispatches `event` ({ type, ...fields }). `host.buildBoundaryContext(eventType,
+ * entries)` validates boundary drafts (E10); `host.emitProjectTrust(event, ctx)`
+ * runs project_trust (E9), which pi dispatches outside the runner.
  */
-export function dispatchEvent(runner, event, buildBoundaryContext) {
+export function dispatchEvent(runner, event, host) {
   switch (event.type) {
     case "tool_call":
       return runner.emitToolCall(event);
@@ -32,10 +33,10 @@ export function dispatchEvent(runner, event, buildBoundaryContext) {
     case "cache_warming_decision":
       return runner.emitCacheWarmingDecision(event);
     case "project_trust":
-      return emitProjectTrustEvent(runner.extensions, event, runner.createContext());
+      return host.emitProjectTrust(event, runner.createContext());
     case "turn_end":
     case "agent_before_settle":
-      return runner.emitBoundary(event, (entries) => buildBoundaryContext(event.type, entries));
+      return runner.emitBoundary(event, (entries) => host.buildBoundaryContext(event.type, entries));
     default:
       // H3: with no handler at all there is nothing to build.
       if (!runner.hasHandlers(event.type)) return Promise.resolve(undefined);

@@ -210,7 +210,12 @@ export async function emitEvent(eventJson) {
     JSON.parse((await ops.op_pihost_host_request("buildBoundaryContext", JSON.stringify({ eventType, entries }))) || "null");
   const event = JSON.parse(eventJson);
   try {
-    return resultJson(await dispatchEvent(runner, event, buildBoundaryContext));
+    return resultJson(
+      await dispatchEvent(runner, event, {
+        buildBoundaryContext,
+        emitProjectTrust: (trustEvent, ctx) => emitProjectTrustEvent(runner.extensions, trustEvent, ctx),
+      }),
+    );
   } catch (error) {
     // As pi's agent session: whatever a tool_call handler throws blocks the
     // tool, with an Error the host can show.

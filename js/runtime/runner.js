@@ -3,7 +3,7 @@
 // with its own merge rule. Merge rules live here, in JS, where object
 // identity (E6) and in-place mutation (E8) mean what they mean in pi.
 import { getCurrentSystemMessage } from "pihost:pi/pi-ai.js";
-import { DEFAULT_STALE_MESSAGE } from "pihost:runtime/extension-runtime.js";
+import { ACTION_NAMES, DEFAULT_STALE_MESSAGE } from "pihost:runtime/extension-runtime.js";
 
 // Extension shortcuts compete with these built-in keybindings: an extension
 // may not take them (N3).
@@ -186,23 +186,7 @@ export class ExtensionRunner {
   /** Copies the host's actions into the shared runtime and flushes queued providers (R1, A7). */
   bindCore(actions, contextActions, providerActions) {
     const runtime = this.runtime;
-    for (const name of [
-      "sendMessage",
-      "sendUserMessage",
-      "appendEntry",
-      "setSessionName",
-      "getSessionName",
-      "setLabel",
-      "getActiveTools",
-      "getAllTools",
-      "getSettings",
-      "setActiveTools",
-      "refreshTools",
-      "getCommands",
-      "setModel",
-      "getThinkingLevel",
-      "setThinkingLevel",
-    ]) {
+    for (const name of [...ACTION_NAMES, "refreshTools", "setModel"]) {
       runtime[name] = actions[name];
     }
     runtime.createContext = () => this.createContext();

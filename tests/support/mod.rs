@@ -127,32 +127,9 @@ pub fn comparable(report: &serde_json::Value) -> serde_json::Value {
     report
 }
 
-/// The same value with every object's keys sorted, so key order (which
-/// serde_json keeps here) does not count as a difference.
-pub fn sorted_keys(value: &serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            serde_json::Value::Object(entries.into_iter().map(|(k, v)| (k.clone(), sorted_keys(v))).collect())
-        }
-        serde_json::Value::Array(items) => serde_json::Value::Array(items.iter().map(sorted_keys).collect()),
-        other => other.clone(),
-    }
-}
-
 /// A readable line diff of two JSON documents, empty when they are equal.
 pub fn json_diff(expected: &serde_json::Value, actual: &serde_json::Value) -> String {
-    let expected = serde_json::to_string_pretty(&sorted_keys(expected)).unwrap_or_default();
-    let actual = serde_json::to_string_pretty(&sorted_keys(actual)).unwrap_or_default();
-    if expected == actual {
-        return String::new();
-    }
-    similar::TextDiff::from_lines(&expected, &actual)
-        .unified_diff()
-        .context_radius(4)
-        .header("reference pi 1.6.0", "pihost")
-        .to_string()
+    pihost::compat::json_diff(expected, actual, ("reference pi 1.6.0", "pihost"))
 }
 
 /// A temporary project with an empty agent directory, for loading fixtures.
