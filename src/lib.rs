@@ -16,6 +16,7 @@ pub mod host;
 pub mod modules;
 pub mod ops;
 pub mod report;
+pub mod serve;
 pub mod transpile;
 
 pub use engine::{Engine, EngineOptions};

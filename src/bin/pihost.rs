@@ -73,6 +73,13 @@ enum Verb {
         #[command(flatten)]
         session: SessionArgs,
     },
+    /// Speak newline-delimited JSON-RPC 2.0 on stdin/stdout, for agents in
+    /// any language (see docs/protocol.md). Logs go to stderr.
+    Serve {
+        /// Default project directory (initialize may name another).
+        #[arg(long)]
+        cwd: Option<PathBuf>,
+    },
     /// List pi's virtual modules (what extensions import from pi) and which
     /// of their exports pihost implements.
     Modules {
@@ -128,6 +135,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Verb::Modules { markdown, json } => module_status(markdown, json),
         Verb::Compat { dirs } => run_compat(&dirs),
+        Verb::Serve { cwd } => {
+            let cwd = match cwd {
+                Some(cwd) => cwd,
+                None => std::env::current_dir().context("cannot read the current directory")?,
+            };
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            runtime.block_on(pihost::serve::serve(EngineOptions::for_cwd(&cwd)));
+            Ok(ExitCode::SUCCESS)
+        }
         Verb::Emit { event, session } => {
             let event: serde_json::Value = parse_json_argument("--event", &event)?;
             one_shot(session, move |pihost| {

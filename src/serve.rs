@@ -1,0 +1,558 @@
+//! `pihost serve`: newline-delimited JSON-RPC 2.0 on stdin/stdout (the MCP
+//! stdio convention), for agents written in any language. Logs go to stderr
+//! only. Both directions carry requests: the agent calls pihost (initialize,
+//! load, bind, emit, executeTool, …), and pihost calls the agent for the host
+//! requests it declared in `initialize` (`host/ui.confirm`, `host/setModel`,
+//! …); undeclared ones get headless pi's answers. Host notifications
+//! (`host/sendMessage`, …) and extension errors (`extensionError`) are
+//! JSON-RPC notifications to the agent.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::engine::EngineOptions;
+use crate::error::PihostError;
+use crate::handle::Pihost;
+use crate::host::{Host, HostError, HostFuture, HostNotification, HostRequest, HostState, ProviderChange};
+
+pub const PROTOCOL_VERSION: &str = "2026-11-30";
+
+/// JSON-RPC error codes pihost answers with.
+pub mod codes {
+    pub const PARSE_ERROR: i64 = -32700;
+    pub const INVALID_REQUEST: i64 = -32600;
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// Extension code threw or rejected (a tool_call handler, a tool, a command).
+    pub const EXTENSION_ERROR: i64 = -32000;
+    /// A dispatch did not settle in time.
+    pub const TIMEOUT: i64 = -32001;
+    /// pihost could not do what was asked (not initialized, engine stopped…).
+    pub const SERVER_ERROR: i64 = -32002;
+}
+
+type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value, HostError>>>>>;
+
+/// The agent on the other end of stdio, as pihost's [`Host`].
+struct AgentHost {
+    out: mpsc::UnboundedSender<String>,
+    pending: Pending,
+    next_id: AtomicU64,
+    requests: HashSet<String>,
+    notifications: bool,
+    timeout: Duration,
+    /// Set when stdin closes: the agent can no longer answer anything.
+    closed: Arc<std::sync::atomic::AtomicBool>,
+}
+
+fn method_of<T: serde::Serialize>(call: &T) -> (String, Value) {
+    let mut value = serde_json::to_value(call).unwrap_or(Value::Null);
+    let method = value
+        .as_object_mut()
+        .and_then(|object| object.remove("method"))
+        .and_then(|method| method.as_str().map(str::to_string))
+        .unwrap_or_default();
+    (method, value)
+}
+
+impl Host for AgentHost {
+    fn notify(&self, notification: HostNotification) {
+        if self.notifications {
+            let (method, params) = method_of(&notification);
+            let line = json!({ "jsonrpc": "2.0", "method": format!("host/{method}"), "params": params });
+            let _ = self.out.send(line.to_string());
+        }
+    }
+
+    fn request(&self, request: HostRequest) -> HostFuture {
+        let (method, params) = method_of(&request);
+        if !self.requests.contains(&method) {
+            let answer = request.headless_answer();
+            return Box::pin(async move { Ok(answer) });
+        }
+        if self.closed.load(Ordering::SeqCst) {
+            return Box::pin(async move {
+                Err(HostError(format!(
+                    "the agent closed stdin before answering host/{method}"
+                )))
+            });
+        }
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (reply, answer) = oneshot::channel();
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.insert(id, reply);
+        }
+        let line = json!({ "jsonrpc": "2.0", "id": id, "method": format!("host/{method}"), "params": params });
+        let _ = self.out.send(line.to_string());
+        let timeout = self.timeout;
+        let pending = self.pending.clone();
+        Box::pin(async move {
+            match tokio::time::timeout(timeout, answer).await {
+                Ok(Ok(result)) => result,
+                Ok(Err(_)) => Err(HostError(format!(
+                    "the agent closed stdin before answering host/{method}"
+                ))),
+                Err(_) => {
+                    if let Ok(mut pending) = pending.lock() {
+                        pending.remove(&id);
+                    }
+                    Err(HostError(format!(
+                        "the agent did not answer host/{method} within {} ms",
+                        timeout.as_millis()
+                    )))
+                }
+            }
+        })
+    }
+
+    fn provider(&self, change: ProviderChange) -> Result<(), HostError> {
+        if self.notifications {
+            let (method, params) = method_of(&change);
+            let line = json!({ "jsonrpc": "2.0", "method": format!("host/{method}"), "params": params });
+            let _ = self.out.send(line.to_string());
+        }
+        Ok(())
+    }
+}
+
+struct Session {
+    pihost: Option<Pihost>,
+    host: Option<Arc<AgentHost>>,
+    default_paths: Vec<String>,
+    /// Running executeTool requests by JSON-RPC id, for `$/cancelRequest`.
+    running_tools: HashMap<String, String>,
+}
+
+fn error_response(id: &Value, code: i64, message: impl Into<String>) -> String {
+    json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message.into() } }).to_string()
+}
+
+fn result_response(id: &Value, result: Value) -> String {
+    json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string()
+}
+
+fn pihost_error(id: &Value, error: PihostError) -> String {
+    let code = match &error {
+        PihostError::Extension { .. } | PihostError::NeverSettles { .. } => codes::EXTENSION_ERROR,
+        PihostError::Timeout { .. } => codes::TIMEOUT,
+        _ => codes::SERVER_ERROR,
+    };
+    error_response(id, code, error.to_string())
+}
+
+fn params_error(id: &Value, error: impl std::fmt::Display) -> String {
+    error_response(id, codes::INVALID_PARAMS, format!("invalid params: {error}"))
+}
+
+fn strings(value: Option<&Value>) -> Result<Vec<String>, String> {
+    match value {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(value) => serde_json::from_value(value.clone()).map_err(|error| error.to_string()),
+    }
+}
+
+/// Runs the protocol until stdin closes or the agent asks for shutdown.
+pub async fn serve(default_options: EngineOptions) {
+    let (out, mut lines_out) = mpsc::unbounded_channel::<String>();
+    let writer = tokio::spawn(async move {
+        let mut stdout = tokio::io::stdout();
+        while let Some(line) = lines_out.recv().await {
+            if stdout.write_all(line.as_bytes()).await.is_err()
+                || stdout.write_all(b"\n").await.is_err()
+                || stdout.flush().await.is_err()
+            {
+                break;
+            }
+        }
+    });
+    let pending: Pending = Arc::new(Mutex::new(HashMap::new()));
+    let closed = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let session = Arc::new(tokio::sync::Mutex::new(Session {
+        pihost: None,
+        host: None,
+        default_paths: Vec::new(),
+        running_tools: HashMap::new(),
+    }));
+    let mut stdin = BufReader::new(tokio::io::stdin()).lines();
+    let mut tasks = tokio::task::JoinSet::new();
+    // Requests that change the session (initialize, load, bind, …) take
+    // effect in the order they were sent: every request starts only after the
+    // session changes sent before it are done. Other requests run side by side,
+    // so a tool can run while the agent answers a UI request.
+    let (done, mut gate) = tokio::sync::watch::channel(true);
+    drop(done);
+    loop {
+        let line = match stdin.next_line().await {
+            Ok(Some(line)) => line,
+            Ok(None) | Err(_) => break,
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let message: Value = match serde_json::from_str(&line) {
+            Ok(message) => message,
+            Err(error) => {
+                let _ = out.send(error_response(
+                    &Value::Null,
+                    codes::PARSE_ERROR,
+                    format!("parse error: {error}"),
+                ));
+                continue;
+            }
+        };
+        // A response to one of pihost's requests to the agent.
+        if message.get("method").is_none() && (message.get("result").is_some() || message.get("error").is_some()) {
+            let id = message.get("id").and_then(Value::as_u64);
+            let reply = id.and_then(|id| pending.lock().ok().and_then(|mut pending| pending.remove(&id)));
+            if let Some(reply) = reply {
+                let answer = match message.get("error") {
+                    Some(error) => Err(HostError(
+                        error
+                            .get("message")
+                            .and_then(Value::as_str)
+                            .unwrap_or("the agent answered with an error")
+                            .to_string(),
+                    )),
+                    None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
+                };
+                let _ = reply.send(answer);
+            }
+            continue;
+        }
+        let Some(method) = message.get("method").and_then(Value::as_str).map(str::to_string) else {
+            let id = message.get("id").cloned().unwrap_or(Value::Null);
+            let _ = out.send(error_response(
+                &id,
+                codes::INVALID_REQUEST,
+                "invalid request: no method",
+            ));
+            continue;
+        };
+        let id = message.get("id").cloned();
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        if method == "shutdown" {
+            shutdown(&session, &out, id.as_ref()).await;
+            break;
+        }
+        let shared = Shared {
+            session: session.clone(),
+            out: out.clone(),
+            pending: pending.clone(),
+            defaults: default_options.clone(),
+            closed: closed.clone(),
+        };
+        let mut wait_for = gate.clone();
+        let finished = if changes_session(&method) {
+            let (finished, next_gate) = tokio::sync::watch::channel(false);
+            gate = next_gate;
+            Some(finished)
+        } else {
+            None
+        };
+        tasks.spawn(async move {
+            // A dropped sender (the change before finished) also opens the gate.
+            let _ = wait_for.wait_for(|open| *open).await;
+            let response = handle(&method, id.clone(), params, &shared).await;
+            if let (Some(id), Some(response)) = (id, response) {
+                let _ = shared.out.send(response(&id));
+            }
+            if let Some(finished) = finished {
+                let _ = finished.send(true);
+            }
+        });
+    }
+    // EOF (or shutdown). The agent can no longer answer, so its pending
+    // requests fail now; the calls already sent finish (bounded), then the
+    // extensions get session_shutdown and the engine stops.
+    closed.store(true, Ordering::SeqCst);
+    if let Ok(mut pending) = pending.lock() {
+        pending.clear();
+    }
+    let drain = async { while tasks.join_next().await.is_some() {} };
+    if tokio::time::timeout(Duration::from_secs(10), drain).await.is_err() {
+        tracing::warn!("requests still running 10 s after stdin closed; stopping them");
+    }
+    if session.lock().await.pihost.is_some() {
+        shutdown(&session, &out, None).await;
+    }
+    tasks.shutdown().await;
+    // The agent host holds a sender of the output; the writer ends when the
+    // last sender is gone.
+    session.lock().await.host = None;
+    drop(out);
+    let _ = writer.await;
+}
+
+fn changes_session(method: &str) -> bool {
+    matches!(
+        method,
+        "initialize" | "load" | "reload" | "bind" | "setHostState" | "setFlag" | "invalidate"
+    )
+}
+
+async fn shutdown(session: &Arc<tokio::sync::Mutex<Session>>, out: &mpsc::UnboundedSender<String>, id: Option<&Value>) {
+    let pihost = session.lock().await.pihost.take();
+    if let Some(pihost) = pihost {
+        let _ = pihost
+            .emit(&json!({ "type": "session_shutdown", "reason": "quit" }))
+            .await;
+        let _ = pihost.shutdown().await;
+    }
+    if let Some(id) = id {
+        let _ = out.send(result_response(id, Value::Null));
+    }
+}
+
+type Respond = Box<dyn FnOnce(&Value) -> String + Send>;
+
+fn ok(result: Value) -> Option<Respond> {
+    Some(Box::new(move |id| result_response(id, result)))
+}
+
+fn fail(make: impl FnOnce(&Value) -> String + Send + 'static) -> Option<Respond> {
+    Some(Box::new(make))
+}
+
+fn envelope(result: Option<Value>) -> Value {
+    match result {
+        Some(result) => json!({ "result": result }),
+        None => json!({}),
+    }
+}
+
+/// What every request handler shares.
+struct Shared {
+    session: Arc<tokio::sync::Mutex<Session>>,
+    out: mpsc::UnboundedSender<String>,
+    pending: Pending,
+    defaults: EngineOptions,
+    closed: Arc<std::sync::atomic::AtomicBool>,
+}
+
+async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared) -> Option<Respond> {
+    let session = &shared.session;
+    let out = &shared.out;
+    if method == "$/cancelRequest" {
+        let target = params.get("id").map(Value::to_string).unwrap_or_default();
+        let (pihost, tool_call_id) = {
+            let session = session.lock().await;
+            (session.pihost.clone(), session.running_tools.get(&target).cloned())
+        };
+        if let (Some(pihost), Some(tool_call_id)) = (pihost, tool_call_id) {
+            let _ = pihost.abort_tool(&tool_call_id).await;
+        }
+        return None;
+    }
+    if method == "initialize" {
+        return initialize(params, shared).await;
+    }
+    let pihost = session.lock().await.pihost.clone();
+    let Some(pihost) = pihost else {
+        return fail(|id| error_response(id, codes::SERVER_ERROR, "not initialized: send initialize first"));
+    };
+    match method {
+        "load" | "reload" => {
+            let paths = match strings(params.get("paths")) {
+                Ok(paths) if !paths.is_empty() => paths,
+                Ok(_) => session.lock().await.default_paths.clone(),
+                Err(error) => return fail(move |id| params_error(id, error)),
+            };
+            let report = if method == "load" {
+                pihost.load(&paths).await
+            } else {
+                pihost.reload(&paths).await
+            };
+            match report {
+                Ok(report) => ok(serde_json::to_value(report).unwrap_or(Value::Null)),
+                Err(error) => fail(move |id| pihost_error(id, error)),
+            }
+        }
+        "bind" | "setHostState" => {
+            let state: HostState = match serde_json::from_value(params.get("state").cloned().unwrap_or(json!({}))) {
+                Ok(state) => state,
+                Err(error) => return fail(move |id| params_error(id, error)),
+            };
+            let result = if method == "bind" {
+                let host = session.lock().await.host.clone();
+                match host {
+                    Some(host) => pihost.bind(host, &state).await,
+                    None => return fail(|id| error_response(id, codes::SERVER_ERROR, "not initialized")),
+                }
+            } else {
+                pihost.set_host_state(&state).await
+            };
+            match result {
+                Ok(()) => ok(Value::Null),
+                Err(error) => fail(move |id| pihost_error(id, error)),
+            }
+        }
+        "emit" => match params.get("event") {
+            Some(event) if event.get("type").and_then(Value::as_str).is_some() => match pihost.emit(event).await {
+                Ok(result) => ok(envelope(result)),
+                Err(error) => fail(move |id| pihost_error(id, error)),
+            },
+            _ => fail(|id| params_error(id, "params.event must be an object with a string type")),
+        },
+        "executeTool" => {
+            let Some(name) = params.get("name").and_then(Value::as_str).map(str::to_string) else {
+                return fail(|id| params_error(id, "params.name must be a string"));
+            };
+            let tool_call_id = params
+                .get("toolCallId")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("call-{}", id.as_ref().map(Value::to_string).unwrap_or_default()));
+            let args = params.get("args").cloned().unwrap_or(json!({}));
+            let request_key = id.as_ref().map(Value::to_string).unwrap_or_default();
+            session
+                .lock()
+                .await
+                .running_tools
+                .insert(request_key.clone(), tool_call_id.clone());
+            let (updates, mut received) = mpsc::unbounded_channel::<Value>();
+            let progress_out = out.clone();
+            let progress_id = tool_call_id.clone();
+            let forward = tokio::spawn(async move {
+                while let Some(update) = received.recv().await {
+                    let line = json!({ "jsonrpc": "2.0", "method": "toolUpdate", "params": { "toolCallId": progress_id, "update": update } });
+                    let _ = progress_out.send(line.to_string());
+                }
+            });
+            let result = pihost.execute_tool(&name, &tool_call_id, &args, Some(updates)).await;
+            let _ = forward.await;
+            session.lock().await.running_tools.remove(&request_key);
+            match result {
+                Ok(result) => ok(envelope(result)),
+                Err(error) => fail(move |id| pihost_error(id, error)),
+            }
+        }
+        "runCommand" => {
+            let Some(name) = params.get("name").and_then(Value::as_str).map(str::to_string) else {
+                return fail(|id| params_error(id, "params.name must be a string"));
+            };
+            let args = params
+                .get("args")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            match pihost.run_command(&name, &args).await {
+                Ok(result) => ok(envelope(result)),
+                Err(error) => fail(move |id| pihost_error(id, error)),
+            }
+        }
+        "listTools" | "listCommands" | "listFlags" => match pihost.registrations().await {
+            Ok(registrations) => ok(match method {
+                "listTools" => json!(registrations.tools),
+                "listCommands" => json!(registrations.commands),
+                _ => json!({ "flags": registrations.flags, "values": registrations.flag_values }),
+            }),
+            Err(error) => fail(move |id| pihost_error(id, error)),
+        },
+        "setFlag" => {
+            let Some(name) = params.get("name").and_then(Value::as_str).map(str::to_string) else {
+                return fail(|id| params_error(id, "params.name must be a string"));
+            };
+            match pihost
+                .set_flag(&name, params.get("value").unwrap_or(&Value::Null))
+                .await
+            {
+                Ok(()) => ok(Value::Null),
+                Err(error) => fail(move |id| pihost_error(id, error)),
+            }
+        }
+        "shortcuts" => {
+            let keybindings = params
+                .get("keybindings")
+                .and_then(|k| serde_json::from_value(k.clone()).ok())
+                .unwrap_or_default();
+            match pihost.shortcuts(&keybindings).await {
+                Ok(result) => ok(result),
+                Err(error) => fail(move |id| pihost_error(id, error)),
+            }
+        }
+        "invalidate" => match pihost.invalidate(params.get("message").and_then(Value::as_str)).await {
+            Ok(()) => ok(Value::Null),
+            Err(error) => fail(move |id| pihost_error(id, error)),
+        },
+        other => {
+            let other = other.to_string();
+            fail(move |id| error_response(id, codes::METHOD_NOT_FOUND, format!("method not found: {other}")))
+        }
+    }
+}
+
+async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
+    let (session, out, pending) = (&shared.session, &shared.out, &shared.pending);
+    let defaults = shared.defaults.clone();
+    if session.lock().await.pihost.is_some() {
+        return fail(|id| error_response(id, codes::INVALID_REQUEST, "already initialized"));
+    }
+    let mut options = defaults;
+    if let Some(cwd) = params.get("cwd").and_then(Value::as_str) {
+        options = EngineOptions::for_cwd(std::path::Path::new(cwd));
+    }
+    if let Some(agent_dir) = params.get("agentDir").and_then(Value::as_str) {
+        options.agent_dir = crate::discovery::resolve_user_path(agent_dir, &options.cwd);
+    }
+    let paths = match strings(params.get("paths")) {
+        Ok(paths) => paths,
+        Err(error) => return fail(move |id| params_error(id, error)),
+    };
+    let capabilities = params.get("capabilities").cloned().unwrap_or(json!({}));
+    let requests = match strings(capabilities.get("requests")) {
+        Ok(requests) => requests
+            .into_iter()
+            .map(|m| m.trim_start_matches("host/").to_string())
+            .collect(),
+        Err(error) => return fail(move |id| params_error(id, error)),
+    };
+    let timeout = capabilities
+        .get("requestTimeoutMs")
+        .and_then(Value::as_u64)
+        .unwrap_or(60_000);
+    let host = Arc::new(AgentHost {
+        out: out.clone(),
+        pending: pending.clone(),
+        next_id: AtomicU64::new(1),
+        requests,
+        notifications: capabilities
+            .get("notifications")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        timeout: Duration::from_millis(timeout),
+        closed: shared.closed.clone(),
+    });
+    let pihost = match Pihost::start(options.clone()).await {
+        Ok(pihost) => pihost,
+        Err(error) => return fail(move |id| pihost_error(id, error)),
+    };
+    if let Some(ms) = params.get("dispatchTimeoutMs").and_then(Value::as_u64) {
+        pihost.set_dispatch_timeout(Some(Duration::from_millis(ms)));
+    }
+    let mut errors = pihost.errors();
+    let error_out = out.clone();
+    tokio::spawn(async move {
+        while let Ok(error) = errors.recv().await {
+            let line = json!({ "jsonrpc": "2.0", "method": "extensionError", "params": error });
+            let _ = error_out.send(line.to_string());
+        }
+    });
+    {
+        let mut session = session.lock().await;
+        session.pihost = Some(pihost);
+        session.host = Some(host);
+        session.default_paths = paths;
+    }
+    ok(json!({
+        "protocolVersion": PROTOCOL_VERSION,
+        "serverInfo": { "name": "pihost", "version": env!("CARGO_PKG_VERSION") },
+        "cwd": options.cwd,
+        "agentDir": options.agent_dir,
+    }))
+}
