@@ -174,3 +174,18 @@ fn command_and_tool_run_with_a_recording_host_and_canned_answers() {
     assert_eq!(code, 1);
     assert_eq!(output["error"], "Unknown command: /missing");
 }
+
+#[test]
+fn compat_reports_pass_per_scenario_and_fails_on_a_missing_recording() {
+    let scenario = project_root().join("tests/compat/scenarios/h3-no-handlers-fast-path");
+    let (stdout, _, code) = pihost(&["compat", &scenario.display().to_string()]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.ends_with("1 passed, 0 failed\n"), "{stdout}");
+
+    let project = Project::new();
+    project.write("case/scenario.json", r#"{ "extensions": [], "steps": [] }"#);
+    let (stdout, _, code) = pihost(&["compat", &project.path("case").display().to_string()]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("no expected.json"), "{stdout}");
+    assert!(stdout.ends_with("0 passed, 1 failed\n"), "{stdout}");
+}
