@@ -146,9 +146,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Verb::Emit { event, session } => {
             let event: serde_json::Value = parse_json_argument("--event", &event)?;
-            one_shot(session, move |pihost| {
-                Box::pin(async move { pihost.emit(&event).await })
-            })
+            one_shot(
+                session,
+                Box::new(move |pihost| Box::pin(async move { pihost.emit(&event).await })),
+            )
         }
         Verb::Tool {
             name,
@@ -157,13 +158,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             session,
         } => {
             let args: serde_json::Value = parse_json_argument("--args", &args)?;
-            one_shot(session, move |pihost| {
-                Box::pin(async move { pihost.execute_tool(&name, &tool_call_id, &args, None).await })
-            })
+            one_shot(
+                session,
+                Box::new(move |pihost| {
+                    Box::pin(async move { pihost.execute_tool(&name, &tool_call_id, &args, None).await })
+                }),
+            )
         }
-        Verb::Command { name, args, session } => one_shot(session, move |pihost| {
-            Box::pin(async move { pihost.run_command(&name, &args).await })
-        }),
+        Verb::Command { name, args, session } => one_shot(
+            session,
+            Box::new(move |pihost| Box::pin(async move { pihost.run_command(&name, &args).await })),
+        ),
         Verb::Inspect {
             paths,
             cwd,
@@ -212,6 +217,7 @@ fn parse_json_argument(flag: &str, text: &str) -> anyhow::Result<serde_json::Val
     serde_json::from_str(&text).with_context(|| format!("{flag} is not valid JSON"))
 }
 
+/// One call against a loaded, bound engine (emit, tool or command).
 type Operation = Box<
     dyn FnOnce(
         pihost::Pihost,
@@ -222,15 +228,7 @@ type Operation = Box<
 
 /// Loads, binds a recording host, runs one operation, and prints
 /// { result, error?, hostCalls, errors, loadErrors } as JSON.
-fn one_shot(
-    session: SessionArgs,
-    operation: impl FnOnce(
-        pihost::Pihost,
-    ) -> std::pin::Pin<
-        Box<dyn std::future::Future<Output = Result<Option<serde_json::Value>, pihost::PihostError>>>,
-    > + 'static,
-) -> anyhow::Result<ExitCode> {
-    let operation: Operation = Box::new(operation);
+fn one_shot(session: SessionArgs, operation: Operation) -> anyhow::Result<ExitCode> {
     let cwd = match session.cwd {
         Some(cwd) => cwd,
         None => std::env::current_dir().context("cannot read the current directory")?,
