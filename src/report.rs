@@ -18,7 +18,9 @@ pub struct InspectReport {
     pub flag_values: BTreeMap<String, serde_json::Value>,
     /// Providers registered during load, waiting for a host to bind (A7).
     pub pending_providers: Vec<PendingProvider>,
-    /// Wall time of discovery plus loading, in milliseconds.
+    /// Wall time in milliseconds of the call that produced the report: the
+    /// load alone (`Engine::load`), discovery plus load (`Engine::inspect`),
+    /// or runtime creation, discovery and load (`inspect_blocking`, the CLI).
     pub total_load_ms: f64,
 }
 
