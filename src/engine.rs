@@ -99,7 +99,7 @@ pub(crate) fn result_of(response: &str) -> Result<Option<serde_json::Value>, Pih
 }
 
 /// What the runner has registered, as the host lists it.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Registrations {
     pub commands: Vec<RegisteredCommand>,
@@ -108,7 +108,7 @@ pub struct Registrations {
     pub flag_values: BTreeMap<String, serde_json::Value>,
 }
 
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RegisteredCommand {
     pub name: String,
@@ -120,7 +120,7 @@ pub struct RegisteredCommand {
     pub extension_path: Option<String>,
 }
 
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RegisteredFlag {
     pub name: String,

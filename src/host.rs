@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Fire-and-forget calls from extensions.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "method")]
 pub enum HostNotification {
     #[serde(rename = "sendMessage")]
@@ -119,7 +119,7 @@ pub enum HostNotification {
 }
 
 /// Calls whose answer an extension awaits.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "method")]
 pub enum HostRequest {
     /// Answer `true` when the model was set (pi's `setModel` resolves a boolean).
@@ -239,7 +239,7 @@ impl HostRequest {
 }
 
 /// Provider and virtual-model registrations after binding (A7).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "method")]
 pub enum ProviderChange {
     #[serde(rename = "registerProvider")]
@@ -291,7 +291,7 @@ impl Host for HeadlessHost {}
 
 /// What the synchronous getters of `pi` and `ctx` read. Send it with
 /// `bind`, and again whenever it changes; fields left out keep their value.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HostState {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -411,7 +411,7 @@ impl Host for RecordingHost {
 
 /// An error an extension caused after loading (a throwing handler, an invalid
 /// result, a refused provider), as pi's runner reports it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExtensionError {
     pub extension_path: String,

@@ -19,15 +19,24 @@ use tokio::sync::{mpsc, oneshot};
 use crate::engine::EngineOptions;
 use crate::error::PihostError;
 use crate::handle::Pihost;
-use crate::host::{Host, HostError, HostFuture, HostNotification, HostRequest, HostState, ProviderChange};
+use crate::host::{Host, HostError, HostFuture, HostNotification, HostRequest, ProviderChange};
+use crate::protocol::{
+    CallResult, CancelParams, EmitParams, ExecuteToolParams, InitializeParams, InitializeResult, InvalidateParams,
+    ListFlagsResult, LoadParams, RunCommandParams, ServerInfo, SetFlagParams, ShortcutsParams, StateParams,
+    ToolUpdateParams, decode,
+};
 
-pub const PROTOCOL_VERSION: &str = "2026-11-30";
+pub use crate::protocol::PROTOCOL_VERSION;
 
 /// JSON-RPC error codes pihost answers with.
 pub mod codes {
+    /// The line is not JSON.
     pub const PARSE_ERROR: i64 = -32700;
+    /// The message is not a request (no method), or `initialize` came twice.
     pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method.
     pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The params do not match the method's schema.
     pub const INVALID_PARAMS: i64 = -32602;
     /// Extension code threw or rejected (a tool_call handler, a tool, a command).
     pub const EXTENSION_ERROR: i64 = -32000;
@@ -150,11 +159,18 @@ fn params_error(id: &Value, error: impl std::fmt::Display) -> String {
     error_response(id, codes::INVALID_PARAMS, format!("invalid params: {error}"))
 }
 
-fn strings(value: Option<&Value>) -> Result<Vec<String>, String> {
-    match value {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(value) => serde_json::from_value(value.clone()).map_err(|error| error.to_string()),
-    }
+/// Decodes a method's params, or answers with invalid params.
+macro_rules! params {
+    ($params:expr) => {
+        match decode($params) {
+            Ok(params) => params,
+            Err(error) => return fail(move |id| params_error(id, error)),
+        }
+    };
+}
+
+fn encode<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
 /// Runs the protocol until stdin closes or the agent asks for shutdown.
@@ -320,10 +336,7 @@ fn fail(make: impl FnOnce(&Value) -> String + Send + 'static) -> Option<Respond>
 }
 
 fn envelope(result: Option<Value>) -> Value {
-    match result {
-        Some(result) => json!({ "result": result }),
-        None => json!({}),
-    }
+    encode(&CallResult { result })
 }
 
 /// What every request handler shares.
@@ -339,7 +352,10 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
     let session = &shared.session;
     let out = &shared.out;
     if method == "$/cancelRequest" {
-        let target = params.get("id").map(Value::to_string).unwrap_or_default();
+        let Ok(CancelParams { id: target }) = decode(params) else {
+            return None;
+        };
+        let target = target.to_string();
         let (pihost, tool_call_id) = {
             let session = session.lock().await;
             (session.pihost.clone(), session.running_tools.get(&target).cloned())
@@ -358,10 +374,10 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
     };
     match method {
         "load" | "reload" => {
-            let paths = match strings(params.get("paths")) {
-                Ok(paths) if !paths.is_empty() => paths,
-                Ok(_) => session.lock().await.default_paths.clone(),
-                Err(error) => return fail(move |id| params_error(id, error)),
+            let LoadParams { paths } = params!(params);
+            let paths = match paths {
+                Some(paths) if !paths.is_empty() => paths,
+                _ => session.lock().await.default_paths.clone(),
             };
             let report = if method == "load" {
                 pihost.load(&paths).await
@@ -369,15 +385,12 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                 pihost.reload(&paths).await
             };
             match report {
-                Ok(report) => ok(serde_json::to_value(report).unwrap_or(Value::Null)),
+                Ok(report) => ok(encode(&report)),
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
         }
         "bind" | "setHostState" => {
-            let state: HostState = match serde_json::from_value(params.get("state").cloned().unwrap_or(json!({}))) {
-                Ok(state) => state,
-                Err(error) => return fail(move |id| params_error(id, error)),
-            };
+            let StateParams { state } = params!(params);
             let result = if method == "bind" {
                 let host = session.lock().await.host.clone();
                 match host {
@@ -392,23 +405,22 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
         }
-        "emit" => match params.get("event") {
-            Some(event) if event.get("type").and_then(Value::as_str).is_some() => match pihost.emit(event).await {
+        "emit" => {
+            let EmitParams { event } = params!(params);
+            match pihost.emit(&encode(&event)).await {
                 Ok(result) => ok(envelope(result)),
                 Err(error) => fail(move |id| pihost_error(id, error)),
-            },
-            _ => fail(|id| params_error(id, "params.event must be an object with a string type")),
-        },
+            }
+        }
         "executeTool" => {
-            let Some(name) = params.get("name").and_then(Value::as_str).map(str::to_string) else {
-                return fail(|id| params_error(id, "params.name must be a string"));
-            };
-            let tool_call_id = params
-                .get("toolCallId")
-                .and_then(Value::as_str)
-                .map(str::to_string)
+            let ExecuteToolParams {
+                name,
+                tool_call_id,
+                args,
+            } = params!(params);
+            let tool_call_id = tool_call_id
                 .unwrap_or_else(|| format!("call-{}", id.as_ref().map(Value::to_string).unwrap_or_default()));
-            let args = params.get("args").cloned().unwrap_or(json!({}));
+            let args = args.unwrap_or_else(|| json!({}));
             let request_key = id.as_ref().map(Value::to_string).unwrap_or_default();
             session
                 .lock()
@@ -420,7 +432,11 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             let progress_id = tool_call_id.clone();
             let forward = tokio::spawn(async move {
                 while let Some(update) = received.recv().await {
-                    let line = json!({ "jsonrpc": "2.0", "method": "toolUpdate", "params": { "toolCallId": progress_id, "update": update } });
+                    let params = ToolUpdateParams {
+                        tool_call_id: progress_id.clone(),
+                        update,
+                    };
+                    let line = json!({ "jsonrpc": "2.0", "method": "toolUpdate", "params": params });
                     let _ = progress_out.send(line.to_string());
                 }
             });
@@ -433,15 +449,8 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             }
         }
         "runCommand" => {
-            let Some(name) = params.get("name").and_then(Value::as_str).map(str::to_string) else {
-                return fail(|id| params_error(id, "params.name must be a string"));
-            };
-            let args = params
-                .get("args")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
-            match pihost.run_command(&name, &args).await {
+            let RunCommandParams { name, args } = params!(params);
+            match pihost.run_command(&name, args.as_deref().unwrap_or_default()).await {
                 Ok(result) => ok(envelope(result)),
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
@@ -450,36 +459,34 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             Ok(registrations) => ok(match method {
                 "listTools" => json!(registrations.tools),
                 "listCommands" => json!(registrations.commands),
-                _ => json!({ "flags": registrations.flags, "values": registrations.flag_values }),
+                _ => encode(&ListFlagsResult {
+                    flags: registrations.flags,
+                    values: registrations.flag_values,
+                }),
             }),
             Err(error) => fail(move |id| pihost_error(id, error)),
         },
         "setFlag" => {
-            let Some(name) = params.get("name").and_then(Value::as_str).map(str::to_string) else {
-                return fail(|id| params_error(id, "params.name must be a string"));
-            };
-            match pihost
-                .set_flag(&name, params.get("value").unwrap_or(&Value::Null))
-                .await
-            {
+            let SetFlagParams { name, value } = params!(params);
+            match pihost.set_flag(&name, &value).await {
                 Ok(()) => ok(Value::Null),
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
         }
         "shortcuts" => {
-            let keybindings = params
-                .get("keybindings")
-                .and_then(|k| serde_json::from_value(k.clone()).ok())
-                .unwrap_or_default();
+            let ShortcutsParams { keybindings } = params!(params);
             match pihost.shortcuts(&keybindings).await {
                 Ok(result) => ok(result),
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
         }
-        "invalidate" => match pihost.invalidate(params.get("message").and_then(Value::as_str)).await {
-            Ok(()) => ok(Value::Null),
-            Err(error) => fail(move |id| pihost_error(id, error)),
-        },
+        "invalidate" => {
+            let InvalidateParams { message } = params!(params);
+            match pihost.invalidate(message.as_deref()).await {
+                Ok(()) => ok(Value::Null),
+                Err(error) => fail(move |id| pihost_error(id, error)),
+            }
+        }
         other => {
             let other = other.to_string();
             fail(move |id| error_response(id, codes::METHOD_NOT_FOUND, format!("method not found: {other}")))
@@ -493,38 +500,33 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
     if session.lock().await.pihost.is_some() {
         return fail(|id| error_response(id, codes::INVALID_REQUEST, "already initialized"));
     }
+    let InitializeParams {
+        cwd,
+        agent_dir,
+        paths,
+        capabilities,
+        dispatch_timeout_ms,
+    } = params!(params);
     let mut options = defaults;
-    if let Some(cwd) = params.get("cwd").and_then(Value::as_str) {
-        options = EngineOptions::for_cwd(std::path::Path::new(cwd));
+    if let Some(cwd) = cwd {
+        options = EngineOptions::for_cwd(&cwd);
     }
-    if let Some(agent_dir) = params.get("agentDir").and_then(Value::as_str) {
-        options.agent_dir = crate::discovery::resolve_user_path(agent_dir, &options.cwd);
+    if let Some(agent_dir) = agent_dir {
+        options.agent_dir = crate::discovery::resolve_user_path(&agent_dir, &options.cwd);
     }
-    let paths = match strings(params.get("paths")) {
-        Ok(paths) => paths,
-        Err(error) => return fail(move |id| params_error(id, error)),
-    };
-    let capabilities = params.get("capabilities").cloned().unwrap_or(json!({}));
-    let requests = match strings(capabilities.get("requests")) {
-        Ok(requests) => requests
-            .into_iter()
-            .map(|m| m.trim_start_matches("host/").to_string())
-            .collect(),
-        Err(error) => return fail(move |id| params_error(id, error)),
-    };
-    let timeout = capabilities
-        .get("requestTimeoutMs")
-        .and_then(Value::as_u64)
-        .unwrap_or(60_000);
+    let requests = capabilities
+        .requests
+        .unwrap_or_default()
+        .into_iter()
+        .map(|method| method.trim_start_matches("host/").to_string())
+        .collect();
+    let timeout = capabilities.request_timeout_ms.unwrap_or(60_000);
     let host = Arc::new(AgentHost {
         out: out.clone(),
         pending: pending.clone(),
         next_id: AtomicU64::new(1),
         requests,
-        notifications: capabilities
-            .get("notifications")
-            .and_then(Value::as_bool)
-            .unwrap_or(false),
+        notifications: capabilities.notifications.unwrap_or(false),
         timeout: Duration::from_millis(timeout),
         closed: shared.closed.clone(),
     });
@@ -532,7 +534,7 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
         Ok(pihost) => pihost,
         Err(error) => return fail(move |id| pihost_error(id, error)),
     };
-    if let Some(ms) = params.get("dispatchTimeoutMs").and_then(Value::as_u64) {
+    if let Some(ms) = dispatch_timeout_ms {
         pihost.set_dispatch_timeout(Some(Duration::from_millis(ms)));
     }
     let mut errors = pihost.errors();
@@ -547,12 +549,15 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
         let mut session = session.lock().await;
         session.pihost = Some(pihost);
         session.host = Some(host);
-        session.default_paths = paths;
+        session.default_paths = paths.unwrap_or_default();
     }
-    ok(json!({
-        "protocolVersion": PROTOCOL_VERSION,
-        "serverInfo": { "name": "pihost", "version": env!("CARGO_PKG_VERSION") },
-        "cwd": options.cwd,
-        "agentDir": options.agent_dir,
+    ok(encode(&InitializeResult {
+        protocol_version: PROTOCOL_VERSION.to_string(),
+        server_info: ServerInfo {
+            name: "pihost".to_string(),
+            version: env!("CARGO_PKG_VERSION").to_string(),
+        },
+        cwd: options.cwd,
+        agent_dir: options.agent_dir,
     }))
 }

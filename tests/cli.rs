@@ -96,6 +96,36 @@ fn the_examples_folder_loads_with_only_its_intended_failures() {
 }
 
 #[test]
+fn the_protocol_schema_in_docs_is_generated_from_the_rust_types() {
+    let (generated, stderr, code) = pihost(&["serve", "--schema"]);
+    assert_eq!(code, 0, "{stderr}");
+    let committed = std::fs::read_to_string(project_root().join("docs/protocol.schema.json")).expect("schema file");
+    assert!(
+        generated == committed,
+        "docs/protocol.schema.json is out of date: regenerate it with\n  cargo run -- serve --schema > docs/protocol.schema.json"
+    );
+    let schema: serde_json::Value = serde_json::from_str(&generated).expect("the schema is JSON");
+    let execute_tool = &schema["methods"]["executeTool"]["params"]["$ref"];
+    assert_eq!(execute_tool, "#/$defs/ExecuteToolParams");
+    assert_eq!(
+        schema["$defs"]["ExecuteToolParams"]["required"],
+        serde_json::json!(["name"]),
+        "a tool call needs a name"
+    );
+    let requests = schema["toAgent"]["requests"]["$ref"].as_str().expect("host requests");
+    let name = requests.trim_start_matches("#/$defs/");
+    let variants = schema["$defs"][name]["oneOf"]
+        .as_array()
+        .expect("one schema per host request");
+    assert!(
+        variants
+            .iter()
+            .any(|variant| variant["properties"]["method"]["const"] == "ui.confirm"),
+        "ui.confirm is a host request"
+    );
+}
+
+#[test]
 fn the_not_implemented_list_in_docs_is_current() {
     let (generated, stderr, code) = pihost(&["modules", "--markdown"]);
     assert_eq!(code, 0, "{stderr}");

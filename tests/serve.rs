@@ -23,6 +23,12 @@ export default function (pi) {
   pi.registerTool({ name: "wait", parameters: { type: "object" }, execute: (id, args, signal) => new Promise((resolve) => {
     signal.addEventListener("abort", () => resolve({ content: [{ type: "text", text: "aborted" }], details: {} }));
   }) });
+  globalThis.loads = (globalThis.loads ?? 0) + 1;
+  pi.registerFlag("verbose", { type: "boolean", default: false, description: "talk more" });
+  pi.registerShortcut("ctrl+k", { description: "kill line", handler: async () => {} });
+  pi.registerCommand("facts", { handler: async (args, ctx) => ({ model: ctx.model?.id ?? null, verbose: pi.getFlag("verbose"), loads: globalThis.loads }) });
+  pi.registerCommand("keep", { handler: async (args, ctx) => { globalThis.kept = ctx; } });
+  pi.registerCommand("reuse", { handler: async () => globalThis.kept.cwd });
 }
 "#;
 
@@ -194,4 +200,93 @@ fn eof_mid_call_answers_it_and_exits_cleanly() {
     let goodbye = agent.wait_for(|m| m["method"] == "host/sendMessage");
     assert_eq!(goodbye["params"]["message"]["content"], "quit");
     assert!(agent.child.wait().expect("exits").success());
+}
+
+#[test]
+fn every_method_answers_with_its_documented_result() {
+    let project = Project::new();
+    let mut agent = Agent::start(&project);
+    agent.ready(json!({}));
+
+    agent.request(4, "listTools", Value::Null);
+    let tools = agent.response(4)["result"].clone();
+    let names: Vec<&str> = tools
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["count", "wait"]);
+
+    agent.request(5, "listFlags", json!({}));
+    let flags = agent.response(5)["result"].clone();
+    assert_eq!(flags["flags"][0]["name"], "verbose");
+    assert_eq!(flags["values"], json!({ "verbose": false }));
+
+    agent.request(6, "setFlag", json!({ "name": "verbose", "value": true }));
+    assert_eq!(agent.response(6)["result"], Value::Null);
+    agent.request(
+        7,
+        "setHostState",
+        json!({ "state": { "model": { "id": "m-1", "provider": "p" } } }),
+    );
+    assert_eq!(agent.response(7)["result"], Value::Null);
+    agent.request(8, "runCommand", json!({ "name": "facts" }));
+    assert_eq!(
+        agent.response(8)["result"],
+        json!({ "result": { "model": "m-1", "verbose": true, "loads": 1 } }),
+        "setFlag and setHostState reach the extension"
+    );
+
+    agent.request(9, "shortcuts", json!({ "keybindings": { "app.interrupt": "escape" } }));
+    let shortcuts = agent.response(9)["result"].clone();
+    assert_eq!(shortcuts["shortcuts"][0]["key"], "ctrl+k", "{shortcuts}");
+    assert_eq!(shortcuts["shortcuts"][0]["description"], "kill line");
+
+    agent.request(10, "runCommand", json!({ "name": "keep" }));
+    assert_eq!(agent.response(10)["result"], json!({}));
+    agent.request(11, "invalidate", json!({ "message": "this session is gone" }));
+    assert_eq!(agent.response(11)["result"], Value::Null);
+    agent.request(12, "runCommand", json!({ "name": "reuse" }));
+    let stale = agent.response(12);
+    assert_eq!(stale["error"]["code"], -32000);
+    assert!(
+        stale["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("this session is gone")),
+        "a context from before invalidate is stale: {stale}"
+    );
+
+    agent.request(13, "reload", json!({}));
+    let report = agent.response(13)["result"].clone();
+    assert_eq!(report["errors"], json!([]));
+    assert_eq!(report["extensions"][0]["tools"].as_array().map(Vec::len), Some(2));
+    agent.request(14, "runCommand", json!({ "name": "facts" }));
+    assert_eq!(
+        agent.response(14)["result"]["result"],
+        json!({ "model": "m-1", "verbose": true, "loads": 2 }),
+        "reload evaluated the extension again and kept the flag value and the host state"
+    );
+}
+
+#[test]
+fn params_of_the_wrong_shape_are_invalid_params() {
+    let project = Project::new();
+    let mut agent = Agent::start(&project);
+    agent.ready(json!({}));
+    agent.request(4, "executeTool", json!({ "name": 5 }));
+    let response = agent.response(4);
+    assert_eq!(response["error"]["code"], -32602);
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("invalid params: invalid type")),
+        "{response}"
+    );
+    agent.request(5, "emit", json!({ "event": { "toolName": "bash" } }));
+    assert_eq!(agent.response(5)["error"]["code"], -32602, "an event needs a type");
+    agent.request(6, "initialize", json!({}));
+    assert_eq!(agent.response(6)["error"]["code"], -32600, "initialize twice");
+    agent.request(7, "listTools", json!({}));
+    assert!(agent.response(7)["result"].is_array(), "the session goes on");
 }

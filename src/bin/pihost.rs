@@ -79,6 +79,10 @@ enum Verb {
         /// Default project directory (initialize may name another).
         #[arg(long)]
         cwd: Option<PathBuf>,
+        /// Print the protocol's JSON Schema (generated from pihost's Rust
+        /// types; docs/protocol.schema.json is this output) and exit.
+        #[arg(long)]
+        schema: bool,
     },
     /// List pi's virtual modules (what extensions import from pi) and which
     /// of their exports pihost implements.
@@ -135,7 +139,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Verb::Modules { markdown, json } => module_status(markdown, json),
         Verb::Compat { dirs } => run_compat(&dirs),
-        Verb::Serve { cwd } => {
+        Verb::Serve { schema: true, .. } => {
+            let schema = serde_json::to_string_pretty(&pihost::protocol::schema())?;
+            println!("{schema}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Verb::Serve { cwd, .. } => {
             let cwd = match cwd {
                 Some(cwd) => cwd,
                 None => std::env::current_dir().context("cannot read the current directory")?,

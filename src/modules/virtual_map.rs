@@ -40,9 +40,6 @@ static DATA: LazyLock<ExportsData> = LazyLock::new(|| {
     })
 });
 
-/// The URL scheme prefix of virtual pi modules.
-pub const VIRTUAL_PREFIX: &str = "pihost:pi/";
-
 /// The module id (`pi-coding-agent`, `pi-ai`, `typebox/value`, …) a specifier
 /// maps to, or `None` when it is not one of pi's virtual modules.
 pub fn module_id(specifier: &str) -> Option<&'static str> {

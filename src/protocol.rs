@@ -1,0 +1,334 @@
+//! The messages of `pihost serve` as Rust types. `serve` decodes every
+//! request's params into these and builds every result from them, so the JSON
+//! Schema generated from them ([`schema`], `pihost serve --schema`,
+//! `docs/protocol.schema.json`) is the protocol the binary speaks.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, generate::SchemaSettings};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::engine::{RegisteredCommand, RegisteredFlag};
+use crate::host::{ExtensionError, HostNotification, HostRequest, HostState, ProviderChange};
+use crate::report::{InspectReport, ToolReport};
+
+/// The protocol version `initialize` answers with; it changes when a message
+/// changes incompatibly.
+pub const PROTOCOL_VERSION: &str = "2026-11-30";
+
+/// `initialize`: where the session runs and what the agent can answer.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InitializeParams {
+    /// The project directory (`ctx.cwd`, where `.pi/extensions/` is looked for);
+    /// default: the directory `pihost serve` runs in (or its `--cwd`).
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    /// pi's agent directory (`~/.pi/agent` unless `PI_CODING_AGENT_DIR` says otherwise).
+    #[serde(default)]
+    pub agent_dir: Option<String>,
+    /// Extension paths (files or folders, as `pi -e` takes them) that `load`
+    /// and `reload` use when they name none.
+    #[serde(default)]
+    pub paths: Option<Vec<String>>,
+    /// What the agent answers and wants to hear about.
+    #[serde(default)]
+    pub capabilities: Capabilities,
+    /// How long one dispatch (an event's handlers, a tool, a command) may run
+    /// before it fails with a timeout error; default: no limit.
+    #[serde(default)]
+    pub dispatch_timeout_ms: Option<u64>,
+}
+
+/// What the agent declares in `initialize`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Capabilities {
+    /// Host requests the agent answers (`ui.confirm`, `setModel`, … with or
+    /// without the `host/` prefix); the others get headless pi's answers.
+    #[serde(default)]
+    pub requests: Option<Vec<String>>,
+    /// Whether pihost sends `host/*` notifications (sendMessage, ui.notify,
+    /// provider changes, …).
+    #[serde(default)]
+    pub notifications: Option<bool>,
+    /// How long pihost waits for the agent's answer to a host request before
+    /// the waiting extension call fails; default 60 000.
+    #[serde(default)]
+    pub request_timeout_ms: Option<u64>,
+}
+
+/// The answer to `initialize`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InitializeResult {
+    /// [`PROTOCOL_VERSION`].
+    pub protocol_version: String,
+    /// Which program answers.
+    pub server_info: ServerInfo,
+    /// The project directory the session uses.
+    pub cwd: PathBuf,
+    /// The agent directory the session uses.
+    pub agent_dir: PathBuf,
+}
+
+/// The name and version of the server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ServerInfo {
+    /// Always `pihost`.
+    pub name: String,
+    /// The crate version.
+    pub version: String,
+}
+
+/// `load` and `reload`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LoadParams {
+    /// Extension paths; absent or empty: the paths given to `initialize`.
+    #[serde(default)]
+    pub paths: Option<Vec<String>>,
+}
+
+/// `bind` and `setHostState`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct StateParams {
+    /// What the synchronous getters of `pi` and `ctx` read; fields left out
+    /// keep their value.
+    #[serde(default)]
+    pub state: HostState,
+}
+
+/// `emit`: one event, dispatched with pi's merge rule for its type.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EmitParams {
+    /// The event as pi's extensions receive it.
+    pub event: EventMessage,
+}
+
+/// An event: its `type` and whatever fields that type carries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EventMessage {
+    /// The event name (`tool_call`, `context`, `session_start`, …).
+    #[serde(rename = "type")]
+    pub event_type: String,
+    /// The event's other fields, passed through unchanged.
+    #[serde(flatten)]
+    pub fields: Map<String, Value>,
+}
+
+/// The answer to `emit`, `executeTool` and `runCommand`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CallResult {
+    /// The merged result; absent is pi's `undefined`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+}
+
+/// `executeTool`: run a registered tool (through pi's tool wrapping).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecuteToolParams {
+    /// The tool's name.
+    pub name: String,
+    /// The id the tool and its updates carry; default `call-<request id>`.
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    /// The tool's arguments; default `{}`.
+    #[serde(default)]
+    pub args: Option<Value>,
+}
+
+/// `runCommand`: run a registered slash command.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RunCommandParams {
+    /// The command's invocation name (`name`, or `name:N` when names clash).
+    pub name: String,
+    /// The text after the command name; default empty.
+    #[serde(default)]
+    pub args: Option<String>,
+}
+
+/// The answer to `listFlags`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ListFlagsResult {
+    /// Every registered flag.
+    pub flags: Vec<RegisteredFlag>,
+    /// The current value of each flag.
+    pub values: BTreeMap<String, Value>,
+}
+
+/// `setFlag`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SetFlagParams {
+    /// The flag's name.
+    pub name: String,
+    /// Its new value (a boolean or a string, as the flag's type says).
+    #[serde(default)]
+    pub value: Value,
+}
+
+/// `shortcuts`: the extension shortcuts for the agent's keybindings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShortcutsParams {
+    /// The agent's resolved keybindings, `{ "app.interrupt": "escape", … }`.
+    #[serde(default)]
+    pub keybindings: BTreeMap<String, Value>,
+}
+
+/// `invalidate`: make every context captured so far stale.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct InvalidateParams {
+    /// The text stale contexts throw; default pi's.
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+/// `$/cancelRequest` (a notification): abort a running `executeTool`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CancelParams {
+    /// The JSON-RPC id of the `executeTool` request.
+    pub id: Value,
+}
+
+/// The `toolUpdate` notification: a running tool's `onUpdate` call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolUpdateParams {
+    /// The tool call the update belongs to.
+    pub tool_call_id: String,
+    /// What the tool passed to `onUpdate`.
+    pub update: Value,
+}
+
+/// Decodes a request's params; `null` or absent params count as `{}`.
+pub fn decode<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, serde_json::Error> {
+    match params {
+        Value::Null => serde_json::from_value(json!({})),
+        params => serde_json::from_value(params),
+    }
+}
+
+/// The JSON Schema (draft 2020-12) of every message of `pihost serve`:
+/// per method its params and result, the host requests and notifications
+/// pihost sends, and the shared definitions.
+pub fn schema() -> Value {
+    let mut generator = SchemaSettings::draft2020_12().into_generator();
+    let none = json!({ "type": "null" });
+    let mut methods = Map::new();
+    let mut method = |name: &str, params: Value, result: Value| {
+        methods.insert(name.to_string(), json!({ "params": params, "result": result }));
+    };
+    method(
+        "initialize",
+        sub::<InitializeParams>(&mut generator),
+        sub::<InitializeResult>(&mut generator),
+    );
+    for name in ["load", "reload"] {
+        method(
+            name,
+            sub::<LoadParams>(&mut generator),
+            sub::<InspectReport>(&mut generator),
+        );
+    }
+    for name in ["bind", "setHostState"] {
+        method(name, sub::<StateParams>(&mut generator), none.clone());
+    }
+    method(
+        "emit",
+        sub::<EmitParams>(&mut generator),
+        sub::<CallResult>(&mut generator),
+    );
+    method(
+        "executeTool",
+        sub::<ExecuteToolParams>(&mut generator),
+        sub::<CallResult>(&mut generator),
+    );
+    method(
+        "runCommand",
+        sub::<RunCommandParams>(&mut generator),
+        sub::<CallResult>(&mut generator),
+    );
+    method("listTools", none.clone(), sub::<Vec<ToolReport>>(&mut generator));
+    method(
+        "listCommands",
+        none.clone(),
+        sub::<Vec<RegisteredCommand>>(&mut generator),
+    );
+    method("listFlags", none.clone(), sub::<ListFlagsResult>(&mut generator));
+    method("setFlag", sub::<SetFlagParams>(&mut generator), none.clone());
+    method(
+        "shortcuts",
+        sub::<ShortcutsParams>(&mut generator),
+        json!({ "type": "object" }),
+    );
+    method("invalidate", sub::<InvalidateParams>(&mut generator), none.clone());
+    method("shutdown", none.clone(), none.clone());
+    let methods = Value::Object(methods);
+    let notifications = json!({
+        "$/cancelRequest": sub::<CancelParams>(&mut generator),
+    });
+    let to_agent = json!({
+        "requests": sub::<HostRequest>(&mut generator),
+        "notifications": {
+            "host": sub::<HostNotification>(&mut generator),
+            "provider": sub::<ProviderChange>(&mut generator),
+            "toolUpdate": sub::<ToolUpdateParams>(&mut generator),
+            "extensionError": sub::<ExtensionError>(&mut generator),
+        },
+    });
+    let definitions: Map<String, Value> = generator.take_definitions(true).into_iter().collect();
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "pihost serve protocol",
+        "description": "Newline-delimited JSON-RPC 2.0 on stdio. `methods`: agent → pihost requests (params and result); `notifications`: agent → pihost notifications; `toAgent`: pihost → agent (requests are sent as host/<method> with the variant's fields as params, minus `method`).",
+        "version": PROTOCOL_VERSION,
+        "methods": methods,
+        "notifications": notifications,
+        "toAgent": to_agent,
+        "$defs": definitions,
+    })
+}
+
+fn sub<T: JsonSchema>(generator: &mut SchemaGenerator) -> Value {
+    let schema: Schema = generator.subschema_for::<T>();
+    schema.to_value()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_served_method_has_a_schema() {
+        let schema = schema();
+        for method in [
+            "initialize",
+            "load",
+            "reload",
+            "bind",
+            "setHostState",
+            "emit",
+            "executeTool",
+            "runCommand",
+            "listTools",
+            "listCommands",
+            "listFlags",
+            "setFlag",
+            "shortcuts",
+            "invalidate",
+            "shutdown",
+        ] {
+            assert!(schema["methods"][method].is_object(), "{method}");
+        }
+    }
+
+    #[test]
+    fn absent_params_decode_as_defaults() {
+        let params: LoadParams = decode(Value::Null).expect("null params");
+        assert_eq!(params.paths, None);
+        let error = decode::<ExecuteToolParams>(json!({ "args": {} })).expect_err("name is required");
+        assert!(error.to_string().contains("name"), "{error}");
+    }
+}
