@@ -11,6 +11,7 @@ use crate::engine::{Engine, EngineOptions};
 /// How one scenario went.
 #[derive(Debug)]
 pub enum Outcome {
+    /// pihost's output matches the recording.
     Passed,
     /// pihost's output differs from the recorded one; a unified diff.
     Failed(String),
@@ -18,9 +19,12 @@ pub enum Outcome {
     Broken(String),
 }
 
+/// One scenario and how it went.
 #[derive(Debug)]
 pub struct ScenarioResult {
+    /// The scenario folder.
     pub dir: PathBuf,
+    /// The comparison with `expected.json`.
     pub outcome: Outcome,
 }
 
@@ -156,6 +160,8 @@ pub struct ScenarioHost {
 }
 
 impl ScenarioHost {
+    /// A host answering from `answers`, the scenario's `host` table
+    /// (`ui.<prompt>`, `setModelResult`, `executeToolResult`, `failProviders`).
     pub fn new(answers: serde_json::Value) -> Self {
         Self { answers }
     }

@@ -35,9 +35,14 @@ pub const AGENT_DIR_ENV: &str = "PI_CODING_AGENT_DIR";
 /// `discoverAndLoadExtensions(configuredPaths, cwd, agentDir)`.
 #[derive(Debug, Clone)]
 pub struct DiscoveryOptions {
+    /// The project directory: `<cwd>/<config_dir_name>/extensions` is scanned
+    /// first, and relative configured paths resolve against it.
     pub cwd: PathBuf,
+    /// pi's agent directory: `<agent_dir>/extensions` is scanned second.
     pub agent_dir: PathBuf,
+    /// The name of pi's config directory (`.pi` unless `piConfig.configDir` says otherwise).
     pub config_dir_name: String,
+    /// Extension paths given explicitly (as `pi -e` takes them), taken last (D5).
     pub configured_paths: Vec<String>,
 }
 
@@ -70,7 +75,12 @@ pub struct DiscoveredExtension {
 pub enum DiscoveryError {
     /// A `file://` URL that Node's `fileURLToPath` rejects.
     #[error("invalid file URL {url:?}: {reason}")]
-    InvalidFileUrl { url: String, reason: &'static str },
+    InvalidFileUrl {
+        /// The URL as given.
+        url: String,
+        /// Why Node refuses it.
+        reason: &'static str,
+    },
 }
 
 /// How to treat a `file://` URL that Node would refuse to convert.

@@ -50,18 +50,25 @@ fn current_dir() -> PathBuf {
 /// Why a compat scenario could not run (its result is not a failure here).
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
+    /// The scenario folder or its `scenario.json` cannot be read.
     #[error("cannot read {path}: {source}")]
     Read {
+        /// The path that failed.
         path: PathBuf,
+        /// Why.
         #[source]
         source: std::io::Error,
     },
+    /// `scenario.json` is not JSON.
     #[error("{path} is not valid JSON: {source}")]
     Parse {
+        /// The `scenario.json` path.
         path: PathBuf,
+        /// The parse error.
         #[source]
         source: serde_json::Error,
     },
+    /// The engine failed while running the scenario.
     #[error(transparent)]
     Engine(#[from] PihostError),
 }
@@ -102,32 +109,46 @@ pub(crate) fn result_of(response: &str) -> Result<Option<serde_json::Value>, Pih
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Registrations {
+    /// Every command of every extension, in load order.
     pub commands: Vec<RegisteredCommand>,
+    /// Every tool; of tools sharing a name, the first registered.
     pub tools: Vec<crate::report::ToolReport>,
+    /// Every flag; of flags sharing a name, the first registered.
     pub flags: Vec<RegisteredFlag>,
+    /// The current value of each flag that has one: set by `set_flag`, else
+    /// the first registered default (A9).
     pub flag_values: BTreeMap<String, serde_json::Value>,
 }
 
+/// A command as the host lists it.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RegisteredCommand {
+    /// The command's name as registered, without the `/`.
     pub name: String,
     /// The name to run it by: `name`, or `name:N` when extensions share a name (N2).
     pub invocation_name: String,
+    /// The description shown in the command list.
     #[serde(default)]
     pub description: Option<String>,
+    /// The extension that registered it.
     #[serde(default)]
     pub extension_path: Option<String>,
 }
 
+/// A CLI flag as the host lists it.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RegisteredFlag {
+    /// The flag's name, as `--name` on pi's command line.
     pub name: String,
+    /// `boolean` or `string` (JSON `type`).
     #[serde(rename = "type")]
     pub flag_type: String,
+    /// The help text.
     #[serde(default)]
     pub description: Option<String>,
+    /// The extension that registered it.
     #[serde(default)]
     pub extension_path: Option<String>,
 }
@@ -136,7 +157,9 @@ pub struct RegisteredFlag {
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
 pub struct ModuleStatus {
+    /// Export names pihost implements.
     pub implemented: Vec<String>,
+    /// Export names that exist but throw `not implemented yet` when used.
     pub not_implemented: Vec<String>,
 }
 
@@ -209,6 +232,7 @@ impl Engine {
         })
     }
 
+    /// The options the engine runs with (the cwd as last set by [`Engine::set_cwd`]).
     pub fn options(&self) -> &EngineOptions {
         &self.options
     }
@@ -330,6 +354,8 @@ impl Engine {
         serde_json::from_str(&response).map_err(|error| internal("registrations", error))
     }
 
+    /// Sets a flag's value, as pi does for `--name value` on its command
+    /// line; `pi.getFlag(name)` answers it from now on, and a reload keeps it.
     pub async fn set_flag(&mut self, name: &str, value: &serde_json::Value) -> Result<(), PihostError> {
         let request = serde_json::json!({ "name": name, "value": value }).to_string();
         self.call_json("setFlag", &request).await.map(|_| ())

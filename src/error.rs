@@ -3,33 +3,59 @@
 
 use std::path::PathBuf;
 
+/// Why a call into pihost failed.
 #[derive(Debug, thiserror::Error)]
 pub enum PihostError {
+    /// The JavaScript isolate could not be created.
     #[error("the JavaScript runtime failed to start: {0}")]
     RuntimeStart(String),
+    /// pihost's runtime, not an extension, failed or answered something
+    /// unexpected: a bug in pihost.
     #[error("pihost's own JavaScript failed ({context}): {message}")]
-    Internal { context: String, message: String },
+    Internal {
+        /// The call or step that failed.
+        context: String,
+        /// The error text.
+        message: String,
+    },
+    /// A file pihost needed could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// Why it could not be read.
         #[source]
         source: std::io::Error,
     },
+    /// The engine thread's tokio runtime could not be built.
     #[error("cannot build the async runtime: {0}")]
     AsyncRuntime(#[source] std::io::Error),
     /// Extension code threw or rejected where pi lets the error reach the
     /// caller (a tool_call handler, E3; a user_bash result; a tool; a command).
     #[error("{message}")]
-    Extension { message: String, stack: Option<String> },
+    Extension {
+        /// The error's message.
+        message: String,
+        /// Its stack, mapped to the original `.ts` lines, when it had one.
+        stack: Option<String>,
+    },
     /// The engine thread has stopped (shutdown, or every handle dropped).
     #[error("the pihost engine has stopped")]
     Stopped,
     /// A dispatch waits on a promise nothing can ever settle (no timer, no
     /// pending I/O): it is reported at once instead of waited on.
     #[error("{call} can never settle: its handlers wait on a promise nothing will resolve")]
-    NeverSettles { call: String },
+    NeverSettles {
+        /// The call, e.g. `emit(<type>)`, `tool <name>` or `/<command>`.
+        call: String,
+    },
     /// A dispatch did not settle within the embedder's timeout; its handlers
     /// keep running in the isolate, and their late results are dropped.
     #[error("{call} did not settle within {millis} ms")]
-    Timeout { call: String, millis: u128 },
+    Timeout {
+        /// The dispatch: `emit(<type>)`, `tool <name>` or `/<command>`.
+        call: String,
+        /// The timeout it exceeded, in milliseconds.
+        millis: u128,
+    },
 }

@@ -397,6 +397,8 @@ impl Pihost {
         crate::engine::result_of(&response)
     }
 
+    /// Commands (with invocation names), tools, flags and flag values of the
+    /// loaded extensions.
     pub async fn registrations(&self) -> Result<Registrations, PihostError> {
         let response = self
             .call(
@@ -413,6 +415,8 @@ impl Pihost {
         })
     }
 
+    /// Sets a flag's value, as pi does for `--name value` on its command
+    /// line; `pi.getFlag(name)` answers it from now on, and a reload keeps it.
     pub async fn set_flag(&self, name: &str, value: &Value) -> Result<(), PihostError> {
         let request = serde_json::json!({ "name": name, "value": value }).to_string();
         self.call("setFlag", request, "setFlag".to_string(), None, false)

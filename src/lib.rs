@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! pihost: run unmodified pi coding-agent extensions from Rust.
 //!
 //! The data flows one way: [`discovery`] finds extension entry points,

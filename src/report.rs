@@ -7,12 +7,18 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+/// What one load produced: every extension that loaded, with its
+/// registrations, and every one that failed.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InspectReport {
+    /// The project directory the load ran against.
     pub cwd: PathBuf,
+    /// pi's agent directory the load ran against.
     pub agent_dir: PathBuf,
+    /// The extensions that loaded, in load order.
     pub extensions: Vec<ExtensionReport>,
+    /// The extensions that failed to load, in load order.
     pub errors: Vec<LoadError>,
     /// Flag values after load: the first registered default of each flag (A9).
     pub flag_values: BTreeMap<String, serde_json::Value>,
@@ -24,62 +30,89 @@ pub struct InspectReport {
     pub total_load_ms: f64,
 }
 
+/// One loaded extension and what its factory registered.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExtensionReport {
     /// The path as discovered or as the user wrote it (D6).
     pub path: String,
+    /// The absolute path of the entry file (pi's `Extension.resolvedPath`).
     pub resolved_path: PathBuf,
+    /// How long loading this extension took, in milliseconds.
     pub load_time_ms: f64,
+    /// Tools registered with `pi.registerTool`.
     pub tools: Vec<ToolReport>,
+    /// Commands registered with `pi.registerCommand`.
     pub commands: Vec<CommandReport>,
+    /// Flags registered with `pi.registerFlag`.
     pub flags: Vec<FlagReport>,
+    /// Shortcuts registered with `pi.registerShortcut`.
     pub shortcuts: Vec<ShortcutReport>,
+    /// The `customType`s given to `pi.registerMessageRenderer`.
     pub message_renderers: Vec<String>,
+    /// The `customType`s given to `pi.registerEntryRenderer`.
     pub entry_renderers: Vec<String>,
+    /// How many resolvers `pi.registerToolRenderer` got (functions, so only counted).
     pub tool_renderers: usize,
+    /// Whether the extension called `pi.registerMarkdownTransformer`.
     pub markdown_transformer: bool,
     /// Number of handlers per event name, sorted by name.
     pub handlers: BTreeMap<String, usize>,
 }
 
+/// A registered tool.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolReport {
+    /// The tool's name, as the model calls it.
     pub name: String,
+    /// The name shown to the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// The description the model reads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The parameter JSON Schema as JSON (TypeBox's symbol-keyed marks do not cross).
     pub parameters: serde_json::Value,
 }
 
+/// A registered slash command.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct CommandReport {
+    /// The command's name, without the `/`.
     pub name: String,
+    /// The description shown in the command list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
 
+/// A registered CLI flag.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct FlagReport {
+    /// The flag's name, as `--name` on pi's command line.
     pub name: String,
+    /// `boolean` or `string` (JSON `type`).
     #[serde(rename = "type")]
     pub flag_type: String,
+    /// The help text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// The value `pi.getFlag` answers when the flag was not set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<serde_json::Value>,
 }
 
+/// A registered keyboard shortcut.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct ShortcutReport {
+    /// The key, as the extension wrote it (`ctrl+shift+p`, …).
     pub shortcut: String,
+    /// What the shortcut does, for help listings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 }
 
+/// An extension that failed to load, with pi's error text.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LoadError {
@@ -90,15 +123,20 @@ pub struct LoadError {
     /// The stack, mapped to the original `.ts` lines, when the error had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stack: Option<String>,
+    /// How long the failed attempt took, in milliseconds, when the loader timed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load_time_ms: Option<f64>,
 }
 
+/// A provider registered while loading; pi applies it when a host binds (A7).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingProvider {
+    /// The provider's name, or a provider object's `id`; `None` for an
+    /// object without one.
     #[serde(default)]
     pub name: Option<String>,
+    /// The extension that registered it.
     pub extension_path: String,
 }
 

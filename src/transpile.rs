@@ -29,21 +29,30 @@ pub enum ModuleFormat {
     CommonJs,
 }
 
+/// One module's transpiled code and how to run it.
 #[derive(Debug)]
 pub struct TranspiledModule {
+    /// The JavaScript to evaluate.
     pub code: String,
+    /// The source map back to the original file (JSON bytes, sources inlined),
+    /// for stack traces that name the original `.ts` lines.
     pub source_map: Option<Vec<u8>>,
+    /// Whether to evaluate it as an ES module or as CommonJS.
     pub format: ModuleFormat,
     /// Which of [`MODULE_GLOBAL_NAMES`] the module declares at its top level.
     pub declared_module_globals: Vec<&'static str>,
 }
 
+/// Why a file could not be transpiled.
 #[derive(Debug, thiserror::Error)]
 pub enum TranspileError {
+    /// A syntax error, with the file and position.
     #[error("{0}")]
     Parse(String),
+    /// The parsed program could not be transformed or emitted.
     #[error("{0}")]
     Emit(String),
+    /// The file is not JavaScript or TypeScript (by its media type).
     #[error("pihost cannot load files of type {0}")]
     UnsupportedMediaType(String),
 }
