@@ -1,8 +1,9 @@
 // The pi-ai root as extensions see it (pi's extension view): TypeBox's Type
 // and a StringEnum built on Type.Unsafe.
-import { Type } from "pihost:pi/typebox.js";
+import { Type } from "./typebox.js";
 
 export { Type };
+export { validateToolArguments, validateToolCall } from "../runtime/validate-tool-arguments.js";
 
 /** `{ type: "string", enum: [...] }`, for providers that reject anyOf/const. */
 export function StringEnum(values, options) {

@@ -1,16 +1,699 @@
-// pi-coding-agent's runtime exports that pihost implements so far.
-import { ops } from "pihost:runtime/ops.js";
-import { join } from "pihost:node/path.js";
+// pi-coding-agent's runtime exports that pihost implements so far: paths,
+// the helpers extensions use to shape tool output (truncation, sizes), to
+// read skill files (frontmatter), to present a conversation (convertToLlm,
+// serializeConversation), to serialize file edits, and the tool type guards.
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { realpath } from "node:fs/promises";
+import { contentText } from "./pi-ai.js";
 
 const CONFIG_DIR = ".pi";
 
 /** pi's agent directory: PI_CODING_AGENT_DIR, else ~/.pi/agent. */
 export function getAgentDir() {
   const fromEnv = globalThis.process?.env?.PI_CODING_AGENT_DIR;
-  const home = ops.op_pihost_os_info().homedir;
+  const home = homedir();
   if (fromEnv) {
     if (fromEnv === "~") return home;
     return fromEnv.startsWith("~/") ? join(home, fromEnv.slice(2)) : fromEnv;
   }
   return join(home, CONFIG_DIR, "agent");
+}
+
+// --- Tools ----------------------------------------------------------------
+
+/** Identity: exists so a tool literal gets its parameter types inferred. */
+export function defineTool(tool) {
+  return tool;
+}
+
+export const isBashToolResult = (event) => event.toolName === "bash";
+export const isPowerShellToolResult = (event) => event.toolName === "powershell";
+export const isReadToolResult = (event) => event.toolName === "read";
+export const isEditToolResult = (event) => event.toolName === "edit";
+export const isWriteToolResult = (event) => event.toolName === "write";
+export const isGrepToolResult = (event) => event.toolName === "grep";
+export const isFindToolResult = (event) => event.toolName === "find";
+export const isLsToolResult = (event) => event.toolName === "ls";
+
+export function isToolCallEventType(toolName, event) {
+  return event.toolName === toolName;
+}
+
+// --- Truncation -------------------------------------------------------------
+// Two independent limits, lines and UTF-8 bytes; whichever is hit first wins.
+// Whole lines are kept, except when tail truncation meets one huge last line.
+
+export const DEFAULT_MAX_LINES = 2000;
+export const DEFAULT_MAX_BYTES = 50 * 1024;
+const GREP_MAX_LINE_LENGTH = 500;
+
+/** UTF-8 length as Node's Buffer.byteLength counts it (a lone surrogate is 3 bytes). */
+function utf8Length(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The end of `text` that fits in `maxBytes`, starting at a whole character. */
+function lastBytes(text, maxBytes) {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= maxBytes) return text;
+  let start = bytes.length - maxBytes;
+  while (start < bytes.length && (bytes[start] & 0xc0) === 0x80) start++;
+  return new TextDecoder().decode(bytes.subarray(start));
+}
+
+function countedLines(content) {
+  if (content.length === 0) return [];
+  const lines = content.split("\n");
+  if (content.endsWith("\n")) lines.pop();
+  return lines;
+}
+
+function truncationResult(fields) {
+  return {
+    content: fields.content,
+    truncated: fields.truncated,
+    truncatedBy: fields.truncatedBy,
+    totalLines: fields.totalLines,
+    totalBytes: fields.totalBytes,
+    outputLines: fields.outputLines,
+    outputBytes: fields.outputBytes,
+    lastLinePartial: fields.lastLinePartial ?? false,
+    firstLineExceedsLimit: fields.firstLineExceedsLimit ?? false,
+    maxLines: fields.maxLines,
+    maxBytes: fields.maxBytes,
+  };
+}
+
+function untruncated(content, lines, totalBytes, maxLines, maxBytes) {
+  return truncationResult({
+    content,
+    truncated: false,
+    truncatedBy: null,
+    totalLines: lines.length,
+    totalBytes,
+    outputLines: lines.length,
+    outputBytes: totalBytes,
+    maxLines,
+    maxBytes,
+  });
+}
+
+/** The first lines of `content` within the limits (for file reads). */
+export function truncateHead(content, options = {}) {
+  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const totalBytes = utf8Length(content);
+  const lines = countedLines(content);
+  if (lines.length <= maxLines && totalBytes <= maxBytes) return untruncated(content, lines, totalBytes, maxLines, maxBytes);
+  const common = { truncated: true, totalLines: lines.length, totalBytes, maxLines, maxBytes };
+  if (utf8Length(lines[0]) > maxBytes) {
+    return truncationResult({ ...common, content: "", truncatedBy: "bytes", outputLines: 0, outputBytes: 0, firstLineExceedsLimit: true });
+  }
+  const kept = [];
+  let bytes = 0;
+  let truncatedBy = "lines";
+  for (let i = 0; i < lines.length && i < maxLines; i++) {
+    const lineBytes = utf8Length(lines[i]) + (i > 0 ? 1 : 0);
+    if (bytes + lineBytes > maxBytes) {
+      truncatedBy = "bytes";
+      break;
+    }
+    kept.push(lines[i]);
+    bytes += lineBytes;
+  }
+  if (kept.length >= maxLines && bytes <= maxBytes) truncatedBy = "lines";
+  const output = kept.join("\n");
+  return truncationResult({ ...common, content: output, truncatedBy, outputLines: kept.length, outputBytes: utf8Length(output) });
+}
+
+/** The last lines of `content` within the limits (for command output). */
+export function truncateTail(content, options = {}) {
+  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const totalBytes = utf8Length(content);
+  const lines = countedLines(content);
+  if (lines.length <= maxLines && totalBytes <= maxBytes) return untruncated(content, lines, totalBytes, maxLines, maxBytes);
+  const kept = [];
+  let bytes = 0;
+  let truncatedBy = "lines";
+  let lastLinePartial = false;
+  for (let i = lines.length - 1; i >= 0 && kept.length < maxLines; i--) {
+    const lineBytes = utf8Length(lines[i]) + (kept.length > 0 ? 1 : 0);
+    if (bytes + lineBytes > maxBytes) {
+      truncatedBy = "bytes";
+      if (kept.length === 0) {
+        const partial = lastBytes(lines[i], maxBytes);
+        kept.unshift(partial);
+        bytes = utf8Length(partial);
+        lastLinePartial = true;
+      }
+      break;
+    }
+    kept.unshift(lines[i]);
+    bytes += lineBytes;
+  }
+  if (kept.length >= maxLines && bytes <= maxBytes) truncatedBy = "lines";
+  const output = kept.join("\n");
+  return truncationResult({
+    content: output,
+    truncated: true,
+    truncatedBy,
+    totalLines: lines.length,
+    totalBytes,
+    outputLines: kept.length,
+    outputBytes: utf8Length(output),
+    lastLinePartial,
+    maxLines,
+    maxBytes,
+  });
+}
+
+const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code) => code >= 0xdc00 && code <= 0xdfff;
+
+/** At most `maxUnits` UTF-16 units from the start, never half a surrogate pair. */
+function sliceHead(text, maxUnits) {
+  const end = Math.max(0, maxUnits);
+  const splitsPair = isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end));
+  return text.slice(0, splitsPair ? end - 1 : end);
+}
+
+/** One line cut to `maxChars` with a "... [truncated]" mark (grep matches). */
+export function truncateLine(line, maxChars = GREP_MAX_LINE_LENGTH) {
+  if (line.length <= maxChars) return { text: line, wasTruncated: false };
+  return { text: `${sliceHead(line, maxChars)}... [truncated]`, wasTruncated: true };
+}
+
+export function formatSize(bytes) {
+  if (bytes < 1024) return `${bytes}B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
+}
+
+function lineNumber(value) {
+  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  return typeof number === "number" && Number.isFinite(number) ? number : undefined;
+}
+
+/** `:start-end` for a read's offset/limit (numbers or numeric strings); "" when malformed. */
+export function formatReadLineRange(offset, limit) {
+  if (offset == null && limit == null) return "";
+  const start = offset == null ? 1 : lineNumber(offset);
+  if (start === undefined) return "";
+  if (limit == null) return `:${start}`;
+  const count = lineNumber(limit);
+  if (count === undefined) return "";
+  const end = start + count - 1;
+  return `:${start}${end ? `-${end}` : ""}`;
+}
+
+// --- File mutation queue ------------------------------------------------------
+// Edits of one file (by real path) run one after another; other files' run
+// in parallel. Keys are registered in call order through one chain, so two
+// calls racing on the same path cannot both see an empty queue.
+
+const mutationQueues = new Map();
+let registrations = Promise.resolve();
+
+async function queueKey(filePath) {
+  const absolute = resolve(filePath);
+  try {
+    return await realpath(absolute);
+  } catch (error) {
+    if (error?.code === "ENOENT" || error?.code === "ENOTDIR") return absolute;
+    throw error;
+  }
+}
+
+export async function withFileMutationQueue(filePath, fn) {
+  const registration = registrations.then(async () => {
+    const key = await queueKey(filePath);
+    const previous = mutationQueues.get(key) ?? Promise.resolve();
+    let release;
+    const turn = new Promise((resolveTurn) => {
+      release = resolveTurn;
+    });
+    const chained = previous.then(() => turn);
+    mutationQueues.set(key, chained);
+    return { key, previous, chained, release };
+  });
+  registrations = registration.then(
+    () => undefined,
+    () => undefined,
+  );
+  const { key, previous, chained, release } = await registration;
+  await previous;
+  try {
+    return await fn();
+  } finally {
+    release();
+    if (mutationQueues.get(key) === chained) mutationQueues.delete(key);
+  }
+}
+
+// --- YAML (frontmatter) ---------------------------------------------------------
+// pi reads frontmatter with the `yaml` package. Skill and prompt files use a
+// small part of YAML, which this covers: block mappings and sequences,
+// plain/quoted/flow scalars, `|` and `>` blocks and comments, with the core
+// schema's nulls, booleans and numbers. Anchors, tags and multi-document
+// streams are not read. (It belongs in its own module, js/pi/yaml.js, once
+// that file may be added.)
+
+class YamlError extends Error {
+  constructor(message, line) {
+    super(`${message} at line ${line + 1}`);
+    this.name = "YAMLParseError";
+  }
+}
+
+function stripComment(text) {
+  let quote = null;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quote) {
+      if (char === "\\" && quote === '"') i++;
+      else if (char === quote) quote = null;
+    } else if (char === '"' || char === "'") {
+      if (i === 0 || /[\s[{,:]/.test(text[i - 1])) quote = char;
+    } else if (char === "#" && (i === 0 || /\s/.test(text[i - 1]))) {
+      return text.slice(0, i).trimEnd();
+    }
+  }
+  return text.trimEnd();
+}
+
+function resolvePlain(text) {
+  if (/^(~|null|Null|NULL)?$/.test(text)) return null;
+  if (/^(true|True|TRUE)$/.test(text)) return true;
+  if (/^(false|False|FALSE)$/.test(text)) return false;
+  if (/^[-+]?[0-9]+$/.test(text)) return Number(text);
+  if (/^0o[0-7]+$/.test(text)) return parseInt(text.slice(2), 8);
+  if (/^0x[0-9a-fA-F]+$/.test(text)) return parseInt(text.slice(2), 16);
+  if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(text)) return Number(text);
+  if (/^[-+]?\.(inf|Inf|INF)$/.test(text)) return text.startsWith("-") ? -Infinity : Infinity;
+  if (/^\.(nan|NaN|NAN)$/.test(text)) return NaN;
+  return text;
+}
+
+const ESCAPES = { n: "\n", t: "\t", r: "\r", "0": "\0", '"': '"', "\\": "\\", "/": "/", " ": " ", b: "\b", f: "\f", e: "\x1b", N: "\x85", _: "\xa0" };
+
+/** Reads one flow value (quoted, [..], {..} or plain) from `text` at `start`; returns [value, end]. */
+function readFlow(text, start, inFlow, line) {
+  let i = start;
+  while (text[i] === " ") i++;
+  const char = text[i];
+  if (char === '"') {
+    let out = "";
+    for (i++; i < text.length && text[i] !== '"'; i++) {
+      if (text[i] !== "\\") {
+        out += text[i];
+        continue;
+      }
+      const next = text[++i];
+      if (next === "x" || next === "u" || next === "U") {
+        const size = { x: 2, u: 4, U: 8 }[next];
+        out += String.fromCodePoint(parseInt(text.slice(i + 1, i + 1 + size), 16));
+        i += size;
+      } else out += ESCAPES[next] ?? next;
+    }
+    if (text[i] !== '"') throw new YamlError("Missing closing \"quote", line);
+    return [out, i + 1];
+  }
+  if (char === "'") {
+    let out = "";
+    for (i++; i < text.length; i++) {
+      if (text[i] === "'") {
+        if (text[i + 1] !== "'") break;
+        i++;
+      }
+      out += text[i];
+    }
+    if (text[i] !== "'") throw new YamlError("Missing closing 'quote", line);
+    return [out, i + 1];
+  }
+  if (char === "[" || char === "{") {
+    const close = char === "[" ? "]" : "}";
+    const items = char === "[" ? [] : {};
+    i++;
+    while (true) {
+      while (text[i] === " " || text[i] === ",") i++;
+      if (i >= text.length) throw new YamlError(`Missing ${close} in flow collection`, line);
+      if (text[i] === close) return [items, i + 1];
+      const [key, afterKey] = readFlow(text, i, true, line);
+      i = afterKey;
+      while (text[i] === " ") i++;
+      if (char === "{" || text[i] === ":") {
+        let value = null;
+        if (text[i] === ":") [value, i] = readFlow(text, i + 1, true, line);
+        if (char === "[") items.push({ [String(key)]: value });
+        else items[String(key)] = value;
+      } else items.push(key);
+    }
+  }
+  const stop = inFlow ? /[,\]}]|: |:$/ : /$/;
+  const rest = text.slice(i);
+  const match = stop.exec(rest);
+  const raw = rest.slice(0, match ? match.index : rest.length).trim();
+  return [resolvePlain(raw), i + (match ? match.index : rest.length)];
+}
+
+function inlineValue(text, line) {
+  const [value, end] = readFlow(text, 0, false, line);
+  if (text.slice(end).trim() !== "") throw new YamlError("Unexpected content after value", line);
+  return value;
+}
+
+const KEY = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:,[\]{}][^#]*?|-[^\s][^#]*?)\s*:(?:\s+|$)(.*)$/;
+
+class YamlReader {
+  constructor(text) {
+    this.lines = text.split("\n").map((raw) => {
+      const content = stripComment(raw);
+      return { raw, indent: raw.length - raw.trimStart().length, text: content.trim() };
+    });
+    this.at = 0;
+  }
+
+  skipBlank() {
+    while (this.at < this.lines.length && this.lines[this.at].text === "") this.at++;
+  }
+
+  peek() {
+    this.skipBlank();
+    return this.lines[this.at];
+  }
+
+  document() {
+    const first = this.peek();
+    if (!first) return null;
+    const value = this.node(first.indent);
+    if (this.peek()) throw new YamlError("Unexpected content", this.at);
+    return value;
+  }
+
+  node(indent) {
+    const line = this.peek();
+    if (!line || line.indent < indent) return null;
+    if (line.text === "-" || line.text.startsWith("- ")) return this.sequence(line.indent);
+    if (!line.text.startsWith("[") && !line.text.startsWith("{") && KEY.test(line.text)) return this.mapping(line.indent);
+    return this.scalar(line.indent - 1);
+  }
+
+  sequence(indent) {
+    const items = [];
+    for (let line = this.peek(); line && line.indent === indent && (line.text === "-" || line.text.startsWith("- ")); line = this.peek()) {
+      const rest = line.text.slice(1).trimStart();
+      if (rest === "") {
+        this.at++;
+        const next = this.peek();
+        items.push(next && next.indent > indent ? this.node(next.indent) : null);
+        continue;
+      }
+      // "- key: value" opens a mapping whose keys align with "key".
+      const column = indent + (line.text.length - rest.length);
+      this.lines[this.at] = { raw: line.raw, indent: column, text: rest };
+      items.push(this.node(column));
+    }
+    return items;
+  }
+
+  mapping(indent) {
+    const object = {};
+    for (let line = this.peek(); line && line.indent === indent; line = this.peek()) {
+      const match = KEY.exec(line.text);
+      if (!match) throw new YamlError("Expected a mapping key", this.at);
+      const rawKey = match[1];
+      const key = String(rawKey.startsWith('"') || rawKey.startsWith("'") ? inlineValue(rawKey, this.at) : resolvePlain(rawKey.trim()));
+      const rest = match[2].trim();
+      this.at++;
+      if (/^[|>][-+0-9]*$/.test(rest)) object[key] = this.block(indent, rest);
+      else if (rest !== "") object[key] = this.continued(indent, rest);
+      else {
+        const next = this.peek();
+        if (next && next.indent > indent) object[key] = this.node(next.indent);
+        else if (next && next.indent === indent && (next.text === "-" || next.text.startsWith("- "))) object[key] = this.sequence(indent);
+        else object[key] = null;
+      }
+    }
+    return object;
+  }
+
+  /** A value on a key's line, with any more-indented plain lines folded onto it. */
+  continued(indent, first) {
+    const extra = [];
+    for (let line = this.peek(); line && line.indent > indent && !/^["'[{]/.test(first); line = this.peek()) {
+      extra.push(line.text);
+      this.at++;
+    }
+    if (extra.length === 0) return inlineValue(first, this.at - 1);
+    return [first, ...extra].join(" ");
+  }
+
+  scalar(parentIndent) {
+    const parts = [];
+    for (let line = this.peek(); line && line.indent > parentIndent; line = this.peek()) {
+      parts.push(line.text);
+      this.at++;
+    }
+    return parts.length === 1 ? inlineValue(parts[0], this.at - 1) : parts.join(" ");
+  }
+
+  /** A `|` (literal) or `>` (folded) block under a key at `indent`. */
+  block(indent, header) {
+    const folded = header[0] === ">";
+    const chomp = header.includes("-") ? "strip" : header.includes("+") ? "keep" : "clip";
+    const raw = [];
+    while (this.at < this.lines.length) {
+      const line = this.lines[this.at];
+      if (line.raw.trim() !== "" && line.indent <= indent) break;
+      raw.push(line.raw);
+      this.at++;
+    }
+    const contentIndent = Math.min(...raw.filter((text) => text.trim() !== "").map((text) => text.length - text.trimStart().length));
+    const lines = raw.map((text) => (text.trim() === "" ? "" : text.slice(contentIndent)));
+    let trailing = 0;
+    while (trailing < lines.length && lines[lines.length - 1 - trailing] === "") trailing++;
+    const body = lines.slice(0, lines.length - trailing);
+    let text = "";
+    if (folded) {
+      // A single break between two plain lines folds into a space; blank
+      // lines and more-indented lines keep their breaks.
+      let breaks = 0;
+      let previous;
+      for (const line of body) {
+        if (line === "") {
+          breaks++;
+          continue;
+        }
+        if (previous === undefined) text = "\n".repeat(breaks) + line;
+        else if (breaks > 0) text += "\n".repeat(breaks) + line;
+        else text += (line.startsWith(" ") || previous.startsWith(" ") ? "\n" : " ") + line;
+        breaks = 0;
+        previous = line;
+      }
+    } else text = body.join("\n");
+    if (body.length === 0) return chomp === "keep" ? "\n".repeat(trailing) : "";
+    if (chomp === "strip") return text;
+    if (chomp === "keep") return `${text}\n${"\n".repeat(trailing)}`;
+    return `${text}\n`;
+  }
+}
+
+function parseYaml(text) {
+  return new YamlReader(text).document();
+}
+
+// --- Frontmatter --------------------------------------------------------------
+
+function extractFrontmatter(content) {
+  const text = (content.charCodeAt(0) === 0xfeff ? content.slice(1) : content).replace(/\r\n/g, "\n").replace(/\r/g, "\n");
+  if (!text.startsWith("---")) return { yaml: null, body: text };
+  const end = text.indexOf("\n---", 3);
+  if (end === -1) return { yaml: null, body: text };
+  return { yaml: text.slice(4, end), body: text.slice(end + 4).trim() };
+}
+
+/** A markdown file's leading `---` YAML block as an object, and the rest. */
+export function parseFrontmatter(content) {
+  const { yaml, body } = extractFrontmatter(content);
+  if (!yaml) return { frontmatter: {}, body };
+  return { frontmatter: parseYaml(yaml) ?? {}, body };
+}
+
+export function stripFrontmatter(content) {
+  return parseFrontmatter(content).body;
+}
+
+// --- Messages -----------------------------------------------------------------
+
+const COMPACTION_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
+const BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+const BRANCH_SUMMARY_SUFFIX = "</summary>";
+
+function bashExecutionText(message) {
+  let text = `Ran \`${message.command}\`\n`;
+  text += message.output ? `\`\`\`\n${message.output}\n\`\`\`` : "(no output)";
+  if (message.cancelled) text += "\n\n(command cancelled)";
+  else if (message.exitCode !== null && message.exitCode !== undefined && message.exitCode !== 0) {
+    text += `\n\nCommand exited with code ${message.exitCode}`;
+  }
+  if (message.truncated && message.fullOutputPath) text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
+  return text;
+}
+
+function userText(text, timestamp) {
+  return { role: "user", content: [{ type: "text", text }], timestamp };
+}
+
+/** pi's own message kinds (bash runs, summaries, custom) as the user messages a model reads. */
+export function convertToLlm(messages) {
+  const converted = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case "bashExecution":
+        if (!message.excludeFromContext) converted.push(userText(bashExecutionText(message), message.timestamp));
+        break;
+      case "custom": {
+        const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+        converted.push({ role: "user", content, timestamp: message.timestamp });
+        break;
+      }
+      case "branchSummary":
+        converted.push(userText(BRANCH_SUMMARY_PREFIX + message.summary + BRANCH_SUMMARY_SUFFIX, message.timestamp));
+        break;
+      case "compactionSummary":
+        converted.push(userText(COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX, message.timestamp));
+        break;
+      case "system":
+      case "user":
+      case "assistant":
+      case "toolResult":
+        converted.push(message);
+        break;
+      default:
+        break;
+    }
+  }
+  return converted;
+}
+
+const TOOL_RESULT_MAX_CHARS = 2000;
+
+function truncateForSummary(text, maxChars) {
+  if (text.length <= maxChars) return text;
+  return `${sliceHead(text, maxChars)}\n\n[... ${text.length - maxChars} more characters truncated]`;
+}
+
+/**
+ * A conversation as labelled text for a summarizing model, so it reads a
+ * transcript instead of continuing a chat. Thinking is left out; tool results
+ * are cut to 2000 characters.
+ */
+export function serializeConversation(messages) {
+  const parts = [];
+  for (const message of messages) {
+    if (message.role === "user") {
+      const text = contentText(message.content, "");
+      if (text) parts.push(`[User]: ${text}`);
+    } else if (message.role === "assistant") {
+      const calls = message.content
+        .filter((block) => block.type === "toolCall")
+        .map((block) => {
+          const args = Object.entries(block.arguments).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+          return `${block.name}(${args.join(", ")})`;
+        });
+      if (message.content.some((block) => block.type === "text")) parts.push(`[Assistant]: ${contentText(message.content)}`);
+      if (calls.length > 0) parts.push(`[Assistant tool calls]: ${calls.join("; ")}`);
+    } else if (message.role === "toolResult") {
+      const text = contentText(message.content, "");
+      if (text) parts.push(`[Tool result]: ${truncateForSummary(text, TOOL_RESULT_MAX_CHARS)}`);
+    }
+  }
+  return parts.join("\n\n");
+}
+
+// --- Context size ---------------------------------------------------------------
+
+export function calculateContextTokens(usage) {
+  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+}
+
+function usableUsage(message) {
+  if (message.role !== "assistant" || !("usage" in message)) return undefined;
+  if (message.stopReason === "aborted" || message.stopReason === "error") return undefined;
+  return message.usage && calculateContextTokens(message.usage) > 0 ? message.usage : undefined;
+}
+
+/** The usage of the last assistant message that has real usage (not aborted, errored or all zero). */
+export function getLastAssistantUsage(entries) {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    if (entry.type !== "message") continue;
+    const usage = usableUsage(entry.message);
+    if (usage) return usage;
+  }
+  return undefined;
+}
+
+export function shouldCompact(contextTokens, contextWindow, settings) {
+  if (!settings.enabled) return false;
+  return contextTokens > contextWindow - settings.reserveTokens;
+}
+
+const ESTIMATED_IMAGE_CHARS = 4800;
+
+function contentChars(content) {
+  if (typeof content === "string") return content.length;
+  let chars = 0;
+  for (const block of content) {
+    if (block.type === "text" && block.text) chars += block.text.length;
+    else if (block.type === "image") chars += ESTIMATED_IMAGE_CHARS;
+  }
+  return chars;
+}
+
+/** A message's tokens as characters / 4, rounded up: deliberately an overestimate. */
+export function estimateTokens(message) {
+  let chars = 0;
+  switch (message.role) {
+    case "system":
+      chars = contentChars(message.content);
+      for (const section of Object.values(message.sections ?? {})) if (section) chars += section.length;
+      if (message.toolsAdded) chars += JSON.stringify(message.toolsAdded).length;
+      break;
+    case "user":
+    case "custom":
+    case "toolResult":
+      chars = contentChars(message.content);
+      break;
+    case "assistant":
+      for (const block of message.content) {
+        if (block.type === "text") chars += block.text.length;
+        else if (block.type === "thinking") chars += block.thinking.length;
+        else if (block.type === "toolCall") chars += block.name.length + JSON.stringify(block.arguments).length;
+      }
+      break;
+    case "bashExecution":
+      chars = message.command.length + message.output.length;
+      break;
+    case "branchSummary":
+    case "compactionSummary":
+      chars = message.summary.length;
+      break;
+    default:
+      return 0;
+  }
+  return Math.ceil(chars / 4);
 }

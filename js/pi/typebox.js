@@ -13,17 +13,35 @@ function mark(schema, key, value) {
   return schema;
 }
 
+// Options land before the kind mark for most builders, but after it for the
+// ones TypeBox derives from another type (Record, Partial, Pick…); the key
+// order is observable through Object.keys/Reflect.ownKeys, so both exist.
 function create(kind, base, options) {
   return mark({ ...base, ...options }, "~kind", kind);
 }
 
-function cloneWithMarks(schema) {
+function derive(kind, base, options) {
+  return JsObject.assign(mark({ ...base }, "~kind", kind), options);
+}
+
+function copyWith(schema, changes) {
   const copy = { ...schema };
   for (const key of JsObject.getOwnPropertyNames(schema)) {
     if (key.startsWith("~")) mark(copy, key, schema[key]);
   }
+  for (const [key, value] of JsObject.entries(changes)) {
+    if (value === undefined) delete copy[key];
+    else mark(copy, key, value);
+  }
   return copy;
 }
+
+export const NumberPattern = "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?";
+export const IntegerPattern = "-?(?:0|[1-9][0-9]*)";
+export const StringPattern = ".*";
+const NUMBER_KEY = `^${NumberPattern}$`;
+const INTEGER_KEY = `^${IntegerPattern}$`;
+const STRING_KEY = `^${StringPattern}$`;
 
 export function String(options) {
   return create("String", { type: "string" }, options);
@@ -40,60 +58,329 @@ export function Boolean(options) {
 export function Null(options) {
   return create("Null", { type: "null" }, options);
 }
+export function BigInt(options) {
+  return create("BigInt", { type: "bigint" }, options);
+}
+export function Symbol(options) {
+  return create("Symbol", { type: "symbol" }, options);
+}
+export function Undefined(options) {
+  return create("Undefined", { type: "undefined" }, options);
+}
+export function Void(options) {
+  return create("Void", { type: "void" }, options);
+}
+export function Never(options) {
+  return create("Never", { not: {} }, options);
+}
 export function Any(options) {
   return create("Any", {}, options);
 }
 export function Unknown(options) {
   return create("Unknown", {}, options);
 }
+
+export class InvalidLiteralValue extends Error {
+  constructor(value) {
+    super("Invalid Literal value", { cause: { value } });
+  }
+}
+
 export function Literal(value, options) {
-  return create("Literal", { type: typeof value, const: value }, options);
+  const type = typeof value;
+  if (!["string", "number", "boolean", "bigint"].includes(type)) throw new InvalidLiteralValue(value);
+  return create("Literal", { type, const: value }, options);
 }
 export function Union(anyOf, options) {
   return create("Union", { anyOf }, options);
 }
+export function Intersect(allOf, options) {
+  return create("Intersect", { allOf }, options);
+}
 export function Array(items, options) {
   return create("Array", { type: "array", items }, options);
 }
+export function Tuple(items, options) {
+  return create("Tuple", { type: "array", additionalItems: false, items, minItems: items.length }, options);
+}
+export function Ref(ref, options) {
+  return create("Ref", { $ref: ref }, options);
+}
+
+/** A TypeScript enum object lists each numeric member twice (name→value, value→name); keep the values. */
+function enumValues(values) {
+  if (JsArray.isArray(values)) return values;
+  return JsObject.keys(values)
+    .filter((key) => !/^(0|[1-9][0-9]*)$/.test(key))
+    .map((key) => values[key]);
+}
+
 export function Enum(values, options) {
-  const list = JsArray.isArray(values) ? values : JsObject.values(values);
-  return create("Enum", { enum: list }, options);
+  return create("Enum", { enum: enumValues(values) }, options);
 }
-export function Record(_key, value, options) {
-  return create("Record", { type: "object", patternProperties: { "^.*$": value } }, options);
-}
+
 export function Object(properties, options) {
   const required = JsObject.keys(properties).filter((key) => properties[key]["~optional"] !== true);
   const base = required.length > 0 ? { type: "object", required, properties } : { type: "object", properties };
   return create("Object", base, options);
 }
+
 export function Optional(schema) {
-  return mark(cloneWithMarks(schema), "~optional", true);
+  return copyWith(schema, { "~optional": true });
 }
 export function Readonly(schema) {
-  return mark(cloneWithMarks(schema), "~readonly", true);
+  return copyWith(schema, { "~readonly": true });
 }
 export function Unsafe(schema) {
-  return mark({ ...schema }, "~unsafe", undefined);
+  return mark({ ...schema }, "~unsafe", null);
 }
 
+// The property keys a key type names: literal strings/numbers, unions of them.
+function literalKeys(schema) {
+  if (IsLiteral(schema)) return [globalThis.String(schema.const)];
+  if (IsUnion(schema)) return schema.anyOf.flatMap(literalKeys);
+  if (IsEnum(schema)) return schema.enum.map((value) => globalThis.String(value));
+  return undefined;
+}
+
+function keyPattern(schema) {
+  if (IsNumber(schema)) return NUMBER_KEY;
+  if (IsInteger(schema)) return INTEGER_KEY;
+  if (IsTemplateLiteral(schema) || (IsString(schema) && typeof schema.pattern === "string")) return schema.pattern;
+  return STRING_KEY;
+}
+
+export function Record(key, value, options) {
+  const keys = literalKeys(key);
+  if (keys !== undefined) {
+    const properties = JsObject.fromEntries(keys.map((name) => [name, value]));
+    return JsObject.assign(Object(properties), options);
+  }
+  return derive("Record", { type: "object", patternProperties: { [keyPattern(key)]: value } }, options);
+}
+
+// Pick/Omit/Partial/Required/KeyOf work on an object's properties; an
+// intersection of objects counts as the merged object, as TypeBox evaluates it.
+function propertiesOf(schema) {
+  if (IsObject(schema)) return schema.properties;
+  if (IsIntersect(schema)) return evaluateIntersect(schema.allOf).properties;
+  return {};
+}
+
+function selectedKeys(keys) {
+  if (JsArray.isArray(keys)) return keys.map((key) => globalThis.String(key));
+  return literalKeys(keys) ?? [];
+}
+
+export function Pick(schema, keys, options) {
+  const wanted = new Set(selectedKeys(keys));
+  const properties = JsObject.fromEntries(JsObject.entries(propertiesOf(schema)).filter(([key]) => wanted.has(key)));
+  return JsObject.assign(Object(properties), options);
+}
+
+export function Omit(schema, keys, options) {
+  const unwanted = new Set(selectedKeys(keys));
+  const properties = JsObject.fromEntries(JsObject.entries(propertiesOf(schema)).filter(([key]) => !unwanted.has(key)));
+  return JsObject.assign(Object(properties), options);
+}
+
+export function Partial(schema, options) {
+  const properties = JsObject.fromEntries(
+    JsObject.entries(propertiesOf(schema)).map(([key, property]) => [key, copyWith(property, { "~optional": true })]),
+  );
+  return JsObject.assign(Object(properties), options);
+}
+
+export function Required(schema, options) {
+  const properties = JsObject.fromEntries(
+    JsObject.entries(propertiesOf(schema)).map(([key, property]) => [key, copyWith(property, { "~optional": undefined })]),
+  );
+  return JsObject.assign(Object(properties), options);
+}
+
+export function KeyOf(schema, options) {
+  if (IsRecord(schema)) {
+    const [pattern] = JsObject.keys(schema.patternProperties);
+    if (pattern === NUMBER_KEY) return Number(options);
+    if (pattern === INTEGER_KEY) return Integer(options);
+    return String(options);
+  }
+  const literals = JsObject.keys(propertiesOf(schema)).map((key) => Literal(key));
+  if (literals.length === 0) return Never(options);
+  if (literals.length === 1) return JsObject.assign(literals[0], options);
+  return Union(literals, options);
+}
+
+function sameSchema(left, right) {
+  return JSON.stringify(left) === JSON.stringify(right);
+}
+
+// Two property types of an evaluated intersection: equal ones stay, distinct
+// primitive types cannot both hold (never), anything else stays an intersection.
+function intersectProperty(left, right) {
+  if (sameSchema(left, right)) return left;
+  const primitive = (schema) => typeof schema.type === "string" && schema.type !== "object" && schema.type !== "array";
+  if (primitive(left) && primitive(right) && left.type !== right.type) return Never();
+  return Intersect([left, right]);
+}
+
+function evaluateIntersect(members) {
+  const properties = {};
+  const optional = new Map();
+  for (const member of members) {
+    const evaluated = IsIntersect(member) ? evaluateIntersect(member.allOf) : member;
+    if (!IsObject(evaluated)) continue;
+    for (const [key, property] of JsObject.entries(evaluated.properties)) {
+      const isOptional = property["~optional"] === true;
+      if (key in properties) {
+        const both = optional.get(key) && isOptional;
+        const merged = intersectProperty(copyWith(properties[key], { "~optional": undefined }), copyWith(property, { "~optional": undefined }));
+        properties[key] = both ? copyWith(merged, { "~optional": true }) : merged;
+        optional.set(key, both);
+      } else {
+        properties[key] = property;
+        optional.set(key, isOptional);
+      }
+    }
+  }
+  return Object(properties);
+}
+
+export function Evaluate(schema) {
+  if (IsIntersect(schema)) return evaluateIntersect(schema.allOf);
+  return schema;
+}
+
+function templatePart(schema) {
+  if (IsLiteral(schema)) return globalThis.String(schema.const);
+  if (IsNumber(schema)) return NumberPattern;
+  if (IsInteger(schema)) return IntegerPattern;
+  if (IsBoolean(schema)) return "(false|true)";
+  if (IsUnion(schema)) return `(${schema.anyOf.map(templatePart).join("|")})`;
+  if (IsTemplateLiteral(schema)) return schema.pattern.slice(1, -1);
+  return StringPattern;
+}
+
+const TEMPLATE_TYPES = { string: StringPattern, number: NumberPattern, integer: IntegerPattern, boolean: "(false|true)" };
+
+export function TemplateLiteral(template, options) {
+  const body = JsArray.isArray(template)
+    ? template.map(templatePart).join("")
+    : template.replace(/\$\{(\w+)\}/g, (whole, name) => TEMPLATE_TYPES[name] ?? whole);
+  return create("TemplateLiteral", { type: "string", pattern: `^${body}$` }, options);
+}
+
+export function Cyclic(defs, ref, options) {
+  const $defs = {};
+  for (const [key, schema] of JsObject.entries(defs)) {
+    $defs[key] = copyWith(schema, {});
+    $defs[key].$id = key;
+  }
+  return create("Cyclic", { $defs, $ref: ref }, options);
+}
+
+// Kind guards: TypeBox tells schemas apart by their `~kind` mark.
+export function IsSchema(value) {
+  return typeof value === "object" && value !== null;
+}
+export function IsKind(value, kind) {
+  return IsSchema(value) && value["~kind"] === kind;
+}
+export function IsOptional(value) {
+  return IsSchema(value) && value["~optional"] === true;
+}
+export function IsReadonly(value) {
+  return IsSchema(value) && value["~readonly"] === true;
+}
+export function IsUnsafe(value) {
+  return IsSchema(value) && Object.hasOwn(value, "~unsafe");
+}
+const kindGuard = (kind) => (value) => IsKind(value, kind);
+export const IsAny = kindGuard("Any");
+export const IsArray = kindGuard("Array");
+export const IsBigInt = kindGuard("BigInt");
+export const IsBoolean = kindGuard("Boolean");
+export const IsCyclic = kindGuard("Cyclic");
+export const IsEnum = kindGuard("Enum");
+export const IsInteger = kindGuard("Integer");
+export const IsIntersect = kindGuard("Intersect");
+export const IsLiteral = kindGuard("Literal");
+export const IsNever = kindGuard("Never");
+export const IsNull = kindGuard("Null");
+export const IsNumber = kindGuard("Number");
+export const IsObject = kindGuard("Object");
+export const IsRecord = kindGuard("Record");
+export const IsRef = kindGuard("Ref");
+export const IsString = kindGuard("String");
+export const IsSymbol = kindGuard("Symbol");
+export const IsTemplateLiteral = kindGuard("TemplateLiteral");
+export const IsTuple = kindGuard("Tuple");
+export const IsUndefined = kindGuard("Undefined");
+export const IsUnion = kindGuard("Union");
+export const IsUnknown = kindGuard("Unknown");
+export const IsVoid = kindGuard("Void");
+
 const builders = {
-  String,
-  Number,
-  Integer,
-  Boolean,
-  Null,
   Any,
-  Unknown,
-  Literal,
-  Union,
   Array,
+  BigInt,
+  Boolean,
+  Cyclic,
   Enum,
-  Record,
+  Evaluate,
+  Integer,
+  Intersect,
+  KeyOf,
+  Literal,
+  Never,
+  Null,
+  Number,
   Object,
+  Omit,
   Optional,
+  Partial,
+  Pick,
   Readonly,
+  Record,
+  Ref,
+  Required,
+  String,
+  Symbol,
+  TemplateLiteral,
+  Tuple,
+  Undefined,
+  Union,
+  Unknown,
   Unsafe,
+  Void,
+  IsAny,
+  IsArray,
+  IsBigInt,
+  IsBoolean,
+  IsCyclic,
+  IsEnum,
+  IsInteger,
+  IsIntersect,
+  IsKind,
+  IsLiteral,
+  IsNever,
+  IsNull,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsReadonly,
+  IsRecord,
+  IsRef,
+  IsSchema,
+  IsString,
+  IsSymbol,
+  IsTemplateLiteral,
+  IsTuple,
+  IsUndefined,
+  IsUnion,
+  IsUnknown,
+  IsUnsafe,
+  IsVoid,
 };
 
 export const Type = new Proxy(builders, {

@@ -1,0 +1,37 @@
+// pi-tui as extensions see it: the pure parts (text measuring and cutting,
+// key parsing, fuzzy matching, keybindings) and the components whose
+// render(width) is plain string work. Anything not exported here is served
+// by the facade as "not implemented yet".
+export { stripTerminalSequences } from "./pi-tui/ansi.js";
+export { visibleWidth } from "./pi-tui/width.js";
+export { getOsc8LinkAtColumn, sliceByColumn, truncateToWidth } from "./pi-tui/truncate.js";
+export { wrapTextWithAnsi } from "./pi-tui/wrap.js";
+export {
+  Key,
+  decodeKittyPrintable,
+  isKeyRelease,
+  isKeyRepeat,
+  isKittyProtocolActive,
+  matchesKey,
+  parseKey,
+  setKittyProtocolActive,
+} from "./pi-tui/keys.js";
+export { fuzzyFilter, fuzzyMatch } from "./pi-tui/fuzzy.js";
+export {
+  KeybindingsManager,
+  TUI_KEYBINDINGS,
+  getKeybindings,
+  getSelectPageIndex,
+  setKeybindings,
+} from "./pi-tui/keybindings.js";
+export { CURSOR_MARKER, isFocusable, renderFakeCursor } from "./pi-tui/components/cursor.js";
+export { Box, Container } from "./pi-tui/components/container.js";
+export { Spacer, Text, TruncatedText } from "./pi-tui/components/text.js";
+export { Input } from "./pi-tui/components/input.js";
+export { SelectList } from "./pi-tui/components/select-list.js";
+export { SettingsList } from "./pi-tui/components/settings-list.js";
+
+/** Each run of C0/C1 control characters (ESC, BEL, newlines, ...) as one space. */
+export function replaceControlCharacters(str) {
+  return str.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
+}

@@ -1,0 +1,90 @@
+// typebox/value: the Value namespace extensions use to check, explain and
+// repair values against TypeBox schemas (Check, Errors, Parse, Default…).
+// Each function takes an optional leading context of named schemas that
+// `$ref`s may reach, as TypeBox's do: (context, type, value) or (type, value).
+
+import { SchemaChecker, deepEqual } from "./check.js";
+import { Converter } from "./convert.js";
+import { clone } from "./clone.js";
+import { CreateError, applyDefaults, clean, create } from "./create.js";
+import { schemaErrors } from "./errors.js";
+
+export { CreateError };
+
+function contextTypeValue(args) {
+  return args.length >= 3 ? [args[0], args[1], args[2]] : [{}, args[0], args[1]];
+}
+
+export class AssertError extends Error {
+  constructor(source, value, errors) {
+    super(source);
+    Object.defineProperty(this, "cause", { value: { source, errors, value }, writable: false, configurable: false, enumerable: false });
+  }
+}
+
+export class ParseError extends AssertError {
+  constructor(value, errors) {
+    super("Parse", value, errors);
+  }
+}
+
+/** Whether the value matches the type. */
+export function Check(...args) {
+  const [context, type, value] = contextTypeValue(args);
+  return new SchemaChecker(type, { context }).check(type, value);
+}
+
+/** The validation errors of the value, an empty array when it matches. */
+export function Errors(...args) {
+  const [context, type, value] = contextTypeValue(args);
+  return schemaErrors(context, type, value);
+}
+
+/** Throws AssertError (with the errors as its cause) unless the value matches. */
+export function Assert(...args) {
+  const [context, type, value] = contextTypeValue(args);
+  if (!Check(context, type, value)) throw new AssertError("Assert", value, Errors(context, type, value));
+}
+
+/** The value when it matches, else a ParseError (TypeBox's corrective parse is off by default). */
+export function Parse(...args) {
+  const [context, type, value] = contextTypeValue(args);
+  if (Check(context, type, value)) return value;
+  throw new ParseError(value, Errors(context, type, value));
+}
+
+/** The value converted towards the type where a reasonable conversion exists. */
+export function Convert(...args) {
+  const [context, type, value] = contextTypeValue(args);
+  return new Converter(new SchemaChecker(type, { context })).convert(type, value);
+}
+
+/** A value of the type, from `default` annotations where present. */
+export function Create(...args) {
+  const [context, type] = args.length >= 2 ? args : [{}, args[0]];
+  return create(context, type);
+}
+
+/** The value with missing parts filled from `default` annotations (modifies it). */
+export function Default(...args) {
+  const [context, type, value] = contextTypeValue(args);
+  return applyDefaults(context, type, value);
+}
+
+/** The value without properties and items the type does not describe (modifies it). */
+export function Clean(...args) {
+  const [context, type, value] = contextTypeValue(args);
+  return clean(context, type, value);
+}
+
+export function Clone(value) {
+  return clone(value);
+}
+
+export function Equal(left, right) {
+  return deepEqual(left, right);
+}
+
+export const Value = { Assert, Check, Clean, Clone, Convert, Create, Default, Equal, Errors, Parse };
+
+export default Value;

@@ -1,0 +1,71 @@
+// The pi-package goldens replayed inside pihost: the same case tables the
+// Node differentials run against js/pi/*.js, here run against the virtual
+// modules an extension imports (the facades, in the isolate), and compared
+// with what the reference recorded. tests/pi_packages.rs calls these tools.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as tui from "@earendil-works/pi-tui";
+import * as typebox from "typebox";
+import * as value from "typebox/value";
+import * as compile from "typebox/compile";
+import * as ai from "@earendil-works/pi-ai";
+import * as agent from "@earendil-works/pi-coding-agent";
+import { runCases } from "./pi-tui-cases.mjs";
+import { buildCases, runCase } from "./pi-packages-cases.mjs";
+
+const NOT_IMPLEMENTED = Symbol.for("pihost.notImplemented");
+
+// The case tables skip names a module lacks; a facade has every name, so
+// its stubs are taken out first, as they are absent under Node.
+function implemented(namespace) {
+  return Object.fromEntries(Object.entries(namespace).filter(([, item]) => !item?.[NOT_IMPLEMENTED]));
+}
+
+function goldens(file) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+  return JSON.parse(readFileSync(join(root, "reference-data", file), "utf8")).cases;
+}
+
+function report(results) {
+  const failures = results.filter((result) => !result.ok);
+  return {
+    content: [{ type: "text", text: JSON.stringify({ passed: results.length - failures.length, failures: failures.slice(0, 20).map((f) => f.detail) }) }],
+    details: {},
+  };
+}
+
+const show = (item) => JSON.stringify(item);
+
+export default function (pi) {
+  pi.registerTool({
+    name: "pi-tui-goldens",
+    parameters: { type: "object" },
+    async execute() {
+      for (const name of ["WT_SESSION", "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"]) delete process.env[name];
+      const expected = goldens("pi-tui-goldens.json");
+      const actual = runCases(implemented(tui));
+      const results = [];
+      for (const [id, want] of Object.entries(expected)) {
+        const got = actual[id];
+        if (got?.missing) continue;
+        results.push({ ok: show(want) === show(got), detail: `${id}\n  pi:     ${show(want)}\n  pihost: ${show(got)}` });
+      }
+      return report(results);
+    },
+  });
+  pi.registerTool({
+    name: "pi-packages-goldens",
+    parameters: { type: "object" },
+    async execute() {
+      const expected = goldens("pi-packages-goldens.json");
+      const cases = buildCases({ typebox: implemented(typebox), value, compile, ai, agent });
+      const results = [];
+      for (const { name, run } of cases) {
+        const got = await runCase(run);
+        results.push({ ok: show(expected[name]) === show(got), detail: `${name}\n  pi:     ${show(expected[name])}\n  pihost: ${show(got)}` });
+      }
+      return report(results);
+    },
+  });
+}

@@ -1,0 +1,44 @@
+// Differential test: runs the shared case table against pihost's js/pi
+// modules under Node and compares every result with the goldens recorded from
+// pi 1.6.0 (reference-data/pi-packages-goldens.json). Run with Node 22:
+//   node tests/pi-packages/pi-packages-differential.mjs [-v]
+import { readFile } from "node:fs/promises";
+import { buildCases, runCase } from "./pi-packages-cases.mjs";
+
+const root = new URL("../../", import.meta.url);
+const goldens = JSON.parse(await readFile(new URL("reference-data/pi-packages-goldens.json", root), "utf8")).cases;
+
+const cases = buildCases({
+  typebox: await import("../../js/pi/typebox.js"),
+  value: await import("../../js/pi/typebox/value.js"),
+  compile: await import("../../js/pi/typebox/compile.js"),
+  ai: await import("../../js/pi/pi-ai.js"),
+  agent: await import("../../js/pi/pi-coding-agent.js"),
+});
+
+const verbose = process.argv.includes("-v");
+let passed = 0;
+const failures = [];
+const names = new Set();
+for (const { name, run } of cases) {
+  names.add(name);
+  const expected = goldens[name];
+  const actual = await runCase(run);
+  if (expected === undefined) {
+    failures.push(`${name}\n    no golden (re-record reference-data/pi-packages-goldens.json)`);
+    continue;
+  }
+  const [want, got] = [JSON.stringify(expected), JSON.stringify(actual)];
+  if (want === got) {
+    passed++;
+    if (verbose) console.log(`ok ${name}`);
+  } else {
+    failures.push(`${name}\n    pi:     ${want}\n    pihost: ${got}`);
+  }
+}
+for (const name of Object.keys(goldens)) {
+  if (!names.has(name)) failures.push(`${name}\n    golden without a case`);
+}
+for (const failure of failures) console.log(`FAIL ${failure}`);
+console.log(`${passed} passed, ${failures.length} failed`);
+process.exit(failures.length > 0 ? 1 : 0);

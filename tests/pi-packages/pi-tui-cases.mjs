@@ -1,0 +1,551 @@
+// The inputs that pi-tui's behaviour is recorded and compared on. Both the
+// recorder (tests/reference/record-pi-tui.mjs, real pi-tui) and the
+// differential (tests/pi-packages/pi-tui-differential.mjs, pihost's
+// js/pi/pi-tui.js) call runCases with their module, so the two can never
+// drift apart. Every result is keyed by a readable case id.
+
+const ESC = "\x1b";
+const red = (s) => `${ESC}[31m${s}${ESC}[39m`;
+const bold = (s) => `${ESC}[1m${s}${ESC}[22m`;
+const link = (url, s, st = "\x07") => `${ESC}]8;;${url}${st}${s}${ESC}]8;;${st}`;
+
+export const STRINGS = {
+  empty: "",
+  ascii: "hello world",
+  asciiLong: "The quick brown fox jumps over the lazy dog and keeps running far away",
+  words: "a bb ccc dddd eeeee ffffff ggggggg",
+  longWord: "supercalifragilisticexpialidocious",
+  spaces: "  leading and trailing  ",
+  manySpaces: "a          b",
+  tab: "a\tb\tc",
+  tabs: "\t\tindented",
+  newline: "line one\nline two\r\nline three\rfour",
+  blankLines: "a\n\n\nb",
+  cjk: "日本語のテキストです",
+  cjkMixed: "hello 世界 and 中文 text",
+  hangul: "한국어 텍스트",
+  fullwidth: "ＡＢＣ１２３",
+  halfwidthKana: "ｶﾀｶﾅﾞ",
+  emoji: "😀 grin",
+  emojiRow: "😀😁😂🤣😃😄😅😆",
+  zwjFamily: "👨‍👩‍👧‍👦 family",
+  zwjMixed: "a👩‍💻b🧑‍🤝‍🧑c",
+  flags: "🇺🇸🇯🇵🇬🇧",
+  loneRegional: "🇺x",
+  skinTones: "👍🏽👋🏿✌🏻",
+  vs16: "❤️ ☺️ ✔️",
+  textHeart: "❤ ☺ ✔",
+  keycap: "1️⃣#️⃣",
+  rainbowFlag: "🏳️‍🌈",
+  tagFlag: "🏴󠁧󠁢󠁳󠁣󠁴󠁿",
+  combining: "e\u0301e\u0301 cafe\u0301",
+  combiningStack: "a\u0300\u0301\u0302\u0303b",
+  loneMark: "\u0301x",
+  devanagari: "नमस्ते दुनिया",
+  thai: "สวัสดีครับ น้ำ",
+  zeroWidth: "a\u200bb\u200cc\u2060d",
+  softHyphen: "soft\u00adhyphen",
+  control: "bell\x07here",
+  loneEsc: "esc\x1bhere",
+  ansiRed: red("red text"),
+  ansiBold: `plain ${bold("bold words here")} plain`,
+  ansiMixed: `${ESC}[1;31mbold red${ESC}[0m normal ${ESC}[4munderlined text here${ESC}[24m end`,
+  ansi256: `${ESC}[38;5;208morange${ESC}[48;2;10;20;30m on rgb${ESC}[0m`,
+  ansiUnderlineLong: `${ESC}[4mthis underlined text runs long enough to wrap${ESC}[24m`,
+  ansiStrike: `${ESC}[9mstruck through words across lines${ESC}[29m`,
+  ansiCjk: red("中文字符测试文本"),
+  ansiEmoji: bold("😀 emoji 👍🏽 bold"),
+  ansiMarkAfterCode: `e${ESC}[31m\u0301x${ESC}[0m`,
+  osc8: link("https://example.com", "a link text"),
+  osc8St: link("https://example.com/path", "link with st terminator", `${ESC}\\`),
+  osc8Mixed: `see ${link("https://pi.dev", red("the docs"))} now`,
+  cursorMarker: `ab${ESC}_pi:c\x07cd`,
+  csiCursor: `${ESC}[2Kcleared${ESC}[10G col`,
+  path: "/home/user/projects/some-long-directory-name/src/components/file.ts",
+  url: "https://example.com/a/very/long/url/that/keeps/going?query=string&and=more",
+  nbsp: "non\u00a0breaking\u00a0space",
+  ideographicSpace: "中文\u3000空格",
+  surrogate: "lone\ud800surrogate",
+};
+
+export const WIDTHS = [1, 2, 3, 5, 10, 20, 40, 80];
+
+const KEY_INPUTS = [
+  "a", "A", "z", "Z", "1", "!", "+", "=", "-", "_", "/", "?", " ", "\t", "\r", "\n", "\x1b", "\x7f", "\x08",
+  "\x00", "\x01", "\x03", "\x04", "\x0a", "\x0e", "\x10", "\x17", "\x1a", "\x1b\x1b", "\x1c", "\x1d", "\x1f",
+  "\x1ba", "\x1bA", "\x1bb", "\x1bf", "\x1bp", "\x1bn", "\x1bB", "\x1bF", "\x1b\r", "\x1b ", "\x1b\x7f", "\x1b\b",
+  "\x1b\x01", "\x1b\x03", "\x1b1", "\x1b/",
+  "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1bOA", "\x1bOD", "\x1b[H", "\x1b[F", "\x1bOH", "\x1bOF",
+  "\x1b[1~", "\x1b[4~", "\x1b[7~", "\x1b[8~", "\x1b[2~", "\x1b[3~", "\x1b[5~", "\x1b[6~", "\x1b[[5~", "\x1b[Z",
+  "\x1b[E", "\x1bOE", "\x1bOM", "\x1bOP", "\x1bOQ", "\x1bOR", "\x1bOS", "\x1b[11~", "\x1b[15~", "\x1b[24~", "\x1b[[A",
+  "\x1b[a", "\x1b[d", "\x1bOa", "\x1bOd", "\x1b[3$", "\x1b[3^", "\x1b[5^", "\x1b[7$", "\x1b[2^",
+  "\x1b[1;5A", "\x1b[1;5D", "\x1b[1;5C", "\x1b[1;3D", "\x1b[1;3C", "\x1b[1;2A", "\x1b[1;6B", "\x1b[1;5H",
+  "\x1b[1;2F", "\x1b[1;5P", "\x1b[1;2S", "\x1b[P", "\x1b[3;5~", "\x1b[5;3~", "\x1b[15;2~",
+  "\x1b[97u", "\x1b[97;5u", "\x1b[97;2u", "\x1b[65;2u", "\x1b[97;3u", "\x1b[97;9u", "\x1b[97;7u", "\x1b[97;6u",
+  "\x1b[99;5u", "\x1b[99;69u", "\x1b[13u", "\x1b[13;2u", "\x1b[13;3u", "\x1b[13;5u", "\x1b[57414u", "\x1b[57414;2u",
+  "\x1b[27u", "\x1b[27;1:3u", "\x1b[9u", "\x1b[9;2u", "\x1b[32u", "\x1b[32;5u", "\x1b[127u", "\x1b[127;3u",
+  "\x1b[127;5u", "\x1b[61:43;2u", "\x1b[61:43;6u", "\x1b[47;5u", "\x1b[45;5u", "\x1b[1089::99;5u", "\x1b[1089;5u",
+  "\x1b[107::118;5u", "\x1b[57399u", "\x1b[57417u", "\x1b[57426;5u", "\x1b[57441u", "\x1b[97;1:2u", "\x1b[97;1:3u",
+  "\x1b[1;1:3A", "\x1b[1;5:3D", "\x1b[3;1:3~", "\x1b[1;1:2H", "\x1b[1;1:3P", "\x1b[200~abc:3u\x1b[201~",
+  "\x1b[27;5;97~", "\x1b[27;2;13~", "\x1b[27;3;13~", "\x1b[27;5;13~", "\x1b[27;2;43~", "\x1b[27;6;43~",
+  "\x1b[27;2;65~", "\x1b[27;1;27~", "\x1b[27;5;9~", "\x1b[27;2;9~", "\x1b[27;5;32~", "\x1b[27;3;127~",
+  "é", "日", "ab", "\x1b[", "\x1b[999u", "\x1b[A\x1b[B",
+];
+
+const KEY_IDS = [
+  "a", "A", "z", "1", "!", "+", "=", "-", "_", "/", "?", "[", "\\", "]", "`",
+  "ctrl+a", "ctrl+c", "ctrl+d", "ctrl+j", "ctrl+n", "ctrl+p", "ctrl+w", "ctrl+z", "ctrl+-", "ctrl+_", "ctrl+[",
+  "ctrl+\\", "ctrl+]", "ctrl+/", "ctrl+=", "ctrl+k", "CTRL+C", "ctrl+1",
+  "shift+a", "shift+z", "shift+1", "shift+=", "shift++", "ctrl+shift+a", "shift+ctrl+a", "ctrl+shift+c",
+  "ctrl++", "ctrl+shift+=",
+  "alt+a", "alt+b", "alt+f", "alt+1", "alt+/", "alt+A", "ctrl+alt+a", "ctrl+alt+c", "ctrl+alt+[", "super+a",
+  "super+c", "ctrl+super+a", "ctrl+shift+alt+a",
+  "escape", "esc", "enter", "return", "shift+enter", "alt+enter", "ctrl+enter", "tab", "shift+tab", "ctrl+tab",
+  "space", "ctrl+space", "alt+space", "shift+space", "backspace", "alt+backspace", "ctrl+backspace",
+  "shift+backspace", "delete", "ctrl+delete", "shift+delete", "insert", "ctrl+insert", "clear", "ctrl+clear",
+  "home", "end", "ctrl+home", "shift+home", "shift+end", "pageUp", "pageDown", "ctrl+pageUp", "shift+pageDown",
+  "pageup", "up", "down", "left", "right", "alt+up", "alt+down", "alt+left", "alt+right", "ctrl+left", "ctrl+right",
+  "ctrl+up", "shift+up", "ctrl+shift+down", "f1", "f2", "f3", "f4", "f5", "f12", "ctrl+f1", "shift+f4",
+  "ctrl+ctrl+a", "ctrl+", "foo", "ctrl+foo", "a+b", "",
+];
+
+const FUZZY_TEXTS = [
+  "openrouter openrouter/anthropic/claude-opus",
+  "claude-opus-4",
+  "gpt-4o-mini",
+  "gpt4",
+  "4gpt",
+  "src/components/select-list.ts",
+  "README.md",
+  "Settings",
+  "show thinking",
+  "",
+];
+const FUZZY_QUERIES = ["", "opus", "gpt4", "4gpt", "sl", "slt", "readme", "set", "xyz", "o", "claude opus", "gpt/mini", "ST", "  "];
+
+const plainTheme = {
+  selectedText: (s) => `<sel>${s}</sel>`,
+  description: (s) => `<desc>${s}</desc>`,
+  scrollInfo: (s) => `<scroll>${s}</scroll>`,
+  noMatch: (s) => `<nomatch>${s}</nomatch>`,
+};
+const settingsTheme = {
+  label: (s, sel) => (sel ? `[L*${s}]` : `[L ${s}]`),
+  value: (s, sel) => (sel ? `[V*${s}]` : `[V ${s}]`),
+  description: (s) => `[D ${s}]`,
+  cursor: "> ",
+  hint: (s) => `[H ${s}]`,
+};
+const markdownTheme = {
+  heading: (s) => `<h>${s}</h>`,
+  link: (s) => `<a>${s}</a>`,
+  linkUrl: (s) => `<url>${s}</url>`,
+  code: (s) => `<code>${s}</code>`,
+  codeBlock: (s) => `<cb>${s}</cb>`,
+  codeBlockBorder: (s) => `<cbb>${s}</cbb>`,
+  quote: (s) => `<q>${s}</q>`,
+  quoteBorder: (s) => `<qb>${s}</qb>`,
+  hr: (s) => `<hr>${s}</hr>`,
+  listBullet: (s) => `<li>${s}</li>`,
+  bold: (s) => `<b>${s}</b>`,
+  italic: (s) => `<i>${s}</i>`,
+  strikethrough: (s) => `<s>${s}</s>`,
+  underline: (s) => `<u>${s}</u>`,
+};
+
+const SELECT_ITEMS = [
+  { value: "alpha", label: "Alpha", description: "The first letter of the Greek alphabet" },
+  { value: "beta", label: "Beta", description: "Second\nletter, on two lines" },
+  { value: "gamma", description: "No label here" },
+  { value: "delta-with-a-rather-long-value-name", label: "Delta with a rather long label name" },
+  { value: "epsilon", label: "Epsilon 😀", description: "Emoji in label" },
+  { value: "zeta", label: "Zeta 中文", description: "CJK 中文描述文字" },
+  { value: "eta", label: "Eta" },
+  { value: "theta", label: "Theta", description: red("styled description") },
+];
+
+function settingsItems() {
+  return [
+    { id: "theme", label: "Theme", currentValue: "dark", values: ["dark", "light", "auto"], description: "Colour theme of the interface, applied at once" },
+    { id: "thinking", label: "Show thinking", currentValue: "on", values: ["on", "off"] },
+    { id: "model", label: "Model", currentValue: "claude-opus-4-with-a-long-model-identifier", description: "Model used for new sessions" },
+    { id: "lang", label: "Language 言語", currentValue: "日本語", values: ["日本語", "English"] },
+    { id: "autosave", label: "Autosave", currentValue: "true", values: ["true", "false"] },
+    { id: "editor", label: "Editor", currentValue: "vim", values: ["vim", "emacs", "nano"], description: `Pick ${bold("your")} editor` },
+    { id: "nolist", label: "Read only", currentValue: "fixed" },
+  ];
+}
+
+const INPUT_SCRIPTS = {
+  typed: ["h", "e", "l", "l", "o", " ", "w", "o", "r", "l", "d"],
+  editing: ["hello world", "\x1b[D", "\x1b[D", "X", "\x01", "Y", "\x05", "\x7f", "\x1b[3~"],
+  wordMoves: ["one two.three four", "\x1bb", "\x1bb", "|", "\x1bf", "#", "\x17"],
+  killYank: ["alpha beta gamma", "\x17", "\x17", "\x19", "\x01", "\x0b", "\x19", "\x1by"],
+  undo: ["abc", " ", "def", "\x1f", "\x1f"],
+  paste: ["x", "\x1b[200~pasted\ntext\twith tab\x1b[201~", "!"],
+  splitPaste: ["\x1b[200~part one ", "part two\x1b[201~tail"],
+  kitty: ["\x1b[97u", "\x1b[98;2:66u", "\x1b[57399u", "\x1b[97;5u"],
+  control: ["a", "\x07", "b\x1bc", "é日😀"],
+  emojiCursor: ["😀👍🏽中e\u0301", "\x1b[D", "\x1b[D", "\x7f", "\x1b[D", "x"],
+  long: ["The quick brown fox jumps over the lazy dog again and again", "\x01", "\x1bf", "\x1bf"],
+  longEnd: ["The quick brown fox jumps over the lazy dog again and again"],
+  wideLong: ["日本語のテキストがとても長い場合のテストです"],
+  deleteForward: ["one two three", "\x01", "\x1bd", "\x1bd", "\x0b"],
+  submit: ["abc", "\r", "\x1b"],
+};
+
+const SELECT_SCRIPTS = {
+  none: [],
+  down2: ["\x1b[B", "\x1b[B"],
+  upWrap: ["\x1b[A"],
+  downMany: ["\x1b[B", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[B"],
+  pages: ["\x1b[6~", "\x1b[6~", "\x1b[5~"],
+  confirm: ["\x1b[B", "\r"],
+  cancel: ["\x1b"],
+};
+
+const SETTINGS_SCRIPTS = {
+  none: [],
+  down: ["\x1b[B"],
+  cycle: ["\r", "\r", " "],
+  moveAndCycle: ["\x1b[B", "\x1b[B", "\x1b[B", " ", "\x1b[A", "\r"],
+  wrapUp: ["\x1b[A"],
+  pages: ["\x1b[6~", "\x1b[5~"],
+  cancel: ["\x1b"],
+  readOnly: ["\x1b[A", "\r"],
+};
+
+const SEARCH_SCRIPTS = {
+  none: [],
+  type: ["t", "h"],
+  noMatch: ["x", "y", "z"],
+  typeSpace: ["s", "h", " ", "t"],
+  spaceToggle: [" "],
+  backspace: ["x", "\x7f", "\x1b[B"],
+};
+
+const MARKDOWN_DOCS = {
+  paragraph: "Just a **bold** and *italic* paragraph with `code` and a [link](https://example.com).",
+  heading: "# Title\n\n## Subtitle\n\nBody text under the heading.",
+  list: "- one\n- two\n  - nested\n- three\n\n1. first\n2. second",
+  code: "```js\nconst x = 1;\nconsole.log(x);\n```",
+  quote: "> quoted text that is long enough to wrap across lines at small widths",
+  rule: "above\n\n---\n\nbelow",
+  table: "| a | b |\n|---|---|\n| 1 | two |\n| three | 4 |",
+};
+
+function capture(fn) {
+  try {
+    const value = fn();
+    return value === undefined ? { undefined: true } : { value };
+  } catch (err) {
+    return { error: String(err?.message ?? err) };
+  }
+}
+
+function renderAt(make, widths, script = []) {
+  const out = {};
+  for (const width of widths) {
+    out[width] = capture(() => {
+      const { component, log } = make();
+      for (const data of script) component.handleInput(data);
+      const lines = [...component.render(width)];
+      const value = typeof component.getValue === "function" ? component.getValue() : undefined;
+      return value === undefined ? { lines, log } : { lines, log, value };
+    });
+  }
+  return out;
+}
+
+/**
+ * Runs every case against a pi-tui module and returns { id: result }. Names
+ * the module lacks are reported as { missing: name } so that recorded cases
+ * for parts not built yet can be told apart from failures.
+ */
+export function runCases(tui) {
+  const results = {};
+  const put = (id, fn) => {
+    results[id] = fn();
+  };
+  const needs = (names, id, fn) => {
+    const missing = names.find((name) => tui[name] === undefined);
+    results[id] = missing ? { missing } : fn();
+  };
+
+  // Text measuring and cutting.
+  for (const [name, s] of Object.entries(STRINGS)) {
+    needs(["visibleWidth"], `visibleWidth/${name}`, () => capture(() => tui.visibleWidth(s)));
+    needs(["stripTerminalSequences"], `strip/${name}`, () => capture(() => tui.stripTerminalSequences(s)));
+    for (const w of [0, ...WIDTHS]) {
+      needs(["truncateToWidth"], `truncate/${name}/${w}`, () => capture(() => tui.truncateToWidth(s, w)));
+      needs(["wrapTextWithAnsi"], `wrap/${name}/${w}`, () => capture(() => tui.wrapTextWithAnsi(s, w)));
+    }
+    for (const w of [1, 3, 10]) {
+      needs(["truncateToWidth"], `truncateEllipsis/${name}/${w}`, () =>
+        capture(() => [tui.truncateToWidth(s, w, "…"), tui.truncateToWidth(s, w, ""), tui.truncateToWidth(s, w, red("~~"))]),
+      );
+      needs(["truncateToWidth"], `truncatePad/${name}/${w}`, () =>
+        capture(() => [tui.truncateToWidth(s, w, "...", true), tui.truncateToWidth(s, w, "", true)]),
+      );
+    }
+    for (const [start, len] of [[0, 5], [2, 4], [3, 10], [7, 1], [0, 80]]) {
+      needs(["sliceByColumn"], `slice/${name}/${start}+${len}`, () =>
+        capture(() => [tui.sliceByColumn(s, start, len), tui.sliceByColumn(s, start, len, true)]),
+      );
+    }
+    for (const col of [0, 1, 4, 8]) {
+      needs(["getOsc8LinkAtColumn"], `osc8At/${name}/${col}`, () => capture(() => tui.getOsc8LinkAtColumn(s, col)));
+    }
+  }
+  put("truncate/longEllipsis", () => capture(() => tui.truncateToWidth("abcdef", 3, "-----")));
+  put("truncate/wideEllipsis", () => capture(() => tui.truncateToWidth("abcdefgh", 4, "中文字")));
+  put("truncate/osc8Open", () =>
+    capture(() => tui.truncateToWidth(`${ESC}]8;;https://x.y\x07unclosed link text goes on`, 10)),
+  );
+  put("wrap/multiStyleAcrossNewline", () =>
+    capture(() => tui.wrapTextWithAnsi(`${ESC}[1m${ESC}[32mgreen bold\nstill green${ESC}[0m\nplain`, 8)),
+  );
+  put("wrap/osc8Long", () => capture(() => tui.wrapTextWithAnsi(link("https://example.com/abc", "aaaaaaaaaaaaaaaaaaaaaaaaaa"), 10)));
+  put("wrap/styledSpaceAtBreak", () => capture(() => tui.wrapTextWithAnsi(`word ${bold("x")}${ESC}[4m ${ESC}[24mnext`, 6)));
+  needs(["replaceControlCharacters"], "replaceControlCharacters", () =>
+    capture(() => tui.replaceControlCharacters("a\x1b[31mb\n\n\tc\x7f\x85d")),
+  );
+
+  // Keys, once in legacy mode and once with the Kitty protocol active.
+  for (const kitty of [false, true]) {
+    const mode = kitty ? "kitty" : "legacy";
+    tui.setKittyProtocolActive?.(kitty);
+    for (const data of KEY_INPUTS) {
+      const label = JSON.stringify(data);
+      needs(["matchesKey"], `matchesKey/${mode}/${label}`, () =>
+        capture(() => KEY_IDS.map((id) => (tui.matchesKey(data, id) ? "1" : "0")).join("")),
+      );
+      needs(["parseKey"], `parseKey/${mode}/${label}`, () => capture(() => tui.parseKey(data)));
+      needs(["isKeyRelease", "isKeyRepeat"], `keyEvent/${mode}/${label}`, () =>
+        capture(() => [tui.isKeyRelease(data), tui.isKeyRepeat(data)]),
+      );
+      needs(["decodeKittyPrintable"], `decodeKittyPrintable/${mode}/${label}`, () =>
+        capture(() => tui.decodeKittyPrintable(data)),
+      );
+    }
+    tui.setKittyProtocolActive?.(false);
+  }
+  put("keyIds", () => ({ value: KEY_IDS }));
+  needs(["Key"], "Key", () =>
+    capture(() =>
+      Object.fromEntries(
+        Object.entries(tui.Key).map(([k, v]) => [k, typeof v === "function" ? `fn:${v("x")}` : v]),
+      ),
+    ),
+  );
+  needs(["CURSOR_MARKER"], "CURSOR_MARKER", () => capture(() => tui.CURSOR_MARKER));
+  needs(["renderFakeCursor"], "renderFakeCursor", () => capture(() => tui.renderFakeCursor("x")));
+
+  // Fuzzy matching.
+  for (const q of FUZZY_QUERIES) {
+    for (const t of FUZZY_TEXTS) {
+      needs(["fuzzyMatch"], `fuzzyMatch/${JSON.stringify(q)}/${JSON.stringify(t)}`, () =>
+        capture(() => tui.fuzzyMatch(q, t)),
+      );
+    }
+    needs(["fuzzyFilter"], `fuzzyFilter/${JSON.stringify(q)}`, () =>
+      capture(() => tui.fuzzyFilter(FUZZY_TEXTS, q, (x) => x)),
+    );
+  }
+
+  // Keybindings.
+  needs(["getKeybindings"], "keybindings/resolved", () => capture(() => tui.getKeybindings().getResolvedBindings()));
+  needs(["KeybindingsManager", "TUI_KEYBINDINGS"], "keybindings/user", () =>
+    capture(() => {
+      const kb = new tui.KeybindingsManager(tui.TUI_KEYBINDINGS, {
+        "tui.select.up": ["k", "up"],
+        "tui.select.down": "k",
+        "not.a.binding": "x",
+      });
+      return {
+        conflicts: kb.getConflicts(),
+        up: kb.getKeys("tui.select.up"),
+        matchesK: kb.matches("k", "tui.select.up"),
+        matchesDown: kb.matches("\x1b[B", "tui.select.down"),
+      };
+    }),
+  );
+
+  // Components.
+  const componentWidths = [1, 2, 5, 10, 40, 80];
+  const texts = {
+    plain: () => new tui.Text(STRINGS.asciiLong),
+    noPadding: () => new tui.Text(STRINGS.words, 0, 0),
+    bigPadding: () => new tui.Text("padded", 4, 2),
+    styled: () => new tui.Text(STRINGS.ansiMixed, 1, 0),
+    cjk: () => new tui.Text(STRINGS.cjkMixed, 1, 1),
+    emoji: () => new tui.Text(STRINGS.zwjMixed + " " + STRINGS.skinTones, 1, 0),
+    tabs: () => new tui.Text("col\tcol\tcol", 0, 0),
+    newlines: () => new tui.Text(STRINGS.newline, 2, 0),
+    bg: () => new tui.Text("with background colour", 1, 1, (s) => `{${s}}`),
+    empty: () => new tui.Text("", 1, 1),
+    blank: () => new tui.Text("   \n  ", 1, 1),
+    setText: () => {
+      const t = new tui.Text("first");
+      t.render(20);
+      t.setText("second text");
+      return t;
+    },
+  };
+  for (const [name, make] of Object.entries(texts)) {
+    needs(["Text"], `Text/${name}`, () => renderAt(() => ({ component: make() }), [0, ...componentWidths]));
+  }
+  needs(["TruncatedText"], "TruncatedText", () =>
+    renderAt(() => ({ component: new tui.TruncatedText(`${STRINGS.asciiLong}\nsecond`, 1, 1) }), componentWidths),
+  );
+  needs(["Spacer"], "Spacer", () => renderAt(() => ({ component: new tui.Spacer(3) }), [10]));
+  needs(["Container", "Text", "Spacer"], "Container", () =>
+    renderAt(() => {
+      const c = new tui.Container();
+      c.addChild(new tui.Text("first child", 0, 0));
+      c.addChild(new tui.Spacer(1));
+      const removed = new tui.Text("removed");
+      c.addChild(removed);
+      c.addChild(new tui.Text(STRINGS.cjk, 1, 0));
+      c.removeChild(removed);
+      return { component: c };
+    }, componentWidths),
+  );
+  needs(["Container"], "Container/empty", () => renderAt(() => ({ component: new tui.Container() }), [10]));
+  const boxes = {
+    plain: () => {
+      const b = new tui.Box();
+      b.addChild(new tui.Text("inside a box", 0, 0));
+      return b;
+    },
+    bg: () => {
+      const b = new tui.Box(2, 1, (s) => `[${s}]`);
+      b.addChild(new tui.Text(STRINGS.words, 1, 0));
+      b.addChild(new tui.Spacer(1));
+      b.addChild(new tui.Text(STRINGS.ansiRed, 0, 0));
+      return b;
+    },
+    empty: () => new tui.Box(),
+    emptyChild: () => {
+      const b = new tui.Box(1, 1, (s) => `[${s}]`);
+      b.addChild(new tui.Text("", 0, 0));
+      return b;
+    },
+    nested: () => {
+      const outer = new tui.Box(1, 0);
+      const inner = new tui.Box(1, 0, (s) => `<${s}>`);
+      inner.addChild(new tui.Text("nested box text", 0, 0));
+      outer.addChild(inner);
+      return outer;
+    },
+  };
+  for (const [name, make] of Object.entries(boxes)) {
+    needs(["Box", "Text", "Spacer"], `Box/${name}`, () => renderAt(() => ({ component: make() }), componentWidths));
+  }
+
+  const selectLists = {
+    items: () => new tui.SelectList(SELECT_ITEMS, 5, plainTheme),
+    few: () => new tui.SelectList(SELECT_ITEMS.slice(0, 3), 5, plainTheme),
+    narrowColumn: () => new tui.SelectList(SELECT_ITEMS, 4, plainTheme, { maxPrimaryColumnWidth: 12 }),
+    wideColumn: () => new tui.SelectList(SELECT_ITEMS, 3, plainTheme, { minPrimaryColumnWidth: 20, maxPrimaryColumnWidth: 40 }),
+    customTruncate: () =>
+      new tui.SelectList(SELECT_ITEMS, 8, plainTheme, {
+        truncatePrimary: ({ text, maxWidth, isSelected }) => `${isSelected ? "*" : ""}${text.slice(0, maxWidth)}`,
+      }),
+    filtered: () => {
+      const s = new tui.SelectList(SELECT_ITEMS, 5, plainTheme);
+      s.setFilter("E");
+      return s;
+    },
+    noMatch: () => {
+      const s = new tui.SelectList(SELECT_ITEMS, 5, plainTheme);
+      s.setFilter("nothing");
+      return s;
+    },
+  };
+  for (const [name, make] of Object.entries(selectLists)) {
+    for (const [script, inputs] of Object.entries(SELECT_SCRIPTS)) {
+      needs(["SelectList"], `SelectList/${name}/${script}`, () =>
+        renderAt(
+          () => {
+            const component = make();
+            const log = [];
+            component.onSelect = (item) => log.push(`select:${item.value}`);
+            component.onCancel = () => log.push("cancel");
+            component.onSelectionChange = (item) => log.push(`change:${item.value}`);
+            return { component, log };
+          },
+          [10, 30, 41, 60, 80],
+          inputs,
+        ),
+      );
+    }
+  }
+
+  const inputs = {
+    plain: () => new tui.Input(),
+    focused: () => {
+      const i = new tui.Input({ prompt: "$ " });
+      i.focused = true;
+      return i;
+    },
+    placeholder: () => new tui.Input({ placeholder: "Type here…", placeholderStyle: (s) => `(${s})` }),
+  };
+  for (const [name, make] of Object.entries(inputs)) {
+    for (const [script, data] of Object.entries({ ...INPUT_SCRIPTS, empty: [] })) {
+      needs(["Input"], `Input/${name}/${script}`, () =>
+        renderAt(() => {
+          const component = make();
+          const log = [];
+          component.onSubmit = (v) => log.push(`submit:${v}`);
+          component.onEscape = () => log.push("escape");
+          return { component, log };
+        }, [1, 2, 3, 10, 20, 40], data),
+      );
+    }
+  }
+
+  const settings = {
+    plain: (log) => new tui.SettingsList(settingsItems(), 5, settingsTheme, (id, v) => log.push(`${id}=${v}`), () => log.push("cancel")),
+    few: (log) => new tui.SettingsList(settingsItems().slice(0, 2), 5, settingsTheme, (id, v) => log.push(`${id}=${v}`), () => log.push("cancel")),
+    search: (log) =>
+      new tui.SettingsList(settingsItems(), 4, settingsTheme, (id, v) => log.push(`${id}=${v}`), () => log.push("cancel"), {
+        enableSearch: true,
+      }),
+    empty: (log) => new tui.SettingsList([], 5, settingsTheme, () => log.push("change"), () => log.push("cancel"), { enableSearch: true }),
+  };
+  for (const [name, make] of Object.entries(settings)) {
+    const scripts = name === "search" ? { ...SETTINGS_SCRIPTS, ...SEARCH_SCRIPTS } : SETTINGS_SCRIPTS;
+    for (const [script, data] of Object.entries(scripts)) {
+      needs(["SettingsList"], `SettingsList/${name}/${script}`, () =>
+        renderAt(() => {
+          const log = [];
+          return { component: make(log), log };
+        }, [5, 20, 40, 60, 80], data),
+      );
+    }
+  }
+  needs(["SettingsList", "SelectList"], "SettingsList/submenu", () =>
+    renderAt(() => {
+      const log = [];
+      const items = settingsItems();
+      items[1].submenu = (current, done) => {
+        const list = new tui.SelectList([{ value: "on" }, { value: "off" }, { value: "auto" }], 5, plainTheme);
+        list.onSelect = (item) => done(item.value);
+        list.onCancel = () => done();
+        log.push(`open:${current}`);
+        return list;
+      };
+      const component = new tui.SettingsList(items, 5, settingsTheme, (id, v) => log.push(`${id}=${v}`), () => log.push("cancel"));
+      return { component, log };
+    }, [40, 80], ["\x1b[B", "\r", "\x1b[B", "\x1b[B", "\r", "\x1b[B", "\r"]),
+  );
+
+  // Markdown (recorded for when it is built; skipped while missing).
+  for (const [name, doc] of Object.entries(MARKDOWN_DOCS)) {
+    needs(["Markdown"], `Markdown/${name}`, () =>
+      renderAt(() => ({ component: new tui.Markdown(doc, 1, 0, markdownTheme) }), [10, 40, 80]),
+    );
+  }
+  return results;
+}

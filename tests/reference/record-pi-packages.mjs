@@ -1,0 +1,36 @@
+// Records what pi 1.6.0's own packages return for the shared case table
+// (tests/pi-packages/pi-packages-cases.mjs): TypeBox builders and Value /
+// Compile results, pi-ai's tool argument validation, pi-coding-agent's
+// helpers. The modules are the ones pi gives extensions (its virtual map).
+//
+//   node tests/reference/record-pi-packages.mjs <pi-reference-dir> > reference-data/pi-packages-goldens.json
+//
+// The output is data recorded from the reference; regenerate it, never edit it.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { buildCases, runCase } from "../pi-packages/pi-packages-cases.mjs";
+
+const referenceDir = process.argv[2];
+if (!referenceDir) {
+  console.error("usage: record-pi-packages.mjs <pi-reference-dir>");
+  process.exit(2);
+}
+const virtualModules = path.join(
+  referenceDir,
+  "node_modules/@earendil-works/pi-coding-agent/dist/core/extensions/virtual-modules.js",
+);
+const { VIRTUAL_MODULES } = await import(pathToFileURL(virtualModules).href);
+
+const cases = buildCases({
+  typebox: VIRTUAL_MODULES.typebox,
+  value: VIRTUAL_MODULES["typebox/value"],
+  compile: VIRTUAL_MODULES["typebox/compile"],
+  ai: VIRTUAL_MODULES["@earendil-works/pi-ai"],
+  agent: VIRTUAL_MODULES["@earendil-works/pi-coding-agent"],
+});
+const results = {};
+for (const { name, run } of cases) {
+  if (Object.hasOwn(results, name)) throw new Error(`duplicate case name: ${name}`);
+  results[name] = await runCase(run);
+}
+process.stdout.write(`${JSON.stringify({ piVersion: "1.6.0", cases: results }, null, 1)}\n`);
