@@ -9,7 +9,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use deno_ast::swc::ast::{Decl, ImportSpecifier, ModuleDecl, ModuleItem, ObjectPatProp, Pat, Stmt, VarDecl};
+use deno_ast::swc::ast::{
+    Decl, ImportSpecifier, ModuleDecl, ModuleExportName, ModuleItem, ObjectPatProp, Pat, Stmt, VarDecl,
+};
 use deno_ast::{
     DecoratorsTranspileOption, EmitOptions, MediaType, ModuleSpecifier, ParseParams, ProgramRef, SourceMapOption,
     TranspileModuleOptions, TranspileOptions,
@@ -41,6 +43,26 @@ pub struct TranspiledModule {
     pub format: ModuleFormat,
     /// Which of [`MODULE_GLOBAL_NAMES`] the module declares at its top level.
     pub declared_module_globals: Vec<&'static str>,
+    /// For CommonJS: the export names a static look at the source finds
+    /// (`exports.x = …`, `module.exports = { x }`, …), as Node's
+    /// cjs-module-lexer does for ESM importers; empty for ES modules.
+    pub commonjs_exports: Vec<String>,
+    /// For CommonJS: the specifiers whose exports it re-exports
+    /// (`module.exports = require("./x")`, `__exportStar(require("x"))`).
+    pub commonjs_reexports: Vec<String>,
+    /// For ES modules: the specifiers it imports names from
+    /// (`import { a } from "x"`), with those names; type-only ones left out.
+    pub named_imports: Vec<NamedImport>,
+}
+
+/// `import { a, b as c } from "x"` as the loader needs it: the specifier and
+/// the imported names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedImport {
+    /// The module specifier as written.
+    pub specifier: String,
+    /// The exported names asked for (`a`, `b`).
+    pub names: Vec<String>,
 }
 
 /// Why a file could not be transpiled.
@@ -132,6 +154,16 @@ fn transpile_uncached(
         ProgramRef::Module(module) => declared_module_globals(&module.body),
         ProgramRef::Script(_) => Vec::new(),
     };
+    let named_imports = match parsed.program_ref() {
+        ProgramRef::Module(module) => named_imports(&module.body),
+        ProgramRef::Script(_) => Vec::new(),
+    };
+    let (commonjs_exports, commonjs_reexports) = if is_commonjs {
+        let analysis = parsed.analyze_cjs();
+        (analysis.exports, analysis.reexports)
+    } else {
+        (Vec::new(), Vec::new())
+    };
 
     let emitted = parsed
         .transpile(
@@ -155,7 +187,41 @@ fn transpile_uncached(
         source_map: emitted.source_map.map(String::into_bytes),
         format,
         declared_module_globals,
+        commonjs_exports,
+        commonjs_reexports,
+        named_imports,
     })
+}
+
+fn named_imports(body: &[ModuleItem]) -> Vec<NamedImport> {
+    let mut imports = Vec::new();
+    for item in body {
+        let ModuleItem::ModuleDecl(ModuleDecl::Import(import)) = item else {
+            continue;
+        };
+        if import.type_only {
+            continue;
+        }
+        let names: Vec<String> = import
+            .specifiers
+            .iter()
+            .filter_map(|specifier| match specifier {
+                ImportSpecifier::Named(named) if !named.is_type_only => Some(match &named.imported {
+                    Some(ModuleExportName::Ident(ident)) => ident.sym.to_string(),
+                    Some(ModuleExportName::Str(text)) => text.value.to_string_lossy().into_owned(),
+                    None => named.local.sym.to_string(),
+                }),
+                _ => None,
+            })
+            .collect();
+        if !names.is_empty() {
+            imports.push(NamedImport {
+                specifier: import.src.value.to_string_lossy().into_owned(),
+                names,
+            });
+        }
+    }
+    imports
 }
 
 fn declared_module_globals(body: &[ModuleItem]) -> Vec<&'static str> {

@@ -1,15 +1,26 @@
-// node:fs, the synchronous core and its promise forms, over pihost's Rust
-// file ops. Errors carry Node's `code`, `syscall` and `path`.
+// node:fs: the synchronous core over pihost's Rust file ops (src/ops/fs.rs,
+// the one place files are touched), its callback and promise forms, and read
+// and write streams. Errors carry Node's `code`, `errno`, `syscall`, `path`
+// (and `dest`). Not provided: file descriptors (open/read/write by fd,
+// FileHandle) and watching, which say so when called.
 import { ops } from "pihost:runtime/ops.js";
 import { Buffer } from "pihost:node/buffer.js";
+import { Readable, Writable } from "pihost:node/stream.js";
+
+// Linux errno values, negated as Node reports them.
+const ERRNO = {
+  EPERM: -1, ENOENT: -2, EIO: -5, EACCES: -13, EEXIST: -17, ENOTDIR: -20, EISDIR: -21, EINVAL: -22,
+  ENOTEMPTY: -39, ELOOP: -40,
+};
 
 function nodeError(error) {
-  const match = /^(E[A-Z]+): [^,]*, (\w+) '(.*)'$/.exec(error?.message ?? "");
+  const match = /^(E[A-Z]+): [^,]*, (\w+)(?: '(.*?)')?(?: -> '(.*)')?$/.exec(error?.message ?? "");
   if (match) {
+    error.errno = ERRNO[match[1]] ?? -1;
     error.code = match[1];
     error.syscall = match[2];
-    error.path = match[3];
-    error.errno = -1;
+    if (match[3] !== undefined) error.path = match[3];
+    if (match[4] !== undefined) error.dest = match[4];
   }
   return error;
 }
@@ -172,28 +183,180 @@ export function rmSync(path, options) {
 }
 
 export function unlinkSync(path) {
-  call(() => ops.op_pihost_fs_rm(pathOf(path), false, false));
+  call(() => ops.op_pihost_fs_remove(pathOf(path), false));
 }
 
 export function rmdirSync(path, options) {
-  call(() => ops.op_pihost_fs_rm(pathOf(path), Boolean(options?.recursive), false));
+  if (options?.recursive) return rmSync(path, { recursive: true });
+  call(() => ops.op_pihost_fs_remove(pathOf(path), true));
 }
 
 export function renameSync(from, to) {
   call(() => ops.op_pihost_fs_rename(pathOf(from), pathOf(to)));
 }
 
-export function copyFileSync(from, to) {
-  writeFileSync(to, readFileSync(from));
+export const constants = {
+  F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1,
+  COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4,
+  O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024,
+  S_IFMT: 61440, S_IFREG: 32768, S_IFDIR: 16384, S_IFLNK: 40960,
+};
+
+export function copyFileSync(from, to, mode = 0) {
+  call(() => ops.op_pihost_fs_copy(pathOf(from), pathOf(to), (mode & constants.COPYFILE_EXCL) !== 0));
 }
 
-export function accessSync(path) {
-  if (!existsSync(path)) {
-    throw nodeError(new Error(`ENOENT: no such file or directory, access '${pathOf(path)}'`));
+export function cpSync(from, to, options) {
+  const source = pathOf(from);
+  const target = pathOf(to);
+  if (statSync(source).isDirectory()) {
+    if (!options?.recursive) {
+      const error = new Error(`Recursive option is required to copy a directory: ${source}`);
+      error.code = "ERR_FS_EISDIR";
+      throw error;
+    }
+    mkdirSync(target, { recursive: true });
+    for (const name of readdirSync(source)) cpSync(`${source}/${name}`, `${target}/${name}`, options);
+  } else {
+    copyFileSync(source, target);
   }
 }
 
-export const constants = { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 };
+export function accessSync(path, mode = constants.F_OK) {
+  call(() => ops.op_pihost_fs_access(pathOf(path), mode));
+}
+
+export function symlinkSync(target, path) {
+  call(() => ops.op_pihost_fs_symlink(pathOf(target), pathOf(path)));
+}
+
+export function readlinkSync(path) {
+  return call(() => ops.op_pihost_fs_readlink(pathOf(path)));
+}
+
+export function chmodSync(path, mode) {
+  call(() => ops.op_pihost_fs_chmod(pathOf(path), typeof mode === "string" ? parseInt(mode, 8) : mode));
+}
+
+export function truncateSync(path, length = 0) {
+  call(() => ops.op_pihost_fs_truncate(pathOf(path), length));
+}
+
+const TEMP_CHARACTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+export function mkdtempSync(prefix) {
+  const base = pathOf(prefix);
+  for (;;) {
+    const bytes = new Uint8Array(6);
+    globalThis.crypto.getRandomValues(bytes);
+    const candidate = base + Array.from(bytes, (byte) => TEMP_CHARACTERS[byte % TEMP_CHARACTERS.length]).join("");
+    try {
+      ops.op_pihost_fs_mkdir(candidate, false);
+      return candidate;
+    } catch (error) {
+      if (!/^EEXIST/.test(error?.message ?? "")) throw nodeError(error);
+    }
+  }
+}
+
+function notProvidedError(name) {
+  const error = new Error(`pihost: fs.${name} is not supported (pihost has no file descriptors or file watching)`);
+  error.code = "ERR_FEATURE_UNAVAILABLE_ON_PLATFORM";
+  return error;
+}
+
+function notProvided(name) {
+  return () => {
+    throw notProvidedError(name);
+  };
+}
+
+export const watch = notProvided("watch");
+export const watchFile = notProvided("watchFile");
+export const unwatchFile = notProvided("unwatchFile");
+export const openSync = notProvided("openSync");
+export const closeSync = notProvided("closeSync");
+export const readSync = notProvided("readSync");
+export const writeSync = notProvided("writeSync");
+export const fstatSync = notProvided("fstatSync");
+export const open = notProvided("open");
+export const close = notProvided("close");
+
+const STREAM_CHUNK = 64 * 1024;
+
+/** A readable stream over a whole file (read at the first pull). */
+export function createReadStream(path, options) {
+  const file = pathOf(path);
+  const settings = typeof options === "string" ? { encoding: options } : (options ?? {});
+  const highWaterMark = settings.highWaterMark ?? STREAM_CHUNK;
+  let bytes;
+  let offset = 0;
+  const stream = new Readable({
+    highWaterMark,
+    encoding: settings.encoding,
+    read() {
+      try {
+        if (bytes === undefined) {
+          const whole = readFileSync(file);
+          const end = settings.end === undefined ? whole.length : Math.min(whole.length, settings.end + 1);
+          bytes = whole.subarray(settings.start ?? 0, end);
+        }
+      } catch (error) {
+        this.destroy(error);
+        return;
+      }
+      if (offset >= bytes.length) {
+        this.push(null);
+        return;
+      }
+      this.push(bytes.subarray(offset, offset + highWaterMark));
+      offset += highWaterMark;
+    },
+  });
+  stream.path = file;
+  queueMicrotask(() => {
+    stream.emit("open", 0);
+    stream.emit("ready");
+  });
+  return stream;
+}
+
+/** A writable stream that writes each chunk through to the file. */
+export function createWriteStream(path, options) {
+  const file = pathOf(path);
+  const settings = typeof options === "string" ? { encoding: options } : (options ?? {});
+  let started = false;
+  const stream = new Writable({
+    decodeStrings: true,
+    defaultEncoding: settings.encoding ?? "utf8",
+    write(chunk, _encoding, callback) {
+      try {
+        const append = started || (settings.flags ?? "w").startsWith("a");
+        ops.op_pihost_fs_write(file, chunk, append);
+        started = true;
+        stream.bytesWritten += chunk.length;
+        callback();
+      } catch (error) {
+        callback(nodeError(error));
+      }
+    },
+    final(callback) {
+      try {
+        if (!started && !(settings.flags ?? "w").startsWith("a")) ops.op_pihost_fs_write(file, new Uint8Array(), false);
+        callback();
+      } catch (error) {
+        callback(nodeError(error));
+      }
+    },
+  });
+  stream.path = file;
+  stream.bytesWritten = 0;
+  queueMicrotask(() => {
+    stream.emit("open", 0);
+    stream.emit("ready");
+  });
+  return stream;
+}
 
 function promised(fn) {
   return (...args) => {
@@ -206,6 +369,16 @@ function promised(fn) {
 }
 
 export const promises = {
+  cp: promised(cpSync),
+  symlink: promised(symlinkSync),
+  readlink: promised(readlinkSync),
+  chmod: promised(chmodSync),
+  truncate: promised(truncateSync),
+  mkdtemp: promised(mkdtempSync),
+  open: () => Promise.reject(notProvidedError("promises.open")),
+  watch: () => {
+    throw notProvidedError("promises.watch");
+  },
   readFile: promised(readFileSync),
   writeFile: promised(writeFileSync),
   appendFile: promised(appendFileSync),
@@ -248,6 +421,15 @@ export const realpath = callbackForm(realpathSync);
 export const rm = callbackForm(rmSync);
 export const unlink = callbackForm(unlinkSync);
 export const rename = callbackForm(renameSync);
+export const rmdir = callbackForm(rmdirSync);
+export const copyFile = callbackForm(copyFileSync);
+export const cp = callbackForm(cpSync);
+export const access = callbackForm(accessSync);
+export const symlink = callbackForm(symlinkSync);
+export const readlink = callbackForm(readlinkSync);
+export const chmod = callbackForm(chmodSync);
+export const truncate = callbackForm(truncateSync);
+export const mkdtemp = callbackForm(mkdtempSync);
 export function exists(path, callback) {
   const result = existsSync(path);
   queueMicrotask(() => callback?.(result));
@@ -270,7 +452,25 @@ export default {
   rmdirSync,
   renameSync,
   copyFileSync,
+  cpSync,
   accessSync,
+  symlinkSync,
+  readlinkSync,
+  chmodSync,
+  truncateSync,
+  mkdtempSync,
+  createReadStream,
+  createWriteStream,
+  watch,
+  watchFile,
+  unwatchFile,
+  openSync,
+  closeSync,
+  readSync,
+  writeSync,
+  fstatSync,
+  open,
+  close,
   constants,
   promises,
   readFile,
@@ -284,6 +484,15 @@ export default {
   rm,
   unlink,
   rename,
+  rmdir,
+  copyFile,
+  cp,
+  access,
+  symlink,
+  readlink,
+  chmod,
+  truncate,
+  mkdtemp,
   exists,
   Stats,
   Dirent,

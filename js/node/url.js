@@ -1,13 +1,14 @@
-// File-URL helpers from Node's `url` module for the pihost isolate. The
-// engine has no WHATWG URL class yet, so fileURLToPath carries a small parser
-// that understands exactly the parts of the URL grammar a file: URL uses,
-// and pathToFileURL returns a URL-shaped plain object until `URL` exists.
+// Node's `url` module: the WHATWG URL classes (js/runtime/web/url.js, parsed
+// in Rust) and the file-URL helpers. fileURLToPath carries its own small
+// parser for the parts of the grammar a file: URL uses, so it gives Node's
+// exact errors for malformed input without a round trip.
 
 import { resolve } from "./path.js";
 import { codedError, describeReceived } from "./internal/errors.js";
 
-export const URL = globalThis.URL;
-export const URLSearchParams = globalThis.URLSearchParams;
+import { URL, URLSearchParams } from "../runtime/web/url.js";
+
+export { URL, URLSearchParams };
 
 const HEX = "0123456789ABCDEF";
 

@@ -2,7 +2,28 @@
 // extension runs: process, Buffer, timers, structuredClone, TextEncoder and
 // TextDecoder, `global`. The complete web and Node layer is a later step.
 import { core, ops } from "pihost:runtime/ops.js";
+// First: the web modules below create encoders when they load.
+import { TextDecoder, TextEncoder } from "pihost:runtime/encoding.js";
 import { Buffer } from "pihost:node/buffer.js";
+import { useNativeUtf8 } from "pihost:node/internal/utf8-codec.js";
+import { setNativeOps } from "pihost:runtime/web/native.js";
+import { DOMException } from "pihost:runtime/web/dom-exception.js";
+import { CustomEvent, Event, EventTarget } from "pihost:runtime/web/event-target.js";
+import { AbortController, AbortSignal } from "pihost:runtime/web/abort.js";
+import { URL, URLSearchParams } from "pihost:runtime/web/url.js";
+import { atob, btoa } from "pihost:runtime/web/base64.js";
+import { webcrypto } from "pihost:node/crypto.js";
+import { Headers, Request, Response, fetch } from "pihost:runtime/web/fetch.js";
+import {
+  ByteLengthQueuingStrategy,
+  CountQueuingStrategy,
+  ReadableStream,
+  ReadableStreamDefaultReader,
+  TextDecoderStream,
+  TextEncoderStream,
+  TransformStream,
+  WritableStream,
+} from "pihost:runtime/web/streams.js";
 
 function defineHidden(name, value) {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
@@ -155,68 +176,37 @@ function clearTimer(handle) {
   if (handle && typeof handle === "object") core.cancelTimer(handle);
 }
 
-class TextEncoder {
-  get encoding() {
-    return "utf-8";
-  }
-  encode(text = "") {
-    return core.encode(String(text));
-  }
+// The web platform as Node 22 has it. The engine brings its own DOMException,
+// atob and btoa; pihost's replace them so that texts and codes are Node's.
+setNativeOps(ops);
+useNativeUtf8({ encode: (text) => core.encode(text), decode: (bytes) => core.decode(bytes) });
+for (const [name, value] of Object.entries({
+  DOMException,
+  Event,
+  EventTarget,
+  CustomEvent,
+  AbortController,
+  AbortSignal,
+  URL,
+  URLSearchParams,
+  atob,
+  btoa,
+  crypto: webcrypto,
+  fetch,
+  Headers,
+  Request,
+  Response,
+  ReadableStream,
+  ReadableStreamDefaultReader,
+  WritableStream,
+  TransformStream,
+  TextEncoderStream,
+  TextDecoderStream,
+  ByteLengthQueuingStrategy,
+  CountQueuingStrategy,
+})) {
+  defineHidden(name, value);
 }
-
-class TextDecoder {
-  constructor(encoding = "utf-8") {
-    this.encoding = String(encoding).toLowerCase();
-  }
-  decode(bytes) {
-    if (bytes === undefined) return "";
-    const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(ArrayBuffer.isView(bytes) ? bytes.buffer : bytes);
-    return core.decode(view);
-  }
-}
-
-// Enough of AbortController for tool signals and pi.exec; the full
-// EventTarget family comes with the Node platform layer.
-class AbortSignal {
-  #listeners = [];
-  aborted = false;
-  reason = undefined;
-  onabort = null;
-  addEventListener(type, listener, options) {
-    if (type !== "abort" || typeof listener !== "function") return;
-    this.#listeners.push({ listener, once: Boolean(options?.once) });
-  }
-  removeEventListener(type, listener) {
-    if (type !== "abort") return;
-    this.#listeners = this.#listeners.filter((entry) => entry.listener !== listener);
-  }
-  throwIfAborted() {
-    if (this.aborted) throw this.reason;
-  }
-  static abort(reason) {
-    const controller = new AbortController();
-    controller.abort(reason);
-    return controller.signal;
-  }
-  _abort(reason) {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason ?? Object.assign(new Error("This operation was aborted"), { name: "AbortError" });
-    const event = { type: "abort", target: this };
-    this.onabort?.(event);
-    for (const { listener } of this.#listeners.splice(0)) listener.call(this, event);
-  }
-}
-
-class AbortController {
-  signal = new AbortSignal();
-  abort(reason) {
-    this.signal._abort(reason);
-  }
-}
-
-defineGlobal("AbortController", AbortController);
-defineGlobal("AbortSignal", AbortSignal);
 defineGlobal("global", globalThis);
 defineGlobal("process", process);
 defineGlobal("Buffer", Buffer);
@@ -229,3 +219,18 @@ defineGlobal("clearImmediate", clearTimer);
 defineGlobal("structuredClone", (value) => core.structuredClone(value));
 defineGlobal("TextEncoder", TextEncoder);
 defineGlobal("TextDecoder", TextDecoder);
+
+// Libraries sniff the runtime (`typeof Deno`, `globalThis.__bootstrap`) and
+// must see Node. pihost reached the engine through ops.js above; the engine's
+// own JS captured what it needs at start-up. The QuickJS backend's `__v8x*`
+// helpers are looked up by name at run time, so they stay, but out of sight
+// of enumeration.
+for (const name of ["Deno", "__bootstrap"]) delete globalThis[name];
+for (const name of Object.getOwnPropertyNames(globalThis)) {
+  if (name.startsWith("__v8x")) {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (descriptor.configurable && descriptor.enumerable) {
+      Object.defineProperty(globalThis, name, { ...descriptor, enumerable: false });
+    }
+  }
+}

@@ -23,7 +23,19 @@ import * as events from "pihost:node/events.js";
 import * as buffer from "pihost:node/buffer.js";
 import * as childProcess from "pihost:node/child_process.js";
 import * as nodeModule from "pihost:node/module.js";
+import * as crypto from "pihost:node/crypto.js";
+import * as zlib from "pihost:node/zlib.js";
+import * as util from "pihost:node/util.js";
+import * as stream from "pihost:node/stream.js";
+import * as streamPromises from "pihost:node/stream/promises.js";
+import * as stringDecoder from "pihost:node/string_decoder.js";
+import * as timers from "pihost:node/timers.js";
+import * as timersPromises from "pihost:node/timers/promises.js";
+import * as assert from "pihost:node/assert.js";
+import * as assertStrict from "pihost:node/assert/strict.js";
 
+// require() is synchronous, so the built-ins it can return are loaded here,
+// once per runtime (ES imports of them go through the module loader).
 for (const [name, namespace] of Object.entries({
   path,
   fs,
@@ -34,6 +46,16 @@ for (const [name, namespace] of Object.entries({
   buffer,
   child_process: childProcess,
   module: nodeModule,
+  crypto,
+  zlib,
+  util,
+  stream,
+  "stream/promises": streamPromises,
+  string_decoder: stringDecoder,
+  timers,
+  "timers/promises": timersPromises,
+  assert,
+  "assert/strict": assertStrict,
 })) {
   registerBuiltinModule(name, namespace);
 }

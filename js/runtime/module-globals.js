@@ -64,15 +64,28 @@ export function createRequire(filename) {
     }
     const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
     if (builtinModules.has(name)) return builtinExports(builtinModules.get(name));
-    return loadFile(ops.op_pihost_require_resolve(specifier, directory));
+    return loadFile(resolveForRequire(specifier, directory));
   };
   require.resolve = (specifier) => {
     const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
     if (builtinModules.has(name)) return specifier;
-    return ops.op_pihost_require_resolve(specifier, directory);
+    return resolveForRequire(specifier, directory);
   };
   require.cache = moduleCache;
   return require;
+}
+
+// Node's resolution errors carry a code that libraries test for optional
+// dependencies (`try { require("x") } catch (e) { if (e.code === "MODULE_NOT_FOUND") … }`).
+function resolveForRequire(specifier, directory) {
+  try {
+    return ops.op_pihost_require_resolve(specifier, directory);
+  } catch (cause) {
+    const message = String(cause?.message ?? cause);
+    const error = new Error(message);
+    error.code = message.startsWith("Package subpath") ? "ERR_PACKAGE_PATH_NOT_EXPORTED" : "MODULE_NOT_FOUND";
+    throw error;
+  }
 }
 
 function createModuleRecord(filename) {

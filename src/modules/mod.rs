@@ -7,6 +7,7 @@
 //! module globals (L8) and scripts are wrapped as CommonJS, whose
 //! `module.exports` becomes the default export (L3).
 
+mod commonjs_interop;
 pub mod embedded;
 pub mod resolve;
 pub mod virtual_map;
@@ -89,19 +90,12 @@ pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecif
         ModuleSpecifier::parse(specifier)
             .ok()
             .and_then(|url| url.to_file_path().ok())
-    } else if specifier.starts_with("./")
-        || specifier.starts_with("../")
-        || specifier.starts_with('/')
-        || specifier == "."
-        || specifier == ".."
-    {
-        Some(PathBuf::from(specifier))
     } else {
         None
     };
     let found = match path_specifier {
-        Some(path) => resolve::resolve_path(&path, &importer_dir),
-        None => resolve::resolve_package(specifier, &importer_dir, &["import", "node", "module"]),
+        Some(path) => resolve::resolve_path(&path, &importer_dir, resolve::IMPORT_CONDITIONS),
+        None => resolve::resolve(specifier, &importer_dir, resolve::IMPORT_CONDITIONS),
     };
     let found = found.ok_or_else(not_found)?;
     let mut url = ModuleSpecifier::from_file_path(&found).map_err(|_| not_found())?;
@@ -217,10 +211,18 @@ impl PihostModuleLoader {
                 .insert(specifier.to_string(), Rc::from(map.as_slice()));
         }
         let code = match transpiled.format {
-            ModuleFormat::EcmaScript => with_module_globals(&transpiled.code, &transpiled.declared_module_globals),
-            ModuleFormat::CommonJs => embedded::template("commonjs-wrapper.js")
-                .trim_end()
-                .replace("/*SOURCE*/", &transpiled.code),
+            ModuleFormat::EcmaScript => {
+                let code = commonjs_interop::destructure_commonjs_named_imports(&path, &transpiled)
+                    .unwrap_or_else(|| transpiled.code.clone());
+                with_module_globals(&code, &transpiled.declared_module_globals)
+            }
+            ModuleFormat::CommonJs => {
+                let names = commonjs_interop::export_names(&path, &transpiled);
+                embedded::template("commonjs-wrapper.js")
+                    .trim_end()
+                    .replace("/*SOURCE*/", &transpiled.code)
+                    .replace("/*NAMED*/", &commonjs_interop::named_exports(&names))
+            }
         };
         Ok(ModuleSource::new(
             ModuleType::JavaScript,

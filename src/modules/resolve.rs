@@ -11,19 +11,93 @@ use std::path::{Path, PathBuf};
 
 const EXTENSIONS: [&str; 8] = ["ts", "tsx", "mts", "cts", "js", "mjs", "cjs", "json"];
 
+/// The conditions `import` resolves `exports` with; `module` also lets a
+/// package's `module` field win over `main`, as bundlers and jiti do.
+pub const IMPORT_CONDITIONS: &[&str] = &["import", "node", "module"];
+/// The conditions `require()` resolves `exports` with (and only `main`).
+pub const REQUIRE_CONDITIONS: &[&str] = &["require", "node"];
+
+/// Whether a specifier names a file (`./x`, `../x`, `/x`, `.`, `..`) rather
+/// than a package or a built-in.
+pub fn is_path_specifier(specifier: &str) -> bool {
+    specifier.starts_with("./")
+        || specifier.starts_with("../")
+        || specifier.starts_with('/')
+        || specifier == "."
+        || specifier == ".."
+}
+
+/// Resolves what an import or `require` names from `importer_dir`: a path,
+/// a package-internal `#import`, or a package from `node_modules`.
+pub fn resolve(specifier: &str, importer_dir: &Path, conditions: &[&str]) -> Option<PathBuf> {
+    if is_path_specifier(specifier) {
+        resolve_path(Path::new(specifier), importer_dir, conditions)
+    } else if specifier.starts_with('#') {
+        resolve_package_import(specifier, importer_dir, conditions)
+    } else {
+        resolve_package(specifier, importer_dir, conditions)
+    }
+}
+
+/// Why a package specifier did not resolve, in Node's words when the package
+/// exists but its `exports` do not offer the subpath.
+pub fn unexported_subpath(specifier: &str, importer_dir: &Path, conditions: &[&str]) -> Option<String> {
+    let (name, subpath) = split_package_specifier(specifier)?;
+    let mut dir = Some(importer_dir);
+    while let Some(current) = dir {
+        let package_dir = current.join("node_modules").join(name);
+        if package_dir.is_dir() {
+            let manifest = read_package_json(&package_dir)?;
+            let exports = manifest.get("exports")?;
+            if export_target(exports, &subpath, conditions).is_some() {
+                return None;
+            }
+            let shown = if subpath == "." { "." } else { subpath.as_str() };
+            return Some(format!(
+                "Package subpath '{shown}' is not defined by \"exports\" in {}",
+                package_dir.join("package.json").display()
+            ));
+        }
+        dir = current.parent();
+    }
+    None
+}
+
 /// Resolves a relative or absolute path specifier against the importing
 /// file's directory.
-pub fn resolve_path(specifier_path: &Path, importer_dir: &Path) -> Option<PathBuf> {
+pub fn resolve_path(specifier_path: &Path, importer_dir: &Path, conditions: &[&str]) -> Option<PathBuf> {
     let candidate = if specifier_path.is_absolute() {
         specifier_path.to_path_buf()
     } else {
         importer_dir.join(specifier_path)
     };
     let candidate = crate::discovery::normalize_lexically(&candidate);
-    resolve_file_or_directory(&candidate)
+    resolve_file_or_directory(&candidate, conditions)
 }
 
-fn resolve_file_or_directory(candidate: &Path) -> Option<PathBuf> {
+/// A `#name` specifier through the `imports` field of the nearest
+/// package.json above the importer (Node's subpath imports).
+fn resolve_package_import(specifier: &str, importer_dir: &Path, conditions: &[&str]) -> Option<PathBuf> {
+    let mut dir = Some(importer_dir);
+    while let Some(current) = dir {
+        if let Some(manifest) = read_package_json(current) {
+            let imports = manifest.get("imports")?;
+            let target = subpath_target(imports, specifier, conditions)?;
+            return if target.starts_with("./") {
+                resolve_file_or_directory(
+                    &crate::discovery::normalize_lexically(&current.join(target)),
+                    conditions,
+                )
+            } else {
+                resolve_package(&target, current, conditions)
+            };
+        }
+        dir = current.parent();
+    }
+    None
+}
+
+fn resolve_file_or_directory(candidate: &Path, conditions: &[&str]) -> Option<PathBuf> {
     if candidate.is_file() {
         return Some(candidate.to_path_buf());
     }
@@ -31,7 +105,7 @@ fn resolve_file_or_directory(candidate: &Path) -> Option<PathBuf> {
         return Some(found);
     }
     if candidate.is_dir() {
-        if let Some(main) = package_main(candidate) {
+        if let Some(main) = package_main(candidate, conditions) {
             return Some(main);
         }
         for extension in EXTENSIONS {
@@ -109,17 +183,22 @@ fn resolve_in_package(package_dir: &Path, subpath: &str, conditions: &[&str]) ->
     let manifest = read_package_json(package_dir);
     if let Some(exports) = manifest.as_ref().and_then(|m| m.get("exports")) {
         let target = export_target(exports, subpath, conditions)?;
-        return resolve_file_or_directory(&package_dir.join(target));
+        return resolve_file_or_directory(&package_dir.join(target), conditions);
     }
     if subpath == "." {
-        return resolve_file_or_directory(package_dir);
+        return resolve_file_or_directory(package_dir, conditions);
     }
-    resolve_file_or_directory(&package_dir.join(subpath))
+    resolve_file_or_directory(&package_dir.join(subpath), conditions)
 }
 
-fn package_main(package_dir: &Path) -> Option<PathBuf> {
+fn package_main(package_dir: &Path, conditions: &[&str]) -> Option<PathBuf> {
     let manifest = read_package_json(package_dir)?;
-    for field in ["module", "main"] {
+    let fields: &[&str] = if conditions.contains(&"module") {
+        &["module", "main"]
+    } else {
+        &["main"]
+    };
+    for &field in fields {
         if let Some(main) = manifest.get(field).and_then(|m| m.as_str()) {
             let candidate = crate::discovery::normalize_lexically(&package_dir.join(main));
             if candidate.is_file() {
@@ -148,7 +227,13 @@ fn export_target(exports: &serde_json::Value, subpath: &str, conditions: &[&str]
     if !is_subpath_map {
         return (subpath == ".").then(|| pick_condition(exports, conditions)).flatten();
     }
-    let map = exports.as_object()?;
+    subpath_target(exports, subpath, conditions)
+}
+
+/// The target of `subpath` in a map of subpaths (`exports`' `"./x"` keys or
+/// `imports`' `"#x"` keys), exact keys first, then `*` patterns.
+fn subpath_target(map: &serde_json::Value, subpath: &str, conditions: &[&str]) -> Option<String> {
+    let map = map.as_object()?;
     if let Some(entry) = map.get(subpath) {
         return pick_condition(entry, conditions);
     }
@@ -225,9 +310,9 @@ mod tests {
     fn a_relative_import_of_x_js_finds_x_ts() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("helper.ts"), "export {}").expect("write");
-        let found = resolve_path(Path::new("./helper.js"), dir.path()).expect("resolves");
+        let found = resolve_path(Path::new("./helper.js"), dir.path(), IMPORT_CONDITIONS).expect("resolves");
         assert_eq!(found, dir.path().join("helper.ts"));
-        let found = resolve_path(Path::new("./helper"), dir.path()).expect("resolves");
+        let found = resolve_path(Path::new("./helper"), dir.path(), IMPORT_CONDITIONS).expect("resolves");
         assert_eq!(found, dir.path().join("helper.ts"));
     }
 }

@@ -29,6 +29,17 @@ pub fn node_error_code_of(error: &io::Error) -> (&'static str, &'static str) {
     }
 }
 
+/// A read that failed: Node opens first, so a missing file fails `open` with
+/// the path, while a directory opens fine and fails the `read`, without one.
+fn read_error(path: &str, error: &io::Error) -> JsErrorBox {
+    if error.raw_os_error() == Some(21) {
+        let (code, text) = node_error_code_of(error);
+        return JsErrorBox::generic(format!("{code}: {text}, read"));
+    }
+    fs_error("open", path, error)
+}
+
+/// Node's text for a failed call on a path: `ENOENT: no such file or directory, open '/x'`.
 pub fn fs_error(syscall: &str, path: &str, error: &io::Error) -> JsErrorBox {
     let (code, text) = node_error_code_of(error);
     JsErrorBox::generic(format!("{code}: {text}, {syscall} '{path}'"))
@@ -42,7 +53,7 @@ pub fn op_pihost_fs_exists(#[string] path: &str) -> bool {
 #[op2]
 #[string]
 pub fn op_pihost_fs_read_text(#[string] path: &str) -> Result<String, JsErrorBox> {
-    let bytes = std::fs::read(path).map_err(|error| fs_error("open", path, &error))?;
+    let bytes = std::fs::read(path).map_err(|error| read_error(path, &error))?;
     // Node decodes invalid UTF-8 with replacement characters rather than failing.
     Ok(String::from_utf8(bytes).unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned()))
 }
@@ -50,7 +61,7 @@ pub fn op_pihost_fs_read_text(#[string] path: &str) -> Result<String, JsErrorBox
 #[op2]
 #[buffer]
 pub fn op_pihost_fs_read_bytes(#[string] path: &str) -> Result<Vec<u8>, JsErrorBox> {
-    std::fs::read(path).map_err(|error| fs_error("open", path, &error))
+    std::fs::read(path).map_err(|error| read_error(path, &error))
 }
 
 #[op2]
@@ -191,4 +202,87 @@ pub fn op_pihost_fs_rm(#[string] path: &str, recursive: bool, force: bool) -> Re
 #[op2(fast)]
 pub fn op_pihost_fs_rename(#[string] from: &str, #[string] to: &str) -> Result<(), JsErrorBox> {
     std::fs::rename(from, to).map_err(|error| fs_error("rename", from, &error))
+}
+
+/// Creates a symbolic link at `path` pointing to `target` (as written).
+#[op2(fast)]
+pub fn op_pihost_fs_symlink(#[string] target: &str, #[string] path: &str) -> Result<(), JsErrorBox> {
+    std::os::unix::fs::symlink(target, path).map_err(|error| fs_error_pair("symlink", target, path, &error))
+}
+
+/// What a symbolic link points to, as stored.
+#[op2]
+#[string]
+pub fn op_pihost_fs_readlink(#[string] path: &str) -> Result<String, JsErrorBox> {
+    std::fs::read_link(path)
+        .map(|target| target.display().to_string())
+        .map_err(|error| fs_error("readlink", path, &error))
+}
+
+/// Sets the permission bits.
+#[op2(fast)]
+pub fn op_pihost_fs_chmod(#[string] path: &str, mode: u32) -> Result<(), JsErrorBox> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|error| fs_error("chmod", path, &error))
+}
+
+/// access(2): whether the process may read/write/execute `path` (`mode` as
+/// Node's R_OK | W_OK | X_OK, 0 for existence).
+#[op2(fast)]
+pub fn op_pihost_fs_access(#[string] path: &str, mode: i32) -> Result<(), JsErrorBox> {
+    let Ok(c_path) = std::ffi::CString::new(path) else {
+        return Err(fs_error("access", path, &io::Error::from(io::ErrorKind::InvalidInput)));
+    };
+    // SAFETY: a NUL-terminated path that outlives the call; access(2) only reads it.
+    let result = unsafe { libc::access(c_path.as_ptr(), mode) };
+    if result == 0 {
+        Ok(())
+    } else {
+        Err(fs_error("access", path, &io::Error::last_os_error()))
+    }
+}
+
+/// Removes an empty directory (`rmdir`) or a file (`unlink`), failing as
+/// those system calls do.
+#[op2(fast)]
+pub fn op_pihost_fs_remove(#[string] path: &str, directory: bool) -> Result<(), JsErrorBox> {
+    if directory {
+        std::fs::remove_dir(path).map_err(|error| fs_error("rmdir", path, &error))
+    } else {
+        std::fs::remove_file(path).map_err(|error| fs_error("unlink", path, &error))
+    }
+}
+
+/// Copies a file with its permissions; `exclusive` fails when `to` exists
+/// (COPYFILE_EXCL).
+#[op2(fast)]
+pub fn op_pihost_fs_copy(#[string] from: &str, #[string] to: &str, exclusive: bool) -> Result<(), JsErrorBox> {
+    if exclusive && std::fs::symlink_metadata(to).is_ok() {
+        return Err(fs_error_pair(
+            "copyfile",
+            from,
+            to,
+            &io::Error::from(io::ErrorKind::AlreadyExists),
+        ));
+    }
+    std::fs::copy(from, to)
+        .map(|_| ())
+        .map_err(|error| fs_error_pair("copyfile", from, to, &error))
+}
+
+/// Cuts or extends a file to `length` bytes.
+#[op2(fast)]
+pub fn op_pihost_fs_truncate(#[string] path: &str, #[number] length: u64) -> Result<(), JsErrorBox> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|file| file.set_len(length))
+        .map_err(|error| fs_error("open", path, &error))
+}
+
+/// Node's text for a call on two paths: `EEXIST: file already exists, symlink 'a' -> 'b'`.
+fn fs_error_pair(syscall: &str, from: &str, to: &str, error: &io::Error) -> JsErrorBox {
+    let (code, text) = node_error_code_of(error);
+    JsErrorBox::generic(format!("{code}: {text}, {syscall} '{from}' -> '{to}'"))
 }

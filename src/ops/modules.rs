@@ -14,17 +14,11 @@ use crate::transpile::{self, ModuleFormat};
 #[string]
 pub fn op_pihost_require_resolve(#[string] specifier: &str, #[string] directory: &str) -> Result<String, JsErrorBox> {
     let directory = Path::new(directory);
-    let is_path = specifier.starts_with("./")
-        || specifier.starts_with("../")
-        || specifier.starts_with('/')
-        || specifier == "."
-        || specifier == "..";
-    let found = if is_path {
-        resolve::resolve_path(Path::new(specifier), directory)
-    } else {
-        resolve::resolve_package(specifier, directory, &["require", "node"])
-    };
+    let found = resolve::resolve(specifier, directory, resolve::REQUIRE_CONDITIONS);
     found.map(|path| path.display().to_string()).ok_or_else(|| {
+        if let Some(reason) = resolve::unexported_subpath(specifier, directory, resolve::REQUIRE_CONDITIONS) {
+            return JsErrorBox::generic(reason);
+        }
         JsErrorBox::generic(format!(
             "Cannot find module '{specifier}' required from {}",
             directory.display()

@@ -1,17 +1,28 @@
-// Differential test: runs the pihost Node shims (js/node/*.js) and Node's own
-// built-ins over the same inputs and reports every divergence. Run with
-// Node 22:  node tests/node-shims/differential.mjs [-v]
+// Differential test: runs the pihost Node shims (js/node/*.js) and web
+// globals (js/runtime/web/: DOMException, Event/EventTarget, AbortController,
+// atob/btoa) against Node's own built-ins over the same inputs and reports
+// every divergence. Run with Node 22:  node tests/node-shims/differential.mjs [-v]
 
 import * as realPath from "node:path";
 import * as realUrl from "node:url";
 import RealEmitter, * as realEvents from "node:events";
+import * as realBuffer from "node:buffer";
+import * as realUtil from "node:util";
+import { StringDecoder as RealStringDecoder } from "node:string_decoder";
 
 // The shims ask the host for the cwd; under Node the host is Node itself.
 globalThis.__pihostCwd = () => process.cwd();
 
 const shimPath = await import("../../js/node/path.js");
 const shimUrl = await import("../../js/node/url.js");
+const shimWebUrl = await import("../../js/runtime/web/url.js");
 const shimEvents = await import("../../js/node/events.js");
+const shimDomException = await import("../../js/runtime/web/dom-exception.js");
+const shimEventTarget = await import("../../js/runtime/web/event-target.js");
+const shimAbort = await import("../../js/runtime/web/abort.js");
+const shimBase64 = await import("../../js/runtime/web/base64.js");
+const shimBuffer = await import("../../js/node/buffer.js");
+const shimStringDecoder = await import("../../js/node/string_decoder.js");
 const ShimEmitter = shimEvents.default;
 
 const verbose = process.argv.includes("-v");
@@ -218,8 +229,10 @@ for (const v of [1, null, undefined, true, () => {}, {}]) {
 for (const v of [1, null, undefined, true, {}, ["/a"]]) {
   compare(`pathToFileURL(${show(v) ?? typeof v})`, () => realUrl.pathToFileURL(v).href, () => shimUrl.pathToFileURL(v).href);
 }
-compare("url.URL", () => realUrl.URL === globalThis.URL, () => shimUrl.URL === globalThis.URL);
-compare("url.URLSearchParams", () => realUrl.URLSearchParams === globalThis.URLSearchParams, () => shimUrl.URLSearchParams === globalThis.URLSearchParams);
+// url.URL is the platform's URL class: Node's global here, pihost's web
+// class (the isolate's global) for the shim.
+compare("url.URL", () => realUrl.URL === globalThis.URL, () => shimUrl.URL === shimWebUrl.URL);
+compare("url.URLSearchParams", () => realUrl.URLSearchParams === globalThis.URLSearchParams, () => shimUrl.URLSearchParams === shimWebUrl.URLSearchParams);
 
 // The fallback object is what the isolate sees until it gets a URL class.
 {
@@ -819,6 +832,1418 @@ await asyncScenario("EventTarget", async (once, _E, log) => {
   t.dispatchEvent(ev);
   const [got] = await p;
   log.push([got === ev, got.type]);
+});
+
+// ---------------------------------------------------------------- web globals
+
+// The same body runs against Node's globals and the shims; `W` holds one set.
+const realWeb = { DOMException, Event, EventTarget, CustomEvent, AbortController, AbortSignal, atob, btoa };
+const shimWeb = {
+  DOMException: shimDomException.DOMException,
+  Event: shimEventTarget.Event,
+  EventTarget: shimEventTarget.EventTarget,
+  CustomEvent: shimEventTarget.CustomEvent,
+  AbortController: shimAbort.AbortController,
+  AbortSignal: shimAbort.AbortSignal,
+  atob: shimBase64.atob,
+  btoa: shimBase64.btoa,
+};
+
+function webCompare(label, body) {
+  compare(label, () => body(realWeb), () => body(shimWeb));
+}
+
+function webScenario(name, body) {
+  check(`web: ${name}`, runScenario(realWeb, undefined, body), runScenario(shimWeb, undefined, body));
+}
+
+// Listener errors surface asynchronously as uncaught exceptions; these
+// scenarios collect them too, after letting queued work run.
+async function webAsyncScenario(name, body) {
+  const results = [];
+  for (const W of [realWeb, shimWeb]) {
+    const log = [];
+    const rec = (...xs) => log.push(xs.map((x) => normalizeValue(x)));
+    const uncaught = [];
+    const onUncaught = (err) => uncaught.push(describeError(err));
+    process.on("uncaughtException", onUncaught);
+    try {
+      await body(W, rec);
+    } catch (err) {
+      rec("threw", describeError(err));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    process.off("uncaughtException", onUncaught);
+    results.push({ log, uncaught });
+  }
+  check(`web: ${name}`, results[0], results[1]);
+}
+
+// Own property shape: key, kind, and the attribute flags.
+function shape(object) {
+  // Node's internal symbols (inspect hooks, messaging) are not part of the API.
+  const keys = Reflect.ownKeys(object).filter((key) => typeof key === "string" || key === Symbol.toStringTag);
+  return keys.map((key) => {
+    const d = Object.getOwnPropertyDescriptor(object, key);
+    const kind = "value" in d ? typeof d.value : `accessor${d.get ? "+get" : ""}${d.set ? "+set" : ""}`;
+    const value = "value" in d && typeof d.value !== "function" && typeof d.value !== "object" ? d.value : undefined;
+    return [String(key), kind, value, d.enumerable, d.writable, d.configurable];
+  });
+}
+
+// DOMException
+const domNames = [
+  "IndexSizeError", "DOMStringSizeError", "HierarchyRequestError", "WrongDocumentError", "InvalidCharacterError",
+  "NoDataAllowedError", "NoModificationAllowedError", "NotFoundError", "NotSupportedError", "InUseAttributeError",
+  "InvalidStateError", "SyntaxError", "InvalidModificationError", "NamespaceError", "InvalidAccessError",
+  "ValidationError", "TypeMismatchError", "SecurityError", "NetworkError", "AbortError", "URLMismatchError",
+  "QuotaExceededError", "TimeoutError", "InvalidNodeTypeError", "DataCloneError", "Error", "EncodingError",
+  "NotReadableError", "OperationError", "", "abortError", "ABORT_ERR",
+];
+for (const name of domNames) {
+  webCompare(`DOMException(${show(name)})`, (W) => {
+    const e = new W.DOMException("the message", name);
+    return [e.name, e.message, e.code, String(e), e instanceof Error, e instanceof W.DOMException,
+      Object.prototype.toString.call(e), e.stack.split("\n")[0], Object.keys(e), Object.getOwnPropertyNames(e)];
+  });
+}
+const domArgs = [
+  [], [undefined], ["m"], ["m", undefined], [null, null], [1, 2], ["m", { name: "TimeoutError", cause: 1 }],
+  ["m", { name: "TimeoutError" }], ["m", {}], ["m", { cause: undefined }], ["m", { name: "AbortError", cause: null }],
+  [{ toString: () => "ts" }, { toString: () => "NotFoundError" }], [Symbol("s")], ["m", Symbol("s")],
+  ["m", () => {}], ["m", []], ["m", "AbortError", "extra"], [true, false], ["m", { get name() { throw new Error("boom"); } }],
+];
+for (const args of domArgs) {
+  webCompare(`new DOMException(${show(args.map(String))})`, (W) => {
+    const e = new W.DOMException(...args);
+    return [e.name, e.message, e.code, Object.getOwnPropertyNames(e), "cause" in e ? e.cause : "no cause",
+      shape(e).filter(([key]) => key !== "stack")];
+  });
+}
+webCompare("DOMException shape", (W) => [shape(W.DOMException), shape(W.DOMException.prototype)]);
+webCompare("DOMException prototype chain", (W) => [
+  Object.getPrototypeOf(W.DOMException) === Function.prototype,
+  Object.getPrototypeOf(W.DOMException.prototype) === Error.prototype,
+  W.DOMException.name, W.DOMException.length,
+]);
+webCompare("DOMException call without new", (W) => W.DOMException("x"));
+for (const key of ["name", "message", "code"]) {
+  webCompare(`DOMException.prototype.${key}`, (W) => W.DOMException.prototype[key]);
+  webCompare(`DOMException ${key} on object`, (W) => Object.getOwnPropertyDescriptor(W.DOMException.prototype, key).get.call({}));
+  webCompare(`DOMException ${key} is read-only`, (W) => {
+    const e = new W.DOMException("m", "AbortError");
+    e[key] = "changed";
+    return e[key];
+  });
+}
+webCompare("DOMException subclass", (W) => {
+  class Sub extends W.DOMException {
+    constructor() {
+      super("sub", "TimeoutError");
+    }
+  }
+  const e = new Sub();
+  return [e.name, e.code, e.message, e instanceof W.DOMException, e instanceof Error, e.stack.split("\n")[0]];
+});
+
+// atob / btoa
+const base64Inputs = [
+  "", "a", "ab", "abc", "abcd", "ab==", "ab=", "abc=", "a===", "ab=c", "ab==c", "abcd=", "abcd==", " ab cd ",
+  "ab\tcd\n", "ab\vcd", "a-b_", "@@@@", "ab\u00ffcd", "abcde", "abcdef", "====", "=", "==", "YQ", "YR==",
+  "YWJj\fZA", "YQ=\n=", "Y Q = =", "ab=\u00a0", "é", "aGVsbG8gd29ybGQ=", "aGVsbG8gd29ybGQ", "aGVsbG8gd29ybA==",
+  "aGVsbG8gd29ybA=", "aGVsbG8gd29ybA", "+/+/", "////", "A", "AA", "AAA", "AAAA", "AA=A", "=AAA", "\r\n", " ",
+  "AAAA AAAA", "YQ==\n", "\nYQ==", "YQ= =", "Y===", "YQ===", "😀", "\u0000",
+];
+for (const input of base64Inputs) {
+  webCompare(`atob(${show(input)})`, (W) => W.atob(input));
+}
+for (const input of [undefined, null, 1234, 12345678, true, {}, [], ["YQ=="], Symbol("s")]) {
+  webCompare(`atob(${show(String(input))} as ${typeof input})`, (W) => W.atob(input));
+}
+webCompare("atob()", (W) => W.atob());
+webCompare("btoa()", (W) => W.btoa());
+const btoaInputs = [
+  "", "a", "ab", "abc", "hello world", "\u00ff\u00fe\u0000", "\u0100", "é", "😀", "\u00ff".repeat(100), "\uffff",
+  "\ud800", "x".repeat(1000),
+];
+for (const input of btoaInputs) webCompare(`btoa(${show(input)})`, (W) => W.btoa(input));
+for (const input of [undefined, null, 12, true, {}, [1, 2], Symbol("s")]) {
+  webCompare(`btoa(${show(String(input))} as ${typeof input})`, (W) => W.btoa(input));
+}
+webCompare("atob error is a DOMException", (W) => {
+  try {
+    W.atob("%");
+  } catch (err) {
+    return [err instanceof W.DOMException, err.name, err.code, err.message];
+  }
+});
+{
+  const rng = makeRng(77);
+  const pool = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/==== \n\t-_*\u00e9";
+  for (let i = 0; i < 400; i++) {
+    let input = "";
+    const length = Math.floor(rng() * 14);
+    for (let j = 0; j < length; j++) input += pool[Math.floor(rng() * pool.length)];
+    webCompare(`atob random ${show(input)}`, (W) => W.atob(input));
+    let binary = "";
+    for (let j = 0; j < length; j++) binary += String.fromCharCode(Math.floor(rng() * 260));
+    webCompare(`btoa random ${show(binary)}`, (W) => W.btoa(binary));
+    webCompare(`atob(btoa(random))`, (W) => {
+      try {
+        return W.atob(W.btoa(binary)) === binary;
+      } catch (err) {
+        return err.name;
+      }
+    });
+  }
+}
+
+// Event
+const eventOptions = [
+  undefined, null, {}, { bubbles: true }, { cancelable: true }, { composed: true },
+  { bubbles: 1, cancelable: "y", composed: {} }, { bubbles: 0, cancelable: "", composed: null },
+  5, "s", true, () => {}, [], Symbol("o"),
+];
+function eventState(e) {
+  return [e.type, e.bubbles, e.cancelable, e.composed, e.defaultPrevented, e.returnValue, e.cancelBubble,
+    e.eventPhase, e.target, e.currentTarget, e.srcElement, e.isTrusted, e.composedPath().length, typeof e.timeStamp];
+}
+for (const options of eventOptions) {
+  webCompare(`new Event("x", ${show(options === undefined ? "undefined" : String(options))} ${typeof options})`, (W) =>
+    eventState(new W.Event("x", options)));
+  webCompare(`new CustomEvent("x", ${show(String(options))} ${typeof options})`, (W) => {
+    const e = new W.CustomEvent("x", options);
+    return [...eventState(e), e.detail];
+  });
+}
+for (const type of ["", "abort", 5, null, undefined, {}, true, "a b", Symbol("t")]) {
+  webCompare(`new Event(${show(String(type))} as ${typeof type})`, (W) => new W.Event(type).type);
+}
+webCompare("new Event()", (W) => new W.Event());
+webCompare("new CustomEvent()", (W) => new W.CustomEvent());
+webCompare("Event()", (W) => W.Event("x"));
+webCompare("EventTarget()", (W) => W.EventTarget());
+for (const detail of [undefined, null, 0, "", "d", { a: 1 }, [1, 2], false]) {
+  webCompare(`CustomEvent detail ${show(String(detail))}`, (W) => new W.CustomEvent("x", { detail }).detail);
+}
+webCompare("CustomEvent own properties", (W) => Object.getOwnPropertyNames(new W.CustomEvent("x", { detail: 1 })));
+webCompare("CustomEvent detail brand", (W) => Object.getOwnPropertyDescriptor(W.CustomEvent.prototype, "detail").get.call(new W.Event("x")));
+webCompare("CustomEvent is an Event", (W) => [new W.CustomEvent("x") instanceof W.Event, Object.getPrototypeOf(W.CustomEvent) === W.Event]);
+webCompare("Event own properties", (W) => Object.getOwnPropertyNames(new W.Event("x")));
+webCompare("Event shape", (W) => [shape(W.Event), shape(W.Event.prototype)]);
+webCompare("CustomEvent shape", (W) => [shape(W.CustomEvent), shape(W.CustomEvent.prototype)]);
+webCompare("EventTarget shape", (W) => [shape(W.EventTarget), shape(W.EventTarget.prototype)]);
+webCompare("Event lengths", (W) => [W.Event.length, W.EventTarget.length, W.CustomEvent.length,
+  W.Event.prototype.initEvent.length, W.EventTarget.prototype.addEventListener.length,
+  W.EventTarget.prototype.removeEventListener.length, W.EventTarget.prototype.dispatchEvent.length]);
+webCompare("toString tags", (W) => [new W.Event("x"), new W.CustomEvent("x"), new W.EventTarget(),
+  new W.AbortController(), new W.AbortController().signal].map((o) => Object.prototype.toString.call(o)));
+for (const key of ["type", "bubbles", "cancelable", "composed", "defaultPrevented", "returnValue", "cancelBubble",
+  "eventPhase", "target", "currentTarget", "srcElement", "isTrusted", "timeStamp"]) {
+  webCompare(`Event.prototype.${key} on a plain object`, (W) => Object.getOwnPropertyDescriptor(W.Event.prototype, key).get.call({}));
+}
+// Deliberate divergence: Node's initEvent on a non-Event fails on a private
+// field with V8's own message; the shim's brand check names the type.
+webCompare("Event.prototype.initEvent on a plain object", (W) => {
+  try {
+    W.Event.prototype.initEvent.call({}, "x");
+  } catch (err) {
+    return err.name;
+  }
+});
+for (const method of ["preventDefault", "stopPropagation", "stopImmediatePropagation", "composedPath"]) {
+  webCompare(`Event.prototype.${method} on a plain object`, (W) => W.Event.prototype[method].call({}, "x"));
+}
+for (const method of ["addEventListener", "removeEventListener", "dispatchEvent"]) {
+  webCompare(`EventTarget.prototype.${method} on a plain object`, (W) => W.EventTarget.prototype[method].call({}, "x", () => {}));
+  webCompare(`EventTarget.prototype.${method} on an Event`, (W) => W.EventTarget.prototype[method].call(new W.Event("x"), "x", () => {}));
+}
+webScenario("preventDefault and returnValue", (W, rec) => {
+  for (const cancelable of [false, true]) {
+    const e = new W.Event("x", { cancelable });
+    rec(e.defaultPrevented, e.returnValue);
+    e.preventDefault();
+    rec(e.defaultPrevented, e.returnValue);
+    e.returnValue = true;
+    rec(e.defaultPrevented, e.returnValue);
+    const f = new W.Event("x", { cancelable });
+    f.returnValue = false;
+    rec(f.defaultPrevented, f.returnValue);
+    f.returnValue = 0;
+    rec(f.defaultPrevented);
+  }
+});
+webScenario("cancelBubble and stopPropagation", (W, rec) => {
+  const e = new W.Event("x");
+  rec(e.cancelBubble);
+  e.cancelBubble = false;
+  rec(e.cancelBubble);
+  e.cancelBubble = 1;
+  rec(e.cancelBubble);
+  e.cancelBubble = false;
+  rec(e.cancelBubble);
+  const f = new W.Event("x");
+  f.stopPropagation();
+  rec(f.cancelBubble);
+  const g = new W.Event("x");
+  g.stopImmediatePropagation();
+  rec(g.cancelBubble);
+});
+webScenario("initEvent", (W, rec) => {
+  const e = new W.Event("a");
+  e.preventDefault();
+  e.initEvent("b", true, true);
+  rec(eventState(e));
+  e.preventDefault();
+  rec(e.defaultPrevented);
+  e.initEvent("c");
+  rec(eventState(e));
+  e.stopImmediatePropagation();
+  e.initEvent("d", 1, "");
+  rec(eventState(e), e.cancelBubble);
+  const t = new W.EventTarget();
+  t.addEventListener("d", (ev) => rec("d listener", ev.type));
+  rec(t.dispatchEvent(e));
+  const f = new W.Event("in");
+  t.addEventListener("in", (ev) => {
+    ev.initEvent("renamed", true, true);
+    rec("inside", ev.type, ev.bubbles, ev.cancelable);
+  });
+  t.dispatchEvent(f);
+  rec(f.type);
+  try {
+    f.initEvent();
+  } catch (err) {
+    rec("threw", describeError(err));
+  }
+});
+webScenario("dispatch basics", (W, rec) => {
+  const t = new W.EventTarget();
+  const e = new W.Event("x", { cancelable: true });
+  t.addEventListener("x", function (ev) {
+    rec("l1", this === t, ev === e, ev.target === t, ev.currentTarget === t, ev.srcElement === t, ev.eventPhase,
+      ev.composedPath().length, ev.composedPath()[0] === t, ev.isTrusted);
+  });
+  t.addEventListener("x", (ev) => rec("l2", ev.defaultPrevented));
+  t.addEventListener("y", () => rec("never"));
+  rec("result", t.dispatchEvent(e));
+  rec(e.target === t, e.currentTarget, e.eventPhase, e.composedPath().length, e.defaultPrevented);
+  rec("again", t.dispatchEvent(e));
+  rec("other type", t.dispatchEvent(new W.Event("z")));
+});
+webScenario("dispatch return value", (W, rec) => {
+  const t = new W.EventTarget();
+  t.addEventListener("c", (ev) => ev.preventDefault());
+  rec(t.dispatchEvent(new W.Event("c")), t.dispatchEvent(new W.Event("c", { cancelable: true })));
+  const e = new W.Event("c", { cancelable: true });
+  e.preventDefault();
+  rec(new W.EventTarget().dispatchEvent(e));
+});
+webScenario("dispatch argument checks", (W, rec) => {
+  const t = new W.EventTarget();
+  for (const arg of [undefined, null, 5, "x", {}, { type: "x" }, Symbol("e"), () => {}]) {
+    try {
+      rec(t.dispatchEvent(arg));
+    } catch (err) {
+      rec("threw", describeError(err));
+    }
+  }
+  try {
+    t.dispatchEvent();
+  } catch (err) {
+    rec("threw", describeError(err));
+  }
+});
+webScenario("addEventListener argument checks", (W, rec) => {
+  const t = new W.EventTarget();
+  const attempts = [
+    [], ["x"], ["x", undefined], ["x", null], ["x", 5], ["x", "str"], ["x", true], ["x", {}], ["x", () => {}, 5],
+    ["x", () => {}, "str"], ["x", () => {}, () => {}], ["x", () => {}, null], ["x", () => {}, true],
+    ["x", () => {}, { signal: 1 }], ["x", () => {}, { signal: null }], ["x", () => {}, { signal: {} }],
+    ["x", () => {}, { signal: { aborted: false } }], [Symbol("q"), () => {}], [5, () => {}], ["x", 5, 5],
+    [Symbol("q"), 5], [Symbol("q"), () => {}, 5], ["x", () => {}, Symbol("o")], ["x", Symbol("l")],
+  ];
+  for (const args of attempts) {
+    try {
+      rec(args.length, t.addEventListener(...args));
+    } catch (err) {
+      rec("threw", describeError(err));
+    }
+    try {
+      rec(args.length, t.removeEventListener(...args));
+    } catch (err) {
+      rec("remove threw", describeError(err));
+    }
+  }
+});
+webScenario("listener order and duplicates", (W, rec) => {
+  const t = new W.EventTarget();
+  const a = () => rec("a");
+  const b = () => rec("b");
+  t.addEventListener("x", a);
+  t.addEventListener("x", b);
+  t.addEventListener("x", a);
+  t.addEventListener("x", a, { once: true });
+  t.addEventListener("x", a, true);
+  t.addEventListener("x", a, { capture: true, passive: true });
+  t.dispatchEvent(new W.Event("x"));
+  t.removeEventListener("x", a);
+  t.dispatchEvent(new W.Event("x"));
+  t.removeEventListener("x", a, { capture: true });
+  t.dispatchEvent(new W.Event("x"));
+  t.addEventListener("x", a);
+  t.dispatchEvent(new W.Event("x"));
+  t.removeEventListener("x", b, false);
+  t.removeEventListener("x", a, {});
+  rec("empty", t.dispatchEvent(new W.Event("x")));
+});
+webScenario("type coercion", (W, rec) => {
+  const t = new W.EventTarget();
+  t.addEventListener(5, () => rec("five"));
+  t.addEventListener(null, () => rec("null"));
+  t.addEventListener(undefined, () => rec("undefined"));
+  t.dispatchEvent(new W.Event("5"));
+  t.dispatchEvent(new W.Event(null));
+  t.dispatchEvent(new W.Event(undefined));
+  t.removeEventListener("5", () => {});
+  t.removeEventListener(5, () => {});
+});
+webScenario("once", (W, rec) => {
+  const t = new W.EventTarget();
+  const f = (ev) => {
+    rec("once", ev.type);
+    t.dispatchEvent(new W.Event("x"));
+  };
+  t.addEventListener("x", f, { once: true });
+  t.dispatchEvent(new W.Event("x"));
+  t.dispatchEvent(new W.Event("x"));
+  t.addEventListener("x", f, { once: true });
+  t.removeEventListener("x", f);
+  t.dispatchEvent(new W.Event("x"));
+  t.addEventListener("y", f, { once: true });
+  t.addEventListener("y", f);
+  t.dispatchEvent(new W.Event("y"));
+});
+webScenario("stopImmediatePropagation", (W, rec) => {
+  const t = new W.EventTarget();
+  t.addEventListener("x", () => rec(1));
+  t.addEventListener("x", (ev) => {
+    rec(2);
+    ev.stopImmediatePropagation();
+    rec("after stop", ev.cancelBubble);
+  });
+  t.addEventListener("x", () => rec(3));
+  t.addEventListener("x", () => rec(4), { passive: true });
+  const e = new W.Event("x");
+  rec(t.dispatchEvent(e));
+  rec("redispatch", t.dispatchEvent(e));
+  const u = new W.EventTarget();
+  u.addEventListener("x", () => rec("u1"));
+  u.addEventListener("x", () => rec("u2"), { passive: true });
+  rec("other target", u.dispatchEvent(e));
+  const s = new W.Event("x");
+  t.addEventListener("s", (ev) => ev.stopPropagation());
+  s.stopPropagation();
+  rec("stopPropagation first", t.dispatchEvent(s));
+});
+webScenario("passive", (W, rec) => {
+  const t = new W.EventTarget();
+  t.addEventListener("x", (ev) => {
+    ev.preventDefault();
+    rec("passive", ev.defaultPrevented);
+    ev.returnValue = false;
+    rec("passive returnValue", ev.defaultPrevented);
+  }, { passive: true });
+  t.addEventListener("x", (ev) => {
+    rec("active before", ev.defaultPrevented);
+    ev.preventDefault();
+    rec("active", ev.defaultPrevented);
+  });
+  t.addEventListener("x", (ev) => {
+    ev.preventDefault();
+    rec("passive after", ev.defaultPrevented);
+  }, { passive: true });
+  rec(t.dispatchEvent(new W.Event("x", { cancelable: true })));
+});
+webScenario("handleEvent objects", (W, rec) => {
+  const t = new W.EventTarget();
+  const obj = {
+    handleEvent(ev) {
+      rec("handle", this === obj, ev.type, ev.currentTarget === t);
+    },
+  };
+  t.addEventListener("h", obj);
+  t.addEventListener("h", obj);
+  t.addEventListener("h", {});
+  rec(t.dispatchEvent(new W.Event("h")));
+  obj.handleEvent = function (ev) {
+    rec("replaced", ev.type);
+  };
+  t.dispatchEvent(new W.Event("h"));
+  const fnWithHandle = Object.assign(() => rec("function wins"), { handleEvent: () => rec("handleEvent") });
+  t.addEventListener("f", fnWithHandle);
+  t.dispatchEvent(new W.Event("f"));
+  t.removeEventListener("h", obj);
+  t.dispatchEvent(new W.Event("h"));
+});
+webScenario("removal and addition during dispatch", (W, rec) => {
+  const t = new W.EventTarget();
+  const b = () => rec("b");
+  const c = () => rec("c");
+  const late = () => rec("late");
+  t.addEventListener("x", function self() {
+    rec("a");
+    t.removeEventListener("x", b);
+    t.removeEventListener("x", self);
+    t.addEventListener("x", late);
+  });
+  t.addEventListener("x", b);
+  t.addEventListener("x", c);
+  t.dispatchEvent(new W.Event("x"));
+  rec("second");
+  t.dispatchEvent(new W.Event("x"));
+  const u = new W.EventTarget();
+  const d = () => {
+    rec("d");
+    u.removeEventListener("y", e);
+    u.addEventListener("y", e);
+  };
+  const e = () => rec("e");
+  u.addEventListener("y", d);
+  u.addEventListener("y", e);
+  u.dispatchEvent(new W.Event("y"));
+  const v = new W.EventTarget();
+  const only = () => {
+    rec("only");
+    v.removeEventListener("z", only);
+    v.addEventListener("z", () => rec("added after last removed"));
+  };
+  v.addEventListener("z", only);
+  v.dispatchEvent(new W.Event("z"));
+  v.dispatchEvent(new W.Event("z"));
+  const w = new W.EventTarget();
+  const first = () => {
+    rec("first");
+    w.removeEventListener("q", second);
+    w.removeEventListener("q", third);
+  };
+  const second = () => rec("second");
+  const third = () => rec("third");
+  w.addEventListener("q", first);
+  w.addEventListener("q", second);
+  w.addEventListener("q", third);
+  w.addEventListener("q", () => rec("fourth"));
+  w.dispatchEvent(new W.Event("q"));
+});
+webScenario("recursive dispatch", (W, rec) => {
+  const t = new W.EventTarget();
+  const e = new W.Event("r");
+  let depth = 0;
+  t.addEventListener("r", (ev) => {
+    depth++;
+    try {
+      t.dispatchEvent(ev);
+    } catch (err) {
+      rec("threw", describeError(err), ev.eventPhase);
+    }
+    if (depth < 3) t.dispatchEvent(new W.Event("r"));
+  });
+  rec(t.dispatchEvent(e), depth);
+  rec(t.dispatchEvent(e), depth);
+});
+webScenario("event subclass", (W, rec) => {
+  class MyEvent extends W.Event {
+    constructor() {
+      super("mine", { cancelable: true });
+      this.extra = 1;
+    }
+  }
+  const t = new W.EventTarget();
+  t.addEventListener("mine", (ev) => rec(ev instanceof MyEvent, ev.extra, ev.type, ev.cancelable));
+  rec(t.dispatchEvent(new MyEvent()));
+  class MyTarget extends W.EventTarget {}
+  const m = new MyTarget();
+  m.addEventListener("x", function () {
+    rec("subclass target", this === m);
+  });
+  m.dispatchEvent(new W.Event("x"));
+});
+await webAsyncScenario("listener errors do not stop dispatch", async (W, rec) => {
+  const t = new W.EventTarget();
+  t.addEventListener("x", () => {
+    throw new Error("first");
+  });
+  t.addEventListener("x", () => rec("second ran"));
+  t.addEventListener("x", { handleEvent: 5 });
+  t.addEventListener("x", {
+    handleEvent() {
+      throw new RangeError("from handleEvent");
+    },
+  });
+  t.addEventListener("x", async () => {
+    throw new TypeError("async");
+  });
+  t.addEventListener("x", () => Promise.reject(new Error("rejected")));
+  t.addEventListener("x", () => rec("last ran"));
+  rec("returned", t.dispatchEvent(new W.Event("x", { cancelable: true })));
+  rec("sync done");
+});
+await webAsyncScenario("throwing non-errors", async (W, rec) => {
+  const t = new W.EventTarget();
+  t.addEventListener("x", () => {
+    throw "a string";
+  });
+  t.addEventListener("x", () => rec("ran"));
+  rec(t.dispatchEvent(new W.Event("x")));
+});
+webScenario("signal option", (W, rec) => {
+  const t = new W.EventTarget();
+  const ac = new W.AbortController();
+  t.addEventListener("x", () => rec("with signal"), { signal: ac.signal });
+  t.addEventListener("x", () => rec("plain"));
+  t.dispatchEvent(new W.Event("x"));
+  ac.abort();
+  t.dispatchEvent(new W.Event("x"));
+  t.addEventListener("x", () => rec("added with aborted signal"), { signal: ac.signal });
+  t.dispatchEvent(new W.Event("x"));
+  const ac2 = new W.AbortController();
+  const f = () => rec("f");
+  t.addEventListener("y", f, { signal: ac2.signal });
+  t.removeEventListener("y", f);
+  t.addEventListener("y", f);
+  ac2.abort();
+  t.dispatchEvent(new W.Event("y"));
+  const ac3 = new W.AbortController();
+  t.addEventListener("z", f, { signal: ac3.signal, capture: true });
+  t.addEventListener("z", f);
+  ac3.abort();
+  t.dispatchEvent(new W.Event("z"));
+  const ac4 = new W.AbortController();
+  t.addEventListener("w", () => {
+    rec("w1");
+    ac4.abort();
+  });
+  t.addEventListener("w", () => rec("w2"), { signal: ac4.signal });
+  t.dispatchEvent(new W.Event("w"));
+});
+
+// AbortController / AbortSignal
+const abortReasons = [undefined, null, 0, "", "why", { reason: 1 }, new Error("custom"), false];
+for (const reason of abortReasons) {
+  webCompare(`AbortController.abort(${show(String(reason))})`, (W) => {
+    const ac = new W.AbortController();
+    const before = [ac.signal.aborted, ac.signal.reason];
+    ac.abort(reason);
+    const r = ac.signal.reason;
+    let thrown;
+    try {
+      ac.signal.throwIfAborted();
+    } catch (err) {
+      thrown = err === r;
+    }
+    return [before, ac.signal.aborted, r instanceof W.DOMException, r instanceof Error ? describeError(r) : r, thrown];
+  });
+  webCompare(`AbortSignal.abort(${show(String(reason))})`, (W) => {
+    const s = W.AbortSignal.abort(reason);
+    return [s.aborted, s.reason instanceof W.DOMException, s.reason instanceof Error ? describeError(s.reason) : s.reason,
+      s instanceof W.AbortSignal, s instanceof W.EventTarget];
+  });
+}
+webCompare("AbortSignal.abort() with no argument", (W) => describeError(W.AbortSignal.abort().reason));
+webCompare("new AbortSignal()", (W) => new W.AbortSignal());
+webCompare("AbortSignal shape", (W) => [shape(W.AbortSignal), shape(W.AbortSignal.prototype)]);
+webCompare("AbortController shape", (W) => [shape(W.AbortController), shape(W.AbortController.prototype)]);
+webCompare("AbortSignal lengths", (W) => [W.AbortController.length, W.AbortSignal.abort.length,
+  W.AbortSignal.timeout.length, W.AbortSignal.any.length, W.AbortSignal.prototype.throwIfAborted.length]);
+webCompare("AbortSignal inherits EventTarget", (W) => {
+  const { signal } = new W.AbortController();
+  return [signal instanceof W.EventTarget, Object.getPrototypeOf(W.AbortSignal) === W.EventTarget,
+    signal.onabort, signal.aborted, signal.reason, Object.getOwnPropertyNames(signal)];
+});
+for (const key of ["aborted", "reason", "onabort"]) {
+  webCompare(`AbortSignal ${key} getter on a plain object`, (W) => Object.getOwnPropertyDescriptor(W.AbortSignal.prototype, key).get.call({}));
+}
+webCompare("AbortSignal onabort getter on an EventTarget", (W) =>
+  Object.getOwnPropertyDescriptor(W.AbortSignal.prototype, "onabort").get.call(new W.EventTarget()));
+webCompare("throwIfAborted on a plain object", (W) => W.AbortSignal.prototype.throwIfAborted.call({}));
+webCompare("AbortController signal getter on a plain object", (W) =>
+  Object.getOwnPropertyDescriptor(W.AbortController.prototype, "signal").get.call({}));
+webCompare("AbortController abort on a plain object", (W) => W.AbortController.prototype.abort.call({}));
+webCompare("AbortController signal identity", (W) => {
+  const ac = new W.AbortController();
+  return ac.signal === ac.signal;
+});
+webScenario("abort event", (W, rec) => {
+  const ac = new W.AbortController();
+  const { signal } = ac;
+  signal.addEventListener("abort", function (ev) {
+    rec("listener", this === signal, ev.type, ev.isTrusted, ev.target === signal, ev.cancelable, ev.bubbles,
+      ev.eventPhase, signal.aborted, describeError(signal.reason), ev instanceof W.Event, ev.constructor === W.Event);
+  });
+  signal.addEventListener("abort", () => rec("once listener"), { once: true });
+  signal.onabort = (ev) => rec("onabort", ev.type);
+  ac.abort();
+  ac.abort("again");
+  rec(describeError(signal.reason));
+  signal.dispatchEvent(new W.Event("abort"));
+});
+webScenario("onabort position and replacement", (W, rec) => {
+  const ac = new W.AbortController();
+  const { signal } = ac;
+  signal.addEventListener("abort", () => rec("first"));
+  signal.onabort = () => rec("handler 1");
+  signal.addEventListener("abort", () => rec("third"));
+  signal.onabort = () => rec("handler 2");
+  rec(typeof signal.onabort);
+  ac.abort();
+  const ac2 = new W.AbortController();
+  ac2.signal.onabort = () => rec("dropped");
+  ac2.signal.addEventListener("abort", () => rec("listener"));
+  ac2.signal.onabort = null;
+  rec(ac2.signal.onabort);
+  ac2.signal.onabort = function (ev) {
+    rec("back", this === ac2.signal, ev.type);
+  };
+  ac2.abort();
+});
+webScenario("onabort odd values", (W, rec) => {
+  for (const value of [5, "str", { handleEvent: () => rec("handleEvent object") }, undefined, null]) {
+    const ac = new W.AbortController();
+    ac.signal.onabort = value;
+    rec(typeof ac.signal.onabort, ac.signal.onabort === value);
+    ac.abort();
+  }
+  const ac = new W.AbortController();
+  ac.signal.onabort = () => false;
+  ac.abort();
+  rec("done");
+});
+webScenario("onabort on plain EventTarget", (W, rec) => {
+  const desc = Object.getOwnPropertyDescriptor(W.AbortSignal.prototype, "onabort");
+  const t = new W.EventTarget();
+  desc.set.call(t, () => rec("on plain target"));
+  rec(typeof desc.get.call(t));
+  t.dispatchEvent(new W.Event("abort"));
+});
+webScenario("throwIfAborted", (W, rec) => {
+  const ac = new W.AbortController();
+  rec(ac.signal.throwIfAborted());
+  ac.abort(42);
+  try {
+    ac.signal.throwIfAborted();
+  } catch (err) {
+    rec("threw", err);
+  }
+});
+webScenario("AbortSignal.any", (W, rec) => {
+  const a = new W.AbortController();
+  const b = new W.AbortController();
+  const any = W.AbortSignal.any([a.signal, b.signal]);
+  rec(any.aborted, any instanceof W.AbortSignal);
+  a.signal.addEventListener("abort", () => rec("a listener sees any", any.aborted, any.reason));
+  any.addEventListener("abort", (ev) => rec("any listener", ev.target === any, any.reason, a.signal.aborted));
+  a.abort("reason a");
+  b.abort("reason b");
+  rec(any.aborted, any.reason);
+  rec(W.AbortSignal.any([]).aborted);
+  const c = new W.AbortController();
+  const d = new W.AbortController();
+  d.abort("d first");
+  const pre = W.AbortSignal.any([c.signal, d.signal]);
+  rec(pre.aborted, pre.reason);
+  const e = W.AbortSignal.any([W.AbortSignal.abort("x"), W.AbortSignal.abort("y")]);
+  rec(e.reason);
+  const f = new W.AbortController();
+  const nested = W.AbortSignal.any([W.AbortSignal.any([f.signal])]);
+  const viaSet = W.AbortSignal.any(new Set([f.signal]));
+  nested.addEventListener("abort", () => rec("nested", nested.reason, viaSet.aborted));
+  viaSet.addEventListener("abort", () => rec("set", viaSet.reason));
+  f.abort("deep");
+  const g = new W.AbortController();
+  const dup = W.AbortSignal.any([g.signal, g.signal]);
+  dup.addEventListener("abort", () => rec("dup fired"));
+  g.abort();
+  rec(describeError(dup.reason));
+});
+webScenario("AbortSignal.any argument checks", (W, rec) => {
+  for (const arg of [undefined, null, 1, "x", { length: 0 }, [1], [new W.AbortController().signal, {}], new Map(), [null]]) {
+    try {
+      rec(W.AbortSignal.any(arg).aborted);
+    } catch (err) {
+      rec("threw", describeError(err));
+    }
+  }
+  try {
+    W.AbortSignal.any();
+  } catch (err) {
+    rec("threw", describeError(err));
+  }
+});
+webScenario("AbortSignal.timeout argument checks", (W, rec) => {
+  for (const arg of [-1, "1", 1.5, 2 ** 32, NaN, Infinity, -0.5, 1n, null, {}, 2 ** 53]) {
+    try {
+      rec(W.AbortSignal.timeout(arg).aborted);
+    } catch (err) {
+      rec("threw", describeError(err));
+    }
+  }
+  try {
+    W.AbortSignal.timeout();
+  } catch (err) {
+    rec("threw", describeError(err));
+  }
+});
+await webAsyncScenario("AbortSignal.timeout fires", async (W, rec) => {
+  const s = W.AbortSignal.timeout(5);
+  const z = W.AbortSignal.timeout(0);
+  rec(s.aborted, z.aborted, s.reason);
+  s.addEventListener("abort", (ev) => rec("timeout event", ev.isTrusted));
+  await new Promise((resolve) => setTimeout(resolve, 40));
+  rec(s.aborted, describeError(s.reason), s.reason instanceof W.DOMException, z.aborted, describeError(z.reason));
+  const a = new W.AbortController();
+  const any = W.AbortSignal.any([a.signal, W.AbortSignal.timeout(1)]);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  rec(any.aborted, describeError(any.reason));
+});
+await webAsyncScenario("abort listener errors", async (W, rec) => {
+  const ac = new W.AbortController();
+  ac.signal.addEventListener("abort", () => {
+    throw new Error("in abort listener");
+  });
+  ac.signal.onabort = () => {
+    throw new Error("in onabort");
+  };
+  ac.signal.addEventListener("abort", () => rec("still ran"));
+  ac.abort();
+  rec("abort returned", ac.signal.aborted);
+});
+
+// ---------------------------------------------------------------- buffer
+
+const realB = { mod: realBuffer, Buffer: realBuffer.Buffer };
+const shimB = { mod: shimBuffer, Buffer: shimBuffer.Buffer };
+
+// Byte arrays compare as "<class>:<hex>" so that both the bytes and the
+// class (Buffer or plain Uint8Array) are checked.
+function bytesOf(value) {
+  if (value instanceof Uint8Array) {
+    return `${value.constructor.name}:${Array.from(value, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  }
+  if (Array.isArray(value)) return value.map(bytesOf);
+  return value;
+}
+
+function bufCompare(label, body) {
+  compare(`buffer: ${label}`, () => bytesOf(body(realB)), () => bytesOf(body(shimB)));
+}
+
+const bufEncodings = [
+  undefined, "utf8", "UTF8", "utf-8", "Utf-8", "hex", "HEX", "base64", "BASE64", "base64url", "latin1", "binary",
+  "BINARY", "ascii", "ucs2", "UCS-2", "ucs-2", "utf16le", "utf-16le", "UTF16LE", "bogus", "", null, 5, "buffer", "utf16",
+];
+const bufStrings = [
+  "", "hello", "héllo wörld", "日本語テキスト", "😀 smile", "\ud800", "\udc00", "a\ud800b", "\ud83d\ude00\ud83d", "\udbff\udfff",
+  "\u0000\u00ff\u0100\u07ff\u0800\uffff", "68656c6c6f", "DEADbeef", "abc", "0g", "aGVsbG8=", "aGVsbG8", "a-_b+/==", "YQ==YQ",
+  "  YW Jj\n", "\u00e9\u00e8", "x".repeat(300), "€uro", "\x7f\x80", "\u0141\u0142\u0143\u0144", "\u0161\u0162", "QUFB\u013dQUFB",
+];
+for (const text of bufStrings) {
+  for (const encoding of bufEncodings) {
+    bufCompare(`from(${show(text.slice(0, 30))}, ${show(encoding)})`, (B) => B.Buffer.from(text, encoding));
+    bufCompare(`byteLength(${show(text.slice(0, 30))}, ${show(encoding)})`, (B) => B.Buffer.byteLength(text, encoding));
+  }
+}
+
+const sampleBytes = [
+  [], [0x68, 0x69], [0xe6, 0x97, 0xa5, 0xe6, 0x9c, 0xac], [0xf0, 0x9f, 0x98, 0x80], [0xff, 0xfe, 0x00, 0x80],
+  [0xc3], [0xe2, 0x82], [0xe2, 0x82, 0x41], [0xf0, 0x80, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80, 0x80, 0xbf], [0xef, 0xbf, 0xbd], [0xe0, 0x9f, 0x80], [0x61, 0xf1, 0x80, 0x80, 0x62],
+  [1, 2, 3, 4, 5, 6, 7, 8, 9], [0x41, 0x00, 0x42, 0x00, 0x3d, 0xd8, 0x00, 0xde],
+];
+const positions = [undefined, -1, 0, 1, 2.5, "1", NaN, 100, null, true, 3, -0.5, Infinity, -Infinity];
+for (const bytes of sampleBytes) {
+  for (const encoding of bufEncodings) {
+    bufCompare(`from(${show(bytes)}).toString(${show(encoding)})`, (B) => B.Buffer.from(bytes).toString(encoding));
+  }
+  for (const start of positions) {
+    for (const end of [undefined, 2, -1, 100, "3", NaN, 1.5]) {
+      bufCompare(`from(${show(bytes)}).toString("latin1", ${show(start)}, ${show(end)})`, (B) =>
+        B.Buffer.from(bytes).toString("latin1", start, end));
+    }
+  }
+}
+for (const encoding of [{}, [], ["utf8"], ["a", 1], { toString: () => "hex" }, { toString: () => "nope" }, Symbol("e"), 1n, -0, () => {},
+  Object.create(null), { a: 1 }, 2 ** 40, true, { "a-b": "x", n: [1], o: { p: 1 }, e: {}, u: undefined },
+  [1, [2], { a: 1 }, "s"], new (class Foo {})()]) {
+  bufCompare(`toString(${show(realUtil.inspect(encoding))})`, (B) => B.Buffer.from("hi").toString(encoding));
+  bufCompare(`write("hi", ${show(realUtil.inspect(encoding))})`, (B) => B.Buffer.alloc(2).write("hi", 0, 2, encoding));
+  bufCompare(`fill("hi", ${show(realUtil.inspect(encoding))})`, (B) => B.Buffer.alloc(2).fill("hi", encoding));
+  bufCompare(`indexOf("hi", 0, ${show(realUtil.inspect(encoding))})`, (B) => B.Buffer.from("hi").indexOf("hi", 0, encoding));
+}
+bufCompare("toString() with no arguments", (B) => B.Buffer.from([0xe2, 0x82, 0xac, 0xff]).toString());
+bufCompare("toString(undefined, 1)", (B) => B.Buffer.from("hello").toString(undefined, 1));
+bufCompare("toLocaleString is toString", (B) => B.Buffer.prototype.toLocaleString === B.Buffer.prototype.toString);
+
+function makeBytes(rng, length) {
+  const bytes = [];
+  for (let i = 0; i < length; i++) {
+    const r = rng();
+    // Mostly UTF-8 shaped bytes, so decoders see real multi-byte sequences.
+    if (r < 0.35) bytes.push(0x20 + Math.floor(rng() * 0x5f));
+    else if (r < 0.6) bytes.push(0x80 + Math.floor(rng() * 0x40));
+    else if (r < 0.85) bytes.push(0xc0 + Math.floor(rng() * 0x40));
+    else bytes.push(Math.floor(rng() * 256));
+  }
+  return bytes;
+}
+
+function makeText(rng, length) {
+  const pool = ["a", "Z", "0", " ", "é", "ß", "日", "€", "😀", "\ud800", "\udfff", "\u0000", "\u00ff", "\u0100", "=", "+", "/", "-", "_", "f", "A"];
+  let text = "";
+  for (let i = 0; i < length; i++) text += pool[Math.floor(rng() * pool.length)];
+  return text;
+}
+
+{
+  const rng = makeRng(2024);
+  const codecs = ["utf8", "hex", "base64", "base64url", "latin1", "ascii", "ucs2"];
+  for (let round = 0; round < 400; round++) {
+    const bytes = makeBytes(rng, Math.floor(rng() * 24));
+    for (const encoding of codecs) {
+      bufCompare(`random bytes ${show(bytes)} toString(${encoding})`, (B) => B.Buffer.from(bytes).toString(encoding));
+    }
+    const text = makeText(rng, Math.floor(rng() * 12));
+    for (const encoding of codecs) {
+      bufCompare(`random text ${show(text)} from(${encoding})`, (B) => [B.Buffer.from(text, encoding), B.Buffer.byteLength(text, encoding)]);
+      bufCompare(`random text ${show(text)} write(${encoding}) into 7`, (B) => {
+        const buffer = B.Buffer.alloc(7, 0xee);
+        const written = buffer.write(text, 1, encoding);
+        return [written, buffer];
+      });
+    }
+    bufCompare(`random bytes ${show(bytes)} isUtf8/isAscii`, (B) => [B.mod.isUtf8(new Uint8Array(bytes)), B.mod.isAscii(new Uint8Array(bytes))]);
+  }
+}
+
+const fromInputs = [
+  ["array", () => [1, 256, -1, 1.5, "2", null, {}, "x", 255.9, -255]],
+  ["empty array", () => []],
+  ["array-like", () => ({ length: 2, 0: 1, 1: 2 })],
+  ["array-like string length", () => ({ length: "2", 0: 1 })],
+  ["array-like negative length", () => ({ length: -3 })],
+  ["array-like fractional length", () => ({ length: 2.5, 0: 7, 1: 8, 2: 9 })],
+  ["buffer json", () => ({ type: "Buffer", data: [1, 2, 3] })],
+  ["buffer json bad data", () => ({ type: "Buffer", data: "12" })],
+  ["String object", () => new String("abc")],
+  ["valueOf string", () => ({ valueOf: () => "from valueOf" })],
+  ["valueOf array", () => ({ valueOf: () => [7, 8] })],
+  ["valueOf number", () => ({ valueOf: () => 5 })],
+  ["toPrimitive", () => ({ [Symbol.toPrimitive]: (hint) => `prim:${hint}` })],
+  ["toPrimitive number", () => ({ [Symbol.toPrimitive]: () => 5 })],
+  ["Uint16Array", () => new Uint16Array([1, 256, 513])],
+  ["Float64Array", () => new Float64Array([1.5, -1, 300])],
+  ["Uint8Array", () => new Uint8Array([9, 8, 7])],
+  ["DataView", () => new DataView(new ArrayBuffer(4))],
+  ["object with buffer", () => ({ buffer: new ArrayBuffer(2) })],
+  ["number", () => 5],
+  ["null", () => null],
+  ["undefined", () => undefined],
+  ["symbol", () => Symbol("s")],
+  ["function", () => function named() {}],
+  ["boolean", () => true],
+  ["plain object", () => ({})],
+  ["bigint", () => 5n],
+  ["Date", () => new Date(0)],
+];
+for (const [name, make] of fromInputs) {
+  bufCompare(`from(${name})`, (B) => B.Buffer.from(make()));
+  bufCompare(`from(${name}, "hex")`, (B) => B.Buffer.from(make(), "hex"));
+}
+// Deliberate divergence: Node carves small buffers out of a shared pool, so
+// `buffer` and `byteOffset` of unrelated buffers may coincide; the shim
+// gives each buffer its own memory. Tests never compare those.
+bufCompare("from(Buffer) copies", (B) => {
+  const a = B.Buffer.from("abc");
+  const b = B.Buffer.from(a);
+  b[0] = 0x7a;
+  return [a, b];
+});
+const arrayBufferArgs = [
+  [], [0], [1], [1, 2], [4], [5], [0, 0], [2, 10], [-1], [NaN, NaN], ["1", "2"], [1.5], [undefined, 2], [null, null], [0, -1], [3, 1],
+];
+for (const args of arrayBufferArgs) {
+  bufCompare(`from(ArrayBuffer(4), ${show(args)})`, (B) => {
+    const ab = new Uint8Array([1, 2, 3, 4]).buffer;
+    const buffer = B.Buffer.from(ab, ...args);
+    return [buffer, buffer.byteOffset, buffer.buffer === ab];
+  });
+}
+bufCompare("from(ArrayBuffer) shares memory", (B) => {
+  const ab = new ArrayBuffer(4);
+  const buffer = B.Buffer.from(ab, 1, 2);
+  buffer[0] = 9;
+  return Array.from(new Uint8Array(ab));
+});
+bufCompare("from(SharedArrayBuffer)", (B) => B.Buffer.from(new SharedArrayBuffer(3)));
+
+const allocSizes = [0, 1, 5, 1.5, -1, NaN, "5", null, undefined, 2 ** 53, Infinity, -0, {}, 5n];
+for (const size of allocSizes) {
+  for (const method of ["alloc", "allocUnsafe", "allocUnsafeSlow"]) {
+    bufCompare(`${method}(${show(size)})`, (B) => {
+      const buffer = B.Buffer[method](size);
+      return method === "alloc" ? buffer : buffer.length;
+    });
+  }
+  bufCompare(`SlowBuffer(${show(size)})`, (B) => B.mod.SlowBuffer(size).length);
+}
+const fillValues = [
+  [1], [257], [-1], [1.7], ["a"], ["abc"], ["é"], ["😀"], [""], ["ab", "hex"], ["abz", "hex"], ["zz", "hex"], ["aGk=", "base64"],
+  ["é", "latin1"], ["\u0100", "latin1"], ["hi", "ucs2"], ["x", "bogus"], ["x", 5], [true], [false], [{}], [null], [new Uint8Array([1, 2])],
+  [new Uint8Array(0)], [new Uint16Array([0x102])], [NaN], ["a", null], [0], ["\u00ff", "ascii"], [[1, 2]],
+];
+for (const args of fillValues) {
+  bufCompare(`alloc(5, ${show(args.map(String))})`, (B) => B.Buffer.alloc(5, ...args));
+  bufCompare(`alloc(0, ${show(args.map(String))})`, (B) => B.Buffer.alloc(0, ...args));
+}
+bufCompare("Buffer(3)", (B) => B.Buffer(3));
+bufCompare('Buffer("abc")', (B) => B.Buffer("abc"));
+bufCompare('new Buffer("616263", "hex")', (B) => new B.Buffer("616263", "hex"));
+bufCompare('Buffer(3, "utf8")', (B) => B.Buffer(3, "utf8"));
+bufCompare("new Buffer(arrayBuffer, 1)", (B) => new B.Buffer(new Uint8Array([1, 2, 3]).buffer, 1));
+bufCompare("Buffer.of", (B) => [B.Buffer.of(1, 2, 300), B.Buffer.of()]);
+for (const args of [[new Uint16Array([1, 2, 3])], [new Uint16Array([1, 2, 3]), 1], [new Uint16Array([1, 2, 3]), 1, 1],
+  [new Float32Array([1.5])], [new Uint8Array([1, 2]), 5], [new Uint8Array([1, 2]), 0, 0], [[1, 2]], [new DataView(new ArrayBuffer(2))],
+  [new Uint8Array([1, 2]), -1], [new Uint8Array([1, 2]), 1.5], [new Uint8Array([1, 2]), "1"], [new Uint8Array([1, 2]), 0, 10]]) {
+  bufCompare(`copyBytesFrom(${show(args.map(String))})`, (B) => B.Buffer.copyBytesFrom(...args));
+}
+
+for (const value of [undefined, null, "", "x", new Uint8Array(2), [], {}, 5]) {
+  bufCompare(`isBuffer(${show(String(value))})`, (B) => B.Buffer.isBuffer(value));
+}
+bufCompare("isBuffer(Buffer)", (B) => [B.Buffer.isBuffer(B.Buffer.alloc(1)), B.Buffer.isBuffer(B.Buffer.alloc(2).subarray(1))]);
+for (const encoding of [...bufEncodings, "UTF-16LE", "Latin1", "BASE64URL", "ucs", "utf-16", {}, ["utf8"]]) {
+  bufCompare(`isEncoding(${show(String(encoding))})`, (B) => B.Buffer.isEncoding(encoding));
+}
+
+const concatCases = [
+  [[]], [[[1, 2], [3]]], [[[1, 2], [3]], 2], [[[1, 2], [3]], 5], [[[1, 2], [3]], 0], [[[1]], -1], [[[1]], 1.5], [[[1]], "2"],
+  [[[1], "x"]], [[[1], [2]], undefined], ["notarray"], [null], [[[1], null], 1], [[[1], {}]], [[new Uint8Array([5, 6])]],
+];
+for (const [list, ...rest] of concatCases) {
+  bufCompare(`concat(${show(list)}, ${show(rest)})`, (B) => {
+    const converted = Array.isArray(list) ? list.map((x) => (Array.isArray(x) ? B.Buffer.from(x) : x)) : list;
+    return B.Buffer.concat(converted, ...rest);
+  });
+}
+
+const comparePairs = [[[], []], [[1], []], [[], [1]], [[1, 2], [1, 3]], [[1, 3], [1, 2]], [[1, 2], [1, 2]], [[1, 2, 3], [1, 2]], [[0xff], [0x00]]];
+for (const [a, b] of comparePairs) {
+  bufCompare(`compare(${show(a)}, ${show(b)})`, (B) => [B.Buffer.compare(B.Buffer.from(a), B.Buffer.from(b)),
+    B.Buffer.from(a).compare(B.Buffer.from(b)), B.Buffer.from(a).equals(B.Buffer.from(b))]);
+}
+for (const [x, y] of [[1, 2], ["a", B0()], [B0(), null], [B0(), new Uint8Array(1)]]) {
+  bufCompare(`Buffer.compare(${show(String(x))}, ${show(String(y))})`, (B) => B.Buffer.compare(x === "B" ? B.Buffer.alloc(1) : x, y));
+}
+function B0() {
+  return "B";
+}
+for (const other of [undefined, "abc", [1], new Uint8Array([1]), new Uint16Array(1), {}]) {
+  bufCompare(`equals(${show(String(other))})`, (B) => B.Buffer.from([1]).equals(other));
+  bufCompare(`compare(${show(String(other))})`, (B) => B.Buffer.from([1]).compare(other));
+}
+const rangeValues = [undefined, 0, 1, 2, 3, 4, 10, -1, 1.5, "1", NaN, null];
+{
+  const rng = makeRng(99);
+  const pick = () => rangeValues[Math.floor(rng() * rangeValues.length)];
+  for (let i = 0; i < 500; i++) {
+    const args = [pick(), pick(), pick(), pick()];
+    const count = Math.floor(rng() * 5);
+    const used = args.slice(0, count);
+    bufCompare(`compare ranges ${show(used)}`, (B) => B.Buffer.from([1, 2, 3]).compare(B.Buffer.from([1, 2, 3, 4]), ...used));
+    bufCompare(`copy ranges ${show(used.slice(0, 3))}`, (B) => {
+      const target = B.Buffer.alloc(4, 0xee);
+      const copied = B.Buffer.from([1, 2, 3]).copy(target, ...used.slice(0, 3));
+      return [copied, target];
+    });
+    bufCompare(`slice ${show(used.slice(0, 2))}`, (B) => {
+      const source = B.Buffer.from([1, 2, 3, 4]);
+      return [source.slice(...used.slice(0, 2)), source.subarray(...used.slice(0, 2))];
+    });
+  }
+}
+for (const target of [undefined, "x", [1], new Uint16Array(2)]) {
+  bufCompare(`copy to ${show(String(target))}`, (B) => B.Buffer.from([1]).copy(target));
+}
+bufCompare("copy overlapping", (B) => {
+  const buffer = B.Buffer.from([1, 2, 3, 4, 5, 6]);
+  const copied = buffer.copy(buffer, 2, 0, 4);
+  return [copied, buffer];
+});
+bufCompare("copy into Uint8Array", (B) => {
+  const target = new Uint8Array(3);
+  return [B.Buffer.from([7, 8]).copy(target, 1), target];
+});
+for (const args of [[2 ** 60], [0, 2 ** 60], [0, 0, 2 ** 60], [Infinity], [-Infinity], [0, Infinity], [0, 0, -Infinity], ["1"], ["x"],
+  [-1.5], [-0.5], [{}], [1n], [0, -1], [0, 0, -1], [0, 2]]) {
+  bufCompare(`copy(${show(args.map(String))})`, (B) => {
+    const target = B.Buffer.alloc(2);
+    return [B.Buffer.from([1]).copy(target, ...args), target];
+  });
+}
+bufCompare("copy between other views", (B) => {
+  const f64 = new Float64Array(1);
+  const view = new DataView(new ArrayBuffer(4));
+  return [B.Buffer.from([1, 2]).copy(f64), new Uint8Array(f64.buffer), B.Buffer.from([3, 4, 5]).copy(view, 1),
+    new Uint8Array(view.buffer), B.Buffer.prototype.copy.call(new Uint16Array([0x102]), B.Buffer.alloc(4))];
+});
+bufCompare("copy to an ArrayBuffer", (B) => B.Buffer.from([1]).copy(new ArrayBuffer(2)));
+bufCompare("slice shares memory", (B) => {
+  const buffer = B.Buffer.from([1, 2, 3, 4]);
+  const slice = buffer.slice(1, 3);
+  slice[0] = 9;
+  const sub = buffer.subarray(2);
+  sub[1] = 8;
+  return [buffer, slice instanceof B.Buffer, sub instanceof B.Buffer, slice.byteOffset - buffer.byteOffset];
+});
+bufCompare("typed array methods return Buffers", (B) => {
+  const buffer = B.Buffer.from([1, 2, 3]);
+  return [buffer.map((x) => x * 2), buffer.filter((x) => x > 1), buffer.reverse(), Array.from(buffer.entries())];
+});
+
+const haystacks = ["hello world hello", "", "aaaa", "日本語日本", "a\u0000b\u0000a\u0000", "\u00ff\u00fe"];
+const needles = [
+  "hello", "o", "", "world", "xyz", "日本", "aa", "a", 0x6f, 0x6f + 256, -1, 1.5, 97, 0, "68656c", "aGVs", "a\u0000",
+  "ÿ", [0x6c, 0x6c], [], null, {}, true, NaN,
+];
+const searchOffsets = [undefined, 0, 1, 2, 3, -1, -3, -100, 100, NaN, "utf8", "hex", null, 1.5, {}, "bogus", 2 ** 40, -(2 ** 40), "5"];
+for (const hay of haystacks) {
+  for (const needle of needles) {
+    for (const offset of searchOffsets) {
+      for (const method of ["indexOf", "lastIndexOf", "includes"]) {
+        bufCompare(`${show(hay)}.${method}(${show(needle)}, ${show(offset)})`, (B) => {
+          const value = Array.isArray(needle) ? B.Buffer.from(needle) : needle;
+          return B.Buffer.from(hay)[method](value, offset);
+        });
+      }
+    }
+    for (const encoding of ["utf8", "hex", "base64", "ucs2", "latin1", "ascii", "bogus", "binary", "utf16le"]) {
+      for (const method of ["indexOf", "lastIndexOf"]) {
+        bufCompare(`${show(hay)}.${method}(${show(needle)}, undefined, ${encoding})`, (B) => {
+          const value = Array.isArray(needle) ? B.Buffer.from(needle) : needle;
+          return B.Buffer.from(hay, encoding === "ucs2" || encoding === "utf16le" ? "ucs2" : "utf8")[method](value, undefined, encoding);
+        });
+      }
+    }
+  }
+}
+{
+  const rng = makeRng(5);
+  for (let i = 0; i < 300; i++) {
+    const hay = Array.from({ length: Math.floor(rng() * 12) }, () => Math.floor(rng() * 3));
+    const needle = Array.from({ length: Math.floor(rng() * 4) }, () => Math.floor(rng() * 3));
+    const offset = Math.floor(rng() * 30) - 15;
+    for (const method of ["indexOf", "lastIndexOf"]) {
+      bufCompare(`random ${show(hay)}.${method}(${show(needle)}, ${offset})`, (B) => B.Buffer.from(hay)[method](B.Buffer.from(needle), offset));
+      bufCompare(`random ${show(hay)}.${method}(${show(needle)}, ${offset}, ucs2)`, (B) =>
+        B.Buffer.from(hay)[method](B.Buffer.from(needle), offset, "ucs2"));
+    }
+  }
+}
+
+const fillArgs = [
+  [1], [1, 1], [1, 1, 3], [1, -1], [1, 0, 10], [1, 1.5], [1, "1"], [1, 3, 1], [1, 2, 2], ["ab"], ["ab", 1], ["ab", 1, 4],
+  ["ab", "hex"], ["abc", "hex"], ["zz", "hex"], ["ab", 1, "hex"], ["ab", 1, 3, "hex"], ["ab", 1, 3, "bogus"], ["ab", 1, 3, 5],
+  ["ab", undefined, undefined, "ucs2"], ["😀"], ["é", "latin1"], ["é", "utf8"], ["aGk=", "base64"], [""], ["", 1], ["x", null],
+  [new Uint8Array([1, 2, 3])], [new Uint8Array(0)], [true], [{}], [undefined], [null], [300.7], [-2], [NaN], [1, undefined, 2],
+  [1, 0, -1], [1, NaN], ["a", 0, 5, undefined], [[1, 2]], ["\u0100", "latin1"], ["\u0100", "ascii"], [5n],
+];
+for (const args of fillArgs) {
+  bufCompare(`fill(${show(args.map((x) => (x instanceof Uint8Array ? `u8[${x.length}]` : String(x))))})`, (B) => {
+    const buffer = B.Buffer.alloc(5, 0xee);
+    const result = buffer.fill(...args);
+    return [result === buffer, buffer];
+  });
+}
+bufCompare("fill from itself", (B) => {
+  const buffer = B.Buffer.from([1, 2, 3, 4, 5, 6]);
+  buffer.fill(buffer.subarray(0, 2), 1);
+  return buffer;
+});
+
+const writeArgs = [
+  ["hi"], ["hi", 1], ["hi", 4], ["hi", 5], ["hi", 6], ["hi", -1], ["hi", 1.5], ["hi", "1"], ["hi", 1, 1], ["hi", 1, 10],
+  ["hi", 1, -1], ["hi", "hex"], ["6869", "hex"], ["6869", 1, "hex"], ["6869", 1, 1, "hex"], ["aGk=", "base64"], ["hé", "latin1"],
+  ["hé", 3, "utf8"], ["日本", 0, 4], ["日本", 0, 5], ["😀", 2], ["😀", 1], ["😀", 0, 3], ["hi", "ucs2"], ["hi", 2, "ucs2"], ["hi", 2, 3, "ucs2"],
+  ["hi", 0, 5, "bogus"], ["hi", "bogus"], [5], [null], [{}], ["hi", null], ["hi", undefined, undefined, "hex"], ["hi", 0, undefined, "latin1"],
+  ["hi", 0, "latin1"], ["x", 0, 2, null], ["abc", 0, 2, ""], ["\ud800x"], ["xyz", 0, 0],
+];
+for (const args of writeArgs) {
+  bufCompare(`write(${show(args.map(String))})`, (B) => {
+    const buffer = B.Buffer.alloc(5, 0xee);
+    const written = buffer.write(...args);
+    return [written, buffer];
+  });
+}
+for (const [method, args] of [
+  ["utf8Write", ["hé", 1]], ["latin1Write", ["hé", 0, 2]], ["hexWrite", ["abcd", 1]], ["asciiWrite", ["xyz"]], ["ucs2Write", ["ab", 0]],
+  ["base64Write", ["aGk=", 2]], ["base64urlWrite", ["aGk", 0]],
+]) {
+  bufCompare(`${method}(${show(args)})`, (B) => {
+    const buffer = B.Buffer.alloc(5);
+    return [buffer[method](...args), buffer];
+  });
+}
+for (const method of ["utf8Slice", "latin1Slice", "hexSlice", "asciiSlice", "ucs2Slice", "base64Slice", "base64urlSlice"]) {
+  for (const args of [[], [1], [1, 3], [0, 5]]) {
+    bufCompare(`${method}(${show(args)})`, (B) => B.Buffer.from([0x68, 0xc3, 0xa9, 0xff, 0x41])[method](...args));
+  }
+}
+
+const readMethods = [
+  "readUInt8", "readUInt16LE", "readUInt16BE", "readUInt32LE", "readUInt32BE", "readInt8", "readInt16LE", "readInt16BE",
+  "readInt32LE", "readInt32BE", "readFloatLE", "readFloatBE", "readDoubleLE", "readDoubleBE", "readBigUInt64LE",
+  "readBigUInt64BE", "readBigInt64LE", "readBigInt64BE", "readUint8", "readUint16LE", "readUint32BE", "readBigUint64LE",
+];
+const readOffsets = [undefined, 0, 1, 2, -1, 1.5, "1", NaN, null, Infinity, 7, 8, 9, 10, {}, 2 ** 33];
+const readSources = [[], [0xff], [0x80, 0x01, 0xfe], [1, 2, 3, 4, 5, 6, 7, 8], [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x80, 0x7f]];
+for (const method of readMethods) {
+  for (const bytes of readSources) {
+    for (const offset of readOffsets) {
+      bufCompare(`from(${show(bytes)}).${method}(${show(offset)})`, (B) =>
+        offset === undefined ? B.Buffer.from(bytes)[method]() : B.Buffer.from(bytes)[method](offset));
+    }
+  }
+}
+for (const method of ["readUIntLE", "readUIntBE", "readIntLE", "readIntBE"]) {
+  for (const byteLength of [undefined, 0, 1, 2, 3, 4, 5, 6, 7, 1.5, "3", NaN, -1]) {
+    for (const offset of [undefined, 0, 1, 4, 5, -1, 1.5, "0"]) {
+      bufCompare(`${method}(${show(offset)}, ${show(byteLength)})`, (B) =>
+        B.Buffer.from([0x81, 0x02, 0xf3, 0x04, 0x85, 0x06, 0xf7, 0x08, 0x99])[method](offset, byteLength));
+    }
+  }
+}
+
+const writeMethods = {
+  writeUInt8: [0, 255, 256, -1, 1.5, 255.9, NaN, "7", null, {}, 2 ** 32, -0.5],
+  writeInt8: [-128, 127, 128, -129, -1.5, "x", true],
+  writeUInt16LE: [0, 65535, 65536, -1, 258.7, NaN],
+  writeUInt16BE: [258, 65536],
+  writeInt16LE: [-32768, 32767, 32768, -32769, -2],
+  writeInt16BE: [-2, 32768],
+  writeUInt32LE: [0, 2 ** 32 - 1, 2 ** 32, -1, 1.5, 0x12345678],
+  writeUInt32BE: [0x12345678, 2 ** 32],
+  writeInt32LE: [-(2 ** 31), 2 ** 31 - 1, 2 ** 31, -(2 ** 31) - 1, -1.5],
+  writeInt32BE: [-2, 2 ** 31],
+  writeFloatLE: [1.5, -0, NaN, Infinity, 1e40, "2.5", 0.1],
+  writeFloatBE: [1.5, 3.4e38],
+  writeDoubleLE: [1.5, -0, NaN, Math.PI, "x"],
+  writeDoubleBE: [Math.E, -1e300],
+  writeBigUInt64LE: [0n, 2n ** 64n - 1n, 2n ** 64n, -1n, 5, "5", 0x0102030405060708n],
+  writeBigUInt64BE: [0x0102030405060708n, 2n ** 64n],
+  writeBigInt64LE: [-(2n ** 63n), 2n ** 63n - 1n, 2n ** 63n, -(2n ** 63n) - 1n, -1n],
+  writeBigInt64BE: [-2n, 2n ** 63n],
+  writeUint8: [7], writeUint16LE: [7], writeUint32BE: [7], writeBigUint64LE: [7n],
+};
+const writeOffsets = [undefined, 0, 1, 2, 3, -1, 1.5, "1", NaN, null, 100];
+for (const [method, values] of Object.entries(writeMethods)) {
+  for (const value of values) {
+    for (const offset of writeOffsets) {
+      bufCompare(`${method}(${show(value)}, ${show(offset)})`, (B) => {
+        const buffer = B.Buffer.alloc(10, 0xee);
+        const result = offset === undefined ? buffer[method](value) : buffer[method](value, offset);
+        return [result, buffer];
+      });
+    }
+  }
+  bufCompare(`${method} on an empty buffer`, (B) => B.Buffer.alloc(0)[method](values[0]));
+}
+for (const method of ["writeUIntLE", "writeUIntBE", "writeIntLE", "writeIntBE"]) {
+  for (const byteLength of [undefined, 1, 2, 3, 4, 5, 6, 7, 1.5, "3"]) {
+    for (const value of [0, 1, -1, 127, 128, 255, 256, -129, 0x123456, 2 ** 24, -(2 ** 23) - 1, 2 ** 40, 2 ** 47, 2 ** 48, -(2 ** 47), -(2 ** 47) - 1, 2 ** 48 - 1, 1.5, -1.5, 2 ** 32 + 0.5]) {
+      for (const offset of [0, 1, 4, -1]) {
+        bufCompare(`${method}(${show(value)}, ${show(offset)}, ${show(byteLength)})`, (B) => {
+          const buffer = B.Buffer.alloc(8, 0xee);
+          const result = buffer[method](value, offset, byteLength);
+          return [result, buffer];
+        });
+      }
+    }
+  }
+}
+{
+  const rng = makeRng(31337);
+  for (let i = 0; i < 300; i++) {
+    const bytes = Array.from({ length: 8 }, () => Math.floor(rng() * 256));
+    for (const size of [1, 2, 3, 4, 5, 6]) {
+      for (const method of ["readUIntLE", "readUIntBE", "readIntLE", "readIntBE"]) {
+        bufCompare(`random ${method}(${show(bytes)}, ${size})`, (B) => {
+          const buffer = B.Buffer.from(bytes);
+          const value = buffer[method](0, size);
+          const copy = B.Buffer.alloc(8);
+          copy[method.replace("read", "write")](value, 1, size);
+          return [value, copy];
+        });
+      }
+    }
+    for (const method of ["readFloatLE", "readDoubleBE", "readBigInt64LE", "readBigUInt64BE", "readInt32BE"]) {
+      bufCompare(`random ${method}(${show(bytes)})`, (B) => {
+        const buffer = B.Buffer.from(bytes);
+        const value = buffer[method](0);
+        const copy = B.Buffer.alloc(8);
+        copy[method.replace("read", "write")](value, 0);
+        return [Object.is(value, -0) ? "-0" : value, copy];
+      });
+    }
+  }
+}
+
+for (const length of [0, 1, 2, 3, 4, 6, 8, 9, 16, 17]) {
+  for (const method of ["swap16", "swap32", "swap64"]) {
+    bufCompare(`${method} on ${length} bytes`, (B) => {
+      const buffer = B.Buffer.from(Array.from({ length }, (_, i) => i + 1));
+      const result = buffer[method]();
+      return [result === buffer, buffer];
+    });
+  }
+}
+
+bufCompare("toJSON", (B) => [B.Buffer.from("hi").toJSON(), JSON.stringify(B.Buffer.from([1, 2])), B.Buffer.alloc(0).toJSON()]);
+bufCompare("JSON round trip", (B) => B.Buffer.from(JSON.parse(JSON.stringify(B.Buffer.from("round trip")))));
+for (const length of [0, 1, 2, 49, 50, 51, 52, 120]) {
+  bufCompare(`inspect ${length} bytes`, (B) => realUtil.inspect(B.Buffer.from(Array.from({ length }, (_, i) => i * 7))));
+}
+bufCompare("inspect with extra properties", (B) => {
+  const buffer = B.Buffer.from("hi");
+  buffer.tag = "x";
+  buffer.count = 2;
+  const empty = B.Buffer.alloc(0);
+  empty.note = { a: 1 };
+  return [realUtil.inspect(buffer), realUtil.inspect(empty)];
+});
+bufCompare("inspect method", (B) => [B.Buffer.from("hey").inspect(), typeof B.Buffer.prototype[Symbol.for("nodejs.util.inspect.custom")]]);
+bufCompare("inspect of a subclass", (B) => {
+  class Sub extends B.Buffer {}
+  return realUtil.inspect(Sub.from([1, 2]));
+});
+bufCompare("parent and offset", (B) => {
+  const buffer = B.Buffer.from([1, 2, 3]).subarray(1);
+  return [buffer.parent === buffer.buffer, buffer.offset === buffer.byteOffset, Object.getOwnPropertyDescriptor(B.Buffer.prototype, "parent").get.call({})];
+});
+bufCompare("prototype chain", (B) => [
+  Object.getPrototypeOf(B.Buffer) === Uint8Array, Object.getPrototypeOf(B.Buffer.prototype) === Uint8Array.prototype,
+  B.Buffer.prototype.constructor === B.Buffer, B.Buffer.from("a") instanceof Uint8Array, B.Buffer.name, B.Buffer.length,
+  B.Buffer.poolSize, B.Buffer[Symbol.species] === B.Buffer, B.Buffer.from("a").constructor === B.Buffer,
+]);
+bufCompare("Buffer statics", (B) => Object.getOwnPropertyNames(B.Buffer).sort());
+bufCompare("Buffer.prototype members", (B) => Object.getOwnPropertyNames(B.Buffer.prototype).sort());
+bufCompare("module constants", (B) => [B.mod.constants, shape(B.mod.constants), Object.isExtensible(B.mod.constants),
+  B.mod.kMaxLength, B.mod.kStringMaxLength, B.mod.INSPECT_MAX_BYTES]);
+bufCompare("module exports", (B) => Object.keys(B.mod).filter((key) => !["Blob", "File", "resolveObjectURL", "transcode"].includes(key)).sort());
+bufCompare("default export", (B) => Object.keys(B.mod.default).filter((key) => !["Blob", "File", "resolveObjectURL", "transcode"].includes(key)).sort());
+bufCompare("atob/btoa exports", (B) => [B.mod.btoa("hi"), B.mod.atob("aGk=")]);
+for (const input of [undefined, "x", 5, [1], {}, new DataView(new ArrayBuffer(1)), new ArrayBuffer(2), new Uint16Array([0x80])]) {
+  bufCompare(`isUtf8(${show(String(input))})`, (B) => B.mod.isUtf8(input));
+  bufCompare(`isAscii(${show(String(input))})`, (B) => B.mod.isAscii(input));
+}
+for (const bytes of sampleBytes) bufCompare(`isUtf8(${show(bytes)})`, (B) => B.mod.isUtf8(new Uint8Array(bytes)));
+
+// ---------------------------------------------------------------- string_decoder
+
+const realSD = { StringDecoder: RealStringDecoder, Buffer: realBuffer.Buffer };
+const shimSD = { StringDecoder: shimStringDecoder.StringDecoder, Buffer: shimBuffer.Buffer };
+
+function sdCompare(label, body) {
+  compare(`string_decoder: ${label}`, () => bytesOf(body(realSD)), () => bytesOf(body(shimSD)));
+}
+
+const sdEncodings = [undefined, null, "", "utf8", "UTF-8", "ucs2", "UTF16LE", "utf-16le", "binary", "latin1", "base64",
+  "base64url", "hex", "ascii", "bogus", 5, {}, "buffer", "utf16", -0, 1n, [], ["hex"], true, { toString: () => "latin1" }];
+for (const encoding of sdEncodings) {
+  sdCompare(`new StringDecoder(${show(String(encoding))})`, (S) => {
+    const decoder = new S.StringDecoder(encoding);
+    return [decoder.encoding, Object.getOwnPropertyNames(decoder), decoder.lastNeed, decoder.lastTotal, decoder.lastChar];
+  });
+}
+sdCompare("StringDecoder without new", (S) => S.StringDecoder("utf8"));
+sdCompare("prototype shape", (S) => [shape(S.StringDecoder.prototype), S.StringDecoder.length, S.StringDecoder.name]);
+sdCompare("write on a plain object", (S) => S.StringDecoder.prototype.write.call({}, S.Buffer.from("a")));
+// Deliberate divergence: Node's end() on a non-decoder fails inside with
+// V8's own message; the shim's brand check gives ERR_INVALID_THIS.
+sdCompare("end on a plain object", (S) => {
+  try {
+    return S.StringDecoder.prototype.end.call({});
+  } catch (err) {
+    return err.name;
+  }
+});
+for (const input of [5, null, undefined, "abc", [1], new ArrayBuffer(1), new DataView(new Uint8Array([0x61]).buffer),
+  new Uint16Array([0x6261]), new Float32Array(1), {}, true]) {
+  sdCompare(`write(${show(String(input))})`, (S) => new S.StringDecoder("utf8").write(input));
+  sdCompare(`end(${show(String(input))})`, (S) => new S.StringDecoder("hex").end(input));
+}
+sdCompare("legacy subclassing", (S) => {
+  function Legacy() {
+    S.StringDecoder.call(this, "hex");
+  }
+  Object.setPrototypeOf(Legacy.prototype, S.StringDecoder.prototype);
+  const decoder = new Legacy();
+  return [decoder.encoding, decoder.write(S.Buffer.from([1, 255]))];
+});
+
+// Each chunking of a byte sequence must decode to the same pieces.
+function decodeChunks(S, encoding, chunks, useEnd = true) {
+  const decoder = new S.StringDecoder(encoding);
+  const out = [];
+  for (const chunk of chunks) {
+    out.push(decoder.write(S.Buffer.from(chunk)));
+    out.push([decoder.lastNeed, decoder.lastTotal, decoder.lastChar]);
+  }
+  if (useEnd) out.push(decoder.end(), [decoder.lastNeed, decoder.lastTotal]);
+  out.push(decoder.end());
+  return out;
+}
+
+const sdCases = [
+  [[0xe2], [0x82], [0xac]], [[0xe2, 0x82], [0xac, 0x41]], [[0xe2], [0x41]], [[0xe2, 0x82]], [[0xf0, 0x9f], [0x98, 0x80]],
+  [[0xf0], [0x9f], [0x98], [0x80]], [[0xf0, 0x80], [0x80, 0x80]], [[0xc3]], [[0x80]], [[0x80, 0x80, 0x80, 0x80, 0x80]],
+  [[0x61, 0xf8]], [[0xff, 0xfe]], [[0xe2, 0x82], [0x41, 0xac]], [[0xf0, 0x9f, 0x98], [0x80, 0xe2], [0x82, 0xac]],
+  [[], [0xe2], [], [0x82, 0xac]], [[0x3d, 0xd8], [0x00, 0xde]], [[0x3d], [0xd8, 0x00], [0xde]], [[0x61, 0x00, 0x3d, 0xd8]],
+  [[0x61]], [[0x61, 0x62, 0x63, 0x64]], [[0x61, 0x62], [0x63, 0x64, 0x65], [0x66]], [[0x00, 0xd8], [0x61]], [[0xdc, 0x00]],
+  [[0x3d, 0xd8, 0x00]], [[0xed, 0xa0], [0x80]], [[0xc0, 0x80]], [[0xe0], [0xa0, 0x80]], [[0xf4, 0x90, 0x80], [0x80]],
+];
+const sdCodecs = ["utf8", "utf16le", "base64", "base64url", "hex", "latin1", "ascii"];
+for (const chunks of sdCases) {
+  for (const encoding of sdCodecs) {
+    sdCompare(`${encoding} chunks ${show(chunks)}`, (S) => decodeChunks(S, encoding, chunks));
+    sdCompare(`${encoding} chunks ${show(chunks)} end(last)`, (S) => {
+      const decoder = new S.StringDecoder(encoding);
+      const out = chunks.slice(0, -1).map((chunk) => decoder.write(S.Buffer.from(chunk)));
+      out.push(decoder.end(S.Buffer.from(chunks.at(-1) ?? [])));
+      return out;
+    });
+  }
+}
+{
+  const rng = makeRng(4242);
+  for (let round = 0; round < 600; round++) {
+    const bytes = makeBytes(rng, Math.floor(rng() * 16));
+    const chunks = [];
+    for (let at = 0; at < bytes.length; ) {
+      const size = Math.floor(rng() * 4);
+      chunks.push(bytes.slice(at, at + size));
+      at += size;
+    }
+    for (const encoding of sdCodecs) {
+      sdCompare(`random ${encoding} ${show(chunks)}`, (S) => decodeChunks(S, encoding, chunks));
+    }
+  }
+}
+sdCompare("text()", (S) => {
+  const decoder = new S.StringDecoder("utf8");
+  return [decoder.write(S.Buffer.from([0xe2])), decoder.text(S.Buffer.from([0x61, 0x62, 0xe2, 0x82, 0xac]), 1), decoder.end()];
+});
+sdCompare("write typed arrays", (S) => {
+  const decoder = new S.StringDecoder("utf16le");
+  return [decoder.write(new Uint16Array([0x61, 0xd83d])), decoder.write(new Uint16Array([0xde00])), decoder.end()];
 });
 
 // ---------------------------------------------------------------- report

@@ -15,7 +15,15 @@ export const {
   rmdir,
   rename,
   copyFile,
+  cp,
   access,
+  symlink,
+  readlink,
+  chmod,
+  truncate,
+  mkdtemp,
+  open,
+  watch,
   constants,
 } = promises;
 export default promises;

@@ -1,0 +1,253 @@
+//! The Node platform (issue 4), checked the only way that settles what
+//! "behaves like Node" means: each snippet in tests/platform/ runs in Node 22
+//! (the reference install's) and inside pihost (as a tool of an extension),
+//! and both must produce the same JSON.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use support::*;
+
+fn in_node(node: &Path, snippet: &Path, context: &Value) -> Value {
+    let output = Command::new(node)
+        .arg(project_root().join("tests/platform/run-in-node.mjs"))
+        .arg(snippet)
+        .arg(context.to_string())
+        .output()
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "node failed on {}: {}",
+        snippet.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("node printed JSON")
+}
+
+fn in_pihost(project: &Project, snippet: &Path, context: &Value) -> Value {
+    let wrapper = format!(
+        r#"import {{ run }} from {snippet:?};
+export default function (pi) {{
+  pi.registerTool({{ name: "snippet", parameters: {{ type: "object" }}, execute: async () => {{
+    const result = await run({context});
+    return {{ content: [{{ type: "text", text: JSON.stringify(result) }}], details: {{}} }};
+  }} }});
+}}
+"#,
+        snippet = snippet.display().to_string(),
+    );
+    let extension = project.write("snippet-runner.ts", &wrapper);
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["tool", "snippet", "--timeout-ms", "20000", "-e", &extension])
+        .current_dir(project.root.path())
+        .output()
+        .expect("pihost runs");
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
+        panic!(
+            "pihost printed no JSON for {}: {}",
+            snippet.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    assert!(
+        printed.get("error").is_none() && printed["loadErrors"] == json!([]),
+        "pihost failed on {}: {printed:#}",
+        snippet.display()
+    );
+    let text = printed["result"]["content"][0]["text"]
+        .as_str()
+        .expect("the snippet's JSON");
+    serde_json::from_str(text).expect("the snippet returned JSON")
+}
+
+/// Runs `tests/platform/<name>.mjs` on both sides and requires the same result.
+fn same_as_node(name: &str, extra: Value) {
+    let Some(reference) = reference_dir() else {
+        return;
+    };
+    let node = reference.join("node_modules/.bin/node");
+    let snippet = project_root().join(format!("tests/platform/{name}.mjs"));
+    let node_project = Project::new();
+    let pihost_project = Project::new();
+    let context = |project: &Project| {
+        let mut context = json!({ "dir": project.root.path().canonicalize().expect("temp dir") });
+        if let (Value::Object(context), Value::Object(extra)) = (&mut context, &extra) {
+            context.extend(extra.clone());
+        }
+        context
+    };
+    let expected = in_node(&node, &snippet, &context(&node_project));
+    let actual = in_pihost(&pihost_project, &snippet, &context(&pihost_project));
+    assert!(
+        expected == actual,
+        "{name}: pihost differs from Node 22\n{}",
+        json_diff(&expected, &actual)
+    );
+}
+
+#[test]
+fn crypto_hashes_hmacs_and_randomness_match_node() {
+    same_as_node("crypto", json!({}));
+}
+
+#[test]
+fn zlib_round_trips_and_errors_match_node() {
+    same_as_node("zlib", json!({}));
+}
+
+#[test]
+fn child_process_streams_events_and_exec_match_node() {
+    same_as_node("child_process", json!({}));
+}
+
+#[test]
+fn globals_look_like_node_and_the_engine_is_hidden() {
+    same_as_node("globals", json!({}));
+}
+
+#[test]
+fn npm_packages_resolve_and_link_as_in_node() {
+    same_as_node("packages", json!({}));
+}
+
+#[test]
+fn util_format_inspect_promisify_and_types_match_node() {
+    same_as_node("util", json!({}));
+}
+
+#[test]
+fn streams_readline_and_string_decoder_match_node() {
+    same_as_node("streams", json!({}));
+}
+
+#[test]
+fn fs_operations_and_their_errors_match_node() {
+    same_as_node("fs", json!({}));
+}
+
+#[test]
+fn web_globals_events_abort_url_and_base64_match_node() {
+    same_as_node("web", json!({}));
+}
+
+#[test]
+fn text_encoding_and_decoding_match_node() {
+    same_as_node("encoding", json!({}));
+}
+
+/// A small HTTP/1.1 server for the fetch snippet; each side of the
+/// comparison gets its own.
+fn serve_http() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().map_while(Result::ok) {
+            std::thread::spawn(move || answer(stream));
+        }
+    });
+    port
+}
+
+fn answer(mut stream: TcpStream) {
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut request_line = String::new();
+    if reader.read_line(&mut request_line).is_err() {
+        return;
+    }
+    let mut headers = serde_json::Map::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).is_err() || line.trim().is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.trim().split_once(':') {
+            headers.insert(name.trim().to_lowercase(), json!(value.trim()));
+        }
+    }
+    let length = headers
+        .get("content-length")
+        .and_then(Value::as_str)
+        .and_then(|length| length.parse().ok())
+        .unwrap_or(0);
+    let mut body = vec![0; length];
+    let _ = reader.read_exact(&mut body);
+    let mut parts = request_line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_string();
+    let path = parts.next().unwrap_or_default().to_string();
+    let respond = |stream: &mut TcpStream, status: &str, extra: &str, body: &str| {
+        let _ = write!(
+            stream,
+            "HTTP/1.1 {status}\r\n{extra}content-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        );
+    };
+    let chunked = |stream: &mut TcpStream, pieces: &[(&str, u64)]| {
+        let _ = write!(
+            stream,
+            "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n"
+        );
+        for (piece, pause_ms) in pieces {
+            std::thread::sleep(Duration::from_millis(*pause_ms));
+            if write!(stream, "{:x}\r\n{piece}\r\n", piece.len()).is_err() || stream.flush().is_err() {
+                return;
+            }
+        }
+        let _ = write!(stream, "0\r\n\r\n");
+    };
+    match path.as_str() {
+        "/text" => respond(
+            &mut stream,
+            "200 OK",
+            "content-type: text/plain; charset=utf-8\r\n",
+            "hello",
+        ),
+        "/json" => respond(
+            &mut stream,
+            "200 OK",
+            "content-type: application/json\r\n",
+            r#"{"answer":42}"#,
+        ),
+        "/stream" => chunked(&mut stream, &[("one ", 0), ("two ", 30), ("three", 30)]),
+        "/slow" => chunked(&mut stream, &[("first", 0), ("second", 2000)]),
+        "/redirect" => respond(&mut stream, "302 Found", "location: /text\r\n", ""),
+        "/echo" => {
+            let echoed = json!({
+                "method": method,
+                "body": String::from_utf8_lossy(&body),
+                "test": headers.get("x-test"),
+                "contentType": headers.get("content-type"),
+                "accept": headers.get("accept"),
+                "userAgent": headers.get("user-agent"),
+            });
+            respond(
+                &mut stream,
+                "200 OK",
+                "content-type: application/json\r\n",
+                &echoed.to_string(),
+            );
+        }
+        _ => respond(&mut stream, "404 Not Found", "content-type: text/plain\r\n", "not here"),
+    }
+}
+
+#[test]
+fn fetch_against_a_local_server_matches_node() {
+    let Some(reference) = reference_dir() else {
+        return;
+    };
+    let node = reference.join("node_modules/.bin/node");
+    let snippet = project_root().join("tests/platform/fetch.mjs");
+    let expected = in_node(&node, &snippet, &json!({ "port": serve_http() }));
+    let actual = in_pihost(&Project::new(), &snippet, &json!({ "port": serve_http() }));
+    assert!(
+        expected == actual,
+        "fetch: pihost differs from Node 22\n{}",
+        json_diff(&expected, &actual)
+    );
+}
