@@ -14,7 +14,10 @@ fn assert_same_as_reference(cwd: &Path, agent_dir: &Path, paths: &[&str]) {
     let expected = reference_inspect(&reference, cwd, agent_dir, paths);
     let expected = comparable(&normalized_reference(&expected, &reference));
     let (actual, _) = pihost_inspect(cwd, agent_dir, paths);
-    let actual = comparable(&actual);
+    // The same cleaning on both sides: when the extensions themselves live in
+    // the reference install (pi's own examples), pihost's "Require stack"
+    // names them there too.
+    let actual = comparable(&normalized_reference(&actual, &reference));
     let diff = json_diff(&expected, &actual);
     assert!(diff.is_empty(), "pihost differs from the reference:\n{diff}");
 }
@@ -66,4 +69,17 @@ fn discovery_across_sources_matches_the_reference() {
         &agent,
         &[&package, &single, &twice, &missing, "./.pi/extensions/b-local.ts"],
     );
+}
+
+/// Every extension among pi's own examples (the reference install's
+/// `examples/extensions/`, as pi discovers that folder): the same
+/// registrations and the same load errors, including the one that fails in
+/// the reference for a missing npm package (issue 5).
+#[test]
+fn pis_own_examples_match_the_reference() {
+    let Some(reference) = reference_dir() else { return };
+    let examples = reference.join("node_modules/@earendil-works/pi-coding-agent/examples/extensions");
+    let agent_dir = tempfile::tempdir().expect("tempdir");
+    let examples = examples.display().to_string();
+    assert_same_as_reference(&project_root(), agent_dir.path(), &[&examples]);
 }

@@ -52,3 +52,15 @@ fn typebox_schemas_values_and_coding_agent_helpers_match_the_reference() {
     );
     assert!(passed > 600, "only {passed} cases ran");
 }
+
+#[test]
+fn built_in_tools_read_write_edit_search_and_run_as_pi_does() {
+    let (passed, failures) = replay("builtin-tools-goldens");
+    assert!(
+        failures.is_empty(),
+        "{} differ from pi 1.6.0's tools:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(passed > 190, "only {passed} cases ran");
+}

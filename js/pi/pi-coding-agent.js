@@ -1,24 +1,41 @@
 // pi-coding-agent's runtime exports that pihost implements so far: paths,
-// the helpers extensions use to shape tool output (truncation, sizes), to
-// read skill files (frontmatter), to present a conversation (convertToLlm,
+// the built-in tools (read, write, edit, ls, find, grep, bash), the helpers
+// extensions use to shape tool output (truncation, sizes), to read skill
+// files (frontmatter), to present a conversation (convertToLlm,
 // serializeConversation), to serialize file edits, and the tool type guards.
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-import { realpath } from "node:fs/promises";
 import { contentText } from "./pi-ai.js";
+import { sliceHead } from "./coding-agent/truncate.js";
 
-const CONFIG_DIR = ".pi";
-
-/** pi's agent directory: PI_CODING_AGENT_DIR, else ~/.pi/agent. */
-export function getAgentDir() {
-  const fromEnv = globalThis.process?.env?.PI_CODING_AGENT_DIR;
-  const home = homedir();
-  if (fromEnv) {
-    if (fromEnv === "~") return home;
-    return fromEnv.startsWith("~/") ? join(home, fromEnv.slice(2)) : fromEnv;
-  }
-  return join(home, CONFIG_DIR, "agent");
-}
+export { getAgentDir } from "./coding-agent/agent-dir.js";
+export {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES,
+  formatSize,
+  truncateHead,
+  truncateLine,
+  truncateTail,
+} from "./coding-agent/truncate.js";
+export { withFileMutationQueue } from "./coding-agent/file-mutation-queue.js";
+export { generateDiffString } from "./coding-agent/tools/edit-diff.js";
+export {
+  createBashTool,
+  createBashToolDefinition,
+  createCodingTools,
+  createEditTool,
+  createEditToolDefinition,
+  createFindTool,
+  createFindToolDefinition,
+  createGrepTool,
+  createGrepToolDefinition,
+  createLocalBashOperations,
+  createLsTool,
+  createLsToolDefinition,
+  createReadOnlyTools,
+  createReadTool,
+  createReadToolDefinition,
+  createWriteTool,
+  createWriteToolDefinition,
+} from "./coding-agent/tools/index.js";
 
 // --- Tools ----------------------------------------------------------------
 
@@ -40,167 +57,6 @@ export function isToolCallEventType(toolName, event) {
   return event.toolName === toolName;
 }
 
-// --- Truncation -------------------------------------------------------------
-// Two independent limits, lines and UTF-8 bytes; whichever is hit first wins.
-// Whole lines are kept, except when tail truncation meets one huge last line.
-
-export const DEFAULT_MAX_LINES = 2000;
-export const DEFAULT_MAX_BYTES = 50 * 1024;
-const GREP_MAX_LINE_LENGTH = 500;
-
-/** UTF-8 length as Node's Buffer.byteLength counts it (a lone surrogate is 3 bytes). */
-function utf8Length(text) {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-/** The end of `text` that fits in `maxBytes`, starting at a whole character. */
-function lastBytes(text, maxBytes) {
-  const bytes = new TextEncoder().encode(text);
-  if (bytes.length <= maxBytes) return text;
-  let start = bytes.length - maxBytes;
-  while (start < bytes.length && (bytes[start] & 0xc0) === 0x80) start++;
-  return new TextDecoder().decode(bytes.subarray(start));
-}
-
-function countedLines(content) {
-  if (content.length === 0) return [];
-  const lines = content.split("\n");
-  if (content.endsWith("\n")) lines.pop();
-  return lines;
-}
-
-function truncationResult(fields) {
-  return {
-    content: fields.content,
-    truncated: fields.truncated,
-    truncatedBy: fields.truncatedBy,
-    totalLines: fields.totalLines,
-    totalBytes: fields.totalBytes,
-    outputLines: fields.outputLines,
-    outputBytes: fields.outputBytes,
-    lastLinePartial: fields.lastLinePartial ?? false,
-    firstLineExceedsLimit: fields.firstLineExceedsLimit ?? false,
-    maxLines: fields.maxLines,
-    maxBytes: fields.maxBytes,
-  };
-}
-
-function untruncated(content, lines, totalBytes, maxLines, maxBytes) {
-  return truncationResult({
-    content,
-    truncated: false,
-    truncatedBy: null,
-    totalLines: lines.length,
-    totalBytes,
-    outputLines: lines.length,
-    outputBytes: totalBytes,
-    maxLines,
-    maxBytes,
-  });
-}
-
-/** The first lines of `content` within the limits (for file reads). */
-export function truncateHead(content, options = {}) {
-  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const totalBytes = utf8Length(content);
-  const lines = countedLines(content);
-  if (lines.length <= maxLines && totalBytes <= maxBytes) return untruncated(content, lines, totalBytes, maxLines, maxBytes);
-  const common = { truncated: true, totalLines: lines.length, totalBytes, maxLines, maxBytes };
-  if (utf8Length(lines[0]) > maxBytes) {
-    return truncationResult({ ...common, content: "", truncatedBy: "bytes", outputLines: 0, outputBytes: 0, firstLineExceedsLimit: true });
-  }
-  const kept = [];
-  let bytes = 0;
-  let truncatedBy = "lines";
-  for (let i = 0; i < lines.length && i < maxLines; i++) {
-    const lineBytes = utf8Length(lines[i]) + (i > 0 ? 1 : 0);
-    if (bytes + lineBytes > maxBytes) {
-      truncatedBy = "bytes";
-      break;
-    }
-    kept.push(lines[i]);
-    bytes += lineBytes;
-  }
-  if (kept.length >= maxLines && bytes <= maxBytes) truncatedBy = "lines";
-  const output = kept.join("\n");
-  return truncationResult({ ...common, content: output, truncatedBy, outputLines: kept.length, outputBytes: utf8Length(output) });
-}
-
-/** The last lines of `content` within the limits (for command output). */
-export function truncateTail(content, options = {}) {
-  const maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const totalBytes = utf8Length(content);
-  const lines = countedLines(content);
-  if (lines.length <= maxLines && totalBytes <= maxBytes) return untruncated(content, lines, totalBytes, maxLines, maxBytes);
-  const kept = [];
-  let bytes = 0;
-  let truncatedBy = "lines";
-  let lastLinePartial = false;
-  for (let i = lines.length - 1; i >= 0 && kept.length < maxLines; i--) {
-    const lineBytes = utf8Length(lines[i]) + (kept.length > 0 ? 1 : 0);
-    if (bytes + lineBytes > maxBytes) {
-      truncatedBy = "bytes";
-      if (kept.length === 0) {
-        const partial = lastBytes(lines[i], maxBytes);
-        kept.unshift(partial);
-        bytes = utf8Length(partial);
-        lastLinePartial = true;
-      }
-      break;
-    }
-    kept.unshift(lines[i]);
-    bytes += lineBytes;
-  }
-  if (kept.length >= maxLines && bytes <= maxBytes) truncatedBy = "lines";
-  const output = kept.join("\n");
-  return truncationResult({
-    content: output,
-    truncated: true,
-    truncatedBy,
-    totalLines: lines.length,
-    totalBytes,
-    outputLines: kept.length,
-    outputBytes: utf8Length(output),
-    lastLinePartial,
-    maxLines,
-    maxBytes,
-  });
-}
-
-const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code) => code >= 0xdc00 && code <= 0xdfff;
-
-/** At most `maxUnits` UTF-16 units from the start, never half a surrogate pair. */
-function sliceHead(text, maxUnits) {
-  const end = Math.max(0, maxUnits);
-  const splitsPair = isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end));
-  return text.slice(0, splitsPair ? end - 1 : end);
-}
-
-/** One line cut to `maxChars` with a "... [truncated]" mark (grep matches). */
-export function truncateLine(line, maxChars = GREP_MAX_LINE_LENGTH) {
-  if (line.length <= maxChars) return { text: line, wasTruncated: false };
-  return { text: `${sliceHead(line, maxChars)}... [truncated]`, wasTruncated: true };
-}
-
-export function formatSize(bytes) {
-  if (bytes < 1024) return `${bytes}B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)}MB`;
-}
-
 function lineNumber(value) {
   const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
   return typeof number === "number" && Number.isFinite(number) ? number : undefined;
@@ -216,50 +72,6 @@ export function formatReadLineRange(offset, limit) {
   if (count === undefined) return "";
   const end = start + count - 1;
   return `:${start}${end ? `-${end}` : ""}`;
-}
-
-// --- File mutation queue ------------------------------------------------------
-// Edits of one file (by real path) run one after another; other files' run
-// in parallel. Keys are registered in call order through one chain, so two
-// calls racing on the same path cannot both see an empty queue.
-
-const mutationQueues = new Map();
-let registrations = Promise.resolve();
-
-async function queueKey(filePath) {
-  const absolute = resolve(filePath);
-  try {
-    return await realpath(absolute);
-  } catch (error) {
-    if (error?.code === "ENOENT" || error?.code === "ENOTDIR") return absolute;
-    throw error;
-  }
-}
-
-export async function withFileMutationQueue(filePath, fn) {
-  const registration = registrations.then(async () => {
-    const key = await queueKey(filePath);
-    const previous = mutationQueues.get(key) ?? Promise.resolve();
-    let release;
-    const turn = new Promise((resolveTurn) => {
-      release = resolveTurn;
-    });
-    const chained = previous.then(() => turn);
-    mutationQueues.set(key, chained);
-    return { key, previous, chained, release };
-  });
-  registrations = registration.then(
-    () => undefined,
-    () => undefined,
-  );
-  const { key, previous, chained, release } = await registration;
-  await previous;
-  try {
-    return await fn();
-  } finally {
-    release();
-    if (mutationQueues.get(key) === chained) mutationQueues.delete(key);
-  }
 }
 
 // --- YAML (frontmatter) ---------------------------------------------------------

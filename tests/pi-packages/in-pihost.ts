@@ -1,8 +1,11 @@
 // The pi-package goldens replayed inside pihost: the same case tables the
 // Node differentials run against js/pi/*.js, here run against the virtual
 // modules an extension imports (the facades, in the isolate), and compared
-// with what the reference recorded. tests/pi_packages.rs calls these tools.
+// with what the reference recorded; builtin-tools-goldens runs pi's built-in
+// tools over a fresh fixture. tests/pi_packages.rs calls these tools.
 import { readFileSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as tui from "@earendil-works/pi-tui";
@@ -13,6 +16,7 @@ import * as ai from "@earendil-works/pi-ai";
 import * as agent from "@earendil-works/pi-coding-agent";
 import { runCases } from "./pi-tui-cases.mjs";
 import { buildCases, runCase } from "./pi-packages-cases.mjs";
+import { compareAll } from "./builtin-tools-cases.mjs";
 
 const NOT_IMPLEMENTED = Symbol.for("pihost.notImplemented");
 
@@ -22,9 +26,13 @@ function implemented(namespace) {
   return Object.fromEntries(Object.entries(namespace).filter(([, item]) => !item?.[NOT_IMPLEMENTED]));
 }
 
-function goldens(file) {
+function recorded(file) {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-  return JSON.parse(readFileSync(join(root, "reference-data", file), "utf8")).cases;
+  return JSON.parse(readFileSync(join(root, "reference-data", file), "utf8"));
+}
+
+function goldens(file) {
+  return recorded(file).cases;
 }
 
 function report(results) {
@@ -66,6 +74,24 @@ export default function (pi) {
         results.push({ ok: show(expected[name]) === show(got), detail: `${name}\n  pi:     ${show(expected[name])}\n  pihost: ${show(got)}` });
       }
       return report(results);
+    },
+  });
+  pi.registerTool({
+    name: "builtin-tools-goldens",
+    parameters: { type: "object" },
+    async execute() {
+      // The tools write into their fixture, so each run gets a fresh one.
+      const dir = join(tmpdir(), `pihost-builtin-tools-${Date.now()}-${Math.random().toString(16).slice(2)}`);
+      await mkdir(dir, { recursive: true });
+      try {
+        const { passed, failures, divergences } = await compareAll(implemented(agent), dir, recorded("builtin-tools-goldens.json"));
+        return {
+          content: [{ type: "text", text: JSON.stringify({ passed: passed.length, failures: failures.slice(0, 20), knownDivergences: divergences }) }],
+          details: {},
+        };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     },
   });
 }
