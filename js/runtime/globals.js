@@ -35,6 +35,13 @@ function defineGlobal(name, value) {
 }
 
 let currentDirectory;
+// The grep and find tools' searches (js/pi/coding-agent/search-backend.js),
+// done in Rust so that rg and fd need not be installed.
+defineHidden("__pihostSearch", {
+  grep: (searchPath, request) => ops.op_pihost_search_grep(searchPath, request),
+  find: (searchPath, request) => ops.op_pihost_search_find(searchPath, request),
+});
+
 defineHidden("__pihostCwd", () => {
   currentDirectory ??= ops.op_pihost_cwd();
   return currentDirectory;

@@ -8,6 +8,7 @@ pub mod fs;
 pub mod host;
 pub mod modules;
 pub mod process;
+pub mod search;
 pub mod spawn;
 pub mod system;
 pub mod url;
@@ -63,6 +64,8 @@ deno_core::extension!(
         fetch::op_pihost_fetch_read,
         fetch::op_pihost_fetch_abort,
         fetch::op_pihost_fetch_close,
+        search::op_pihost_search_grep,
+        search::op_pihost_search_find,
         spawn::op_pihost_spawn,
         spawn::op_pihost_spawn_read,
         spawn::op_pihost_spawn_write,

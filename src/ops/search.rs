@@ -1,0 +1,300 @@
+//! The searches behind pi's grep and find tools, done in Rust with
+//! ripgrep's own crates (`ignore` for the walk, `grep-regex` and
+//! `grep-searcher` for matching), so pihost needs neither `rg` nor `fd`
+//! installed. The semantics they reproduce (rg 13 / fd 8.6 as pi runs them:
+//! hidden files searched, .gitignore inside repositories, `--sort path`
+//! order, rg's binary detection, fd's smart case) are written down in
+//! `js/pi/coding-agent/search-backend.js`, which calls these ops; the tools'
+//! limits and formatting stay in JS.
+
+use std::cmp::Ordering;
+use std::path::{Path, PathBuf};
+
+use deno_core::op2;
+use deno_error::JsErrorBox;
+use grep_regex::RegexMatcherBuilder;
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
+use ignore::WalkBuilder;
+use ignore::overrides::OverrideBuilder;
+
+/// What the grep tool asks for.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrepRequest {
+    pattern: String,
+    #[serde(default)]
+    ignore_case: bool,
+    #[serde(default)]
+    literal: bool,
+    #[serde(default)]
+    glob: Option<String>,
+    #[serde(default)]
+    context: usize,
+    max_matches: usize,
+}
+
+/// One line rg would report: a match or a context line.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrepEvent {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    path: String,
+    line_number: u64,
+    text: String,
+}
+
+/// The lines found, in rg's `--sort path` order.
+#[derive(serde::Serialize)]
+pub struct GrepResult {
+    events: Vec<GrepEvent>,
+}
+
+/// What the find tool asks for.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FindRequest {
+    pattern: String,
+    #[serde(default)]
+    full_path: bool,
+    #[serde(default)]
+    ignore_case: bool,
+    max_results: usize,
+    #[serde(default = "yes")]
+    require_git: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The entries found: absolute paths, directories ending in `/`.
+#[derive(serde::Serialize)]
+pub struct FindResult {
+    paths: Vec<String>,
+}
+
+/// The walk rg and fd do with `--hidden`: hidden entries included, links
+/// not followed, ignore files of the tree and its parents honoured.
+fn walker(root: &Path, require_git: bool) -> WalkBuilder {
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .follow_links(false)
+        .parents(true)
+        .ignore(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(true)
+        .require_git(require_git)
+        .sort_by_file_name(|a, b| a.as_encoded_bytes().cmp(b.as_encoded_bytes()));
+    builder
+}
+
+/// Collects one file's lines as rg reports them, and tells the walk when
+/// the match limit (plus the last match's trailing context) is reached.
+struct LineCollector<'a> {
+    path: &'a str,
+    events: &'a mut Vec<GrepEvent>,
+    matches: &'a mut usize,
+    max_matches: usize,
+    context: usize,
+    /// The last line to report once the limit is reached.
+    last_line: Option<u64>,
+}
+
+impl LineCollector<'_> {
+    fn push(&mut self, kind: &'static str, line_number: Option<u64>, bytes: &[u8]) -> bool {
+        let line_number = line_number.unwrap_or(0);
+        if let Some(last) = self.last_line
+            && line_number > last
+        {
+            return false;
+        }
+        self.events.push(GrepEvent {
+            kind,
+            path: self.path.to_string(),
+            line_number,
+            text: String::from_utf8_lossy(bytes).into_owned(),
+        });
+        true
+    }
+}
+
+impl Sink for LineCollector<'_> {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, _searcher: &Searcher, found: &SinkMatch<'_>) -> Result<bool, Self::Error> {
+        if !self.push("match", found.line_number(), found.bytes()) {
+            return Ok(false);
+        }
+        if self.last_line.is_none() {
+            *self.matches += 1;
+            if *self.matches >= self.max_matches {
+                self.last_line = Some(found.line_number().unwrap_or(0) + self.context as u64);
+            }
+        }
+        Ok(true)
+    }
+
+    fn context(&mut self, _searcher: &Searcher, line: &SinkContext<'_>) -> Result<bool, Self::Error> {
+        Ok(self.push("context", line.line_number(), line.bytes()))
+    }
+}
+
+fn grep(search_path: &Path, request: &GrepRequest) -> Result<GrepResult, String> {
+    let matcher = RegexMatcherBuilder::new()
+        .case_insensitive(request.ignore_case)
+        .fixed_strings(request.literal)
+        .line_terminator(Some(b'\n'))
+        .build(&request.pattern)
+        .map_err(|error| pattern_error(&request.pattern, request.literal, &error))?;
+    let mut events = Vec::new();
+    let mut matches = 0usize;
+    let max_matches = request.max_matches.max(1);
+    if search_path.is_file() {
+        // A file named outright is searched as text, NUL bytes and all.
+        let mut searcher = searcher(request.context, BinaryDetection::none());
+        let path = search_path.display().to_string();
+        let mut collector = LineCollector {
+            path: &path,
+            events: &mut events,
+            matches: &mut matches,
+            max_matches,
+            context: request.context,
+            last_line: None,
+        };
+        searcher
+            .search_path(&matcher, search_path, &mut collector)
+            .map_err(|error| format!("{path}: {error}"))?;
+        return Ok(GrepResult { events });
+    }
+    let mut walk = walker(search_path, true);
+    if let Some(glob) = &request.glob {
+        let mut overrides = OverrideBuilder::new(search_path);
+        overrides.add(glob).map_err(|error| error.to_string())?;
+        walk.overrides(overrides.build().map_err(|error| error.to_string())?);
+    }
+    let mut searcher = searcher(request.context, BinaryDetection::quit(0));
+    for entry in walk.build() {
+        let Ok(entry) = entry else { continue };
+        if !entry.file_type().is_some_and(|kind| kind.is_file()) {
+            continue;
+        }
+        let relative = entry.path().strip_prefix(search_path).unwrap_or(entry.path());
+        let path = relative.to_string_lossy().into_owned();
+        let mut collector = LineCollector {
+            path: &path,
+            events: &mut events,
+            matches: &mut matches,
+            max_matches,
+            context: request.context,
+            last_line: None,
+        };
+        // An unreadable file is skipped, as rg reports it on stderr and goes on.
+        let _ = searcher.search_path(&matcher, entry.path(), &mut collector);
+        if matches >= max_matches {
+            break;
+        }
+    }
+    Ok(GrepResult { events })
+}
+
+/// rg's text for a bad pattern: grep-regex wraps the pattern before parsing,
+/// so its own error would quote the wrapped form; the pattern alone is
+/// parsed again for the message rg prints.
+fn pattern_error(pattern: &str, literal: bool, error: &grep_regex::Error) -> String {
+    if !literal && let Err(syntax) = regex_syntax::Parser::new().parse(pattern) {
+        return syntax.to_string();
+    }
+    error.to_string()
+}
+
+fn searcher(context: usize, binary: BinaryDetection) -> Searcher {
+    SearcherBuilder::new()
+        .line_number(true)
+        .before_context(context)
+        .after_context(context)
+        .binary_detection(binary)
+        .bom_sniffing(true)
+        .build()
+}
+
+/// fd's smart case: a pattern without upper-case letters ignores case.
+fn smart_case(pattern: &str) -> bool {
+    !pattern.chars().any(char::is_uppercase)
+}
+
+fn find(search_path: &Path, request: &FindRequest) -> Result<FindResult, String> {
+    if !search_path.is_dir() {
+        return Err(format!(
+            "[fd error]: Search path '{}' is not a directory.\n[fd error]: No valid search paths given.",
+            search_path.display()
+        ));
+    }
+    let glob = globset::GlobBuilder::new(&request.pattern)
+        .literal_separator(true)
+        .case_insensitive(request.ignore_case || smart_case(&request.pattern))
+        .build()
+        .map_err(|error| format!("[fd error]: {error}"))?
+        .compile_matcher();
+    let mut found: Vec<(PathBuf, bool)> = Vec::new();
+    for entry in walker(search_path, request.require_git).build() {
+        let Ok(entry) = entry else { continue };
+        if entry.depth() == 0 {
+            continue;
+        }
+        let path = entry.path();
+        let matched = if request.full_path {
+            glob.is_match(path)
+        } else {
+            path.file_name().is_some_and(|name| glob.is_match(name))
+        };
+        if matched {
+            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+            found.push((path.to_path_buf(), is_dir));
+        }
+    }
+    found.sort_by(|(a, _), (b, _)| compare_by_components(a, b));
+    let paths = found
+        .into_iter()
+        .take(request.max_results)
+        .map(|(path, is_dir)| {
+            let text = path.display().to_string();
+            if is_dir { format!("{text}/") } else { text }
+        })
+        .collect();
+    Ok(FindResult { paths })
+}
+
+fn compare_by_components(a: &Path, b: &Path) -> Ordering {
+    a.components()
+        .map(|part| part.as_os_str().as_encoded_bytes())
+        .cmp(b.components().map(|part| part.as_os_str().as_encoded_bytes()))
+}
+
+/// Matching lines under `search_path` (a directory or one file).
+#[op2]
+#[serde]
+pub async fn op_pihost_search_grep(
+    #[string] search_path: String,
+    #[serde] request: GrepRequest,
+) -> Result<GrepResult, JsErrorBox> {
+    tokio::task::spawn_blocking(move || grep(Path::new(&search_path), &request))
+        .await
+        .map_err(|error| JsErrorBox::generic(error.to_string()))?
+        .map_err(JsErrorBox::generic)
+}
+
+/// Entries under `search_path` whose name (or path) matches a glob.
+#[op2]
+#[serde]
+pub async fn op_pihost_search_find(
+    #[string] search_path: String,
+    #[serde] request: FindRequest,
+) -> Result<FindResult, JsErrorBox> {
+    tokio::task::spawn_blocking(move || find(Path::new(&search_path), &request))
+        .await
+        .map_err(|error| JsErrorBox::generic(error.to_string()))?
+        .map_err(JsErrorBox::generic)
+}
