@@ -79,6 +79,18 @@ pub fn json_diff(expected: &serde_json::Value, actual: &serde_json::Value, label
         .to_string()
 }
 
+/// Where `pi-examples:` scenario entries are read from: pi's own
+/// `examples/extensions/` in the reference install (`$PI_REFERENCE_DIR`,
+/// else `~/.cache/pi-reference/1.6.0`, where scripts/setup installs it).
+pub fn pi_examples_dir() -> PathBuf {
+    let reference = std::env::var_os("PI_REFERENCE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/pi-reference/1.6.0")
+        });
+    reference.join("node_modules/@earendil-works/pi-coding-agent/examples/extensions")
+}
+
 /// Runs one scenario in a fresh engine on its own thread (scenarios must not
 /// share globals, and the QuickJS backend limits runtimes per thread).
 pub fn run_scenario(dir: &Path) -> Result<serde_json::Value, String> {

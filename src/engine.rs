@@ -274,7 +274,12 @@ impl Engine {
             path: dir.to_path_buf(),
             source,
         })?;
-        let request = serde_json::json!({ "dir": dir, "scenario": scenario }).to_string();
+        let request = serde_json::json!({
+            "dir": dir,
+            "scenario": scenario,
+            "examplesDir": crate::compat::pi_examples_dir(),
+        })
+        .to_string();
         let response = self.call_json("runScenario", &request).await?;
         serde_json::from_str(&response).map_err(|error| ScenarioError::Engine(internal("scenario output", error)))
     }

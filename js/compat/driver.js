@@ -237,6 +237,9 @@ function describeRegistrations(loaded) {
   };
 }
 
+/** The scenario prefix of extensions taken from pi's examples/extensions. */
+export const EXAMPLES_PREFIX = "pi-examples:";
+
 /** Runs one scenario; `dir` is its folder's absolute path. */
 export async function runScenario(scenario, dir, env) {
   const log = [];
@@ -244,7 +247,12 @@ export async function runScenario(scenario, dir, env) {
   // reference gets the canned JS host. Both are wrapped by recordCalls.
   const host = env.createHost ? env.createHost(scenario.host ?? {}, log) : createRecordingHost(scenario.host ?? {}, log);
   const eventBus = env.createEventBus();
-  const paths = (scenario.extensions ?? []).map((file) => `${dir}/${file}`);
+  // "pi-examples:x.ts" names one of pi's own example extensions, loaded from
+  // the reference install (never copied into a scenario).
+  const examples = env.examplesDir;
+  const paths = (scenario.extensions ?? []).map((file) =>
+    file.startsWith(EXAMPLES_PREFIX) ? `${examples}/${file.slice(EXAMPLES_PREFIX.length)}` : `${dir}/${file}`,
+  );
   const loaded = await env.loadExtensions(paths, dir, eventBus);
   const session = { runner: undefined, loaded, bound: false, reloads: [] };
   const adopt = (runner) => {
@@ -279,7 +287,8 @@ export async function runScenario(scenario, dir, env) {
   }
   const output = { registrations: describeRegistrations(loaded), steps };
   if (session.reloads.length > 0) output.reloads = session.reloads;
-  return JSON.parse(replaceAll(JSON.stringify(output), dir, "<scenario>"));
+  const portable = replaceAll(replaceAll(JSON.stringify(output), dir, "<scenario>"), examples, "<pi-examples>");
+  return JSON.parse(portable);
 }
 
 function bindHost(runner, host, step) {

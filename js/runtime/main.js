@@ -152,12 +152,13 @@ const compatEnvironment = {
 };
 
 /**
- * Runs a compat scenario. `requestJson`: { dir, scenario }. Resolves to the
+ * Runs a compat scenario. `requestJson`: { dir, scenario, examplesDir }
+ * (pi's examples/extensions, for "pi-examples:" entries). Resolves to the
  * JSON of the driver's output (js/compat/driver.js).
  */
 export async function runScenario(requestJson) {
-  const { dir, scenario } = JSON.parse(requestJson);
-  return JSON.stringify(await runCompatScenario(scenario, dir, compatEnvironment));
+  const { dir, scenario, examplesDir } = JSON.parse(requestJson);
+  return JSON.stringify(await runCompatScenario(scenario, dir, { ...compatEnvironment, examplesDir }));
 }
 
 function currentRunner() {

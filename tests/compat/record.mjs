@@ -87,6 +87,7 @@ async function recordOne(piDir, dir) {
     wrapToolDefinition: (definition, ctxFactory) => wrapper.wrapToolDefinition(definition, ctxFactory),
     wrapRegisteredTool: (registeredTool, runner) => extensionWrapper.wrapRegisteredTool(registeredTool, runner),
     flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
+    examplesDir: path.join(pkg, "examples/extensions"),
   };
   const scenario = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8"));
   const output = await driver.runScenario(scenario, dir, env);
