@@ -363,6 +363,25 @@ pub enum HostRequest {
         /// `context_edit` or `compaction` entries).
         entries: Vec<Value>,
     },
+    /// pi-ai's `complete`, `completeSimple`, `stream` or `streamSimple`
+    /// called by an extension: pihost has no model providers of its own, so
+    /// the host runs the model. Answer pi's `AssistantMessage` (a message
+    /// with `stopReason: "error"` and `errorMessage` reports a failed call);
+    /// null means no provider, and the extension gets pi's "No API provider
+    /// registered for api: …" error. `stream*` calls get the answer replayed
+    /// as pi's event sequence, not streamed as it is produced.
+    #[serde(rename = "model.complete")]
+    ModelComplete {
+        /// Which pi-ai function was called.
+        kind: String,
+        /// pi's `Model` (`id`, `provider`, `api`, …).
+        model: Value,
+        /// pi's `Context`: `systemPrompt`, `messages`, `tools`.
+        context: Value,
+        /// The call's options (`reasoning`, `maxTokens`, …) without `signal`.
+        #[serde(default)]
+        options: Option<Value>,
+    },
 }
 
 impl HostRequest {
@@ -376,7 +395,8 @@ impl HostRequest {
             | HostRequest::UiCustom { .. }
             | HostRequest::UiEditor { .. }
             | HostRequest::WaitForIdle
-            | HostRequest::Reload => Value::Null,
+            | HostRequest::Reload
+            | HostRequest::ModelComplete { .. } => Value::Null,
             HostRequest::BuildBoundaryContext { .. } => serde_json::json!({}),
             HostRequest::ExecuteTool { name, .. } => serde_json::json!({
                 "isError": true,

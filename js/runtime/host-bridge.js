@@ -50,6 +50,20 @@ async function request(method, fields) {
   return answer === "" ? undefined : JSON.parse(answer);
 }
 
+// pi-ai's complete/stream calls (js/pi/pi-ai.js) go to the host, which runs
+// the model; no answer means no provider, which pi-ai turns into pi's error.
+Object.defineProperty(globalThis, "__pihostModelRequest", {
+  value: async (kind, model, context, options) => {
+    const fields = { kind, model, context, options: options && { ...options, signal: undefined } };
+    const answer = await request("model.complete", fields);
+    if (answer === undefined) throw new Error(`pihost: the host answered no model for ${model?.provider}/${model?.id}`);
+    return answer;
+  },
+  writable: false,
+  configurable: true,
+  enumerable: false,
+});
+
 /** A notification whose positional arguments get `names`; `apply` updates the snapshot first. */
 function notifier(method, names, apply) {
   return (...args) => {
