@@ -251,3 +251,8 @@ fn fetch_against_a_local_server_matches_node() {
         json_diff(&expected, &actual)
     );
 }
+
+#[test]
+fn os_process_chdir_and_small_modules_match_node() {
+    same_as_node("system", json!({}));
+}

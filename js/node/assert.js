@@ -7,19 +7,9 @@
 // (Node reads the calling file); it reports "value == true" instead, which is
 // Node's own fallback when the source is unavailable.
 import { inspect, isDeepStrictEqual } from "./util.js";
-import { describeReceived } from "./internal/errors.js";
+import { codedError, describeReceived, invalidArgType } from "./internal/errors.js";
 
 const isDeepLooseEqual = isDeepStrictEqual[Symbol.for("pihost.util.isDeepLooseEqual")];
-
-function nodeError(Ctor, code, message) {
-  const err = new Ctor(message);
-  err.code = code;
-  return err;
-}
-
-function invalidArgType(name, expected, value) {
-  return nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name}" argument must be ${expected}.${describeReceived(value)}`);
-}
 
 const isRegExp = (value) => value instanceof RegExp || Object.prototype.toString.call(value) === "[object RegExp]";
 const isErrorLike = (value) => value instanceof Error || Object.prototype.toString.call(value) === "[object Error]";
@@ -398,7 +388,7 @@ async function rejectionOf(promiseFn) {
     promise = promiseFn();
     if (!isThenable(promise)) {
       const got = describeReceived(promise).replace(/^ Received /, "");
-      throw nodeError(
+      throw codedError(
         TypeError,
         "ERR_INVALID_RETURN_VALUE",
         `Expected instance of Promise to be returned from the "promiseFn" function but got ${got}.`,
@@ -426,7 +416,7 @@ function expectFailure(fn, actual, args) {
     const same = isObjectLike(actual) ? actual.message === expected : actual === expected;
     if (same) {
       const what = isObjectLike(actual) ? `error message "${actual.message}"` : `error "${actual}"`;
-      throw nodeError(TypeError, "ERR_AMBIGUOUS_ARGUMENT", `The "error/message" argument is ambiguous. The ${what} is identical to the message.`);
+      throw codedError(TypeError, "ERR_AMBIGUOUS_ARGUMENT", `The "error/message" argument is ambiguous. The ${what} is identical to the message.`);
     }
     message = expected;
     expected = undefined;
@@ -484,7 +474,7 @@ function checkExpectedError(fn, actual, expected, message) {
     const keys = Object.keys(expected);
     if (expected instanceof Error) keys.push("name", "message");
     else if (keys.length === 0) {
-      throw nodeError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'error' may not be an empty object. Received {}`);
+      throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'error' may not be an empty object. Received {}`);
     }
     for (const key of keys) {
       if (typeof actual[key] === "string" && isRegExp(expected[key]) && expected[key].test(actual[key])) continue;

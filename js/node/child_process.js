@@ -15,7 +15,7 @@ function shellOf(options) {
 
 function run(file, args, options) {
   return ops.op_pihost_exec_sync(file, args, {
-    cwd: options?.cwd,
+    cwd: options?.cwd ?? process.cwd(),
     input: options?.input === undefined ? undefined : String(options.input),
     env: options?.env,
     timeoutMs: options?.timeout,
@@ -127,13 +127,13 @@ export class ChildProcess extends EventEmitter {
 
   /** Starts the process; failures arrive as an `error` event, as in Node. */
   spawn(options) {
-    const { file, args, cwd, env, stdio } = options;
+    const { file, args, cwd, env, stdio, detached } = options;
     this.spawnfile = file;
     this.spawnargs = [file, ...args];
     const kinds = stdioKinds(stdio);
     let spawned;
     try {
-      spawned = ops.op_pihost_spawn(file, args, { cwd, env: childEnvironment(env), stdio: kinds });
+      spawned = ops.op_pihost_spawn(file, args, { cwd, env: childEnvironment(env), stdio: kinds, detached: Boolean(detached) });
     } catch (cause) {
       const code = String(cause?.message ?? cause);
       const error = new Error(`spawn ${file} ${code}`);
@@ -244,7 +244,15 @@ export function spawn(file, args, options) {
   const normalized = normalizeSpawnArguments(file, args, options);
   const child = new ChildProcess();
   const { options: spawnOptions } = normalized;
-  child.spawn({ file: normalized.file, args: normalized.args, cwd: spawnOptions.cwd, env: spawnOptions.env, stdio: spawnOptions.stdio });
+  const cwd = spawnOptions.cwd === undefined ? process.cwd() : String(spawnOptions.cwd);
+  child.spawn({
+    file: normalized.file,
+    args: normalized.args,
+    cwd,
+    env: spawnOptions.env,
+    stdio: spawnOptions.stdio,
+    detached: spawnOptions.detached,
+  });
   const killSignal = spawnOptions.killSignal;
   if (spawnOptions.timeout > 0) {
     const timer = setTimeout(() => child.kill(killSignal), spawnOptions.timeout);

@@ -33,12 +33,20 @@ function call(fn) {
   }
 }
 
+// Relative paths resolve against the runtime's process.cwd(), which
+// process.chdir moves, not against the host process's directory.
+function absolute(path) {
+  if (path.startsWith("/")) return path;
+  const base = globalThis.__pihostCwd?.() ?? "/";
+  return path === "" ? path : `${base.endsWith("/") ? base : `${base}/`}${path}`;
+}
+
 function pathOf(path) {
-  if (typeof path === "string") return path;
+  if (typeof path === "string") return absolute(path);
   if (path && typeof path === "object" && typeof path.href === "string" && path.href.startsWith("file:")) {
     return decodeURIComponent(path.href.slice(7));
   }
-  if (path instanceof Uint8Array) return new TextDecoder().decode(path);
+  if (path instanceof Uint8Array) return absolute(new TextDecoder().decode(path));
   throw new TypeError(`The "path" argument must be of type string or an instance of Buffer or URL. Received ${typeof path}`);
 }
 

@@ -45,17 +45,14 @@ function useAfterClose() {
   return codedError(Error, "ERR_USE_AFTER_CLOSE", "readline was closed");
 }
 
-/**
- * readline.Interface(input[, output[, completer[, terminal]]]) or
- * Interface(options). Callable without `new`, as in Node.
- */
-export function Interface(input, output, completer, terminal) {
-  if (!(this instanceof Interface)) return new Interface(input, output, completer, terminal);
+// What readline.Interface and readline/promises' Interface share; neither is
+// an instance of the other, as in Node.
+function InterfaceBase(input, output, completer, terminal) {
   EventEmitter.call(this);
   let options = { input, output, completer, terminal };
   if (input?.input) options = input;
   const { signal, prompt = "> " } = options;
-  let { crlfDelay, historySize = 30 } = options;
+  const { crlfDelay, historySize = 30 } = options;
   if (options.completer !== undefined && typeof options.completer !== "function") {
     throw codedError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument 'completer' is invalid. Received ${options.completer}`);
   }
@@ -113,40 +110,40 @@ export function Interface(input, output, completer, terminal) {
   }
   inputStream.resume();
 }
-Object.setPrototypeOf(Interface.prototype, EventEmitter.prototype);
-Object.setPrototypeOf(Interface, EventEmitter);
+Object.setPrototypeOf(InterfaceBase.prototype, EventEmitter.prototype);
+Object.setPrototypeOf(InterfaceBase, EventEmitter);
 
 const kNormalWrite = Symbol("normalWrite");
 const kOnLine = Symbol("onLine");
 const kWriteToOutput = Symbol("writeToOutput");
 
-Object.defineProperty(Interface.prototype, "columns", {
+Object.defineProperty(InterfaceBase.prototype, "columns", {
   get() {
     return this.output?.columns || Infinity;
   },
   configurable: true,
 });
 
-Interface.prototype.setPrompt = function setPrompt(prompt) {
+InterfaceBase.prototype.setPrompt = function setPrompt(prompt) {
   this[kPrompt] = prompt;
 };
 
-Interface.prototype.getPrompt = function getPrompt() {
+InterfaceBase.prototype.getPrompt = function getPrompt() {
   return this[kPrompt];
 };
 
-Interface.prototype[kWriteToOutput] = function writeToOutput(text) {
+InterfaceBase.prototype[kWriteToOutput] = function writeToOutput(text) {
   if (typeof text !== "string") throw invalidArgType("stringToWrite", "of type string", text);
   if (this.output !== null && this.output !== undefined) this.output.write(text);
 };
 
-Interface.prototype.prompt = function prompt() {
+InterfaceBase.prototype.prompt = function prompt() {
   if (this.paused) this.resume();
   this[kWriteToOutput](this[kPrompt]);
 };
 
 /** Writes `query` and calls back with the next line instead of emitting it. */
-Interface.prototype.question = function question(query, options, cb) {
+InterfaceBase.prototype.question = function question(query, options, cb) {
   cb = typeof options === "function" ? options : cb;
   if (options === null || typeof options !== "object") options = {};
   if (this.closed) throw useAfterClose();
@@ -173,14 +170,19 @@ Interface.prototype.question = function question(query, options, cb) {
   }
 };
 
-Interface.prototype[kQuestionCancel] = function questionCancel() {
+// A cancelled question ends its prompt line.
+InterfaceBase.prototype[kQuestionCancel] = function questionCancel() {
   if (this[kQuestionCallback]) {
     this[kQuestionCallback] = null;
     this.setPrompt(this[kOldPrompt]);
+    this[kWriteToOutput]("\r\n");
+    this.line = "";
+    this.cursor = 0;
+    this.prevRows = 0;
   }
 };
 
-Interface.prototype[kOnLine] = function onLine(line) {
+InterfaceBase.prototype[kOnLine] = function onLine(line) {
   const callback = this[kQuestionCallback];
   if (callback) {
     this[kQuestionCallback] = null;
@@ -194,7 +196,7 @@ Interface.prototype[kOnLine] = function onLine(line) {
 // Splits incoming text into lines. A line may arrive across chunks; a \r at
 // the end of one chunk and a \n at the start of the next count as one line
 // ending when they arrive within crlfDelay.
-Interface.prototype[kNormalWrite] = function normalWrite(data) {
+InterfaceBase.prototype[kNormalWrite] = function normalWrite(data) {
   if (data === undefined) return;
   let text = this[kDecoder].write(data);
   if (this[kSawReturnAt] && Date.now() - this[kSawReturnAt] <= this.crlfDelay) {
@@ -222,12 +224,12 @@ Interface.prototype[kNormalWrite] = function normalWrite(data) {
   for (const line of lines) this[kOnLine](line);
 };
 
-Interface.prototype.write = function write(data) {
+InterfaceBase.prototype.write = function write(data) {
   if (this.paused) this.resume();
   this[kNormalWrite](data);
 };
 
-Interface.prototype.pause = function pause() {
+InterfaceBase.prototype.pause = function pause() {
   if (this.paused) return;
   this.input.pause();
   this.paused = true;
@@ -235,7 +237,7 @@ Interface.prototype.pause = function pause() {
   return this;
 };
 
-Interface.prototype.resume = function resume() {
+InterfaceBase.prototype.resume = function resume() {
   if (!this.paused) return;
   this.input.resume();
   this.paused = false;
@@ -243,21 +245,24 @@ Interface.prototype.resume = function resume() {
   return this;
 };
 
-Interface.prototype.close = function close() {
+InterfaceBase.prototype.close = function close() {
   if (this.closed) return;
   this.pause();
   this.closed = true;
   this.emit("close");
 };
 
-Interface.prototype.getCursorPos = function getCursorPos() {
+InterfaceBase.prototype.getCursorPos = function getCursorPos() {
   const text = this[kPrompt] + this.line;
   return { rows: 0, cols: text.length };
 };
 
-Interface.prototype[Symbol.dispose] = function dispose() {
-  this.close();
-};
+// Explicit resource management is not in every engine (QuickJS lacks it).
+if (typeof Symbol.dispose === "symbol") {
+  InterfaceBase.prototype[Symbol.dispose] = function dispose() {
+    this.close();
+  };
+}
 
 /**
  * Lines as an async iterator. Lines are queued from the moment the iterator
@@ -265,7 +270,7 @@ Interface.prototype[Symbol.dispose] = function dispose() {
  * interface closes. Leaving the loop early stops the iteration but, as in
  * Node 22, does not close the interface.
  */
-Interface.prototype[Symbol.asyncIterator] = function asyncIterator() {
+InterfaceBase.prototype[Symbol.asyncIterator] = function asyncIterator() {
   if (this[kLineIterator] === undefined) this[kLineIterator] = lineIterator(this);
   return this[kLineIterator];
 };
@@ -327,6 +332,17 @@ function lineIterator(rl) {
   };
   return iterator;
 }
+
+/**
+ * readline.Interface(input[, output[, completer[, terminal]]]) or
+ * Interface(options). Callable without `new`, as in Node.
+ */
+export function Interface(input, output, completer, terminal) {
+  if (!(this instanceof Interface)) return new Interface(input, output, completer, terminal);
+  InterfaceBase.call(this, input, output, completer, terminal);
+}
+Object.setPrototypeOf(Interface.prototype, InterfaceBase.prototype);
+Object.setPrototypeOf(Interface, InterfaceBase);
 
 export function createInterface(input, output, completer, terminal) {
   return new Interface(input, output, completer, terminal);
@@ -440,7 +456,7 @@ function* decodeKeys(text) {
       key.name = ch.toLowerCase();
       key.shift = true;
     }
-    yield [ch.length === 1 && ch >= " " ? ch : undefined, key];
+    yield [ch, key];
   }
 }
 
@@ -467,7 +483,7 @@ export function emitKeypressEvents(stream) {
 // ---------------------------------------------------------------- promises
 
 /** The readline/promises Interface: question() returns a promise. */
-class PromisesInterface extends Interface {
+class PromisesInterface extends InterfaceBase {
   question(query, options = {}) {
     return new Promise((resolve, reject) => {
       if (this.closed) {
@@ -495,7 +511,7 @@ class PromisesInterface extends Interface {
           resolve(answer);
         };
       }
-      Interface.prototype.question.call(this, query, callback);
+      InterfaceBase.prototype.question.call(this, query, callback);
     });
   }
 }

@@ -2,8 +2,8 @@
 // PassThrough, pipeline and finished, written from Node's documentation and
 // from observing Node 22 (event order, return values, error codes). State
 // lives in `_readableState` / `_writableState` under Node's field names,
-// because libraries read them. Not provided: compose, duplexPair, the web
-// stream adapters (fromWeb/toWeb), Duplex.from for anything but streams and
+// because libraries read them. Not provided: compose, the web stream
+// adapters (fromWeb/toWeb), Duplex.from for anything but streams and
 // iterables.
 import { Buffer } from "./buffer.js";
 import EventEmitter from "./events.js";
@@ -46,7 +46,10 @@ function once(fn) {
 
 const noop = () => {};
 
-const isBuffer = (value) => Buffer.isBuffer(value);
+// The isolate has one Buffer; under Node (the differential test) the global
+// Buffer is Node's own, whose instances count as buffers too.
+const isBuffer = (value) =>
+  Buffer.isBuffer(value) || (globalThis.Buffer !== Buffer && globalThis.Buffer?.isBuffer?.(value) === true);
 
 // Buffer.from and concat copy, which keeps stream internals independent of
 // how Buffer implements views and species.
@@ -178,9 +181,13 @@ function errorOrDestroy(stream, err, sync) {
   }
 }
 
-/** Destroys anything stream-like: Node streams, requests, objects with close(). */
+/**
+ * Destroys anything stream-like: Node streams, requests, objects with
+ * close(). A stream stopped before it finished gets an AbortError.
+ */
 function destroyAny(stream, err) {
-  if (!stream) return;
+  if (!stream || isDestroyed(stream)) return;
+  if (!err && !isFinished(stream)) err = new AbortError();
   if (typeof stream.abort === "function" && typeof stream.setHeader === "function") stream.abort();
   else if (typeof stream.destroy === "function") stream.destroy(err);
   else if (typeof stream.close === "function") stream.close();
@@ -210,6 +217,23 @@ function constructStream(stream, afterConstruct) {
 }
 
 const kConstructed = Symbol("constructed");
+
+// ---------------------------------------------------------------- constructors
+
+// The stream classes are plain constructor functions, as in Node, so that
+// pre-ES2015 subclasses (`util.inherits` plus `Readable.call(this)`) work;
+// their methods are written as class bodies and copied over.
+function defineMethods(Ctor, body) {
+  for (const key of Reflect.ownKeys(body.prototype)) {
+    if (key === "constructor") continue;
+    Object.defineProperty(Ctor.prototype, key, Object.getOwnPropertyDescriptor(body.prototype, key));
+  }
+}
+
+function inherit(Ctor, Parent) {
+  Object.setPrototypeOf(Ctor.prototype, Parent.prototype);
+  Object.setPrototypeOf(Ctor, Parent);
+}
 
 // ---------------------------------------------------------------- Stream (legacy base)
 
@@ -271,7 +295,7 @@ Stream.prototype.pipe = function legacyPipe(dest, options) {
 
 // ---------------------------------------------------------------- Readable
 
-export class ReadableState {
+class ReadableState {
   constructor(options, stream, isDuplex) {
     this.objectMode = Boolean(options?.objectMode || (isDuplex && options?.readableObjectMode));
     this.highWaterMark = highWaterMarkFrom(options, "readableHighWaterMark", isDuplex, this.objectMode);
@@ -313,22 +337,24 @@ export class ReadableState {
 
 const chunkLength = (state, chunk) => (state.objectMode ? 1 : chunk.length);
 
-export class Readable extends Stream {
-  constructor(options) {
-    super(options);
-    const isDuplex = this instanceof Duplex;
-    this._readableState = new ReadableState(options, this, isDuplex);
-    if (options) {
-      if (typeof options.read === "function") this._read = options.read;
-      if (typeof options.destroy === "function") this._destroy = options.destroy;
-      if (typeof options.construct === "function") this._construct = options.construct;
-      if (options.signal && !isDuplex) addAbortSignal(options.signal, this);
-    }
-    constructStream(this, () => {
-      if (this._readableState.needReadable) maybeReadMore(this, this._readableState);
-    });
+export function Readable(options) {
+  if (!(this instanceof Readable)) return new Readable(options);
+  const isDuplex = this instanceof Duplex;
+  this._readableState = new ReadableState(options, this, isDuplex);
+  if (options) {
+    if (typeof options.read === "function") this._read = options.read;
+    if (typeof options.destroy === "function") this._destroy = options.destroy;
+    if (typeof options.construct === "function") this._construct = options.construct;
+    if (options.signal && !isDuplex) addAbortSignal(options.signal, this);
   }
+  Stream.call(this, options);
+  constructStream(this, () => {
+    if (this._readableState.needReadable) maybeReadMore(this, this._readableState);
+  });
+}
+inherit(Readable, Stream);
 
+defineMethods(Readable, class {
   _read() {
     throw notImplemented("_read()");
   }
@@ -470,13 +496,6 @@ export class Readable extends Stream {
 
   [Symbol.asyncIterator]() {
     return iterateReadable(this, true);
-  }
-
-  async [Symbol.asyncDispose]() {
-    if (!this.destroyed) {
-      this.destroy(new AbortError());
-      await finishedPromise(this).catch(noop);
-    }
   }
 
   // Iterator helpers (Node's experimental Readable operators).
@@ -634,18 +653,24 @@ export class Readable extends Stream {
   get readableEnded() {
     return this._readableState.endEmitted;
   }
+});
 
-  static from(iterable, options) {
-    return readableFrom(iterable, options);
-  }
-
-  static isDisturbed(stream) {
-    return isDisturbed(stream);
-  }
-}
+Readable.from = function from(iterable, options) {
+  return readableFrom(iterable, options);
+};
+Readable.isDisturbed = isDisturbed;
 
 Readable.prototype.destroy = destroy;
 Readable.prototype.addListener = Readable.prototype.on;
+// Explicit resource management is not in every engine (QuickJS lacks it).
+if (typeof Symbol.asyncDispose === "symbol") {
+  Readable.prototype[Symbol.asyncDispose] = async function asyncDispose() {
+    if (!this.destroyed) {
+      this.destroy(new AbortError());
+      await finishedPromise(this).catch(noop);
+    }
+  };
+}
 Readable.prototype.off = Readable.prototype.removeListener;
 Readable.ReadableState = ReadableState;
 
@@ -672,10 +697,6 @@ function resumeNow(stream, state) {
 function flow(stream) {
   const state = stream._readableState;
   while (state.flowing && stream.read() !== null);
-}
-
-function isChunkType(chunk) {
-  return typeof chunk === "string" || chunk instanceof Uint8Array;
 }
 
 function addChunk(stream, chunk, encoding, toFront) {
@@ -707,7 +728,7 @@ function addChunk(stream, chunk, encoding, toFront) {
       return false;
     }
   }
-  if (state.objectMode || (chunk !== undefined && (chunk.length > 0 || isChunkType(chunk)))) {
+  if (state.objectMode || (chunk && chunk.length > 0)) {
     if (toFront) {
       if (state.endEmitted) {
         errorOrDestroy(stream, nodeError(Error, "ERR_STREAM_UNSHIFT_AFTER_END_EVENT", "stream.unshift() after end event"));
@@ -1206,7 +1227,7 @@ async function closeIterator(iterator, error) {
 
 // ---------------------------------------------------------------- Writable
 
-export class WritableState {
+class WritableState {
   constructor(options, stream, isDuplex) {
     this.objectMode = Boolean(options?.objectMode || (isDuplex && options?.writableObjectMode));
     this.highWaterMark = highWaterMarkFrom(options, "writableHighWaterMark", isDuplex, this.objectMode);
@@ -1253,32 +1274,37 @@ export class WritableState {
   }
 }
 
-export class Writable extends Stream {
-  constructor(options) {
-    super(options);
-    const isDuplex = this instanceof Duplex;
-    this._writableState = new WritableState(options, this, isDuplex);
-    if (options) {
-      if (typeof options.write === "function") this._write = options.write;
-      if (typeof options.writev === "function") this._writev = options.writev;
-      if (typeof options.destroy === "function") this._destroy = options.destroy;
-      if (typeof options.final === "function") this._final = options.final;
-      if (typeof options.construct === "function") this._construct = options.construct;
-      if (options.signal) addAbortSignal(options.signal, this);
-    }
-    constructStream(this, () => {
-      const state = this._writableState;
-      if (!state.writing) flushBuffered(this, state);
-      finishIfDone(this, state);
-    });
+export function Writable(options) {
+  // Writable.call(duplex) sets up the writable half of a Duplex.
+  const isDuplex = this instanceof Duplex;
+  if (!isDuplex && !Function.prototype[Symbol.hasInstance].call(Writable, this)) return new Writable(options);
+  this._writableState = new WritableState(options, this, isDuplex);
+  if (options) {
+    if (typeof options.write === "function") this._write = options.write;
+    if (typeof options.writev === "function") this._writev = options.writev;
+    if (typeof options.destroy === "function") this._destroy = options.destroy;
+    if (typeof options.final === "function") this._final = options.final;
+    if (typeof options.construct === "function") this._construct = options.construct;
+    if (options.signal) addAbortSignal(options.signal, this);
   }
+  Stream.call(this, options);
+  constructStream(this, () => {
+    const state = this._writableState;
+    if (!state.writing) flushBuffered(this, state);
+    finishIfDone(this, state);
+  });
+}
+inherit(Writable, Stream);
 
-  static [Symbol.hasInstance](value) {
+Object.defineProperty(Writable, Symbol.hasInstance, {
+  value(value) {
     if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
     if (this !== Writable) return false;
     return Boolean(value?._writableState instanceof WritableState);
-  }
+  },
+});
 
+defineMethods(Writable, class {
   _write(chunk, encoding, cb) {
     if (this._writev) this._writev([{ chunk, encoding }], cb);
     else throw notImplemented("_write()");
@@ -1377,19 +1403,24 @@ export class Writable extends Stream {
   set destroyed(value) {
     if (this._writableState) this._writableState.destroyed = value;
   }
-}
+});
 
 Writable.prototype.destroy = destroy;
 Writable.WritableState = WritableState;
 
 function writeChunk(stream, chunk, encoding, cb) {
   const state = stream._writableState;
+  // Object mode passes the encoding through as given (null with a callback
+  // in its place); byte mode falls back to the default encoding.
   if (typeof encoding === "function") {
     cb = encoding;
-    encoding = state.defaultEncoding;
+    encoding = state.objectMode ? null : state.defaultEncoding;
   } else {
-    if (!encoding) encoding = state.defaultEncoding;
-    else if (encoding !== "buffer" && !isEncoding(encoding)) throw unknownEncoding(encoding);
+    if (!encoding) {
+      if (!state.objectMode) encoding = state.defaultEncoding;
+    } else if (encoding !== "buffer" && !isEncoding(encoding)) {
+      throw unknownEncoding(encoding);
+    }
     if (typeof cb !== "function") cb = noop;
   }
   if (chunk === null) {
@@ -1600,6 +1631,9 @@ function endWritable(stream, chunk, encoding, cb) {
     err = destroyedError("end");
   }
   if (typeof cb === "function") {
+    // A stream that failed while ending (a synchronous _final error) reports
+    // that error, after its 'error' and 'close' events.
+    if (!err && state.errored && !state.finished) err = state.errored;
     if (err) nextTick(cb, err);
     else if (state.finished) nextTick(cb, null);
     else state.onFinished.push(cb);
@@ -1692,64 +1726,64 @@ function finish(stream, state) {
 
 // ---------------------------------------------------------------- Duplex, Transform, PassThrough
 
-export class Duplex extends Readable {
-  constructor(options) {
-    super(options);
-    this._writableState = new WritableState(options, this, true);
-    if (options) {
-      this.allowHalfOpen = options.allowHalfOpen !== false;
-      if (options.readable === false) {
-        this._readableState.readable = false;
-        this._readableState.ended = true;
-        this._readableState.endEmitted = true;
-      }
-      if (options.writable === false) {
-        this._writableState.writable = false;
-        this._writableState.ending = true;
-        this._writableState.ended = true;
-        this._writableState.finished = true;
-      }
-      if (typeof options.write === "function") this._write = options.write;
-      if (typeof options.writev === "function") this._writev = options.writev;
-      if (typeof options.final === "function") this._final = options.final;
-      if (options.signal) addAbortSignal(options.signal, this);
-    } else {
-      this.allowHalfOpen = true;
+export function Duplex(options) {
+  if (!(this instanceof Duplex)) return new Duplex(options);
+  Readable.call(this, options);
+  this._writableState = new WritableState(options, this, true);
+  if (options) {
+    this.allowHalfOpen = options.allowHalfOpen !== false;
+    if (options.readable === false) {
+      this._readableState.readable = false;
+      this._readableState.ended = true;
+      this._readableState.endEmitted = true;
     }
-    if (typeof this._construct === "function") {
-      this._writableState.constructed = this._readableState.constructed;
-      this.once(kConstructed, () => {
-        this._writableState.constructed = true;
-        if (!this._writableState.writing) flushBuffered(this, this._writableState);
-        finishIfDone(this, this._writableState);
-      });
+    if (options.writable === false) {
+      this._writableState.writable = false;
+      this._writableState.ending = true;
+      this._writableState.ended = true;
+      this._writableState.finished = true;
     }
+    if (typeof options.write === "function") this._write = options.write;
+    if (typeof options.writev === "function") this._writev = options.writev;
+    if (typeof options.final === "function") this._final = options.final;
+    if (options.signal) addAbortSignal(options.signal, this);
+  } else {
+    this.allowHalfOpen = true;
   }
-
-  static from(body) {
-    if (body instanceof Duplex) return body;
-    if (isReadableNodeStream(body)) {
-      const duplex = new Duplex({ objectMode: true, writable: false, read() {} });
-      body.on("data", (chunk) => duplex.push(chunk));
-      body.on("end", () => duplex.push(null));
-      body.on("error", (err) => duplex.destroy(err));
-      return duplex;
-    }
-    if (body && (typeof body[Symbol.asyncIterator] === "function" || typeof body[Symbol.iterator] === "function")) {
-      const source = readableFrom(body, { objectMode: true });
-      const duplex = new Duplex({ objectMode: true, writable: false, read() {} });
-      source.on("data", (chunk) => duplex.push(chunk));
-      source.on("end", () => duplex.push(null));
-      source.on("error", (err) => duplex.destroy(err));
-      return duplex;
-    }
-    throw invalidArgType(
-      "body",
-      "of type stream, iterable or async iterable",
-      body,
-    );
+  if (typeof this._construct === "function") {
+    this._writableState.constructed = this._readableState.constructed;
+    this.once(kConstructed, () => {
+      this._writableState.constructed = true;
+      if (!this._writableState.writing) flushBuffered(this, this._writableState);
+      finishIfDone(this, this._writableState);
+    });
   }
 }
+inherit(Duplex, Readable);
+
+Duplex.from = function from(body) {
+  if (body instanceof Duplex) return body;
+  if (isReadableNodeStream(body)) {
+    const duplex = new Duplex({ objectMode: true, writable: false, read() {} });
+    body.on("data", (chunk) => duplex.push(chunk));
+    body.on("end", () => duplex.push(null));
+    body.on("error", (err) => duplex.destroy(err));
+    return duplex;
+  }
+  if (body && (typeof body[Symbol.asyncIterator] === "function" || typeof body[Symbol.iterator] === "function")) {
+    const source = readableFrom(body, { objectMode: true });
+    const duplex = new Duplex({ objectMode: true, writable: false, read() {} });
+    source.on("data", (chunk) => duplex.push(chunk));
+    source.on("end", () => duplex.push(null));
+    source.on("error", (err) => duplex.destroy(err));
+    return duplex;
+  }
+  throw invalidArgType(
+    "body",
+    "of type function or an instance of Blob, ReadableStream, WritableStream, Stream, Iterable, AsyncIterable, or Promise or { readable, writable } pair",
+    body,
+  );
+};
 
 // Duplex is a Readable that is also a Writable: the writable half's methods
 // and accessors are shared from Writable.prototype.
@@ -1774,27 +1808,29 @@ Object.defineProperties(Duplex.prototype, {
 
 const kPendingCallback = Symbol("pendingTransformCallback");
 
-export class Transform extends Duplex {
-  constructor(options) {
-    // With a readable high-water mark of 0 the writable side must not buffer
-    // either, or the transform would hold data twice.
-    if (options && (options.highWaterMark ?? options.readableHighWaterMark) === 0) {
-      options = {
-        ...options,
-        highWaterMark: null,
-        readableHighWaterMark: 0,
-        writableHighWaterMark: options.writableHighWaterMark || 0,
-      };
-    }
-    super(options);
-    this._readableState.sync = false;
-    this[kPendingCallback] = null;
-    if (options) {
-      if (typeof options.transform === "function") this._transform = options.transform;
-      if (typeof options.flush === "function") this._flush = options.flush;
-    }
+export function Transform(options) {
+  if (!(this instanceof Transform)) return new Transform(options);
+  // With a readable high-water mark of 0 the writable side must not buffer
+  // either, or the transform would hold data twice.
+  if (options && (options.highWaterMark ?? options.readableHighWaterMark) === 0) {
+    options = {
+      ...options,
+      highWaterMark: null,
+      readableHighWaterMark: 0,
+      writableHighWaterMark: options.writableHighWaterMark || 0,
+    };
   }
+  Duplex.call(this, options);
+  this._readableState.sync = false;
+  this[kPendingCallback] = null;
+  if (options) {
+    if (typeof options.transform === "function") this._transform = options.transform;
+    if (typeof options.flush === "function") this._flush = options.flush;
+  }
+}
+inherit(Transform, Duplex);
 
+defineMethods(Transform, class {
   _final(cb) {
     if (typeof this._flush === "function" && !this.destroyed) {
       this._flush((err, data) => {
@@ -1839,17 +1875,21 @@ export class Transform extends Duplex {
       callback();
     }
   }
-}
+});
 
-export class PassThrough extends Transform {
-  _transform(chunk, encoding, cb) {
-    cb(null, chunk);
-  }
+export function PassThrough(options) {
+  if (!(this instanceof PassThrough)) return new PassThrough(options);
+  Transform.call(this, options);
 }
+inherit(PassThrough, Transform);
+
+PassThrough.prototype._transform = function _transform(chunk, encoding, cb) {
+  cb(null, chunk);
+};
 
 // ---------------------------------------------------------------- stream predicates
 
-export function isReadableNodeStream(obj, strict = false) {
+function isReadableNodeStream(obj, strict = false) {
   return Boolean(
     obj &&
       typeof obj.pipe === "function" &&
@@ -1860,7 +1900,7 @@ export function isReadableNodeStream(obj, strict = false) {
   );
 }
 
-export function isWritableNodeStream(obj) {
+function isWritableNodeStream(obj) {
   return Boolean(
     obj && typeof obj.write === "function" && typeof obj.on === "function" && (!obj._readableState || obj._writableState?.writable !== false),
   );
@@ -1922,6 +1962,14 @@ export function isErrored(stream) {
 
 export function isDisturbed(stream) {
   return Boolean(stream && (stream.readableDidRead || stream.readableAborted));
+}
+
+function isFinished(stream) {
+  if (!isNodeStream(stream)) return null;
+  if (isDestroyed(stream)) return true;
+  if (isReadable(stream)) return false;
+  if (isWritable(stream)) return false;
+  return true;
 }
 
 function isClosed(stream) {
@@ -2086,6 +2134,8 @@ function runPipeline(stages, callback, options) {
   const controller = new AbortController();
   const innerSignal = controller.signal;
   const destroyers = [];
+  // Listeners left on a readable last stage are removed once all went well.
+  const lastStageCleanups = [];
   let pending = 0;
   let firstError;
   let result;
@@ -2107,7 +2157,10 @@ function runPipeline(stages, callback, options) {
     while (destroyers.length) destroyers.shift()(firstError);
     signal?.removeEventListener("abort", onAbort);
     controller.abort();
-    if (final) nextTick(callback, firstError, result);
+    if (final) {
+      if (!firstError) for (const cleanup of lastStageCleanups) cleanup();
+      nextTick(callback, firstError, result);
+    }
   }
 
   let current;
@@ -2118,11 +2171,18 @@ function runPipeline(stages, callback, options) {
     const isLast = !reading;
 
     if (isNodeStream(stage)) {
+      // A last stage that is not to be ended is not destroyed either.
+      if (reading || end) {
+        const { destroy: destroyStage, cleanup } = streamDestroyer(stage, reading, writing);
+        destroyers.push(destroyStage);
+        if (isLast && isReadable(stage)) lastStageCleanups.push(cleanup);
+      }
       // Errors after the data has flowed still fail the pipeline.
-      stage.on("error", (err) => {
+      const onError = (err) => {
         if (err && err.name !== "AbortError" && err.code !== "ERR_STREAM_PREMATURE_CLOSE") stageDone(err);
-      });
-      destroyers.push(streamDestroyer(stage, reading, writing));
+      };
+      stage.on("error", onError);
+      if (isLast && isReadable(stage)) lastStageCleanups.push(() => stage.removeListener("error", onError));
     }
 
     if (i === 0) {
@@ -2134,7 +2194,11 @@ function runPipeline(stages, callback, options) {
       } else if (isNodeStream(stage) || isIterable(stage)) {
         current = stage;
       } else {
-        throw invalidArgType("source", "of type stream, iterable, async iterable or function", stage);
+        throw invalidArgType(
+          "body",
+          "of type function or an instance of Blob, ReadableStream, WritableStream, Stream, Iterable, AsyncIterable, or Promise or { readable, writable } pair",
+          stage,
+        );
       }
     } else if (typeof stage === "function") {
       const input = isReadableNodeStream(current) ? iterateReadable(current, true) : toAsyncIterable(current);
@@ -2166,7 +2230,7 @@ function runPipeline(stages, callback, options) {
           throw nodeError(TypeError, "ERR_INVALID_RETURN_VALUE", `Expected AsyncIterable or Promise to be returned from the "destination" function.`);
         }
         current = sink;
-        destroyers.push(streamDestroyer(current, false, true));
+        destroyers.push(streamDestroyer(current, false, true).destroy);
       }
     } else if (isNodeStream(stage)) {
       if (isReadableNodeStream(current)) {
@@ -2193,13 +2257,16 @@ function streamDestroyer(stream, reading, writing) {
   stream.on("close", () => {
     done = true;
   });
-  finished(stream, { readable: reading, writable: writing }, (err) => {
+  const cleanup = finished(stream, { readable: reading, writable: writing }, (err) => {
     done = !err;
   });
-  return (err) => {
-    if (done) return;
-    done = true;
-    destroyAny(stream, err || destroyedError("pipe"));
+  return {
+    destroy(err) {
+      if (done) return;
+      done = true;
+      destroyAny(stream, err || destroyedError("pipe"));
+    },
+    cleanup,
   };
 }
 
@@ -2273,6 +2340,44 @@ async function pumpInto(iterable, writable, done, { end }) {
   }
 }
 
+// ---------------------------------------------------------------- duplexPair
+
+/** Two connected Duplex streams: what is written to one is read from the other. */
+export function duplexPair(options) {
+  const sides = [];
+  const makeSide = () =>
+    new Duplex({
+      ...options,
+      read() {
+        const callback = this[kPendingWrite];
+        if (callback) {
+          this[kPendingWrite] = null;
+          callback();
+        }
+      },
+      // A write completes when the other side asks for more.
+      write(chunk, encoding, callback) {
+        const other = sides[sides[0] === this ? 1 : 0];
+        if (chunk.length === 0 && !this.writableObjectMode) {
+          nextTick(callback);
+        } else {
+          other.push(chunk);
+          other[kPendingWrite] = callback;
+        }
+      },
+      // Ending one side finishes once the other side has ended.
+      final(callback) {
+        const other = sides[sides[0] === this ? 1 : 0];
+        other.once("end", callback);
+        other.push(null);
+      },
+    });
+  sides.push(makeSide(), makeSide());
+  return sides;
+}
+
+const kPendingWrite = Symbol("pendingWrite");
+
 // ---------------------------------------------------------------- addAbortSignal
 
 export function addAbortSignal(signal, stream) {
@@ -2334,6 +2439,7 @@ Object.assign(Stream, {
   Duplex,
   Transform,
   PassThrough,
+  duplexPair,
   pipeline,
   addAbortSignal,
   finished,

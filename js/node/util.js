@@ -4,26 +4,11 @@
 // for ordinary values. What pure JavaScript cannot see is approximated:
 // promise state and proxies (see `formatPromise` and `types.isProxy`), and
 // the contents of Map/Set iterators.
-import { describeReceived } from "./internal/errors.js";
+import { codedError, invalidArgType } from "./internal/errors.js";
 import * as timersPromises from "./timers/promises.js";
 
 const customInspectSymbol = Symbol.for("nodejs.util.inspect.custom");
 const customPromisifySymbol = Symbol.for("nodejs.util.promisify.custom");
-
-function typeError(code, message) {
-  const err = new TypeError(message);
-  err.code = code;
-  return err;
-}
-
-// Node's wording: dotted names are properties, names like "last argument"
-// are used as they are.
-function invalidArgType(name, expected, value) {
-  const subject = name.endsWith(" argument")
-    ? name
-    : `"${name}" ${name.includes(".") ? "property" : "argument"}`;
-  return typeError("ERR_INVALID_ARG_TYPE", `The ${subject} must be ${expected}.${describeReceived(value)}`);
-}
 
 function nextTick(fn, ...args) {
   const tick = globalThis.process?.nextTick;
@@ -991,17 +976,10 @@ function formatMapEntries(ctx, map, level) {
   return output;
 }
 
-// Promise state is invisible to JavaScript; the V8 build of deno_core
-// exposes it through Deno.core.getPromiseDetails, which is used when present.
-function formatPromise(ctx, promise, level) {
-  const details = globalThis.Deno?.core?.getPromiseDetails?.(promise);
-  if (!Array.isArray(details)) return [ctx.stylize("<unknown>", "special")];
-  const [state, result] = details;
-  if (state === 0) return [ctx.stylize("<pending>", "special")];
-  ctx.indentationLvl += 2;
-  const shown = formatValue(ctx, result, level);
-  ctx.indentationLvl -= 2;
-  return [state === 2 ? `${ctx.stylize("<rejected>", "special")} ${shown}` : shown];
+// A promise's state cannot be read synchronously from JavaScript, so the
+// entry Node shows (<pending>, the value, or <rejected> reason) is unknown.
+function formatPromise(ctx) {
+  return [ctx.stylize("<unknown>", "special")];
 }
 
 function formatProperty(ctx, object, level, key, isArrayEntry, descriptor, receiver = object) {
@@ -1584,8 +1562,7 @@ export function callbackify(original) {
     if (typeof callback !== "function") throw invalidArgType("last argument", "of type function", callback);
     const onRejected = (reason) => {
       if (!reason) {
-        const err = new Error("Promise was rejected with falsy value");
-        err.code = "ERR_FALSY_VALUE_REJECTION";
+        const err = codedError(Error, "ERR_FALSY_VALUE_REJECTION", "Promise was rejected with falsy value");
         err.reason = reason;
         reason = err;
       }
@@ -1624,6 +1601,7 @@ export function deprecate(fn, message, code) {
     return new.target ? Reflect.construct(fn, args, new.target) : Reflect.apply(fn, this, args);
   }
   Object.setPrototypeOf(deprecated, fn);
+  Object.defineProperty(deprecated, "length", { value: fn.length, configurable: true });
   if (fn.prototype) deprecated.prototype = fn.prototype;
   return deprecated;
 }
@@ -1673,11 +1651,11 @@ export function styleText(format, text, { validateStream = true, stream = undefi
   for (const key of formats) {
     const codes = colors[key];
     if (codes === undefined) {
-      const err = new TypeError(
+      throw codedError(
+        TypeError,
+        "ERR_INVALID_ARG_VALUE",
         `The argument 'format' must be one of: ${Object.keys(colors).map((name) => `'${name}'`).join(", ")}. Received ${inspect(key)}`,
       );
-      err.code = "ERR_INVALID_ARG_VALUE";
-      throw err;
     }
     opening += `\u001b[${codes[0]}m`;
     closing = `\u001b[${codes[1]}m${closing}`;
@@ -1699,9 +1677,7 @@ function streamTakesColor(stream) {
 // ---------------------------------------------------------------- parseArgs
 
 function parseArgsError(code, message) {
-  const err = new TypeError(message);
-  err.code = code;
-  return err;
+  return codedError(TypeError, code, message);
 }
 
 function validateParseArgsConfig(config) {
@@ -1885,6 +1861,69 @@ export function parseArgs(config = {}) {
   return result;
 }
 
+// ---------------------------------------------------------------- parseEnv
+
+/**
+ * The dotenv format Node reads: KEY=value lines, an optional `export `
+ * prefix, # comments, and values quoted with ", ' or ` that may span lines
+ * (\n is a newline inside double quotes only).
+ */
+export function parseEnv(content) {
+  if (typeof content !== "string") throw invalidArgType("content", "of type string", content);
+  const text = content.replace(/\r\n?/g, "\n");
+  const env = {};
+  let pos = 0;
+  while (pos < text.length) {
+    let lineEnd = text.indexOf("\n", pos);
+    if (lineEnd === -1) lineEnd = text.length;
+    const line = text.slice(pos, lineEnd);
+    const eq = line.indexOf("=");
+    if (eq === -1 || line.trimStart().startsWith("#")) {
+      pos = lineEnd + 1;
+      continue;
+    }
+    let key = line.slice(0, eq).trim();
+    if (key.startsWith("export ")) key = key.slice(7).trim();
+    let start = pos + eq + 1;
+    while (text[start] === " " || text[start] === "\t") start++;
+    const quote = text[start];
+    const close = quote === '"' || quote === "'" || quote === "`" ? text.indexOf(quote, start + 1) : -1;
+    let value;
+    if (close !== -1) {
+      value = text.slice(start + 1, close);
+      if (quote === '"') value = value.replace(/\\n/g, "\n");
+      lineEnd = text.indexOf("\n", close);
+      if (lineEnd === -1) lineEnd = text.length;
+    } else {
+      value = text.slice(start, lineEnd);
+      const comment = value.indexOf("#");
+      if (comment !== -1) value = value.slice(0, comment);
+      value = value.trim();
+    }
+    if (key) env[key] = value;
+    pos = lineEnd + 1;
+  }
+  return env;
+}
+
+// ---------------------------------------------------------------- abort signals
+
+// Transferring between threads does not apply in the isolate; these return
+// ordinary controllers and signals.
+export function transferableAbortController() {
+  return new AbortController();
+}
+
+export function transferableAbortSignal(signal) {
+  if (signal === null || typeof signal !== "object" || !("aborted" in signal)) {
+    throw invalidArgType("signal", "an instance of AbortSignal", signal);
+  }
+  return signal;
+}
+
+/** Node prints a stack trace on SIGINT when enabled; the isolate gets no signals. */
+export function setTraceSigInt(enable) {}
+
 // ---------------------------------------------------------------- aborted
 
 export function aborted(signal, resource) {
@@ -1899,35 +1938,71 @@ export function aborted(signal, resource) {
 }
 
 // ---------------------------------------------------------------- legacy
+// The pre-ES2015 helpers, runtime-deprecated in Node 22 with these codes and
+// messages.
 
-export const isArray = Array.isArray;
-export const isBoolean = (v) => typeof v === "boolean";
-export const isBuffer = (v) => globalThis.Buffer?.isBuffer?.(v) ?? false;
-export { isDate, isRegExp };
-export { isError };
-export const isFunction = (v) => typeof v === "function";
-export const isNull = (v) => v === null;
-export const isNullOrUndefined = (v) => v === null || v === undefined;
-export const isNumber = (v) => typeof v === "number";
-export const isObject = (v) => v !== null && typeof v === "object";
-export const isPrimitive = (v) => v === null || (typeof v !== "object" && typeof v !== "function");
-export const isString = (v) => typeof v === "string";
-export const isSymbol = (v) => typeof v === "symbol";
-export const isUndefined = (v) => v === undefined;
+const legacy = (fn, name, code, advice) =>
+  deprecate(fn, `The \`util.${name}\` API is deprecated.${advice}`, code);
 
-export function _extend(target, source) {
-  if (source === null || typeof source !== "object") return target;
-  for (const key of Object.keys(source)) target[key] = source[key];
-  return target;
-}
+export const isArray = legacy(Array.isArray, "isArray", "DEP0044", " Please use `Array.isArray()` instead.");
+export const isBoolean = legacy((v) => typeof v === "boolean", "isBoolean", "DEP0045", '  Please use `typeof arg === "boolean"` instead.');
+export const isBuffer = legacy((v) => globalThis.Buffer?.isBuffer?.(v) ?? false, "isBuffer", "DEP0046", " Please use `Buffer.isBuffer()` instead.");
+// Node's isDate and isRegExp take no declared parameters.
+const isDateLegacy = legacy((...args) => isDate(args[0]), "isDate", "DEP0047", "  Please use `arg instanceof Date` instead.");
+const isErrorLegacy = legacy(
+  isError,
+  "isError",
+  "DEP0048",
+  ' Please use `ObjectPrototypeToString(e) === "[object Error]" || e instanceof Error` instead.',
+);
+export const isFunction = legacy((v) => typeof v === "function", "isFunction", "DEP0049", '  Please use `typeof arg === "function"` instead.');
+export const isNull = legacy((v) => v === null, "isNull", "DEP0050", " Please use `arg === null` instead.");
+export const isNullOrUndefined = legacy(
+  (v) => v === null || v === undefined,
+  "isNullOrUndefined",
+  "DEP0051",
+  " Please use `arg === null || arg === undefined` instead.",
+);
+export const isNumber = legacy((v) => typeof v === "number", "isNumber", "DEP0052", ' Please use `typeof arg === "number"` instead.');
+export const isObject = legacy(
+  (v) => v !== null && typeof v === "object",
+  "isObject",
+  "DEP0053",
+  ' Please use `arg !== null && typeof arg === "object"` instead.',
+);
+export const isPrimitive = legacy(
+  (v) => v === null || (typeof v !== "object" && typeof v !== "function"),
+  "isPrimitive",
+  "DEP0054",
+  ' Please use `arg === null || (typeof arg !== "object" && typeof arg !== "function")` instead.',
+);
+const isRegExpLegacy = legacy((...args) => isRegExp(args[0]), "isRegExp", "DEP0055", " Please use `arg instanceof RegExp` instead.");
+export const isString = legacy((v) => typeof v === "string", "isString", "DEP0056", '  Please use `typeof arg === "string"` instead.');
+export const isSymbol = legacy((v) => typeof v === "symbol", "isSymbol", "DEP0057", '  Please use `arg === "symbol"` instead.');
+export const isUndefined = legacy((v) => v === undefined, "isUndefined", "DEP0058", " Please use `arg === undefined` instead.");
+export { isDateLegacy as isDate, isErrorLegacy as isError, isRegExpLegacy as isRegExp };
 
-export function log(...args) {
-  const d = new Date();
-  const pad = (n) => String(n).padStart(2, "0");
-  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  console.log(`${d.getDate()} ${months[d.getMonth()]} ${time} - ${format(...args)}`);
-}
+export const _extend = deprecate(
+  function _extend(target, source) {
+    if (source === null || typeof source !== "object") return target;
+    for (const key of Object.keys(source)) target[key] = source[key];
+    return target;
+  },
+  "The `util._extend` API is deprecated. Please use Object.assign() instead.",
+  "DEP0060",
+);
+
+export const log = deprecate(
+  function log(...args) {
+    const d = new Date();
+    const pad = (n) => String(n).padStart(2, "0");
+    const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+    console.log(`${d.getDate()} ${months[d.getMonth()]} ${time} - ${format(...args)}`);
+  },
+  "The `util.log API is deprecated. Please use console.log() with a custom formatter or a third-party logger instead.",
+  "DEP0059",
+);
 
 // The isolate installs these globals before any node: module is evaluated.
 export const TextEncoder = globalThis.TextEncoder;
@@ -1947,26 +2022,30 @@ export default {
   isArray,
   isBoolean,
   isBuffer,
-  isDate,
+  isDate: isDateLegacy,
   isDeepStrictEqual,
-  isError,
+  isError: isErrorLegacy,
   isFunction,
   isNull,
   isNullOrUndefined,
   isNumber,
   isObject,
   isPrimitive,
-  isRegExp,
+  isRegExp: isRegExpLegacy,
   isString,
   isSymbol,
   isUndefined,
   log,
   parseArgs,
+  parseEnv,
   promisify,
+  setTraceSigInt,
   stripVTControlCharacters,
   styleText,
   TextDecoder,
   TextEncoder,
   toUSVString,
+  transferableAbortController,
+  transferableAbortSignal,
   types,
 };

@@ -5,6 +5,7 @@ import { core, ops } from "pihost:runtime/ops.js";
 // First: the web modules below create encoders when they load.
 import { TextDecoder, TextEncoder } from "pihost:runtime/encoding.js";
 import { Buffer } from "pihost:node/buffer.js";
+import { Readable } from "pihost:node/stream.js";
 import { useNativeUtf8 } from "pihost:node/internal/utf8-codec.js";
 import { setNativeOps } from "pihost:runtime/web/native.js";
 import { DOMException } from "pihost:runtime/web/dom-exception.js";
@@ -47,6 +48,8 @@ defineHidden("__pihostCwd", () => {
   return currentDirectory;
 });
 
+const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGUSR1: 10, SIGUSR2: 12, SIGTERM: 15, SIGCONT: 18, SIGSTOP: 19 };
+
 class ProcessExit extends Error {
   constructor(code) {
     super(`pihost: process.exit(${code ?? 0}) was called; extensions cannot end the host process`);
@@ -78,7 +81,7 @@ const process = {
   platform: osInfo.platform,
   arch: osInfo.arch,
   pid: osInfo.pid,
-  ppid: 0,
+  ppid: osInfo.ppid,
   version: "v22.0.0",
   versions: { node: "22.0.0", pihost: "0.1.0" },
   release: { name: "node" },
@@ -86,9 +89,38 @@ const process = {
   features: {},
   stdout: writer(false),
   stderr: writer(true),
+  // Extensions have no terminal input of their own: a stdin that never
+  // delivers, as a terminal nobody types into.
+  get stdin() {
+    const stdin = new Readable({ read() {} });
+    stdin.isTTY = false;
+    Object.defineProperty(this, "stdin", { value: stdin, writable: true, configurable: true, enumerable: true });
+    return stdin;
+  },
   cwd: () => globalThis.__pihostCwd(),
+  // The working directory is this runtime's own (relative paths in fs,
+  // child_process and path resolve against it); the host process's stays
+  // where it is, so one extension cannot move another runtime or the host.
   chdir(directory) {
-    throw new Error(`pihost: process.chdir(${JSON.stringify(directory)}) is not supported yet`);
+    if (typeof directory !== "string") {
+      const error = new TypeError(`The "directory" argument must be of type string. Received ${typeof directory}`);
+      error.code = "ERR_INVALID_ARG_TYPE";
+      throw error;
+    }
+    const from = globalThis.__pihostCwd();
+    const target = directory.startsWith("/") ? directory : `${from}/${directory}`;
+    let real;
+    try {
+      real = ops.op_pihost_fs_realpath(target);
+      if (!ops.op_pihost_fs_stat(real, true).isDirectory) throw new Error("ENOTDIR: not a directory");
+    } catch (cause) {
+      const code = /^(E[A-Z]+)/.exec(cause?.message ?? "")?.[1] ?? "ENOENT";
+      const text = code === "ENOTDIR" ? "not a directory" : "no such file or directory";
+      const error = new Error(`${code}: ${text}, chdir ${from} -> '${directory}'`);
+      Object.assign(error, { errno: code === "ENOTDIR" ? -20 : -2, code, syscall: "chdir", path: from, dest: directory });
+      throw error;
+    }
+    currentDirectory = real;
   },
   exit(code) {
     throw new ProcessExit(code);
@@ -113,7 +145,27 @@ const process = {
     { bigint: () => BigInt(Math.round((performance.now() - startedAt) * 1e6)) },
   ),
   uptime: () => (performance.now() - startedAt) / 1000,
-  memoryUsage: () => ({ rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }),
+  // The engine does not report its heap; rss is the host process's.
+  memoryUsage: Object.assign(() => ({ rss: ops.op_pihost_system_load().rss, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }), {
+    rss: () => ops.op_pihost_system_load().rss,
+  }),
+  kill(pid, signal = "SIGTERM") {
+    const number = typeof signal === "number" ? signal : SIGNAL_NUMBERS[signal];
+    if (number === undefined) {
+      const error = new TypeError(`Unknown signal: ${signal}`);
+      error.code = "ERR_UNKNOWN_SIGNAL";
+      throw error;
+    }
+    try {
+      ops.op_pihost_process_kill(pid, number);
+    } catch (cause) {
+      const code = String(cause?.message ?? cause);
+      const error = new Error(`kill ${code}`);
+      Object.assign(error, { code, errno: code === "ESRCH" ? -3 : -1, syscall: "kill" });
+      throw error;
+    }
+    return true;
+  },
   emitWarning(warning) {
     console.warn(typeof warning === "string" ? `Warning: ${warning}` : warning);
   },

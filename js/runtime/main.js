@@ -33,6 +33,11 @@ import * as timers from "pihost:node/timers.js";
 import * as timersPromises from "pihost:node/timers/promises.js";
 import * as assert from "pihost:node/assert.js";
 import * as assertStrict from "pihost:node/assert/strict.js";
+import * as readline from "pihost:node/readline.js";
+import * as readlinePromises from "pihost:node/readline/promises.js";
+import * as nodeProcess from "pihost:node/process.js";
+import * as tty from "pihost:node/tty.js";
+import * as perfHooks from "pihost:node/perf_hooks.js";
 
 // require() is synchronous, so the built-ins it can return are loaded here,
 // once per runtime (ES imports of them go through the module loader).
@@ -56,6 +61,11 @@ for (const [name, namespace] of Object.entries({
   "timers/promises": timersPromises,
   assert,
   "assert/strict": assertStrict,
+  readline,
+  "readline/promises": readlinePromises,
+  process: nodeProcess,
+  tty,
+  perf_hooks: perfHooks,
 })) {
   registerBuiltinModule(name, namespace);
 }

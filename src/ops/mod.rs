@@ -20,6 +20,7 @@ deno_core::extension!(
         system::op_pihost_cwd,
         system::op_pihost_env_snapshot,
         system::op_pihost_os_info,
+        system::op_pihost_system_load,
         fs::op_pihost_fs_exists,
         fs::op_pihost_fs_read_text,
         fs::op_pihost_fs_read_bytes,
@@ -73,6 +74,7 @@ deno_core::extension!(
         spawn::op_pihost_spawn_wait,
         spawn::op_pihost_spawn_kill,
         spawn::op_pihost_spawn_release,
+        spawn::op_pihost_process_kill,
     ],
     state = |state| {
         state.put(process::ExecTable::default());

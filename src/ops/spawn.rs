@@ -45,6 +45,10 @@ pub struct SpawnOptions {
     /// Per stream (stdin, stdout, stderr): "pipe", "ignore" or "inherit".
     #[serde(default)]
     stdio: Option<[String; 3]>,
+    /// Node's `detached`: the child leads a new process group, so the whole
+    /// group can be signalled (`process.kill(-pid)`).
+    #[serde(default)]
+    detached: bool,
 }
 
 /// A started process.
@@ -86,6 +90,9 @@ pub fn op_pihost_spawn(
     }
     if let Some(env) = &options.env {
         builder.env_clear().envs(env);
+    }
+    if options.detached {
+        builder.process_group(0);
     }
     let kinds = options.stdio.as_ref();
     builder
@@ -241,4 +248,21 @@ pub fn op_pihost_spawn_kill(state: &mut OpState, #[smi] id: u32, #[smi] signal: 
 #[op2(fast)]
 pub fn op_pihost_spawn_release(state: &mut OpState, #[smi] id: u32) {
     state.borrow_mut::<SpawnTable>().processes.remove(&id);
+}
+
+/// `process.kill(pid, signal)`: kill(2) as Node calls it (a negative pid
+/// signals a process group); false with the errno text when it fails.
+#[op2(fast)]
+pub fn op_pihost_process_kill(pid: i32, signal: i32) -> Result<(), JsErrorBox> {
+    // SAFETY: kill(2) has no memory effects; its failure is reported.
+    if unsafe { libc::kill(pid, signal) } == 0 {
+        return Ok(());
+    }
+    let error = std::io::Error::last_os_error();
+    let code = match error.raw_os_error() {
+        Some(libc::ESRCH) => "ESRCH",
+        Some(libc::EPERM) => "EPERM",
+        _ => "EINVAL",
+    };
+    Err(JsErrorBox::generic(code))
 }

@@ -30,6 +30,43 @@ pub struct OsInfo {
     hostname: String,
     cpu_count: usize,
     pid: u32,
+    ppid: u32,
+    /// uname(2): kernel release, version and machine.
+    release: String,
+    version: String,
+    machine: String,
+    uid: u32,
+    gid: u32,
+    /// From the passwd entry of `uid`.
+    username: String,
+    shell: Option<String>,
+}
+
+/// Figures that change while the host runs (`os.freemem()`, `os.uptime()`, …).
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SystemLoad {
+    total_memory: u64,
+    free_memory: u64,
+    uptime_seconds: f64,
+    load_average: [f64; 3],
+    /// Resident set size of the host process, in bytes.
+    rss: u64,
+}
+
+fn uname_field(field: &[libc::c_char]) -> String {
+    let bytes: Vec<u8> = field.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// The passwd entry of `uid`: (name, shell).
+fn passwd_entry(uid: u32) -> Option<(String, String)> {
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        (fields.len() >= 7 && fields[2].parse::<u32>().ok() == Some(uid))
+            .then(|| (fields[0].to_string(), fields[6].to_string()))
+    })
 }
 
 fn node_platform() -> &'static str {
@@ -56,6 +93,10 @@ pub fn op_pihost_os_info() -> OsInfo {
         .map(|name| name.trim().to_string())
         .or_else(|_| std::env::var("HOSTNAME"))
         .unwrap_or_else(|_| "localhost".to_string());
+    // SAFETY: getuid takes no arguments and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let entry = passwd_entry(uid);
+    let system = uname();
     OsInfo {
         platform: node_platform(),
         arch: node_arch(),
@@ -64,5 +105,79 @@ pub fn op_pihost_os_info() -> OsInfo {
         hostname,
         cpu_count: std::thread::available_parallelism().map(usize::from).unwrap_or(1),
         pid: std::process::id(),
+        // SAFETY: getppid/getuid/getgid take no arguments and cannot fail.
+        ppid: unsafe { libc::getppid() } as u32,
+        release: system.0,
+        version: system.1,
+        machine: system.2,
+        uid,
+        gid: unsafe { libc::getgid() },
+        username: entry
+            .as_ref()
+            .map(|(name, _)| name.clone())
+            .or_else(|| std::env::var("USER").ok())
+            .unwrap_or_default(),
+        shell: entry.map(|(_, shell)| shell),
+    }
+}
+
+fn uname() -> (String, String, String) {
+    // SAFETY: utsname is plain old data; uname(2) fills it and returns 0 on success.
+    let mut names: libc::utsname = unsafe { std::mem::zeroed() };
+    if unsafe { libc::uname(&mut names) } != 0 {
+        return (String::new(), String::new(), String::new());
+    }
+    (
+        uname_field(&names.release),
+        uname_field(&names.version),
+        uname_field(&names.machine),
+    )
+}
+
+/// Memory, uptime and load now.
+#[op2]
+#[serde]
+pub fn op_pihost_system_load() -> SystemLoad {
+    let rss = std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|statm| statm.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map(|pages| pages * 4096)
+        .unwrap_or(0);
+    system_load(rss)
+}
+
+#[cfg(target_os = "linux")]
+fn system_load(rss: u64) -> SystemLoad {
+    // SAFETY: sysinfo is plain old data; sysinfo(2) fills it and returns 0 on success.
+    let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
+    if unsafe { libc::sysinfo(&mut info) } != 0 {
+        return SystemLoad {
+            total_memory: 0,
+            free_memory: 0,
+            uptime_seconds: 0.0,
+            load_average: [0.0; 3],
+            rss,
+        };
+    }
+    let unit = u64::from(info.mem_unit.max(1));
+    // The kernel's load figures are fixed point with 16 fractional bits.
+    let load = |value: libc::c_ulong| value as f64 / 65536.0;
+    SystemLoad {
+        total_memory: info.totalram as u64 * unit,
+        free_memory: info.freeram as u64 * unit,
+        uptime_seconds: info.uptime as f64,
+        load_average: [load(info.loads[0]), load(info.loads[1]), load(info.loads[2])],
+        rss,
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn system_load(rss: u64) -> SystemLoad {
+    SystemLoad {
+        total_memory: 0,
+        free_memory: 0,
+        uptime_seconds: 0.0,
+        load_average: [0.0; 3],
+        rss,
     }
 }

@@ -1,6 +1,6 @@
 // node:timers/promises over the global timers. Invalid arguments reject
 // rather than throw, as in Node.
-import { describeReceived } from "../internal/errors.js";
+import { invalidArgType } from "../internal/errors.js";
 
 class AbortError extends Error {
   constructor(message = "The operation was aborted", options = undefined) {
@@ -8,12 +8,6 @@ class AbortError extends Error {
     this.code = "ABORT_ERR";
     this.name = "AbortError";
   }
-}
-
-function invalidArgType(what, expected, value) {
-  const err = new TypeError(`The ${what} must be ${expected}.${describeReceived(value)}`);
-  err.code = "ERR_INVALID_ARG_TYPE";
-  return err;
 }
 
 function isAbortSignal(value) {
@@ -24,12 +18,12 @@ function isAbortSignal(value) {
 // Returns the validation error instead of throwing it so that callers can
 // reject with it.
 function checkOptions(options) {
-  if (options === null || typeof options !== "object") return invalidArgType('"options" argument', "of type object", options);
+  if (options === null || typeof options !== "object") return invalidArgType("options", "of type object", options);
   const { signal, ref } = options;
   if (signal !== undefined && !isAbortSignal(signal)) {
-    return invalidArgType('"options.signal" property', "an instance of AbortSignal", signal);
+    return invalidArgType("options.signal", "an instance of AbortSignal", signal);
   }
-  if (ref !== undefined && typeof ref !== "boolean") return invalidArgType('"options.ref" property', "of type boolean", ref);
+  if (ref !== undefined && typeof ref !== "boolean") return invalidArgType("options.ref", "of type boolean", ref);
   return undefined;
 }
 
@@ -60,7 +54,7 @@ function schedule(start, cancel, value, options) {
 }
 
 function checkDelay(delay) {
-  if (delay !== undefined && typeof delay !== "number") return invalidArgType('"delay" argument', "of type number", delay);
+  if (delay !== undefined && typeof delay !== "number") return invalidArgType("delay", "of type number", delay);
   return undefined;
 }
 
