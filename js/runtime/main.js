@@ -26,6 +26,7 @@ import * as nodeModule from "pihost:node/module.js";
 import * as crypto from "pihost:node/crypto.js";
 import * as zlib from "pihost:node/zlib.js";
 import * as util from "pihost:node/util.js";
+import * as utilTypes from "pihost:node/util/types.js";
 import * as stream from "pihost:node/stream.js";
 import * as streamPromises from "pihost:node/stream/promises.js";
 import * as stringDecoder from "pihost:node/string_decoder.js";
@@ -54,6 +55,7 @@ for (const [name, namespace] of Object.entries({
   crypto,
   zlib,
   util,
+  "util/types": utilTypes,
   stream,
   "stream/promises": streamPromises,
   string_decoder: stringDecoder,
