@@ -3,6 +3,7 @@
 // with its own merge rule. Merge rules live here, in JS, where object
 // identity (E6) and in-place mutation (E8) mean what they mean in pi.
 import { getCurrentSystemMessage } from "pihost:pi/pi-ai.js";
+import { buildSystemPrompt, normalizeBuildSystemPromptOptions } from "pihost:pi/coding-agent/system-prompt.js";
 import { ACTION_NAMES, DEFAULT_STALE_MESSAGE } from "pihost:runtime/extension-runtime.js";
 
 // Extension shortcuts compete with these built-in keybindings: an extension
@@ -152,8 +153,9 @@ export class ExtensionRunner {
   getContextUsageFn = () => undefined;
   compactFn = () => {};
   getSystemPromptFn = () => "";
-  getSystemPromptOptionsFn = () => ({ cwd: this.cwd });
-  buildSystemPromptFn = (options) => options.forceSystemPrompt ?? options.customPrompt ?? "";
+  getSystemPromptOptionsFn = () => normalizeBuildSystemPromptOptions({ cwd: this.cwd });
+  // pi renders the prompt itself; a host may render its own (buildSystemPrompt).
+  buildSystemPromptFn = (options) => buildSystemPrompt(options);
   executeToolFn = undefined;
   getCallableToolsFn = () => [];
   newSessionHandler = async () => ({ cancelled: false });
@@ -876,7 +878,7 @@ export class ExtensionRunner {
 
   /** Messages are collected; a systemPrompt overrides the prompt for later handlers (E11). */
   async emitBeforeAgentStart(trigger, systemPromptOptions) {
-    const options = { ...systemPromptOptions };
+    const options = normalizeBuildSystemPromptOptions(systemPromptOptions);
     const render = () => this.buildSystemPromptFn(options);
     const ctx = Object.defineProperties({}, Object.getOwnPropertyDescriptors(this.createContext()));
     ctx.getSystemPrompt = () => {
