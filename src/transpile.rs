@@ -165,6 +165,22 @@ fn transpile_uncached(
         (Vec::new(), Vec::new())
     };
 
+    // Plain JavaScript has nothing to strip: it is evaluated as written, which
+    // spares the emit (most of the time on a large npm file) and needs no
+    // source map. Only legacy decorators, which jiti compiles, need the emit.
+    let is_plain_javascript = matches!(media_type, MediaType::JavaScript | MediaType::Mjs | MediaType::Cjs);
+    if is_plain_javascript && !has_decorators(&parsed) {
+        return Ok(TranspiledModule {
+            code: source.to_string(),
+            source_map: None,
+            format,
+            declared_module_globals,
+            commonjs_exports,
+            commonjs_reexports,
+            named_imports,
+        });
+    }
+
     let emitted = parsed
         .transpile(
             &TranspileOptions {
@@ -191,6 +207,25 @@ fn transpile_uncached(
         commonjs_reexports,
         named_imports,
     })
+}
+
+/// Whether the program uses decorators anywhere.
+fn has_decorators(parsed: &deno_ast::ParsedSource) -> bool {
+    use deno_ast::swc::ecma_visit::{Visit, VisitWith};
+
+    #[derive(Default)]
+    struct FindDecorator(bool);
+    impl Visit for FindDecorator {
+        fn visit_decorator(&mut self, _decorator: &deno_ast::swc::ast::Decorator) {
+            self.0 = true;
+        }
+    }
+    let mut finder = FindDecorator::default();
+    match parsed.program_ref() {
+        ProgramRef::Module(module) => module.visit_with(&mut finder),
+        ProgramRef::Script(script) => script.visit_with(&mut finder),
+    }
+    finder.0
 }
 
 fn named_imports(body: &[ModuleItem]) -> Vec<NamedImport> {

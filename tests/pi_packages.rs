@@ -64,3 +64,27 @@ fn built_in_tools_read_write_edit_search_and_run_as_pi_does() {
     );
     assert!(passed > 190, "only {passed} cases ran");
 }
+
+#[test]
+fn pi_ai_streams_costs_ids_and_no_provider_errors_match_the_reference() {
+    let (passed, failures) = replay("pi-ai-goldens");
+    assert!(
+        failures.is_empty(),
+        "{} differ from pi-ai:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(passed > 250, "only {passed} cases ran");
+}
+
+#[test]
+fn the_theme_markdown_and_coding_agent_ui_pieces_render_as_pi_does() {
+    let (passed, failures) = replay("ui-goldens");
+    assert!(
+        failures.is_empty(),
+        "{} differ from pi's UI:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(passed > 100, "only {passed} cases ran");
+}

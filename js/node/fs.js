@@ -235,7 +235,9 @@ export function accessSync(path, mode = constants.F_OK) {
 }
 
 export function symlinkSync(target, path) {
-  call(() => ops.op_pihost_fs_symlink(pathOf(target), pathOf(path)));
+  // The target is stored as written: a relative one is relative to the link.
+  const stored = typeof target === "string" ? target : pathOf(target);
+  call(() => ops.op_pihost_fs_symlink(stored, pathOf(path)));
 }
 
 export function readlinkSync(path) {

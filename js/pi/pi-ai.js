@@ -1,9 +1,31 @@
-// The pi-ai root as extensions see it (pi's extension view): TypeBox's Type
-// and a StringEnum built on Type.Unsafe.
+// The pi-ai root as extensions see it (pi's extension view of pi-ai's compat
+// entry): TypeBox's Type, a StringEnum built on Type.Unsafe, and pi-ai's pure
+// helpers. Model calls go to the embedding host (ai/dispatch.js).
 import { Type } from "./typebox.js";
 
 export { Type };
 export { validateToolArguments, validateToolCall } from "../runtime/validate-tool-arguments.js";
+export { uuidv7 } from "./ai/uuid.js";
+export { calculateCost } from "./ai/cost.js";
+export { repairJson, parseJsonWithRepair, parseToolCallArguments, ToolCallArgumentsStream } from "./ai/json.js";
+export { EventStream, AssistantMessageEventStream, createAssistantMessageEventStream } from "./ai/event-stream.js";
+export {
+  createInitialSystemMessage,
+  normalizeContext,
+  getInitialSystemMessage,
+  withoutInitialSystemMessage,
+} from "./ai/transcript.js";
+export {
+  registerApiProvider,
+  getApiProvider,
+  getApiProviders,
+  unregisterApiProviders,
+  resetApiProviders,
+  stream,
+  streamSimple,
+  complete,
+  completeSimple,
+} from "./ai/dispatch.js";
 
 /** `{ type: "string", enum: [...] }`, for providers that reject anyOf/const. */
 export function StringEnum(values, options) {

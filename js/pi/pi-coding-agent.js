@@ -2,7 +2,9 @@
 // the built-in tools (read, write, edit, ls, find, grep, bash), the helpers
 // extensions use to shape tool output (truncation, sizes), to read skill
 // files (frontmatter), to present a conversation (convertToLlm,
-// serializeConversation), to serialize file edits, and the tool type guards.
+// serializeConversation), to serialize file edits, the tool type guards, and
+// the UI pieces extensions build on: the theme and its derived pi-tui
+// themes, key hints, borders and the bordered loader.
 import { contentText } from "./pi-ai.js";
 import { sliceHead } from "./coding-agent/truncate.js";
 
@@ -17,6 +19,18 @@ export {
 } from "./coding-agent/truncate.js";
 export { withFileMutationQueue } from "./coding-agent/file-mutation-queue.js";
 export { generateDiffString } from "./coding-agent/tools/edit-diff.js";
+export {
+  Theme,
+  getLanguageFromPath,
+  getMarkdownTheme,
+  getSelectListTheme,
+  getSettingsListTheme,
+  highlightCode,
+  initTheme,
+} from "./coding-agent/ui/theme.js";
+export { keyHint, keyText, rawKeyHint } from "./coding-agent/ui/keybinding-hints.js";
+export { DynamicBorder } from "./coding-agent/ui/dynamic-border.js";
+export { BorderedLoader } from "./coding-agent/ui/bordered-loader.js";
 export {
   createBashTool,
   createBashToolDefinition,

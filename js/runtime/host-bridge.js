@@ -4,6 +4,7 @@
 // is applied to the snapshot at once and told to the host. Calls whose answer
 // an extension awaits (UI prompts, session actions, nested tools) are async
 // ops: the isolate never blocks on the embedder.
+import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { ops } from "pihost:runtime/ops.js";
 import { noOpUIContext } from "pihost:runtime/runner.js";
 
@@ -109,6 +110,9 @@ function createHostUI() {
   ui.setToolsExpanded = notifier("ui.setToolsExpanded", ["expanded"], (expanded) => {
     hostState.toolsExpanded = expanded;
   });
+  // Colours are computed in the isolate (an embedder draws the ANSI text
+  // it gets): pi's dark theme, or the one initTheme chose.
+  Object.defineProperty(ui, "theme", { get: () => currentTheme(), enumerable: true, configurable: true });
   return ui;
 }
 

@@ -158,7 +158,10 @@ const compatEnvironment = {
       canExecuteTools: answers.executeToolResult !== undefined,
       setThemeResult: SCENARIO_SET_THEME_RESULT,
     });
-    return recordCalls(createHostBinding(), log);
+    const binding = createHostBinding();
+    // The scenario host's canned UI has no theme, as the recorder's has none.
+    if (binding.ui) Object.defineProperty(binding.ui, "theme", { value: undefined, enumerable: true, configurable: true });
+    return recordCalls(binding, log);
   },
   flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
 };

@@ -4,6 +4,7 @@
 // identity (E6) and in-place mutation (E8) mean what they mean in pi.
 import { getCurrentSystemMessage } from "pihost:pi/pi-ai.js";
 import { buildSystemPrompt, normalizeBuildSystemPromptOptions } from "pihost:pi/coding-agent/system-prompt.js";
+import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { ACTION_NAMES, DEFAULT_STALE_MESSAGE } from "pihost:runtime/extension-runtime.js";
 
 // Extension shortcuts compete with these built-in keybindings: an extension
@@ -111,8 +112,10 @@ export const noOpUIContext = {
   addAutocompleteProvider: () => {},
   setEditorComponent: () => {},
   getEditorComponent: () => undefined,
+  // Headless pi still initializes its theme (print mode too), so a headless
+  // ctx.ui.theme colours text as pi's does.
   get theme() {
-    return undefined;
+    return currentTheme();
   },
   getAllThemes: () => [],
   getTheme: () => undefined,

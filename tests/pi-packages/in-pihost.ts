@@ -2,7 +2,8 @@
 // Node differentials run against js/pi/*.js, here run against the virtual
 // modules an extension imports (the facades, in the isolate), and compared
 // with what the reference recorded; builtin-tools-goldens runs pi's built-in
-// tools over a fresh fixture. tests/pi_packages.rs calls these tools.
+// tools over a fresh fixture; ui-goldens checks the theme (ctx.ui.theme) and
+// the UI exports. tests/pi_packages.rs calls these tools.
 import { readFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,6 +18,8 @@ import * as agent from "@earendil-works/pi-coding-agent";
 import { runCases } from "./pi-tui-cases.mjs";
 import { buildCases, runCase } from "./pi-packages-cases.mjs";
 import { compareAll } from "./builtin-tools-cases.mjs";
+import { runCases as runUiCases } from "./ui-cases.mjs";
+import { buildCases as buildPiAiCases, hookEnv, runCase as runPiAiCase } from "./pi-ai-cases.mjs";
 
 const NOT_IMPLEMENTED = Symbol.for("pihost.notImplemented");
 
@@ -74,6 +77,52 @@ export default function (pi) {
         results.push({ ok: show(expected[name]) === show(got), detail: `${name}\n  pi:     ${show(expected[name])}\n  pihost: ${show(got)}` });
       }
       return report(results);
+    },
+  });
+  pi.registerTool({
+    name: "pi-ai-goldens",
+    parameters: { type: "object" },
+    async execute() {
+      // Model calls are answered through the host hook, swapped in per case
+      // and restored after it (hookEnv in pi-ai-cases.mjs).
+      const expected = goldens("pi-ai-goldens.json");
+      const cases = buildPiAiCases({ ai, env: hookEnv() });
+      const results = [];
+      for (const { name, run } of cases) {
+        const got = await runPiAiCase(run);
+        results.push({ ok: show(expected[name]) === show(got), detail: `${name}\n  pi:     ${show(expected[name])}\n  pihost: ${show(got)}` });
+      }
+      for (const name of Object.keys(expected)) {
+        if (!cases.some((entry) => entry.name === name)) results.push({ ok: false, detail: `${name}\n  golden without a case` });
+      }
+      return report(results);
+    },
+  });
+  pi.registerTool({
+    name: "ui-goldens",
+    parameters: { type: "object" },
+    async execute(_toolCallId, _params, _signal, _onUpdate, ctx) {
+      // The goldens hold pi's dark theme in truecolor; initTheme makes the current theme anew from this.
+      process.env.PI_TRUE_COLOR = "1";
+      const expected = goldens("ui-goldens.json");
+      implemented(agent).initTheme?.("dark");
+      // Without ctx.ui.theme the cases on the theme object come out missing and are skipped.
+      const actual = runUiCases({ agent: implemented(agent), tui: implemented(tui), theme: ctx?.ui?.theme });
+      const results = [];
+      let skipped = 0;
+      for (const [id, want] of Object.entries(expected)) {
+        const got = actual[id];
+        if (got?.missing) {
+          skipped++;
+          continue;
+        }
+        results.push({ ok: show(want) === show(got), detail: `${id}\n  pi:     ${show(want)}\n  pihost: ${show(got)}` });
+      }
+      const failures = results.filter((result) => !result.ok);
+      return {
+        content: [{ type: "text", text: JSON.stringify({ passed: results.length - failures.length, skipped, failures: failures.slice(0, 20).map((f) => f.detail) }) }],
+        details: {},
+      };
     },
   });
   pi.registerTool({

@@ -232,6 +232,51 @@ const MARKDOWN_DOCS = {
   quote: "> quoted text that is long enough to wrap across lines at small widths",
   rule: "above\n\n---\n\nbelow",
   table: "| a | b |\n|---|---|\n| 1 | two |\n| three | 4 |",
+  headingLevels: "### Third level\ntext right after\n#### Four ####\n##### five #\n###### six\n####### seven",
+  setext: "Title\n=====\n\nSub\n---\nafter",
+  headingInline: "# Heading with `code` and **bold**",
+  emphasis: "***bold italic*** and **bold *nested italic* bold** and *a **b** c*",
+  underscores: "snake_case_word and __dunder__ and _under_score_ and ___both___",
+  unclosed: "**unclosed and *also",
+  intraword: "a*b*c a**b**c **bold**text",
+  strike: "~~strike~~ and ~~ not strike ~~ and ~single~",
+  escapes: "\\# not heading \\*not em\\* &amp; &copy; <b>tag</b>",
+  breaks: "Hello  \nWorld\\\nAgain\nsoft break",
+  codeSpans: "`` a ` b `` and `code with `` inside` and `  padded  `",
+  links: "[text](https://example.com \"Title\") and [same](same) and <mail@x.com> and <https://x.y>",
+  bareUrls: "See http://example.com. And www.example.com, and https://x.io/path?a=1&b=2. Mail foo@bar.com!",
+  refLinks: "[ref link][r] and [collapsed][] and [shortcut]\n\n[r]: https://ref.example \"Ref\"\n[collapsed]: /c\n[shortcut]: /s",
+  image: "![image alt](img.png) after",
+  htmlBlock: "<div>\nhi\n</div>\n\n<!-- hidden -->\n\nx <span>inline</span> y <!-- c --> z",
+  longUrl: "Text with a very long URL https://example.com/a/very/long/path/that/does/not/fit/anywhere/at/all ok",
+  nestedList: "- a\n    - deep\n        - deeper\n- b",
+  orderedContinued: "1. step one\n   continued line\n2. step two\n\n   second paragraph\n3. three",
+  orderedStart: "5. five\n6. six\n\n3) paren\n4) list",
+  looseList: "- a\n- b\n\n- c\n\nafter",
+  blankItems: "- item\n\n\n- item after two blanks",
+  tasks: "- [ ] todo\n- [x] done\n- [X] DONE\n- [] not task",
+  listKinds: "* star\n* list\n\n+ plus\n\n- dash",
+  listAfterText: "text\n- list right after text\n- two\n\ntext\n2. not a list",
+  listInOrdered: "1. one\n\n   - nested in ordered\n\n2. two",
+  quoteBlocks: "nested\n\n> quote with **bold** and `code`\n> - list in quote\n> - second\n\nend",
+  quoteNested: "> > nested quote\n> back\n\n> # heading in quote\n> text",
+  quoteLazy: "> q\nlazy\n> more\n\n> two",
+  quoteCode: "> ```\n> code in quote\n> ```",
+  codeNoLang: "```\nno lang\n\n  indented\n```\n\ntext",
+  codeTilde: "~~~python\nprint('x')\n~~~\npara right after",
+  codeUnclosed: "```js\nunclosed fence\nstill code",
+  codeStreaming: "```js\nlet x = 1;\n``",
+  codeIndented: "    indented code\n\n    more\n\npara",
+  codeInList: "- ```\n  code in list\n  ```\n- after",
+  rules: "***\n\n- - -\n\n___\n\ntext\n\n---",
+  tableAligned: "| Left | Center | Right |\n|:-----|:------:|------:|\n| a long cell that wraps | b | c |\n| **bold** | `code` | [l](http://x) |",
+  tableNoPipes: "a | b\n--|--\n1 | 2",
+  tableShortRow: "| x | y |\n| - | - |\n| 1 |\n| 1 | 2 | 3 |\nlazy row\n\nafter",
+  tableWide: "| Name | Description |\n|---|---|\n| pi | A coding agent with a terminal interface and extensions that run anywhere |",
+  cjk: "中文 **粗体** 文本，还有很长的一段中文文字需要换行显示出来。",
+  emoji: "emoji 😀 *italic* 👍🏽 and more emoji 🎉🎉🎉",
+  spacing: "a\n\n\n\nb\n\n",
+  tabs: "tab\there\n-\tlist with tab",
 };
 
 function capture(fn) {
@@ -541,10 +586,81 @@ export function runCases(tui) {
     }, [40, 80], ["\x1b[B", "\r", "\x1b[B", "\x1b[B", "\r", "\x1b[B", "\r"]),
   );
 
-  // Markdown (recorded for when it is built; skipped while missing).
+  // Markdown.
   for (const [name, doc] of Object.entries(MARKDOWN_DOCS)) {
     needs(["Markdown"], `Markdown/${name}`, () =>
       renderAt(() => ({ component: new tui.Markdown(doc, 1, 0, markdownTheme) }), [10, 40, 80]),
+    );
+  }
+  const styledDoc = `${MARKDOWN_DOCS.paragraph}\n\n> ${MARKDOWN_DOCS.emphasis}\n\n${MARKDOWN_DOCS.tableAligned}`;
+  const markdowns = {
+    highlighted: () =>
+      new tui.Markdown(`${MARKDOWN_DOCS.code}\n\n${MARKDOWN_DOCS.codeNoLang}`, 0, 0, {
+        ...markdownTheme,
+        highlightCode: (code, lang) => code.split("\n").map((line) => `[${lang ?? "-"}]${line}`),
+        codeBlockIndent: "> ",
+      }),
+    defaultStyle: () =>
+      new tui.Markdown(styledDoc, 1, 1, markdownTheme, { color: (s) => `<fg>${s}</fg>`, bold: true, italic: true }),
+    background: () => new tui.Markdown(styledDoc, 2, 1, markdownTheme, { bgColor: (s) => `{${s}}`, underline: true }),
+    ansiTheme: () =>
+      new tui.Markdown(styledDoc, 1, 0, {
+        ...markdownTheme,
+        bold: (s) => `${ESC}[1m${s}${ESC}[22m`,
+        italic: (s) => `${ESC}[3m${s}${ESC}[23m`,
+        quote: (s) => `${ESC}[90m${s}${ESC}[39m`,
+        heading: (s) => `${ESC}[33m${s}${ESC}[39m`,
+      }),
+    preserve: () =>
+      new tui.Markdown(`${MARKDOWN_DOCS.orderedStart}\n\n${MARKDOWN_DOCS.listKinds}\n\n${MARKDOWN_DOCS.escapes}`, 0, 0, markdownTheme, undefined, {
+        preserveOrderedListMarkers: true,
+        preserveBackslashEscapes: true,
+      }),
+    transform: () =>
+      new tui.Markdown("# width", 0, 0, markdownTheme, undefined, { transform: (md, w) => `${md} ${w}\n\nbody` }),
+    empty: () => new tui.Markdown("   \n ", 1, 1, markdownTheme),
+    setText: () => {
+      const md = new tui.Markdown("first", 0, 0, markdownTheme);
+      md.render(20);
+      md.setText("**second** text");
+      return md;
+    },
+  };
+  for (const [name, make] of Object.entries(markdowns)) {
+    needs(["Markdown"], `Markdown/component/${name}`, () => renderAt(() => ({ component: make() }), [1, 5, 30, 80]));
+  }
+
+  // Loaders: the first frame only, stopped before the spinner advances.
+  const loaders = {
+    plain: () => new tui.Loader(null, (s) => `<s>${s}</s>`, (s) => `<m>${s}</m>`),
+    message: () => new tui.Loader(null, (s) => `<s>${s}</s>`, (s) => `<m>${s}</m>`, "Thinking hard about it"),
+    indicator: () => new tui.Loader(null, (s) => `<s>${s}</s>`, (s) => s, "custom", { frames: ["*", "+"], intervalMs: 5 }),
+    noFrames: () => new tui.Loader(null, (s) => `<s>${s}</s>`, (s) => s, "still", { frames: [] }),
+    setMessage: () => {
+      const loader = new tui.Loader(null, (s) => s, (s) => `<m>${s}</m>`, "before");
+      loader.setMessage("after");
+      return loader;
+    },
+  };
+  for (const [name, make] of Object.entries(loaders)) {
+    needs(["Loader"], `Loader/${name}`, () =>
+      renderAt(() => {
+        const component = make();
+        component.stop();
+        return { component };
+      }, [5, 20, 40]),
+    );
+  }
+  for (const [script, data] of Object.entries({ none: [], escape: ["\x1b"], other: ["a", "\r"] })) {
+    needs(["CancellableLoader"], `CancellableLoader/${script}`, () =>
+      capture(() => {
+        const log = [];
+        const loader = new tui.CancellableLoader({ requestRender: () => log.push("render") }, (s) => s, (s) => s, "Working");
+        loader.onAbort = () => log.push("abort");
+        for (const d of data) loader.handleInput(d);
+        loader.dispose();
+        return { lines: [...loader.render(30)], aborted: loader.aborted, signalAborted: loader.signal.aborted, log };
+      }),
     );
   }
   return results;

@@ -16,6 +16,9 @@ if (!installDir) {
 // Raw BS means ctrl+backspace only inside Windows Terminal; record the
 // ordinary terminal.
 for (const name of ["WT_SESSION", "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"]) delete process.env[name];
+// Markdown links print their URL in the text, as pihost does, instead of
+// OSC 8 hyperlinks whose use depends on the terminal.
+process.env.PI_HYPERLINKS = "0";
 
 const entry = join(installDir, "node_modules/@earendil-works/pi-tui/dist/index.js");
 const tui = await import(pathToFileURL(entry).href);
