@@ -4,7 +4,7 @@
 // files (frontmatter), to present a conversation (convertToLlm,
 // serializeConversation), to serialize file edits, the tool type guards, and
 // the UI pieces extensions build on: the theme and its derived pi-tui
-// themes, key hints, borders and the bordered loader.
+// themes, key hints, borders, the bordered loader and the prompt editor.
 import { contentText } from "./pi-ai.js";
 import { sliceHead } from "./coding-agent/truncate.js";
 
@@ -31,6 +31,7 @@ export {
 export { keyHint, keyText, rawKeyHint } from "./coding-agent/ui/keybinding-hints.js";
 export { DynamicBorder } from "./coding-agent/ui/dynamic-border.js";
 export { BorderedLoader } from "./coding-agent/ui/bordered-loader.js";
+export { CustomEditor } from "./coding-agent/ui/custom-editor.js";
 export {
   createBashTool,
   createBashToolDefinition,

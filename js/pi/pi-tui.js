@@ -1,6 +1,6 @@
 // pi-tui as extensions see it: the pure parts (text measuring and cutting,
 // key parsing, fuzzy matching, keybindings) and the components whose
-// render(width) is plain string work, Markdown among them. Anything not exported here is served
+// render(width) is plain string work, Markdown and the prompt Editor among them. Anything not exported here is served
 // by the facade as "not implemented yet".
 export { stripTerminalSequences } from "./pi-tui/ansi.js";
 export { visibleWidth } from "./pi-tui/width.js";
@@ -32,6 +32,7 @@ export { SelectList } from "./pi-tui/components/select-list.js";
 export { SettingsList } from "./pi-tui/components/settings-list.js";
 export { Markdown } from "./pi-tui/components/markdown.js";
 export { CancellableLoader, Loader } from "./pi-tui/components/loader.js";
+export { Editor } from "./pi-tui/components/editor.js";
 
 /** Each run of C0/C1 control characters (ESC, BEL, newlines, ...) as one space. */
 export function replaceControlCharacters(str) {

@@ -279,6 +279,109 @@ const MARKDOWN_DOCS = {
   tabs: "tab\there\n-\tlist with tab",
 };
 
+// Editor: start text, then keys; every key is followed by a render at the
+// case's width, as the TUI does, so wrapping and scrolling state is real.
+const LARGE_PASTE = Array.from({ length: 15 }, (_, i) => `pasted line ${i + 1}`).join("\n");
+const WIDE_PASTE = "x".repeat(1200);
+const EDITOR_TEXTS = {
+  empty: "",
+  short: "hello world",
+  long: "The quick brown fox jumps over the lazy dog and keeps running far away from home",
+  multi: "one\ntwo two\nthree three three",
+  cjk: "日本語のテキストです、とても長い文章を書いています。中文字符测试文本",
+  emoji: "😀 grin 👍🏽 thumbs 👨‍👩‍👧‍👦 family e\u0301 done",
+  longWord: "supercalifragilisticexpialidocious and more",
+  tabs: "a\tb\r\nc\rd",
+  blank: "a\n\n\nb",
+  many: Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n"),
+  sticky: "a fairly long first line here\nab\n\nanother long line that wraps around at narrow widths\nxy",
+  spaces: "word     with      many       spaces      between",
+};
+const EDITOR_SCRIPTS = {
+  none: [],
+  type: ["a", "b", " ", "c", "日", "😀"],
+  arrows: ["\x1b[D", "\x1b[D", "X", "\x1b[A", "Y", "\x1b[B", "Z", "\x1b[C", "W"],
+  upDown: ["\x01", "\x1b[A", "\x1b[A", "U", "\x1b[B", "\x1b[B", "\x1b[B", "D"],
+  homeEnd: ["\x1b[H", "A", "\x1b[F", "E", "\x01", "a", "\x05", "e", "\x1b[1~", "h", "\x1b[4~", "f"],
+  backspace: ["\x7f", "\x7f", "\x01", "\x7f", "\x1b[D", "\x1b[3~", "\x1b[3~"],
+  kill: ["\x1b[D", "\x1b[D", "\x1b[D", "\x0b", "\x15", "\x19", "\x0b"],
+  words: ["\x17", "\x1bb", "\x1bb", "|", "\x1bf", "#", "\x1b[1;3D", "<", "\x1b[1;5C", ">", "\x1bd", "\x1b\x7f"],
+  yank: ["\x17", "\x17", "\x01", "\x19", "\x1by", "\x1by"],
+  undo: ["a", "b", " ", "c", "\x7f", "\x1f", "\x1f", "\x1f", "\x1f"],
+  enter: ["x", "\r"],
+  newline: ["a", "\x1b[13;2u", "b", "\n", "c", "\x1b\r", "d", "\x1b[13;2~", "e", "\x0a"],
+  backslashEnter: ["a", "\\", "\r", "b", "\r"],
+  paste: ["\x1b[200~pasted\ttext\r\nsecond line\x1b[201~", "!"],
+  splitPaste: ["\x1b[200~part one ", "part two\x1b[201~tail"],
+  pastePath: ["x", "\x1b[200~/tmp/file.txt\x1b[201~"],
+  pasteControl: ["\x1b[200~a\x07b\x1b[106;5uc\x1b[201~"],
+  largePaste: [`\x1b[200~${LARGE_PASTE}\x1b[201~`, "!"],
+  largePasteEdit: [`\x1b[200~${LARGE_PASTE}\x1b[201~`, `\x1b[200~${WIDE_PASTE}\x1b[201~`, "\x1b[D", "\x1b[D", "\x1bb", "X", "\x1b[C", "\x7f"],
+  largePasteDelete: [`\x1b[200~${LARGE_PASTE}\x1b[201~`, " ", `\x1b[200~${WIDE_PASTE}\x1b[201~`, "\x01", "\x1bf", "\x7f", "\x1f", "\x1f"],
+  largePasteSubmit: ["a ", `\x1b[200~${LARGE_PASTE}\x1b[201~`, " b", "\r"],
+  ignored: ["\x03", "\t", "\x1b", "\x1b[Z", "\x1bOP"],
+  kitty: ["\x1b[97u", "\x1b[98;2:66u", "\x1b[32;2u", "\x1b[97;5u", "\x1b[127u"],
+  jump: ["\x01", "\x1d", "o", "J", "\x1d", "\x1d", "x", "\x1b\x1d", "e", "K"],
+  page: ["\x1b[5~", "P", "\x1b[6~", "N"],
+  setText: [],
+  sticky: ["\x1b[A", "\x1b[A", "\x1b[A", "\x1b[A", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[C", "\x1b[A", "\x1b[A"],
+  killAccumulate: ["\x01", "\x1b[C", "\x1b[C", "\x1b[C", "\x0b", "\x0b", "\x0b", "\x05", "\x19", "\x17", "\x17", "\x19", "\x1by"],
+  joinLines: ["\x01", "\x7f", "\x05", "\x1b[3~", "\x01", "\x15", "\x15", "\x05", "\x1bd", "\x1bd"],
+  emojiCursor: ["😀👍🏽中e\u0301", "\x1b[D", "\x1b[D", "\x7f", "\x1b[D", "x", "\x1b[3~"],
+  jumpBack: ["\x1b\x1d", "t", "T", "\x1b\x1d", "o", "O", "\x01", "\x1b\x1d", "o", "!"],
+};
+const EDITOR_VARIANTS = {
+  plain: {},
+  focused: { focused: true },
+  padded: { focused: true, paddingX: 2 },
+  smallTerminal: { focused: true, rows: 10 },
+  noSubmit: { disableSubmit: true },
+};
+
+function makeEditor(tui, text, variant, log) {
+  const fakeTui = { terminal: { rows: variant.rows ?? 24, columns: 80 }, requestRender: () => log.push("render") };
+  const theme = { borderColor: (s) => `<b>${s}</b>`, selectList: plainTheme };
+  const options = variant.paddingX === undefined ? undefined : { paddingX: variant.paddingX };
+  const editor = new tui.Editor(fakeTui, theme, options);
+  editor.focused = variant.focused ?? false;
+  editor.disableSubmit = variant.disableSubmit ?? false;
+  if (text) editor.setText(text);
+  editor.onChange = (t) => log.push(`change:${t}`);
+  editor.onSubmit = (t) => {
+    log.push(`submit:${t}`);
+    editor.addToHistory(t);
+  };
+  return editor;
+}
+
+function editorState(editor, lines, log) {
+  // getLines and the expanded text are kept only where they say more than getText.
+  const text = editor.getText();
+  const out = { lines, text, cursor: editor.getCursor(), log };
+  if (editor.getLines().join("\n") !== text || editor.getLines().length !== text.split("\n").length) out.all = editor.getLines();
+  const expanded = editor.getExpandedText();
+  if (expanded !== text) out.expanded = expanded;
+  return out;
+}
+
+function runEditor(tui, text, variant, script, widths, between = []) {
+  const out = {};
+  for (const width of widths) {
+    out[width] = capture(() => {
+      const log = [];
+      const editor = makeEditor(tui, text, variant, log);
+      editor.render(width);
+      for (const data of script) {
+        editor.handleInput(data);
+        editor.render(width);
+      }
+      for (const step of between) step(editor, log);
+      return editorState(editor, editor.render(width), log);
+    });
+  }
+  return out;
+}
+
 function capture(fn) {
   try {
     const value = fn();
@@ -584,6 +687,98 @@ export function runCases(tui) {
       const component = new tui.SettingsList(items, 5, settingsTheme, (id, v) => log.push(`${id}=${v}`), () => log.push("cancel"));
       return { component, log };
     }, [40, 80], ["\x1b[B", "\r", "\x1b[B", "\x1b[B", "\r", "\x1b[B", "\r"]),
+  );
+
+  // Editor: every start text at rest, then scripts on the texts they matter for.
+  const EW = [10, 20, 40, 80];
+  for (const [name, text] of Object.entries(EDITOR_TEXTS)) {
+    for (const [variant, options] of Object.entries(EDITOR_VARIANTS)) {
+      needs(["Editor"], `Editor/render/${name}/${variant}`, () => runEditor(tui, text, options, [], [3, ...EW]));
+    }
+    for (const script of ["type", "arrows", "upDown", "backspace", "words", "homeEnd"]) {
+      // Word moves over Han text follow ICU's dictionary, which pihost does not carry.
+      if (script === "words" && name === "cjk") continue;
+      needs(["Editor"], `Editor/${script}/${name}`, () => runEditor(tui, text, EDITOR_VARIANTS.focused, EDITOR_SCRIPTS[script], EW));
+    }
+  }
+  for (const [script, data] of Object.entries(EDITOR_SCRIPTS)) {
+    for (const name of ["empty", "short", "multi", "long"]) {
+      needs(["Editor"], `Editor/script/${script}/${name}`, () => runEditor(tui, EDITOR_TEXTS[name], EDITOR_VARIANTS.focused, data, EW));
+    }
+    needs(["Editor"], `Editor/noSubmit/${script}`, () => runEditor(tui, EDITOR_TEXTS.short, EDITOR_VARIANTS.noSubmit, data, [20, 80]));
+  }
+  for (const script of ["sticky", "jumpBack", "words"]) {
+    needs(["Editor"], `Editor/sticky/${script}`, () => runEditor(tui, EDITOR_TEXTS.sticky, EDITOR_VARIANTS.focused, EDITOR_SCRIPTS[script], [3, ...EW]));
+  }
+  for (const script of ["page", "upDown", "type", "arrows", "kill", "jump"]) {
+    needs(["Editor"], `Editor/scroll/${script}`, () => runEditor(tui, EDITOR_TEXTS.many, EDITOR_VARIANTS.smallTerminal, EDITOR_SCRIPTS[script], EW));
+  }
+  needs(["Editor"], "Editor/scroll/walk", () =>
+    capture(() => {
+      const log = [];
+      const editor = makeEditor(tui, EDITOR_TEXTS.many, EDITOR_VARIANTS.smallTerminal, log);
+      const frames = [editor.render(20)];
+      for (const key of ["\x1b[5~", "\x1b[A", "\x1b[A", "\x1b[5~", "\x1b[5~", "\x1b[B", "\x1b[6~", "\x1b[6~"]) {
+        editor.handleInput(key);
+        frames.push(editor.render(20));
+      }
+      frames.push(editor.render(6));
+      return { frames, cursor: editor.getCursor() };
+    }),
+  );
+  needs(["Editor"], "Editor/history", () =>
+    capture(() => {
+      const log = [];
+      const editor = makeEditor(tui, "", EDITOR_VARIANTS.focused, log);
+      const steps = [];
+      const keys = [..."first", "\r", ..."second", "\r", ..."  second  ", "\r", "d", "r", "a", "f", "t", "\x1b[A", "\x01",
+        "\x1b[A", "\x1b[A", "\x1b[A", "\x1b[B", "\x1b[B", "\x1b[B", "\x1b[A", "x", "\x1b[A", "\x1b[B"];
+      editor.render(40);
+      for (const key of keys) {
+        editor.handleInput(key);
+        steps.push(`${JSON.stringify(key)} ${JSON.stringify(editor.getText())} ${JSON.stringify(editor.getCursor())}`);
+        editor.render(40);
+      }
+      return { steps, lines: editor.render(40), log };
+    }),
+  );
+  needs(["Editor"], "Editor/api", () =>
+    capture(() => {
+      const log = [];
+      const editor = makeEditor(tui, "", EDITOR_VARIANTS.plain, log);
+      const out = {};
+      out.padding = [editor.getPaddingX(), editor.getAutocompleteMaxVisible(), editor.isShowingAutocomplete(), editor.disableSubmit];
+      editor.setPaddingX(3.7);
+      editor.setPaddingX(3);
+      editor.setAutocompleteMaxVisible(50);
+      out.after = [editor.getPaddingX(), editor.getAutocompleteMaxVisible()];
+      editor.setText("a\tb\r\nc");
+      editor.setText("a    b\nc");
+      editor.insertTextAtCursor("X\nY");
+      out.insert = [editor.getText(), editor.getLines(), editor.getCursor()];
+      editor.handleInput("\x1f");
+      out.undoInsert = [editor.getText(), editor.getCursor()];
+      editor.handleInput("\x1f");
+      out.undoSet = [editor.getText(), editor.getCursor()];
+      out.lines = editor.render(12);
+      out.wide = new tui.Editor({ terminal: { rows: 5 }, requestRender() {} }, { borderColor: (s) => s }, { paddingX: 50, autocompleteMaxVisible: 1 }).render(9);
+      out.log = log;
+      return out;
+    }),
+  );
+  needs(["Editor"], "Editor/mouse", () =>
+    capture(() => {
+      const log = [];
+      const editor = makeEditor(tui, EDITOR_TEXTS.long, { paddingX: 1 }, log);
+      const out = [];
+      editor.render(20);
+      for (const [x, y] of [[3, 1], [0, 2], [30, 1], [5, 9], [5, 0], [4, 4]]) {
+        const result = editor.handleMouse({ type: "click", button: "left", x, y, width: 20, height: 10 });
+        out.push([result, editor.getCursor()]);
+      }
+      out.push(editor.handleMouse({ type: "press", button: "left", x: 1, y: 1, width: 20, height: 10 }) ?? null);
+      return out;
+    }),
   );
 
   // Markdown.

@@ -250,5 +250,194 @@ export function runCases({ agent, tui, theme }) {
       );
     }
   }
+
+  // CustomEditor: app keys first, then pi-tui's Editor; and the example
+  // editors (modal-editor, rainbow-editor, border-status-editor) in small.
+  const appBindings = (user = {}) =>
+    new tui.KeybindingsManager(
+      {
+        ...tui.TUI_KEYBINDINGS,
+        "app.interrupt": { defaultKeys: "escape", description: "Cancel or abort" },
+        "app.clear": { defaultKeys: "ctrl+c", description: "Clear editor" },
+        "app.exit": { defaultKeys: "ctrl+d", description: "Exit when editor is empty" },
+        "app.thinking.cycle": { defaultKeys: "shift+tab", description: "Cycle thinking level" },
+        "app.model.cycleForward": { defaultKeys: "ctrl+p", description: "Cycle to next model" },
+        "app.editor.external": { defaultKeys: "ctrl+g", description: "Open external editor" },
+        "app.clipboard.pasteImage": { defaultKeys: "ctrl+v", description: "Paste image" },
+      },
+      user,
+    );
+  const editorTheme = () => ({ borderColor: (s) => theme.fg("borderMuted", s), selectList: agent.getSelectListTheme() });
+  const fakeTui = (log, rows = 24) => ({ terminal: { rows, columns: 80 }, requestRender: () => log.push("render") });
+  const wire = (editor, log, handlers) => {
+    editor.onChange = (t) => log.push(`change:${t}`);
+    editor.onSubmit = (t) => log.push(`submit:${t}`);
+    if (handlers.includes("escape")) editor.onEscape = () => log.push("onEscape");
+    if (handlers.includes("ctrlD")) editor.onCtrlD = () => log.push("onCtrlD");
+    if (handlers.includes("paste")) editor.onPasteImage = () => log.push("pasteImage");
+    if (handlers.includes("shortcut")) editor.onExtensionShortcut = (d) => (d === "\x1bx" ? (log.push("shortcut"), true) : false);
+    if (handlers.includes("actions")) {
+      for (const action of ["app.interrupt", "app.exit", "app.clear", "app.thinking.cycle", "app.model.cycleForward", "app.editor.external"]) {
+        editor.onAction(action, () => log.push(`action:${action}`));
+      }
+    }
+  };
+  const customScripts = {
+    typing: ["h", "i", " ", "\x1b[D", "X", "\r"],
+    escape: ["a", "\x1b"],
+    ctrlC: ["a", "\x03", "b"],
+    ctrlDEmpty: ["\x04"],
+    ctrlDText: ["a", "b", "\x01", "\x04"],
+    appKeys: ["\x1b[Z", "\x10", "\x07", "\x16", "\x1bx", "y"],
+    history: ["o", "n", "e", "\r", "\x10", "\x1b[A"],
+  };
+  const customVariants = {
+    bare: { handlers: [] },
+    actions: { handlers: ["actions"] },
+    all: { handlers: ["escape", "ctrlD", "paste", "shortcut", "actions"] },
+    historyKeys: { handlers: ["actions"], user: { "tui.editor.historyPrevious": "ctrl+p" } },
+  };
+  for (const [variant, { handlers, user }] of Object.entries(customVariants)) {
+    for (const [script, data] of Object.entries(customScripts)) {
+      needs(["CustomEditor", "tui.KeybindingsManager", "theme"], `CustomEditor/${variant}/${script}`, () =>
+        capture(() => {
+          const log = [];
+          const editor = new agent.CustomEditor(fakeTui(log), editorTheme(), appBindings(user), { paddingX: 1 });
+          editor.focused = true;
+          wire(editor, log, handlers);
+          editor.onSubmit = (t) => {
+            log.push(`submit:${t}`);
+            editor.addToHistory(t);
+          };
+          editor.render(30);
+          for (const d of data) {
+            editor.handleInput(d);
+            editor.render(30);
+          }
+          return { lines: editor.render(30), text: editor.getText(), cursor: editor.getCursor(), log };
+        }),
+      );
+    }
+  }
+  const indicator = {
+    renderInBorder: (w) => theme.fg("accent", `⠋ Working… (${w})`),
+    renderSpinnerInBorder: () => theme.fg("accent", "⠋"),
+  };
+  const emptyIndicator = { renderInBorder: () => "", renderSpinnerInBorder: () => "" };
+  const statusCases = {
+    none: { embed: true },
+    notEmbedded: { embed: false, indicator },
+    embedded: { embed: true, indicator },
+    empty: { embed: true, indicator: emptyIndicator },
+    scrolled: { embed: true, indicator, text: Array.from({ length: 12 }, (_, i) => `row ${i}`).join("\n"), keys: ["\x1b[A", "\x1b[A", "\x1b[A", "\x1b[A", "\x1b[A", "\x1b[A", "\x1b[A", "\x1b[A"] },
+  };
+  for (const [name, c] of Object.entries(statusCases)) {
+    needs(["CustomEditor", "tui.KeybindingsManager", "theme"], `CustomEditor/status/${name}`, () =>
+      capture(() => {
+        const out = {};
+        for (const width of [0, 3, 8, 12, 20, 28, 40, 80]) {
+          const log = [];
+          const editor = new agent.CustomEditor(fakeTui(log, 10), editorTheme(), appBindings(), { embedWorkingStatus: c.embed });
+          if (c.indicator) editor.setWorkingStatusIndicator(c.indicator);
+          if (c.text) editor.setText(c.text);
+          editor.render(Math.max(1, width));
+          for (const key of c.keys ?? []) {
+            editor.handleInput(key);
+            editor.render(Math.max(1, width));
+          }
+          out[width] = editor.render(width);
+        }
+        return out;
+      }),
+    );
+  }
+
+  // The examples' editors, as extensions write them.
+  const exampleEditors = () => {
+    const NORMAL = { h: "\x1b[D", j: "\x1b[B", k: "\x1b[A", l: "\x1b[C", 0: "\x01", $: "\x05", x: "\x1b[3~", i: null, a: null };
+    class ModalEditor extends agent.CustomEditor {
+      mode = "insert";
+      handleInput(data) {
+        if (tui.matchesKey(data, "escape")) {
+          if (this.mode === "insert") this.mode = "normal";
+          else super.handleInput(data);
+          return;
+        }
+        if (this.mode === "insert") return super.handleInput(data);
+        if (data in NORMAL) {
+          if (data === "i") this.mode = "insert";
+          else if (data === "a") {
+            this.mode = "insert";
+            super.handleInput("\x1b[C");
+          } else if (NORMAL[data]) super.handleInput(NORMAL[data]);
+          return;
+        }
+        if (data.length === 1 && data.charCodeAt(0) >= 32) return;
+        super.handleInput(data);
+      }
+      render(width) {
+        const lines = super.render(width);
+        const label = this.mode === "normal" ? " NORMAL " : " INSERT ";
+        const last = lines.length - 1;
+        if (tui.visibleWidth(lines[last]) >= label.length) lines[last] = tui.truncateToWidth(lines[last], width - label.length, "") + label;
+        return lines;
+      }
+    }
+    class RainbowEditor extends agent.CustomEditor {
+      render(width) {
+        return super.render(width).map((line) =>
+          line.replace(/ultrathink/gi, (m) => [...m].map((c, i) => `\x1b[38;5;${196 + (i % 6)}m${c}`).join("") + "\x1b[0m"),
+        );
+      }
+    }
+    const fit = (left, right, width, border) => {
+      if (width <= 0) return "";
+      if (width === 1) return border("─");
+      let l = left;
+      let r = right;
+      while (2 + tui.visibleWidth(l) + tui.visibleWidth(r) + 3 > width && tui.visibleWidth(r) > 0) r = tui.truncateToWidth(r, Math.max(0, tui.visibleWidth(r) - 1), "");
+      while (2 + tui.visibleWidth(l) + tui.visibleWidth(r) + 3 > width && tui.visibleWidth(l) > 0) l = tui.truncateToWidth(l, Math.max(0, tui.visibleWidth(l) - 1), "");
+      const gap = Math.max(0, width - 2 - tui.visibleWidth(l) - tui.visibleWidth(r));
+      return `${border("─")}${l}${border("─".repeat(gap))}${r}${border("─")}`;
+    };
+    class BorderStatusEditor extends agent.CustomEditor {
+      constructor(t, th, kb) {
+        super(t, th, kb, { paddingX: 0 });
+      }
+      render(width) {
+        const lines = super.render(width);
+        const border = (text) => this.borderColor(text);
+        lines[0] = fit(theme.fg("accent", " ⠋ "), "", width, border);
+        lines[lines.length - 1] = fit(theme.fg("muted", " anthropic/claude · high "), theme.fg("muted", " ctx 12%/200k · ~/src (main) "), width, border);
+        return lines;
+      }
+    }
+    return { ModalEditor, RainbowEditor, BorderStatusEditor };
+  };
+  const exampleScripts = {
+    ModalEditor: ["a", "b", "c", "\x1b", "h", "h", "x", "q", "0", "i", "Z", "\x1b", "$", "a", "!", "\x1b", "\x1b", "\x03"],
+    RainbowEditor: [..."think ultrathink now", "\x1b[D", "\x1b[D"],
+    BorderStatusEditor: [..."hello", "\r", "x"],
+  };
+  for (const [name, data] of Object.entries(exampleScripts)) {
+    needs(["CustomEditor", "tui.KeybindingsManager", "theme"], `CustomEditor/example/${name}`, () =>
+      capture(() => {
+        const out = {};
+        for (const width of [5, 20, 40, 80]) {
+          const log = [];
+          const editor = new (exampleEditors()[name])(fakeTui(log), editorTheme(), appBindings());
+          editor.focused = true;
+          wire(editor, log, ["actions"]);
+          editor.render(width);
+          for (const d of data) {
+            editor.handleInput(d);
+            editor.render(width);
+          }
+          out[width] = { lines: editor.render(width), text: editor.getText(), cursor: editor.getCursor(), log };
+        }
+        return out;
+      }),
+    );
+  }
   return results;
 }
