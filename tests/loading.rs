@@ -110,14 +110,14 @@ fn l2_every_export_links_and_an_unbuilt_one_says_so_when_used() {
     let project = Project::new();
     let source = format!(
         r#"
-import {{ CombinedAutocompleteProvider, Editor }} from "@mariozechner/pi-tui";
+import {{ CombinedAutocompleteProvider, ScrollView }} from "@mariozechner/pi-tui";
 import {{ DEFAULT_MAX_BYTES, CONFIG_DIR_NAME }} from "@earendil-works/pi-coding-agent";
-class MyEditor extends Editor {{}}
+class MyView extends ScrollView {{}}
 export default function (pi) {{
   let message = "no error";
   try {{ new CombinedAutocompleteProvider([]); }} catch (error) {{ message = error.message; }}
   let constructed = "no error";
-  try {{ new MyEditor(); }} catch (error) {{ constructed = error.message; }}
+  try {{ new MyView(); }} catch (error) {{ constructed = error.message; }}
   const facts = {{ message, constructed, maxBytes: DEFAULT_MAX_BYTES, configDir: CONFIG_DIR_NAME }};
   {}
 }}
@@ -134,7 +134,7 @@ export default function (pi) {{
     );
     assert_eq!(
         facts["constructed"],
-        "pihost: @earendil-works/pi-tui.Editor is not implemented yet"
+        "pihost: @earendil-works/pi-tui.ScrollView is not implemented yet"
     );
     assert_eq!(facts["maxBytes"], 51200);
     assert_eq!(facts["configDir"], ".pi");
