@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Warm loads: the same folder loaded ROUNDS times in one process, by the
-# reference pi (Node 22, its modules evaluated anew each time as pi's reload
-# does) and by pihost (one engine, uncached loads). Prints the first (cold)
-# load and the median of the warm ones, and the ratios.
+# reference pi (Node 22; jiti's module cache makes a second
+# discoverAndLoadExtensions reuse the modules) and by pihost, both with
+# cached factories (the same) and uncached (every module evaluated anew, as
+# pi's /reload). Prints the first load, the warm medians, and the ratios.
 #
 #   benches/warm-side-by-side.sh [FOLDER]     (default: extensions-examples)
 set -euo pipefail
@@ -22,7 +23,10 @@ ref_warm=$(echo "$ref" | sed -E 's/.*"warmLoadsMs":\[([^]]*)\].*/\1/' | tr ',' '
 ours=$(target/release/examples/reload_cost "$folder" "$rounds")
 our_cold=$(echo "$ours" | sed -E 's/.*"loadsMs":\[([0-9.]+).*/\1/')
 our_warm=$(echo "$ours" | sed -E 's/.*"loadsMs":\[[0-9.]+,?([^]]*)\].*/\1/' | tr ',' '\n' | median)
+cached=$(CACHED=1 target/release/examples/reload_cost "$folder" "$rounds")
+our_cached=$(echo "$cached" | sed -E 's/.*"loadsMs":\[[0-9.]+,?([^]]*)\].*/\1/' | tr ',' '\n' | median)
 printf 'folder %s, %s loads in one process each\n' "$folder" "$rounds"
 printf '%-28s %12s %12s %8s\n' "" "reference" "pihost" "ratio"
 printf '%-28s %10.1f ms %10.1f ms %7.1fx\n' "first load in the process" "$ref_cold" "$our_cold" "$(awk "BEGIN { print $ref_cold / $our_cold }")"
-printf '%-28s %10.1f ms %10.1f ms %7.1fx\n' "warm load (median)" "$ref_warm" "$our_warm" "$(awk "BEGIN { print $ref_warm / $our_warm }")"
+printf '%-28s %10.1f ms %10.1f ms %7.1fx\n' "warm load, cached (median)" "$ref_warm" "$our_cached" "$(awk "BEGIN { print $ref_warm / $our_cached }")"
+printf '%-28s %12s %10.1f ms\n' "pihost warm, uncached" "" "$our_warm"
