@@ -206,6 +206,41 @@ fn command_and_tool_run_with_a_recording_host_and_canned_answers() {
     assert_eq!(output["error"], "Unknown command: /missing");
 }
 
+const COUNTER: &str = r#"
+import { Type } from "typebox";
+export default function (pi) {
+  pi.registerTool({ name: "count", label: "Count", description: "Counts",
+    parameters: Type.Object({ n: Type.Integer({ minimum: 0 }), label: Type.Optional(Type.String()) }),
+    prepareArguments: (args) => (typeof args.count === "number" ? { n: args.count } : args),
+    execute: async (id, args) => ({ content: [{ type: "text", text: JSON.stringify(args) }], details: {} }) });
+}
+"#;
+
+#[test]
+fn tool_arguments_are_repaired_coerced_and_validated_before_execute_as_pi_does() {
+    let project = Project::new();
+    // one_shot loads guard.ts.
+    project.write("guard.ts", COUNTER);
+    let (output, code) = one_shot(&project, &["tool", "count", "--args", r#"{"n":"42"}"#]);
+    assert_eq!(code, 0, "{output}");
+    assert_eq!(
+        output["result"]["content"][0]["text"], r#"{"n":42}"#,
+        "pi-ai coerces \"42\""
+    );
+    let (output, code) = one_shot(&project, &["tool", "count", "--args", r#"{"count":3}"#]);
+    assert_eq!(code, 0, "{output}");
+    assert_eq!(
+        output["result"]["content"][0]["text"], r#"{"n":3}"#,
+        "prepareArguments ran first"
+    );
+    let (output, code) = one_shot(&project, &["tool", "count", "--args", r#"{"n":-1}"#]);
+    assert_eq!(code, 1, "{output}");
+    assert_eq!(
+        output["error"],
+        "Validation failed for tool \"count\":\n  - n: expected >= 0\n\nReceived arguments:\n{\n  \"n\": -1\n}"
+    );
+}
+
 #[test]
 fn compat_reports_pass_per_scenario_and_fails_on_a_missing_recording() {
     let scenario = project_root().join("tests/compat/scenarios/h3-no-handlers-fast-path");

@@ -13,6 +13,7 @@ import { recordCalls, runScenario as runCompatScenario, SCENARIO_SET_THEME_RESUL
 import { ops } from "pihost:runtime/ops.js";
 import { createHostBinding, hostState, setHostState as updateHostState } from "pihost:runtime/host-bridge.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
+import { validateToolArguments } from "pihost:runtime/validate-tool-arguments.js";
 import { reloadExtensions } from "pihost:runtime/reload.js";
 import * as path from "pihost:node/path.js";
 import * as fs from "pihost:node/fs.js";
@@ -269,10 +270,15 @@ export async function executeTool(requestJson) {
   const registered = runner.getAllRegisteredTools().find((candidate) => candidate.definition.name === name);
   if (!registered) throw new Error(`Tool "${name}" is not registered by any extension`);
   const tool = wrapRegisteredTool(registered, runner);
+  // As pi's agent loop does before a call: the tool's own argument repair,
+  // then pi-ai's coercion and schema check, whose text is the error.
+  const given = args ?? {};
+  const prepared = tool.prepareArguments ? tool.prepareArguments(given) : given;
+  const validated = validateToolArguments(tool, { type: "toolCall", id: toolCallId, name, arguments: prepared });
   const controller = new AbortController();
   runningTools.set(toolCallId, controller);
   try {
-    const result = await tool.execute(toolCallId, args ?? {}, controller.signal, (update) =>
+    const result = await tool.execute(toolCallId, validated, controller.signal, (update) =>
       ops.op_pihost_tool_update(toolCallId, JSON.parse(JSON.stringify(update ?? null))),
     );
     return resultJson(result);
