@@ -75,4 +75,5 @@ pub mod transpile;
 pub use engine::{Engine, EngineOptions};
 pub use error::PihostError;
 pub use handle::Pihost;
+pub use ops::system::route_extension_stdout_to_stderr;
 pub use report::{ExtensionReport, InspectReport, LoadError};

@@ -255,3 +255,21 @@ fn compat_reports_pass_per_scenario_and_fails_on_a_missing_recording() {
     assert!(stdout.contains("no expected.json"), "{stdout}");
     assert!(stdout.ends_with("0 passed, 1 failed\n"), "{stdout}");
 }
+
+#[test]
+fn what_extensions_print_goes_to_stderr_in_nodes_format_and_the_json_report_stays_clean() {
+    let project = Project::new();
+    let path = project.write(
+        "chatty.ts",
+        "export default function () { console.log(\"loaded\", { a: [1, 2], b: 'x' }); process.stdout.write(\"raw\\n\"); }\n",
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["inspect", "--json", &path])
+        .current_dir(project.root.path())
+        .output()
+        .expect("pihost runs");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("stdout is only the JSON report");
+    assert_eq!(report["errors"], serde_json::json!([]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("loaded { a: [ 1, 2 ], b: 'x' }\nraw\n"), "{stderr}");
+}

@@ -24,10 +24,12 @@ export default function (pi) {
     signal.addEventListener("abort", () => resolve({ content: [{ type: "text", text: "aborted" }], details: {} }));
   }) });
   globalThis.loads = (globalThis.loads ?? 0) + 1;
+  console.log("loaded", { loads: globalThis.loads });
+  process.stdout.write("a raw write\n");
   pi.registerFlag("verbose", { type: "boolean", default: false, description: "talk more" });
   pi.registerShortcut("ctrl+k", { description: "kill line", handler: async () => {} });
   pi.registerCommand("facts", { handler: async (args, ctx) => ({ model: ctx.model?.id ?? null, verbose: pi.getFlag("verbose"), loads: globalThis.loads }) });
-  pi.registerCommand("keep", { handler: async (args, ctx) => { globalThis.kept = ctx; } });
+  pi.registerCommand("keep", { handler: async (args, ctx) => { console.log("keeping", ctx.cwd); globalThis.kept = ctx; } });
   pi.registerCommand("reuse", { handler: async () => globalThis.kept.cwd });
 }
 "#;
@@ -81,6 +83,10 @@ impl Agent {
                 .lines
                 .recv_timeout(Duration::from_secs(20))
                 .expect("pihost answered in time");
+            assert!(
+                message.get("unparsable").is_none(),
+                "stdout carried a line that is not the protocol: {message}"
+            );
             if wanted(&message) {
                 return message;
             }
@@ -258,6 +264,8 @@ fn every_method_answers_with_its_documented_result() {
     );
 
     agent.request(13, "reload", json!({}));
+    // The extension printed during load and in a command: none of it may
+    // reach stdout, which is the protocol.
     let report = agent.response(13)["result"].clone();
     assert_eq!(report["errors"], json!([]));
     assert_eq!(report["extensions"][0]["tools"].as_array().map(Vec::len), Some(2));
@@ -267,6 +275,14 @@ fn every_method_answers_with_its_documented_result() {
         json!({ "model": "m-1", "verbose": true, "loads": 2 }),
         "reload evaluated the extension again and kept the flag value and the host state"
     );
+    agent.request(15, "shutdown", json!({}));
+    agent.response(15);
+    let stray: Vec<Value> = agent
+        .lines
+        .try_iter()
+        .filter(|line| line.get("unparsable").is_some())
+        .collect();
+    assert!(stray.is_empty(), "extension output reached stdout: {stray:?}");
 }
 
 #[test]

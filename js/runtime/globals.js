@@ -14,6 +14,7 @@ import { AbortController, AbortSignal } from "pihost:runtime/web/abort.js";
 import { URL, URLSearchParams } from "pihost:runtime/web/url.js";
 import { atob, btoa } from "pihost:runtime/web/base64.js";
 import { webcrypto } from "pihost:node/crypto.js";
+import { console } from "pihost:runtime/console.js";
 import { Headers, Request, Response, fetch } from "pihost:runtime/web/fetch.js";
 import {
   ByteLengthQueuingStrategy,
@@ -67,7 +68,7 @@ function writer(isError) {
     columns: 80,
     write(chunk) {
       const text = typeof chunk === "string" ? chunk : new Buffer(chunk).toString();
-      core.print(text, isError);
+      ops.op_pihost_write(text, isError);
       return true;
     },
   };
@@ -251,6 +252,7 @@ for (const [name, value] of Object.entries({
   atob,
   btoa,
   crypto: webcrypto,
+  console,
   fetch,
   Headers,
   Request,

@@ -126,6 +126,9 @@ fn main() -> ExitCode {
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("PIHOST_LOG"))
         .with_writer(std::io::stderr)
         .init();
+    // Every verb's stdout is its report (or serve's protocol): what
+    // extensions print goes to stderr, where it cannot corrupt either.
+    pihost::route_extension_stdout_to_stderr(true);
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(error) => {

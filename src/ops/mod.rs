@@ -21,6 +21,7 @@ deno_core::extension!(
         system::op_pihost_env_snapshot,
         system::op_pihost_os_info,
         system::op_pihost_system_load,
+        system::op_pihost_write,
         fs::op_pihost_fs_exists,
         fs::op_pihost_fs_read_text,
         fs::op_pihost_fs_read_bytes,

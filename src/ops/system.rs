@@ -181,3 +181,28 @@ fn system_load(rss: u64) -> SystemLoad {
         rss,
     }
 }
+
+/// Where extensions' standard output goes: `pihost serve` speaks its
+/// protocol on stdout, so there everything extensions print goes to stderr.
+static STDOUT_TO_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Sends what extensions write to stdout (`console.log`,
+/// `process.stdout.write`) to stderr instead, for every runtime in the process.
+pub fn route_extension_stdout_to_stderr(yes: bool) {
+    STDOUT_TO_STDERR.store(yes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// `process.stdout.write` / `process.stderr.write` and the console.
+#[op2(fast)]
+pub fn op_pihost_write(#[string] text: &str, to_stderr: bool) {
+    use std::io::Write;
+    let result = if to_stderr || STDOUT_TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) {
+        let mut stderr = std::io::stderr().lock();
+        stderr.write_all(text.as_bytes()).and_then(|()| stderr.flush())
+    } else {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush())
+    };
+    // A closed pipe must not take the extension down; Node would emit EPIPE later.
+    let _ = result;
+}

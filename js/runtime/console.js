@@ -1,0 +1,64 @@
+// A Node-style console for extensions: Node's formatting (util.format and
+// util.inspect, not the engine's), log/info/debug to stdout and
+// error/warn/trace to stderr through pihost's write op, so that an embedder
+// (pihost serve, whose stdout is the protocol) can send all of it to stderr.
+import { ops } from "pihost:runtime/ops.js";
+import { formatWithOptions, inspect } from "pihost:node/util.js";
+
+let indent = "";
+const counts = new Map();
+const timers = new Map();
+
+function write(toStderr, args) {
+  const text = formatWithOptions({ colors: false }, ...args);
+  const indented = indent ? text.split("\n").map((line) => indent + line).join("\n") : text;
+  ops.op_pihost_write(`${indented}\n`, toStderr);
+}
+
+function elapsed(label) {
+  const started = timers.get(label);
+  if (started === undefined) {
+    write(true, [`Warning: No such label '${label}' for console.timeEnd()`]);
+    return undefined;
+  }
+  const ms = performance.now() - started;
+  return ms < 1000 ? `${ms.toFixed(3)}ms` : `${(ms / 1000).toFixed(3)}s`;
+}
+
+export const console = {
+  log: (...args) => write(false, args),
+  info: (...args) => write(false, args),
+  debug: (...args) => write(false, args),
+  error: (...args) => write(true, args),
+  warn: (...args) => write(true, args),
+  trace: (...args) => write(true, [`Trace: ${formatWithOptions({}, ...args)}\n${new Error().stack.split("\n").slice(1).join("\n")}`]),
+  dir: (value, options) => ops.op_pihost_write(`${indent}${inspect(value, { ...options, colors: false })}\n`, false),
+  table: (data) => write(false, [data]),
+  assert: (condition, ...args) => {
+    if (!condition) write(true, args.length > 0 ? [`Assertion failed:`, ...args] : ["Assertion failed"]);
+  },
+  count: (label = "default") => {
+    const next = (counts.get(label) ?? 0) + 1;
+    counts.set(label, next);
+    write(false, [`${label}: ${next}`]);
+  },
+  countReset: (label = "default") => counts.delete(label),
+  group: (...args) => {
+    if (args.length > 0) write(false, args);
+    indent += "  ";
+  },
+  groupCollapsed: (...args) => console.group(...args),
+  groupEnd: () => {
+    indent = indent.slice(2);
+  },
+  time: (label = "default") => timers.set(label, performance.now()),
+  timeLog: (label = "default", ...args) => {
+    const shown = elapsed(label);
+    if (shown !== undefined) write(false, [`${label}: ${shown}`, ...args]);
+  },
+  timeEnd: (label = "default") => {
+    const shown = elapsed(label);
+    if (shown !== undefined) write(false, [`${label}: ${shown}`]);
+    timers.delete(label);
+  },
+};
