@@ -256,3 +256,66 @@ fn fetch_against_a_local_server_matches_node() {
 fn os_process_chdir_and_small_modules_match_node() {
     same_as_node("system", json!({}));
 }
+
+/// A response whose body is never read holds its request; once the body is
+/// garbage, pihost drops the request and the server sees the connection end.
+#[test]
+fn an_unread_fetch_body_is_released_when_it_is_collected() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    let (closed, seen_closed) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let Some(Ok(mut stream)) = listener.incoming().next() else {
+            return;
+        };
+        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+        let mut line = String::new();
+        while reader.read_line(&mut line).is_ok_and(|read| read > 2) {
+            line.clear();
+        }
+        let _ = write!(stream, "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n");
+        // An endless body: writing fails once the client lets go.
+        for _ in 0..400 {
+            if write!(stream, "5\r\nchunk\r\n").is_err() || stream.flush().is_err() {
+                let _ = closed.send(std::time::Instant::now());
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    });
+    let project = Project::new();
+    let extension = project.write(
+        "unread.ts",
+        &format!(
+            r#"export default function (pi) {{
+  pi.registerTool({{ name: "unread", parameters: {{ type: "object" }}, execute: async () => {{
+    let response = await fetch("http://127.0.0.1:{port}/");
+    const status = response.status;
+    response = null;
+    for (let round = 0; round < 10; round += 1) {{
+      globalThis.gc();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }}
+    // Still running: the connection must already be gone, not closed by exit.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    return {{ content: [{{ type: "text", text: String(status) }}], details: {{}} }};
+  }} }});
+}}
+"#
+        ),
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["tool", "unread", "-e", &extension])
+        .output()
+        .expect("pihost runs");
+    let exited = std::time::Instant::now();
+    let printed: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(printed["result"]["content"][0]["text"], "200", "{printed:#}");
+    let closed_at = seen_closed
+        .recv_timeout(Duration::from_secs(5))
+        .expect("the connection ended");
+    assert!(
+        exited.duration_since(closed_at) > Duration::from_millis(700),
+        "the connection ended only when pihost exited, not when the response was collected"
+    );
+}

@@ -843,6 +843,12 @@ async function requestBodyBytes(body) {
   return consumeBody(body);
 }
 
+const unreadBodies = new FinalizationRegistry((id) => {
+  const ops = requireOps();
+  ops.op_pihost_fetch_abort(id);
+  ops.op_pihost_fetch_close(id);
+});
+
 export function fetch(input, init = undefined) {
   return new Promise((resolve, reject) => {
     const request = new Request(input, init);
@@ -954,6 +960,10 @@ async function networkFetch(state, signal) {
         release();
       },
     );
+    // A body nobody reads to the end or cancels would hold its request (and
+    // its connection) until the runtime ends; once the body is garbage, the
+    // request is dropped.
+    unreadBodies.register(body, responseId);
   }
   return makeResponse({
     type: "basic",
