@@ -8,6 +8,7 @@ import { Buffer } from "pihost:node/buffer.js";
 import EventEmitter from "pihost:node/events.js";
 import { Readable, Writable } from "pihost:node/stream.js";
 import { invalidArgType } from "pihost:node/internal/errors.js";
+import { SIGNALS, SIGNAL_NAMES, errnoOf } from "pihost:node/internal/constants.js";
 
 function shellOf(options) {
   return typeof options?.shell === "string" ? options.shell : "/bin/sh";
@@ -72,13 +73,6 @@ export function spawnSync(command, args = [], options) {
 }
 
 
-const SIGNALS = {
-  SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGILL: 4, SIGTRAP: 5, SIGABRT: 6, SIGBUS: 7, SIGFPE: 8, SIGKILL: 9,
-  SIGUSR1: 10, SIGSEGV: 11, SIGUSR2: 12, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15, SIGCHLD: 17, SIGCONT: 18,
-  SIGSTOP: 19, SIGTSTP: 20, SIGTTIN: 21, SIGTTOU: 22, SIGWINCH: 28,
-};
-const SIGNAL_NAMES = Object.fromEntries(Object.entries(SIGNALS).map(([name, number]) => [number, name]));
-const ERRNO = { ENOENT: -2, EACCES: -13, ENOTDIR: -20, EPERM: -1 };
 
 function signalNumber(signal) {
   if (signal === undefined) return SIGNALS.SIGTERM;
@@ -137,7 +131,7 @@ export class ChildProcess extends EventEmitter {
     } catch (cause) {
       const code = String(cause?.message ?? cause);
       const error = new Error(`spawn ${file} ${code}`);
-      Object.assign(error, { errno: ERRNO[code] ?? -1, code, syscall: `spawn ${file}`, path: file, spawnargs: args });
+      Object.assign(error, { errno: errnoOf(code), code, syscall: `spawn ${file}`, path: file, spawnargs: args });
       // Node still gives the streams, so code that attaches listeners first works.
       if (kinds[1] === "pipe") this.stdout = Readable.from([]);
       if (kinds[2] === "pipe") this.stderr = Readable.from([]);

@@ -6,17 +6,12 @@
 import { ops } from "pihost:runtime/ops.js";
 import { Buffer } from "pihost:node/buffer.js";
 import { Readable, Writable } from "pihost:node/stream.js";
-
-// Linux errno values, negated as Node reports them.
-const ERRNO = {
-  EPERM: -1, ENOENT: -2, EIO: -5, EACCES: -13, EEXIST: -17, ENOTDIR: -20, EISDIR: -21, EINVAL: -22,
-  ENOTEMPTY: -39, ELOOP: -40,
-};
+import { errnoOf } from "pihost:node/internal/constants.js";
 
 function nodeError(error) {
   const match = /^(E[A-Z]+): [^,]*, (\w+)(?: '(.*?)')?(?: -> '(.*)')?$/.exec(error?.message ?? "");
   if (match) {
-    error.errno = ERRNO[match[1]] ?? -1;
+    error.errno = errnoOf(match[1]);
     error.code = match[1];
     error.syscall = match[2];
     if (match[3] !== undefined) error.path = match[3];

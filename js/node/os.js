@@ -1,6 +1,7 @@
 // node:os over pihost's system ops (src/ops/system.rs): facts read once per
 // runtime, and memory, uptime and load read when asked.
 import { ops } from "pihost:runtime/ops.js";
+import { ERRNO, SIGNALS } from "pihost:node/internal/constants.js";
 
 let cached;
 function info() {
@@ -77,18 +78,7 @@ export function setPriority() {
   throw new Error("pihost: os.setPriority is not available");
 }
 
-const signals = {
-  SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGILL: 4, SIGTRAP: 5, SIGABRT: 6, SIGIOT: 6, SIGBUS: 7, SIGFPE: 8, SIGKILL: 9,
-  SIGUSR1: 10, SIGSEGV: 11, SIGUSR2: 12, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15, SIGCHLD: 17, SIGSTKFLT: 16,
-  SIGCONT: 18, SIGSTOP: 19, SIGTSTP: 20, SIGTTIN: 21, SIGTTOU: 22, SIGURG: 23, SIGXCPU: 24, SIGXFSZ: 25,
-  SIGVTALRM: 26, SIGPROF: 27, SIGWINCH: 28, SIGIO: 29, SIGPOLL: 29, SIGPWR: 30, SIGSYS: 31,
-};
-const errno = {
-  E2BIG: 7, EACCES: 13, EADDRINUSE: 98, EAGAIN: 11, EBADF: 9, EBUSY: 16, ECHILD: 10, ECONNREFUSED: 111,
-  ECONNRESET: 104, EEXIST: 17, EINTR: 4, EINVAL: 22, EIO: 5, EISDIR: 21, EMFILE: 24, ENOENT: 2, ENOMEM: 12,
-  ENOSPC: 28, ENOTDIR: 20, ENOTEMPTY: 39, EPERM: 1, EPIPE: 32, ETIMEDOUT: 110,
-};
-export const constants = { signals, errno, priority: { PRIORITY_LOW: 19, PRIORITY_NORMAL: 0, PRIORITY_HIGH: -7 } };
+export const constants = { signals: SIGNALS, errno: ERRNO, priority: { PRIORITY_LOW: 19, PRIORITY_NORMAL: 0, PRIORITY_HIGH: -7 } };
 
 export default {
   EOL,

@@ -4,7 +4,7 @@
 // is implemented: pihost has no TTY, so `terminal: true` is accepted but
 // behaves like `terminal: false` (no line editing, history or completion).
 import EventEmitter from "./events.js";
-import { codedError, invalidArgType } from "./internal/errors.js";
+import { AbortError, codedError, invalidArgType, isAbortSignal } from "./internal/errors.js";
 import { StringDecoder } from "./string_decoder.js";
 
 const kDecoder = Symbol("decoder");
@@ -26,19 +26,6 @@ function nextTick(fn, ...args) {
   const tick = globalThis.process?.nextTick;
   if (typeof tick === "function") tick(fn, ...args);
   else queueMicrotask(() => fn(...args));
-}
-
-class AbortError extends Error {
-  constructor(message = "The operation was aborted", options = undefined) {
-    super(message, options);
-    this.code = "ABORT_ERR";
-    this.name = "AbortError";
-  }
-}
-
-function isAbortSignal(value) {
-  if (typeof globalThis.AbortSignal === "function" && value instanceof globalThis.AbortSignal) return true;
-  return value !== null && typeof value === "object" && "aborted" in value && typeof value.addEventListener === "function";
 }
 
 function useAfterClose() {

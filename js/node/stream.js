@@ -7,7 +7,7 @@
 // iterables.
 import { Buffer } from "./buffer.js";
 import EventEmitter from "./events.js";
-import { codedError, invalidArgType } from "./internal/errors.js";
+import { AbortError, codedError, invalidArgType } from "./internal/errors.js";
 import { StringDecoder } from "./string_decoder.js";
 
 // ---------------------------------------------------------------- shared helpers
@@ -26,14 +26,6 @@ const prematureClose = () => nodeError(Error, "ERR_STREAM_PREMATURE_CLOSE", "Pre
 const destroyedError = (method) => nodeError(Error, "ERR_STREAM_DESTROYED", `Cannot call ${method} after a stream was destroyed`);
 const multipleCallback = () => nodeError(Error, "ERR_MULTIPLE_CALLBACK", "Callback called multiple times");
 const notImplemented = (method) => nodeError(Error, "ERR_METHOD_NOT_IMPLEMENTED", `The ${method} method is not implemented`);
-
-class AbortError extends Error {
-  constructor(message = "The operation was aborted", options = undefined) {
-    super(message, options);
-    this.code = "ABORT_ERR";
-    this.name = "AbortError";
-  }
-}
 
 function once(fn) {
   let called = false;

@@ -6,6 +6,7 @@ import { core, ops } from "pihost:runtime/ops.js";
 import { TextDecoder, TextEncoder } from "pihost:runtime/encoding.js";
 import { Buffer } from "pihost:node/buffer.js";
 import { Readable } from "pihost:node/stream.js";
+import { SIGNALS, errnoOf } from "pihost:node/internal/constants.js";
 import { useNativeUtf8 } from "pihost:node/internal/utf8-codec.js";
 import { setNativeOps } from "pihost:runtime/web/native.js";
 import { DOMException } from "pihost:runtime/web/dom-exception.js";
@@ -48,8 +49,6 @@ defineHidden("__pihostCwd", () => {
   currentDirectory ??= ops.op_pihost_cwd();
   return currentDirectory;
 });
-
-const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGUSR1: 10, SIGUSR2: 12, SIGTERM: 15, SIGCONT: 18, SIGSTOP: 19 };
 
 class ProcessExit extends Error {
   constructor(code) {
@@ -118,7 +117,7 @@ const process = {
       const code = /^(E[A-Z]+)/.exec(cause?.message ?? "")?.[1] ?? "ENOENT";
       const text = code === "ENOTDIR" ? "not a directory" : "no such file or directory";
       const error = new Error(`${code}: ${text}, chdir ${from} -> '${directory}'`);
-      Object.assign(error, { errno: code === "ENOTDIR" ? -20 : -2, code, syscall: "chdir", path: from, dest: directory });
+      Object.assign(error, { errno: errnoOf(code), code, syscall: "chdir", path: from, dest: directory });
       throw error;
     }
     currentDirectory = real;
@@ -151,7 +150,7 @@ const process = {
     rss: () => ops.op_pihost_system_load().rss,
   }),
   kill(pid, signal = "SIGTERM") {
-    const number = typeof signal === "number" ? signal : SIGNAL_NUMBERS[signal];
+    const number = typeof signal === "number" ? signal : SIGNALS[signal];
     if (number === undefined) {
       const error = new TypeError(`Unknown signal: ${signal}`);
       error.code = "ERR_UNKNOWN_SIGNAL";
@@ -162,7 +161,7 @@ const process = {
     } catch (cause) {
       const code = String(cause?.message ?? cause);
       const error = new Error(`kill ${code}`);
-      Object.assign(error, { code, errno: code === "ESRCH" ? -3 : -1, syscall: "kill" });
+      Object.assign(error, { code, errno: errnoOf(code), syscall: "kill" });
       throw error;
     }
     return true;

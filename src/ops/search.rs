@@ -273,6 +273,17 @@ fn compare_by_components(a: &Path, b: &Path) -> Ordering {
         .cmp(b.components().map(|part| part.as_os_str().as_encoded_bytes()))
 }
 
+/// Runs a walk on tokio's blocking pool, so a large tree never stalls the
+/// isolate's event loop; its error text becomes the JS error.
+async fn off_the_isolate<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, String> + Send + 'static,
+) -> Result<T, JsErrorBox> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| JsErrorBox::generic(error.to_string()))?
+        .map_err(JsErrorBox::generic)
+}
+
 /// Matching lines under `search_path` (a directory or one file).
 #[op2]
 #[serde]
@@ -280,10 +291,7 @@ pub async fn op_pihost_search_grep(
     #[string] search_path: String,
     #[serde] request: GrepRequest,
 ) -> Result<GrepResult, JsErrorBox> {
-    tokio::task::spawn_blocking(move || grep(Path::new(&search_path), &request))
-        .await
-        .map_err(|error| JsErrorBox::generic(error.to_string()))?
-        .map_err(JsErrorBox::generic)
+    off_the_isolate(move || grep(Path::new(&search_path), &request)).await
 }
 
 /// Entries under `search_path` whose name (or path) matches a glob.
@@ -293,8 +301,5 @@ pub async fn op_pihost_search_find(
     #[string] search_path: String,
     #[serde] request: FindRequest,
 ) -> Result<FindResult, JsErrorBox> {
-    tokio::task::spawn_blocking(move || find(Path::new(&search_path), &request))
-        .await
-        .map_err(|error| JsErrorBox::generic(error.to_string()))?
-        .map_err(JsErrorBox::generic)
+    off_the_isolate(move || find(Path::new(&search_path), &request)).await
 }

@@ -20,9 +20,9 @@ const CHUNK: usize = 64 * 1024;
 struct SpawnedProcess {
     pid: u32,
     child: Option<Child>,
-    stdin: Rc<Mutex<Option<ChildStdin>>>,
-    stdout: Rc<Mutex<Option<ChildStdout>>>,
-    stderr: Rc<Mutex<Option<ChildStderr>>>,
+    stdin: SharedPipe<ChildStdin>,
+    stdout: SharedPipe<ChildStdout>,
+    stderr: SharedPipe<ChildStderr>,
     exited: bool,
 }
 
@@ -123,6 +123,40 @@ fn missing(id: u32) -> JsErrorBox {
     JsErrorBox::generic(format!("pihost: no spawned process {id}"))
 }
 
+/// One of a running process's pipes, shared so an await can hold it while
+/// the op state stays free.
+type SharedPipe<T> = Rc<Mutex<Option<T>>>;
+
+fn pipe_of<T>(
+    state: &Rc<RefCell<OpState>>,
+    id: u32,
+    pick: impl Fn(&SpawnedProcess) -> &SharedPipe<T>,
+) -> Result<SharedPipe<T>, JsErrorBox> {
+    let state = state.borrow();
+    let process = state
+        .borrow::<SpawnTable>()
+        .processes
+        .get(&id)
+        .ok_or_else(|| missing(id))?;
+    Ok(pick(process).clone())
+}
+
+/// The next chunk a pipe gives; None at its end (or when it was not piped).
+async fn read_chunk<R: tokio::io::AsyncRead + Unpin>(pipe: &SharedPipe<R>) -> Option<Vec<u8>> {
+    let mut buffer = vec![0; CHUNK];
+    let read = match pipe.lock().await.as_mut() {
+        Some(pipe) => pipe.read(&mut buffer).await,
+        None => Ok(0),
+    };
+    match read {
+        Ok(0) | Err(_) => None,
+        Ok(count) => {
+            buffer.truncate(count);
+            Some(buffer)
+        }
+    }
+}
+
 /// The next chunk of stdout (`fd` 1) or stderr (2); null at end of stream.
 #[op2]
 #[buffer]
@@ -131,33 +165,10 @@ pub async fn op_pihost_spawn_read(
     #[smi] id: u32,
     #[smi] fd: u32,
 ) -> Result<Option<Vec<u8>>, JsErrorBox> {
-    let (stdout, stderr) = {
-        let state = state.borrow();
-        let process = state
-            .borrow::<SpawnTable>()
-            .processes
-            .get(&id)
-            .ok_or_else(|| missing(id))?;
-        (process.stdout.clone(), process.stderr.clone())
-    };
-    let mut buffer = vec![0; CHUNK];
-    let read = if fd == 1 {
-        match stdout.lock().await.as_mut() {
-            Some(pipe) => pipe.read(&mut buffer).await,
-            None => Ok(0),
-        }
+    if fd == 1 {
+        Ok(read_chunk(&pipe_of(&state, id, |process| &process.stdout)?).await)
     } else {
-        match stderr.lock().await.as_mut() {
-            Some(pipe) => pipe.read(&mut buffer).await,
-            None => Ok(0),
-        }
-    };
-    match read {
-        Ok(0) | Err(_) => Ok(None),
-        Ok(count) => {
-            buffer.truncate(count);
-            Ok(Some(buffer))
-        }
+        Ok(read_chunk(&pipe_of(&state, id, |process| &process.stderr)?).await)
     }
 }
 
@@ -168,15 +179,7 @@ pub async fn op_pihost_spawn_write(
     #[smi] id: u32,
     #[buffer] data: JsBuffer,
 ) -> Result<(), JsErrorBox> {
-    let stdin = {
-        let state = state.borrow();
-        let process = state
-            .borrow::<SpawnTable>()
-            .processes
-            .get(&id)
-            .ok_or_else(|| missing(id))?;
-        process.stdin.clone()
-    };
+    let stdin = pipe_of(&state, id, |process| &process.stdin)?;
     let mut stdin = stdin.lock().await;
     let pipe = stdin.as_mut().ok_or_else(|| JsErrorBox::generic("EPIPE"))?;
     pipe.write_all(&data).await.map_err(|_| JsErrorBox::generic("EPIPE"))?;
@@ -186,16 +189,7 @@ pub async fn op_pihost_spawn_write(
 /// Closes stdin, so the process reads end of file.
 #[op2]
 pub async fn op_pihost_spawn_close_stdin(state: Rc<RefCell<OpState>>, #[smi] id: u32) -> Result<(), JsErrorBox> {
-    let stdin = {
-        let state = state.borrow();
-        let process = state
-            .borrow::<SpawnTable>()
-            .processes
-            .get(&id)
-            .ok_or_else(|| missing(id))?;
-        process.stdin.clone()
-    };
-    stdin.lock().await.take();
+    pipe_of(&state, id, |process| &process.stdin)?.lock().await.take();
     Ok(())
 }
 

@@ -156,3 +156,18 @@ function quoteString(text) {
   });
   return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote;
 }
+
+/** Node's AbortError (`code: "ABORT_ERR"`), which streams, readline and timers reject with. */
+export class AbortError extends Error {
+  constructor(message = "The operation was aborted", options = undefined) {
+    super(message, options);
+    this.code = "ABORT_ERR";
+    this.name = "AbortError";
+  }
+}
+
+/** Whether `value` can be listened to as an AbortSignal (pihost's or any look-alike). */
+export function isAbortSignal(value) {
+  if (typeof globalThis.AbortSignal === "function" && value instanceof globalThis.AbortSignal) return true;
+  return value !== null && typeof value === "object" && "aborted" in value && typeof value.addEventListener === "function";
+}

@@ -1,19 +1,6 @@
 // node:timers/promises over the global timers. Invalid arguments reject
 // rather than throw, as in Node.
-import { invalidArgType } from "../internal/errors.js";
-
-class AbortError extends Error {
-  constructor(message = "The operation was aborted", options = undefined) {
-    super(message, options);
-    this.code = "ABORT_ERR";
-    this.name = "AbortError";
-  }
-}
-
-function isAbortSignal(value) {
-  if (typeof globalThis.AbortSignal === "function" && value instanceof globalThis.AbortSignal) return true;
-  return value !== null && typeof value === "object" && "aborted" in value && typeof value.addEventListener === "function";
-}
+import { AbortError, invalidArgType, isAbortSignal } from "../internal/errors.js";
 
 // Returns the validation error instead of throwing it so that callers can
 // reject with it.

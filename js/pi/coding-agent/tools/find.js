@@ -7,7 +7,7 @@ import { findFiles } from "../search-backend.js";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../truncate.js";
 import { utf8Length } from "../utf8.js";
 import { pathExists, resolveToCwd } from "./path-utils.js";
-import { abortError, wrapToolDefinition } from "./wrap.js";
+import { abortError, untilAborted, wrapToolDefinition } from "./wrap.js";
 
 const DEFAULT_LIMIT = 1000;
 
@@ -128,25 +128,18 @@ export function createFindToolDefinition(cwd, options) {
     parameters: findSchema,
     async execute(_toolCallId, { pattern, path: searchDir, limit }, signal, _onUpdate, ctx) {
       if (signal?.aborted) throw abortError();
-      let onAbort;
-      const abortedCall = new Promise((_, reject) => {
-        onAbort = () => reject(abortError());
-        signal?.addEventListener("abort", onAbort, { once: true });
-      });
-      abortedCall.catch(() => {});
       const searchPath = resolveToCwd(searchDir || ".", ctx?.cwd || cwd);
       // fd reads a limit of 0 as no limit, so below 1 means 1.
       const effectiveLimit = Math.max(1, Math.floor(limit ?? DEFAULT_LIMIT));
-      const work = customOps?.glob
-        ? findWithCustomGlob(customOps, pattern, searchPath, effectiveLimit, signal)
-        : findWithSearch(pattern, searchPath, effectiveLimit, signal);
       try {
-        return await Promise.race([work, abortedCall]);
+        return await untilAborted(signal, () =>
+          customOps?.glob
+            ? findWithCustomGlob(customOps, pattern, searchPath, effectiveLimit, signal)
+            : findWithSearch(pattern, searchPath, effectiveLimit, signal),
+        );
       } catch (error) {
         if (signal?.aborted) throw abortError();
         throw error;
-      } finally {
-        signal?.removeEventListener("abort", onAbort);
       }
     },
   };

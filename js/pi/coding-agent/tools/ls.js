@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Type } from "../../typebox.js";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "../truncate.js";
 import { pathExists, resolveToCwd } from "./path-utils.js";
-import { abortError, wrapToolDefinition } from "./wrap.js";
+import { abortError, untilAborted, wrapToolDefinition } from "./wrap.js";
 
 const DEFAULT_LIMIT = 500;
 
@@ -70,20 +70,10 @@ export function createLsToolDefinition(cwd, options) {
     parameters: lsSchema,
     async execute(_toolCallId, { path, limit }, signal, _onUpdate, ctx) {
       if (signal?.aborted) throw abortError();
-      let onAbort;
-      const abortedCall = new Promise((_, reject) => {
-        onAbort = () => reject(abortError());
-        signal?.addEventListener("abort", onAbort, { once: true });
-      });
-      abortedCall.catch(() => {});
       const dirPath = resolveToCwd(path || ".", ctx?.cwd || cwd);
       // A limit of 0 would list nothing and claim "(empty directory)", so it means 1.
       const effectiveLimit = Math.max(1, Math.floor(limit ?? DEFAULT_LIMIT));
-      try {
-        return await Promise.race([list(ops, dirPath, effectiveLimit), abortedCall]);
-      } finally {
-        signal?.removeEventListener("abort", onAbort);
-      }
+      return untilAborted(signal, () => list(ops, dirPath, effectiveLimit));
     },
   };
 }

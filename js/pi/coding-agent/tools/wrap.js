@@ -1,20 +1,20 @@
-// A tool definition (what extensions register) as the plain agent tool the
-// factories return: the same metadata and execute, without prompt text or
-// renderers.
-
-export function wrapToolDefinition(definition, ctxFactory) {
-  return {
-    name: definition.name,
-    label: definition.label,
-    description: definition.description,
-    parameters: definition.parameters,
-    outputSchema: definition.outputSchema,
-    constrainedSampling: definition.constrainedSampling,
-    prepareArguments: definition.prepareArguments,
-    executionMode: definition.executionMode,
-    execute: (toolCallId, params, signal, onUpdate, ctx) =>
-      definition.execute(toolCallId, params, signal, onUpdate, ctx ?? ctxFactory?.(toolCallId, signal)),
-  };
-}
+// The factories return a tool definition as the plain agent tool, wrapped
+// the same way pihost wraps any registered tool (js/runtime/tool-wrapper.js).
+export { wrapToolDefinition } from "../../../runtime/tool-wrapper.js";
 
 export const abortError = () => new Error("Operation aborted");
+
+/** `start()`'s result, unless `signal` aborts first: then pi's "Operation aborted". */
+export async function untilAborted(signal, start) {
+  let onAbort;
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => reject(abortError());
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    return await Promise.race([start(), aborted]);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
