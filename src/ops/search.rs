@@ -91,14 +91,41 @@ fn walker(root: &Path, require_git: bool) -> WalkBuilder {
     builder
 }
 
+/// The lines found so far across files, against the match limit.
+struct Tally {
+    events: Vec<GrepEvent>,
+    matches: usize,
+    max_matches: usize,
+    context: usize,
+}
+
+impl Tally {
+    /// Searches one file, its lines reported under `shown_path`.
+    fn search(
+        &mut self,
+        searcher: &mut Searcher,
+        matcher: &grep_regex::RegexMatcher,
+        file: &Path,
+        shown_path: &str,
+    ) -> std::io::Result<()> {
+        let mut collector = LineCollector {
+            path: shown_path,
+            tally: self,
+            last_line: None,
+        };
+        searcher.search_path(matcher, file, &mut collector)
+    }
+
+    fn limit_reached(&self) -> bool {
+        self.matches >= self.max_matches
+    }
+}
+
 /// Collects one file's lines as rg reports them, and tells the walk when
 /// the match limit (plus the last match's trailing context) is reached.
 struct LineCollector<'a> {
     path: &'a str,
-    events: &'a mut Vec<GrepEvent>,
-    matches: &'a mut usize,
-    max_matches: usize,
-    context: usize,
+    tally: &'a mut Tally,
     /// The last line to report once the limit is reached.
     last_line: Option<u64>,
 }
@@ -111,7 +138,7 @@ impl LineCollector<'_> {
         {
             return false;
         }
-        self.events.push(GrepEvent {
+        self.tally.events.push(GrepEvent {
             kind,
             path: self.path.to_string(),
             line_number,
@@ -129,9 +156,9 @@ impl Sink for LineCollector<'_> {
             return Ok(false);
         }
         if self.last_line.is_none() {
-            *self.matches += 1;
-            if *self.matches >= self.max_matches {
-                self.last_line = Some(found.line_number().unwrap_or(0) + self.context as u64);
+            self.tally.matches += 1;
+            if self.tally.limit_reached() {
+                self.last_line = Some(found.line_number().unwrap_or(0) + self.tally.context as u64);
             }
         }
         Ok(true)
@@ -149,25 +176,20 @@ fn grep(search_path: &Path, request: &GrepRequest) -> Result<GrepResult, String>
         .line_terminator(Some(b'\n'))
         .build(&request.pattern)
         .map_err(|error| pattern_error(&request.pattern, request.literal, &error))?;
-    let mut events = Vec::new();
-    let mut matches = 0usize;
-    let max_matches = request.max_matches.max(1);
+    let mut tally = Tally {
+        events: Vec::new(),
+        matches: 0,
+        max_matches: request.max_matches.max(1),
+        context: request.context,
+    };
     if search_path.is_file() {
         // A file named outright is searched as text, NUL bytes and all.
         let mut searcher = searcher(request.context, BinaryDetection::none());
         let path = search_path.display().to_string();
-        let mut collector = LineCollector {
-            path: &path,
-            events: &mut events,
-            matches: &mut matches,
-            max_matches,
-            context: request.context,
-            last_line: None,
-        };
-        searcher
-            .search_path(&matcher, search_path, &mut collector)
+        tally
+            .search(&mut searcher, &matcher, search_path, &path)
             .map_err(|error| format!("{path}: {error}"))?;
-        return Ok(GrepResult { events });
+        return Ok(GrepResult { events: tally.events });
     }
     let mut walk = walker(search_path, true);
     if let Some(glob) = &request.glob {
@@ -183,21 +205,13 @@ fn grep(search_path: &Path, request: &GrepRequest) -> Result<GrepResult, String>
         }
         let relative = entry.path().strip_prefix(search_path).unwrap_or(entry.path());
         let path = relative.to_string_lossy().into_owned();
-        let mut collector = LineCollector {
-            path: &path,
-            events: &mut events,
-            matches: &mut matches,
-            max_matches,
-            context: request.context,
-            last_line: None,
-        };
         // An unreadable file is skipped, as rg reports it on stderr and goes on.
-        let _ = searcher.search_path(&matcher, entry.path(), &mut collector);
-        if matches >= max_matches {
+        let _ = tally.search(&mut searcher, &matcher, entry.path(), &path);
+        if tally.limit_reached() {
             break;
         }
     }
-    Ok(GrepResult { events })
+    Ok(GrepResult { events: tally.events })
 }
 
 /// rg's text for a bad pattern: grep-regex wraps the pattern before parsing,
