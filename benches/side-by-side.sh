@@ -5,7 +5,7 @@
 #   benches/side-by-side.sh [FOLDER]     (default: extensions-examples)
 #
 # Needs a release build of pihost (cargo build --release) and the reference
-# (../shared/reference/install-pi-reference.sh).
+# (scripts/install-reference).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 folder="${1:-extensions-examples}"

@@ -36,7 +36,7 @@ fn every_scenario_matches_the_reference() {
     );
 }
 
-/// The runner's checklist ids (SEMANTICS.md R, E, N, W, H).
+/// The runner's checklist ids (docs/semantics.md: R, E, N, W, H).
 fn runner_ids() -> BTreeSet<String> {
     let families = [("R", 6), ("E", 11), ("N", 3), ("W", 2), ("H", 3)];
     families

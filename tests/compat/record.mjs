@@ -130,7 +130,7 @@ function recordAll(options) {
     }
     // A scenario of an older pi ("piVersion": "0.82.1", for (0.82) ids) is
     // recorded with that version's install, beside the default one
-    // (PI_VERSION=0.82.1 ../shared/reference/install-pi-reference.sh).
+    // (scripts/install-reference 0.82.1).
     const scenario = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8"));
     const piDir = scenario.piVersion ? path.join(path.dirname(options.piDir), scenario.piVersion) : options.piDir;
     if (!fs.existsSync(piDir)) {

@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests: running the pihost binary, and
 //! finding and running the reference pi (Node 22) installed by
-//! `../shared/reference/install-pi-reference.sh`.
+//! `scripts/install-reference`.
 
 #![allow(dead_code)]
 
@@ -53,7 +53,7 @@ pub fn reference_dir() -> Option<PathBuf> {
         return None;
     }
     panic!(
-        "the reference pi is not installed at {} (run ../shared/reference/install-pi-reference.sh, \
+        "the reference pi is not installed at {} (run scripts/install-reference, \
          or set PIHOST_SKIP_REFERENCE=1 to skip reference comparisons)",
         dir.display()
     );
