@@ -5,8 +5,78 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::engine::{Engine, EngineOptions};
+use crate::error::PihostError;
+
+/// Why a compat scenario could not run (its result is not a failure here).
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    /// The scenario folder or its `scenario.json` cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The path that failed.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// `scenario.json` is not JSON.
+    #[error("{path} is not valid JSON: {source}")]
+    Parse {
+        /// The `scenario.json` path.
+        path: PathBuf,
+        /// The parse error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The engine failed while running the scenario.
+    #[error(transparent)]
+    Engine(#[from] PihostError),
+}
+
+/// The driver's side of pihost: js/compat/pihost-environment.js, evaluated
+/// only when a scenario runs, never in an ordinary runtime.
+const ENVIRONMENT_MODULE: &str = "pihost:compat/pihost-environment.js";
+
+/// Runs one compat scenario (a folder with `scenario.json` and its
+/// extensions) in `engine`, through pihost's loader and runner with the
+/// shared driver (`js/compat/driver.js`), and returns the driver's output.
+/// The scenario's host table answers through the real host path: a Rust
+/// [`ScenarioHost`] behind the JS bridge.
+pub async fn run_scenario_in(engine: &mut Engine, dir: &Path) -> Result<serde_json::Value, ScenarioError> {
+    let scenario_path = dir.join("scenario.json");
+    let text = std::fs::read_to_string(&scenario_path).map_err(|source| ScenarioError::Read {
+        path: scenario_path.clone(),
+        source,
+    })?;
+    let scenario: serde_json::Value = serde_json::from_str(&text).map_err(|source| ScenarioError::Parse {
+        path: scenario_path.clone(),
+        source,
+    })?;
+    let dir = std::fs::canonicalize(dir).map_err(|source| ScenarioError::Read {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let answers = scenario.get("host").cloned().unwrap_or_else(|| serde_json::json!({}));
+    engine.put_host(Arc::new(ScenarioHost::new(answers)));
+    let request = serde_json::json!({
+        "dir": dir,
+        "scenario": scenario,
+        "examplesDir": pi_examples_dir(),
+    })
+    .to_string();
+    let response = engine
+        .call_side_module(ENVIRONMENT_MODULE, "runScenario", &request)
+        .await?;
+    serde_json::from_str(&response).map_err(|error| {
+        ScenarioError::Engine(PihostError::Internal {
+            context: "scenario output".to_string(),
+            message: error.to_string(),
+        })
+    })
+}
 
 /// How one scenario went.
 #[derive(Debug)]
@@ -107,7 +177,9 @@ pub fn run_scenario(dir: &Path) -> Result<serde_json::Value, String> {
                 config_dir_name: crate::discovery::DEFAULT_CONFIG_DIR_NAME.to_string(),
             };
             let mut engine = Engine::new(options).await.map_err(|error| error.to_string())?;
-            engine.run_scenario(&dir).await.map_err(|error| error.to_string())
+            run_scenario_in(&mut engine, &dir)
+                .await
+                .map_err(|error| error.to_string())
         })
     })
     .join()

@@ -2,7 +2,7 @@
 //! cross into it. The isolate is `!Send`: an [`Engine`] lives on the thread
 //! that made it, inside a current-thread async runtime.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -45,32 +45,6 @@ impl EngineOptions {
 
 fn current_dir() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"))
-}
-
-/// Why a compat scenario could not run (its result is not a failure here).
-#[derive(Debug, thiserror::Error)]
-pub enum ScenarioError {
-    /// The scenario folder or its `scenario.json` cannot be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The path that failed.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
-    /// `scenario.json` is not JSON.
-    #[error("{path} is not valid JSON: {source}")]
-    Parse {
-        /// The `scenario.json` path.
-        path: PathBuf,
-        /// The parse error.
-        #[source]
-        source: serde_json::Error,
-    },
-    /// The engine failed while running the scenario.
-    #[error(transparent)]
-    Engine(#[from] PihostError),
 }
 
 /// Whether pi's dispatch of this event type answers `undefined` when no
@@ -171,6 +145,9 @@ pub struct Engine {
     options: EngineOptions,
     dispatch_timeout: Option<Duration>,
     errors: Option<tokio::sync::mpsc::UnboundedReceiver<ExtensionError>>,
+    /// Namespaces of modules evaluated on first use, by specifier: what only
+    /// one CLI verb or a test needs stays out of every runtime's start-up.
+    side_modules: HashMap<String, v8::Global<v8::Object>>,
 }
 
 #[derive(serde::Serialize)]
@@ -229,6 +206,7 @@ impl Engine {
             options,
             dispatch_timeout: None,
             errors: Some(errors),
+            side_modules: HashMap::new(),
         })
     }
 
@@ -253,35 +231,10 @@ impl Engine {
     pub async fn virtual_module_status(&mut self) -> Result<BTreeMap<String, ModuleStatus>, PihostError> {
         let ids: BTreeSet<&str> = crate::modules::virtual_map::specifiers().map(|(_, id)| id).collect();
         let ids = serde_json::to_string(&ids).map_err(|error| internal("module ids", error))?;
-        let response = self.call_json("describeVirtualModules", &ids).await?;
+        let response = self
+            .call_side_module("pihost:runtime/module-status.js", "describeVirtualModules", &ids)
+            .await?;
         serde_json::from_str(&response).map_err(|error| internal("module status", error))
-    }
-
-    /// Runs one compat scenario (a folder with `scenario.json` and its
-    /// extensions) through pihost's loader and runner, with the shared driver
-    /// (`js/compat/driver.js`), and returns the driver's output.
-    pub async fn run_scenario(&mut self, dir: &Path) -> Result<serde_json::Value, ScenarioError> {
-        let scenario_path = dir.join("scenario.json");
-        let text = std::fs::read_to_string(&scenario_path).map_err(|source| ScenarioError::Read {
-            path: scenario_path.clone(),
-            source,
-        })?;
-        let scenario: serde_json::Value = serde_json::from_str(&text).map_err(|source| ScenarioError::Parse {
-            path: scenario_path.clone(),
-            source,
-        })?;
-        let dir = std::fs::canonicalize(dir).map_err(|source| ScenarioError::Read {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let request = serde_json::json!({
-            "dir": dir,
-            "scenario": scenario,
-            "examplesDir": crate::compat::pi_examples_dir(),
-        })
-        .to_string();
-        let response = self.call_json("runScenario", &request).await?;
-        serde_json::from_str(&response).map_err(|error| ScenarioError::Engine(internal("scenario output", error)))
     }
 
     /// Extension errors reported after loading (R6, E2 and every swallowed
@@ -398,8 +351,17 @@ impl Engine {
     }
 
     fn export_function(&mut self, name: &str) -> Result<v8::Global<v8::Function>, PihostError> {
+        let exports = self.exports.clone();
+        self.function_of(&exports, name)
+    }
+
+    fn function_of(
+        &mut self,
+        namespace: &v8::Global<v8::Object>,
+        name: &str,
+    ) -> Result<v8::Global<v8::Function>, PihostError> {
         deno_core::scope!(scope, &mut self.runtime);
-        let namespace = v8::Local::new(scope, &self.exports);
+        let namespace = v8::Local::new(scope, namespace);
         let key = v8::String::new(scope, name).ok_or_else(|| internal(name, "cannot make the key"))?;
         let value = namespace
             .get(scope, key.into())
@@ -439,7 +401,7 @@ impl Engine {
         let request = load_request(&self.options.cwd, extensions, use_cache)?;
         let response = self.call_json("loadExtensions", &request).await?;
         let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("load report", error))?;
-        Ok(report.into_report(&self.options, started.elapsed()))
+        Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
     }
 
     /// Reloads (H1): `session_shutdown` (reason "reload") to the loaded
@@ -451,13 +413,58 @@ impl Engine {
         let request = load_request(&self.options.cwd, extensions, false)?;
         let response = self.call_json("reload", &request).await?;
         let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("reload report", error))?;
-        Ok(report.into_report(&self.options, started.elapsed()))
+        Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
     }
 
     /// Calls a runtime function with one JSON string and awaits the JSON
     /// string it resolves to, running the event loop meanwhile.
     async fn call_json(&mut self, name: &str, argument: &str) -> Result<String, PihostError> {
         let call = self.start_call(name, argument)?;
+        self.settle(name, call).await
+    }
+
+    /// Calls `function` of the module `specifier` (one of pihost's own, under
+    /// `pihost:`), evaluating the module first if this is its first use.
+    /// Layers above the engine (compat scenarios, CLI verbs) bring their JS
+    /// this way instead of through `runtime/main.js`.
+    pub(crate) async fn call_side_module(
+        &mut self,
+        specifier: &str,
+        function: &str,
+        argument: &str,
+    ) -> Result<String, PihostError> {
+        let namespace = self.side_module(specifier).await?;
+        let function = self.function_of(&namespace, function)?;
+        let argument = self.string_argument(specifier, argument)?;
+        let call: PendingCall = Box::pin(self.runtime.call_with_args(&function, &[argument]));
+        self.settle(specifier, call).await
+    }
+
+    async fn side_module(&mut self, specifier: &str) -> Result<v8::Global<v8::Object>, PihostError> {
+        if let Some(namespace) = self.side_modules.get(specifier) {
+            return Ok(namespace.clone());
+        }
+        let url = ModuleSpecifier::parse(specifier).map_err(|error| internal(specifier, error))?;
+        let module_id = self
+            .runtime
+            .load_side_es_module(&url)
+            .await
+            .map_err(|error| internal(specifier, error))?;
+        let evaluation = self.runtime.mod_evaluate(module_id);
+        self.runtime
+            .with_event_loop_future(evaluation, PollEventLoopOptions::default())
+            .await
+            .map_err(|error| internal(specifier, error))?;
+        let namespace = self
+            .runtime
+            .get_module_namespace(module_id)
+            .map_err(|error| internal(specifier, error))?;
+        self.side_modules.insert(specifier.to_string(), namespace.clone());
+        Ok(namespace)
+    }
+
+    /// Runs the event loop until `call` settles; its value as a string.
+    async fn settle(&mut self, name: &str, call: PendingCall) -> Result<String, PihostError> {
         let result = self
             .runtime
             .with_event_loop_promise(call, PollEventLoopOptions::default())
@@ -477,12 +484,14 @@ impl Engine {
     /// flight at once (the handle's thread does that).
     pub(crate) fn start_call(&mut self, name: &str, argument: &str) -> Result<PendingCall, PihostError> {
         let function = self.export_function(name)?;
-        let argument = {
-            deno_core::scope!(scope, &mut self.runtime);
-            let value = v8::String::new(scope, argument).ok_or_else(|| internal(name, "argument too large"))?;
-            v8::Global::new(scope, v8::Local::<v8::Value>::from(value))
-        };
+        let argument = self.string_argument(name, argument)?;
         Ok(Box::pin(self.runtime.call_with_args(&function, &[argument])))
+    }
+
+    fn string_argument(&mut self, name: &str, argument: &str) -> Result<v8::Global<v8::Value>, PihostError> {
+        deno_core::scope!(scope, &mut self.runtime);
+        let value = v8::String::new(scope, argument).ok_or_else(|| internal(name, "argument too large"))?;
+        Ok(v8::Global::new(scope, v8::Local::<v8::Value>::from(value)))
     }
 
     /// A settled call's value as the string it is (runtime functions answer JSON text).
@@ -566,14 +575,7 @@ pub(crate) fn load_request(
     .map_err(|error| internal("load request", error))
 }
 
-/// The URL an extension entry point is imported under: its canonical path,
-/// as pi imports it, so a symlinked extension and its target share a module.
-pub fn module_url(resolved_path: &Path) -> String {
-    let canonical = std::fs::canonicalize(resolved_path).unwrap_or_else(|_| resolved_path.to_path_buf());
-    ModuleSpecifier::from_file_path(&canonical)
-        .map(String::from)
-        .unwrap_or_else(|_| format!("file://{}", canonical.display()))
-}
+pub use crate::modules::module_url;
 
 /// Discovers and loads extensions in a fresh engine on the current thread.
 pub fn inspect_blocking(options: EngineOptions, configured_paths: &[String]) -> Result<InspectReport, PihostError> {

@@ -169,7 +169,7 @@ impl Pihost {
             context: "load report".to_string(),
             message: error.to_string(),
         })?;
-        Ok(report.into_report(&self.options, started.elapsed()))
+        Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
     }
 
     /// Stops the engine thread. Calls still in flight fail; every handle
@@ -192,7 +192,7 @@ impl Pihost {
             context: "reload report".to_string(),
             message: error.to_string(),
         })?;
-        Ok(report.into_report(&self.options, started.elapsed()))
+        Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
     }
 
     /// Binds `host` (R1, A7); getters read `state` until it is updated.

@@ -151,15 +151,16 @@ pub(crate) struct JsLoadReport {
 }
 
 impl JsLoadReport {
-    /// The full report: what JS said plus the engine's options and the wall time.
+    /// The full report: what JS said plus where the engine looked and the wall time.
     pub(crate) fn into_report(
         self,
-        options: &crate::engine::EngineOptions,
+        cwd: &std::path::Path,
+        agent_dir: &std::path::Path,
         elapsed: std::time::Duration,
     ) -> InspectReport {
         InspectReport {
-            cwd: options.cwd.clone(),
-            agent_dir: options.agent_dir.clone(),
+            cwd: cwd.to_path_buf(),
+            agent_dir: agent_dir.to_path_buf(),
             extensions: self.extensions,
             errors: self.errors,
             flag_values: self.flag_values,

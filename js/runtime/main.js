@@ -6,10 +6,8 @@ import { createExtensionRuntime } from "pihost:runtime/extension-runtime.js";
 import { createEventBus } from "pihost:runtime/event-bus.js";
 import { clearExtensionCache as clearCache, loadExtensions as loadExtensionList } from "pihost:runtime/loader.js";
 import { describeLoad } from "pihost:runtime/snapshot.js";
-import { isNotImplemented } from "pihost:runtime/not-implemented.js";
 import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js";
-import { wrapRegisteredTool, wrapToolDefinition } from "pihost:runtime/tool-wrapper.js";
-import { recordCalls, runScenario as runCompatScenario, SCENARIO_SET_THEME_RESULT } from "pihost:compat/driver.js";
+import { wrapRegisteredTool } from "pihost:runtime/tool-wrapper.js";
 import { ops } from "pihost:runtime/ops.js";
 import { createHostBinding, hostState, setHostState as updateHostState } from "pihost:runtime/host-bridge.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
@@ -102,79 +100,6 @@ export async function loadExtensions(requestJson) {
 export function clearExtensionCache() {
   clearCache();
   return "null";
-}
-
-/**
- * For each virtual module id in `idsJson`, which export names pihost
- * implements and which are stubs. Resolves to JSON: { id: { implemented, notImplemented } }.
- */
-export async function describeVirtualModules(idsJson) {
-  const status = {};
-  for (const id of JSON.parse(idsJson)) {
-    const namespace = await import(`pihost:pi/${id}`);
-    const implemented = [];
-    const notImplemented = [];
-    for (const name of Object.keys(namespace).sort()) {
-      (isNotImplemented(namespace[name]) ? notImplemented : implemented).push(name);
-    }
-    status[id] = { implemented, notImplemented };
-  }
-  return JSON.stringify(status);
-}
-
-/** The implementation under test, in the shape the compat driver expects. */
-const compatEnvironment = {
-  async loadExtensions(paths, cwd, eventBus) {
-    const runtime = createExtensionRuntime();
-    const entries = paths.map((path) => ({ path, ...ops.op_pihost_resolve_entry(path, cwd) }));
-    const result = await loadExtensionList(entries, { cwd, eventBus, runtime });
-    return { extensions: result.extensions, errors: result.errors, runtime };
-  },
-  createRunner: (extensions, runtime, cwd) => new ExtensionRunner(extensions, runtime, cwd, {}, {}),
-  createEventBus,
-  emitProjectTrustEvent: (loaded, event, ctx) => emitProjectTrustEvent(loaded.extensions, event, ctx),
-  wrapToolDefinition,
-  wrapRegisteredTool,
-  // The real host path: the JS bridge to a Rust Host (compat::ScenarioHost),
-  // recorded by the same wrapper as the reference side's canned host.
-  createHost(answers, log) {
-    ops.op_pihost_use_scenario_host(answers);
-    updateHostState({
-      model: answers.model,
-      scopedModels: answers.scopedModels ?? [],
-      activeTools: answers.activeTools ?? [],
-      allTools: answers.allTools ?? [],
-      settings: answers.settings ?? {},
-      sessionName: answers.sessionName,
-      thinkingLevel: answers.thinkingLevel ?? "off",
-      commands: answers.commands ?? [],
-      isIdle: answers.isIdle ?? true,
-      projectTrusted: answers.projectTrusted ?? true,
-      pendingMessages: answers.pendingMessages ?? false,
-      contextUsage: answers.contextUsage,
-      systemPrompt: answers.systemPrompt ?? "",
-      callableTools: answers.callableTools ?? [],
-      editorText: answers.ui?.editorText ?? "",
-      hasUI: Boolean(answers.ui),
-      canExecuteTools: answers.executeToolResult !== undefined,
-      setThemeResult: SCENARIO_SET_THEME_RESULT,
-    });
-    const binding = createHostBinding();
-    // The scenario host's canned UI has no theme, as the recorder's has none.
-    if (binding.ui) Object.defineProperty(binding.ui, "theme", { value: undefined, enumerable: true, configurable: true });
-    return recordCalls(binding, log);
-  },
-  flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
-};
-
-/**
- * Runs a compat scenario. `requestJson`: { dir, scenario, examplesDir }
- * (pi's examples/extensions, for "pi-examples:" entries). Resolves to the
- * JSON of the driver's output (js/compat/driver.js).
- */
-export async function runScenario(requestJson) {
-  const { dir, scenario, examplesDir } = JSON.parse(requestJson);
-  return JSON.stringify(await runCompatScenario(scenario, dir, { ...compatEnvironment, examplesDir }));
 }
 
 function currentRunner() {

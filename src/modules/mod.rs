@@ -310,6 +310,15 @@ impl ModuleLoader for PihostModuleLoader {
     }
 }
 
+/// The URL an extension entry point is imported under: its canonical path,
+/// as pi imports it, so a symlinked extension and its target share a module.
+pub fn module_url(resolved_path: &std::path::Path) -> String {
+    let canonical = std::fs::canonicalize(resolved_path).unwrap_or_else(|_| resolved_path.to_path_buf());
+    deno_core::ModuleSpecifier::from_file_path(&canonical)
+        .map(String::from)
+        .unwrap_or_else(|_| format!("file://{}", canonical.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -128,9 +128,3 @@ pub fn op_pihost_handler_count(state: &mut OpState, #[string] event: &str, delta
         *counts.entry(event.to_string()).or_insert(0) += i64::from(delta);
     }
 }
-
-/// Binds the host a compat scenario describes (see [`crate::compat::ScenarioHost`]).
-#[op2]
-pub fn op_pihost_use_scenario_host(state: &mut OpState, #[serde] answers: serde_json::Value) {
-    state.put(BoundHost(Arc::new(crate::compat::ScenarioHost::new(answers))));
-}

@@ -52,7 +52,6 @@ deno_core::extension!(
         host::op_pihost_report_error,
         host::op_pihost_tool_update,
         host::op_pihost_handler_count,
-        host::op_pihost_use_scenario_host,
         crypto::op_pihost_crypto_supports,
         crypto::op_pihost_crypto_digest,
         crypto::op_pihost_crypto_hmac,

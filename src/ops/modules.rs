@@ -72,7 +72,7 @@ pub struct ResolvedEntry {
 pub fn op_pihost_resolve_entry(#[string] path: &str, #[string] cwd: &str) -> ResolvedEntry {
     let resolved = crate::discovery::resolve_user_path(path, Path::new(cwd));
     ResolvedEntry {
-        module_url: crate::engine::module_url(&resolved),
+        module_url: crate::modules::module_url(&resolved),
         resolved_path: resolved.display().to_string(),
     }
 }

@@ -1,0 +1,67 @@
+// pihost's side of the compat driver: the implementation under test, in the
+// shape js/compat/driver.js expects. compat.rs evaluates this module only
+// when a scenario runs; nothing in an ordinary runtime imports it.
+import { createExtensionRuntime } from "pihost:runtime/extension-runtime.js";
+import { createEventBus } from "pihost:runtime/event-bus.js";
+import { loadExtensions as loadExtensionList } from "pihost:runtime/loader.js";
+import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js";
+import { wrapRegisteredTool, wrapToolDefinition } from "pihost:runtime/tool-wrapper.js";
+import { recordCalls, runScenario as runCompatScenario, SCENARIO_SET_THEME_RESULT } from "pihost:compat/driver.js";
+import { ops } from "pihost:runtime/ops.js";
+import { createHostBinding, setHostState as updateHostState } from "pihost:runtime/host-bridge.js";
+
+/** The implementation under test, in the shape the compat driver expects. */
+const compatEnvironment = {
+  async loadExtensions(paths, cwd, eventBus) {
+    const runtime = createExtensionRuntime();
+    const entries = paths.map((path) => ({ path, ...ops.op_pihost_resolve_entry(path, cwd) }));
+    const result = await loadExtensionList(entries, { cwd, eventBus, runtime });
+    return { extensions: result.extensions, errors: result.errors, runtime };
+  },
+  createRunner: (extensions, runtime, cwd) => new ExtensionRunner(extensions, runtime, cwd, {}, {}),
+  createEventBus,
+  emitProjectTrustEvent: (loaded, event, ctx) => emitProjectTrustEvent(loaded.extensions, event, ctx),
+  wrapToolDefinition,
+  wrapRegisteredTool,
+  // The real host path: the JS bridge to the Rust Host that compat.rs bound
+  // for this scenario (compat::ScenarioHost, answering from `answers`),
+  // recorded by the same wrapper as the reference side's canned host.
+  createHost(answers, log) {
+    updateHostState({
+      model: answers.model,
+      scopedModels: answers.scopedModels ?? [],
+      activeTools: answers.activeTools ?? [],
+      allTools: answers.allTools ?? [],
+      settings: answers.settings ?? {},
+      sessionName: answers.sessionName,
+      thinkingLevel: answers.thinkingLevel ?? "off",
+      commands: answers.commands ?? [],
+      isIdle: answers.isIdle ?? true,
+      projectTrusted: answers.projectTrusted ?? true,
+      pendingMessages: answers.pendingMessages ?? false,
+      contextUsage: answers.contextUsage,
+      systemPrompt: answers.systemPrompt ?? "",
+      callableTools: answers.callableTools ?? [],
+      editorText: answers.ui?.editorText ?? "",
+      hasUI: Boolean(answers.ui),
+      canExecuteTools: answers.executeToolResult !== undefined,
+      setThemeResult: SCENARIO_SET_THEME_RESULT,
+    });
+    const binding = createHostBinding();
+    // The scenario host's canned UI has no theme, as the recorder's has none.
+    if (binding.ui) Object.defineProperty(binding.ui, "theme", { value: undefined, enumerable: true, configurable: true });
+    return recordCalls(binding, log);
+  },
+  flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
+};
+
+/**
+ * Runs a compat scenario. `requestJson`: { dir, scenario, examplesDir }
+ * (pi's examples/extensions, for "pi-examples:" entries). Resolves to the
+ * JSON of the driver's output (js/compat/driver.js).
+ */
+export async function runScenario(requestJson) {
+  const { dir, scenario, examplesDir } = JSON.parse(requestJson);
+  return JSON.stringify(await runCompatScenario(scenario, dir, { ...compatEnvironment, examplesDir }));
+}
+
