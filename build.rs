@@ -1,6 +1,10 @@
 //! Embeds every file under `js/` into the binary as a sorted table, so the
 //! isolate's JavaScript ships inside pihost and the module loader can serve it
-//! under the `pihost:` scheme without touching the disk.
+//! under the `pihost:` scheme without touching the disk; and embeds Deno's
+//! platform sources, transpiled once here (build/platform_sources.rs).
+
+#[path = "build/platform_sources.rs"]
+mod platform_sources;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -40,5 +44,7 @@ fn main() -> std::io::Result<()> {
     }
     table.push(']');
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").map_err(std::io::Error::other)?);
-    fs::write(out_dir.join("embedded_js.rs"), table)
+    fs::write(out_dir.join("embedded_js.rs"), table)?;
+    println!("cargo:rerun-if-changed=build");
+    platform_sources::generate(&out_dir).map_err(std::io::Error::other)
 }

@@ -176,12 +176,15 @@ fn internal(context: &str, error: impl std::fmt::Display) -> PihostError {
 impl Engine {
     /// Creates an isolate and starts pihost's runtime in it.
     pub async fn new(options: EngineOptions) -> Result<Self, PihostError> {
+        let mut extensions = crate::platform::extensions().map_err(PihostError::RuntimeStart)?;
+        extensions.push(crate::ops::pihost_ops::init());
         let mut runtime = JsRuntime::try_new(RuntimeOptions {
             module_loader: Some(Rc::new(PihostModuleLoader::new())),
-            extensions: vec![crate::ops::pihost_ops::init()],
+            extensions,
             ..Default::default()
         })
         .map_err(|error| PihostError::RuntimeStart(error.to_string()))?;
+        crate::platform::put_state(&mut runtime.op_state().borrow_mut());
         let main_url = ModuleSpecifier::parse("pihost:runtime/main.js").map_err(|error| internal("main url", error))?;
         let module_id = runtime
             .load_main_es_module(&main_url)

@@ -60,6 +60,7 @@
 
 pub mod compat;
 pub mod discovery;
+pub(crate) mod embedded;
 pub mod engine;
 pub mod error;
 pub mod events;
@@ -67,6 +68,7 @@ pub mod handle;
 pub mod host;
 pub(crate) mod modules;
 pub(crate) mod ops;
+pub(crate) mod platform;
 pub mod protocol;
 pub mod report;
 pub mod serve;

@@ -2,8 +2,12 @@
 // util.inspect, not the engine's), log/info/debug to stdout and
 // error/warn/trace to stderr through pihost's write op, so that an embedder
 // (pihost serve, whose stdout is the protocol) can send all of it to stderr.
-import { ops } from "pihost:runtime/ops.js";
-import { formatWithOptions, inspect } from "pihost:node/util.js";
+import { core, ops } from "pihost:runtime/ops.js";
+
+// Node's util.inspect, from deno_node, loaded on the first message.
+const util = () => core.loadExtScript("ext:deno_node/internal/util/inspect.mjs");
+const formatWithOptions = (...args) => util().formatWithOptions(...args);
+const inspect = (...args) => util().inspect(...args);
 
 let indent = "";
 const counts = new Map();

@@ -1,8 +1,9 @@
 // The cross-extension event bus (R6): emit is synchronous, handlers may be
 // async, and a failing handler never reaches the emitter.
-import { EventEmitter } from "pihost:node/events.js";
+import { nodeModule } from "pihost:platform/bootstrap.js";
 
 export function createEventBus() {
+  const { EventEmitter } = nodeModule("events");
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {

@@ -1,7 +1,6 @@
-// pihost's runtime entry point: installs the globals, registers the Node
-// built-ins for require(), and exports the functions Rust calls.
+// pihost's runtime entry point: installs the globals and exports the
+// functions Rust calls.
 import "pihost:runtime/globals.js";
-import { registerBuiltinModule } from "pihost:runtime/module-globals.js";
 import { createExtensionRuntime } from "pihost:runtime/extension-runtime.js";
 import { createEventBus } from "pihost:runtime/event-bus.js";
 import { clearExtensionCache as clearCache, loadExtensions as loadExtensionList } from "pihost:runtime/loader.js";
@@ -13,64 +12,6 @@ import { createHostBinding, hostState, setHostState as updateHostState } from "p
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
 import { validateToolArguments } from "pihost:runtime/validate-tool-arguments.js";
 import { reloadExtensions } from "pihost:runtime/reload.js";
-import * as path from "pihost:node/path.js";
-import * as fs from "pihost:node/fs.js";
-import * as fsPromises from "pihost:node/fs/promises.js";
-import * as os from "pihost:node/os.js";
-import * as url from "pihost:node/url.js";
-import * as events from "pihost:node/events.js";
-import * as buffer from "pihost:node/buffer.js";
-import * as childProcess from "pihost:node/child_process.js";
-import * as nodeModule from "pihost:node/module.js";
-import * as crypto from "pihost:node/crypto.js";
-import * as zlib from "pihost:node/zlib.js";
-import * as util from "pihost:node/util.js";
-import * as utilTypes from "pihost:node/util/types.js";
-import * as stream from "pihost:node/stream.js";
-import * as streamPromises from "pihost:node/stream/promises.js";
-import * as stringDecoder from "pihost:node/string_decoder.js";
-import * as timers from "pihost:node/timers.js";
-import * as timersPromises from "pihost:node/timers/promises.js";
-import * as assert from "pihost:node/assert.js";
-import * as assertStrict from "pihost:node/assert/strict.js";
-import * as readline from "pihost:node/readline.js";
-import * as readlinePromises from "pihost:node/readline/promises.js";
-import * as nodeProcess from "pihost:node/process.js";
-import * as tty from "pihost:node/tty.js";
-import * as perfHooks from "pihost:node/perf_hooks.js";
-
-// require() is synchronous, so the built-ins it can return are loaded here,
-// once per runtime (ES imports of them go through the module loader).
-for (const [name, namespace] of Object.entries({
-  path,
-  fs,
-  "fs/promises": fsPromises,
-  os,
-  url,
-  events,
-  buffer,
-  child_process: childProcess,
-  module: nodeModule,
-  crypto,
-  zlib,
-  util,
-  "util/types": utilTypes,
-  stream,
-  "stream/promises": streamPromises,
-  string_decoder: stringDecoder,
-  timers,
-  "timers/promises": timersPromises,
-  assert,
-  "assert/strict": assertStrict,
-  readline,
-  "readline/promises": readlinePromises,
-  process: nodeProcess,
-  tty,
-  perf_hooks: perfHooks,
-})) {
-  registerBuiltinModule(name, namespace);
-}
-
 /** What the last load produced, kept for the host calls that follow it. */
 export const session = { runtime: undefined, eventBus: undefined, extensions: [], runner: undefined, bound: false };
 const runningTools = new Map();

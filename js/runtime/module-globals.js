@@ -2,13 +2,19 @@
 // `exports`, `__filename` and `__dirname` (L8), and CommonJS files become
 // modules whose `module.exports` is the default export (L3).
 import { ops } from "pihost:runtime/ops.js";
+import { nodeModule, nodeModuleNames } from "pihost:platform/bootstrap.js";
+import * as pihostModule from "pihost:node/module.js";
 
-const builtinModules = new Map();
 const moduleCache = new Map();
 
-/** Makes a Node built-in available to `require` (its namespace object). */
-export function registerBuiltinModule(name, namespace) {
-  builtinModules.set(name, namespace);
+// `require` of a Node built-in: deno_node's module of that name, evaluated
+// on first use, except `module`, whose require is this file's.
+function isBuiltin(name) {
+  return name === "module" || nodeModuleNames.has(name);
+}
+
+function builtinNamespace(name) {
+  return name === "module" ? pihostModule : nodeModule(name);
 }
 
 function filenameFromUrl(url) {
@@ -63,12 +69,12 @@ export function createRequire(filename) {
       throw new TypeError(`The "id" argument must be of type string. Received ${typeof specifier}`);
     }
     const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
-    if (builtinModules.has(name)) return builtinExports(builtinModules.get(name));
+    if (isBuiltin(name)) return builtinExports(builtinNamespace(name));
     return loadFile(resolveForRequire(specifier, directory));
   };
   require.resolve = (specifier) => {
     const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
-    if (builtinModules.has(name)) return specifier;
+    if (isBuiltin(name)) return specifier;
     return resolveForRequire(specifier, directory);
   };
   require.cache = moduleCache;

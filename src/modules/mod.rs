@@ -7,8 +7,9 @@
 //! module globals (L8) and scripts are wrapped as CommonJS, whose
 //! `module.exports` becomes the default export (L3).
 
+mod builtin_specifiers;
 mod commonjs_interop;
-pub mod embedded;
+
 pub mod resolve;
 pub mod virtual_map;
 
@@ -27,6 +28,8 @@ use deno_core::{
 };
 use deno_error::JsErrorBox;
 
+use crate::embedded;
+
 use crate::transpile::{self, MODULE_GLOBAL_NAMES, ModuleFormat};
 
 /// Scheme of the modules pihost ships (`js/`).
@@ -36,24 +39,55 @@ pub const INTERNAL_SCHEME: &str = "pihost:";
 /// CommonJS wrapper pihost puts around them (`js/templates/`).
 const GLUE_MODULE: &str = "runtime/module-globals.js";
 
-#[derive(serde::Deserialize)]
+/// Node's built-in modules as the reference's Node 22 gives them
+/// (recorded by tests/reference/record-node-builtins.mjs).
+#[derive(serde::Deserialize, Default)]
 struct NodeBuiltins {
     builtins: BTreeSet<String>,
+    /// The names `import { x } from "node:<name>"` takes, per module.
+    #[serde(default)]
+    exports: HashMap<String, Vec<String>>,
 }
 
-static NODE_BUILTINS: LazyLock<BTreeSet<String>> = LazyLock::new(|| {
-    serde_json::from_str::<NodeBuiltins>(include_str!("../../reference-data/node-builtins.json"))
-        .map(|data| data.builtins)
-        .unwrap_or_default()
+static NODE_BUILTINS: LazyLock<NodeBuiltins> = LazyLock::new(|| {
+    serde_json::from_str::<NodeBuiltins>(include_str!("../../reference-data/node-builtins.json")).unwrap_or_default()
 });
 
 /// Whether `name` (without `node:`) is one of Node's built-in modules.
 pub fn is_node_builtin(name: &str) -> bool {
-    NODE_BUILTINS.contains(name)
+    NODE_BUILTINS.builtins.contains(name)
+}
+
+/// The ES module pihost serves for `node:<name>`: Node's named exports over
+/// deno_node's module (js/templates/node-facade.js). Extension graphs never
+/// link deno_node's own modules directly: on the QuickJS backend, linking a
+/// new graph through platform modules that are already instantiated makes
+/// the engine resolve their `ext:` imports again, which deno_core refuses
+/// outside its own loading (docs/engine-notes.md).
+fn node_facade_source(name: &str) -> String {
+    let names = NODE_BUILTINS.exports.get(name).map(Vec::as_slice).unwrap_or_default();
+    let mut exports = String::new();
+    let mut list = Vec::with_capacity(names.len());
+    for (index, export) in names.iter().enumerate() {
+        exports.push_str(&format!("const e{index} = pick({export:?});\n"));
+        list.push(format!("e{index} as {export}"));
+    }
+    if !list.is_empty() {
+        exports.push_str(&format!("export {{ {} }};\n", list.join(", ")));
+    }
+    embedded::template("node-facade.js")
+        .replace("/*NAME*/", name)
+        .replace("/*EXPORTS*/", &exports)
 }
 
 /// Resolves one import. `referrer` is the importing module's URL.
 pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecifier, ModuleLoaderError> {
+    // Deno's platform modules (`node:…`, `ext:…`) import each other by
+    // their own names; those stay as they are.
+    if is_platform_module(referrer) {
+        return deno_core::resolve_import(specifier, referrer)
+            .map_err(|error| JsErrorBox::generic(format!("pihost: {referrer} imports {specifier}: {error}")));
+    }
     if let Some(id) = virtual_map::module_id(specifier) {
         return internal_url(&format!("pi/{id}"));
     }
@@ -61,17 +95,16 @@ pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecif
         .strip_prefix("node:")
         .or_else(|| is_node_builtin(specifier).then_some(specifier))
     {
-        let path = format!("node/{name}.js");
-        return if embedded::file(&path).is_some() {
-            internal_url(&path)
-        } else {
-            Err(JsErrorBox::generic(format!("pihost: node:{name} is not available")))
-        };
+        return node_module_url(name);
     }
     if let Some(internal) = specifier.strip_prefix(INTERNAL_SCHEME) {
         // Extension code (file: modules) must not reach pihost's internals,
         // except the module the injected module-globals glue imports.
-        if referrer.starts_with("file:") && internal != GLUE_MODULE {
+        if referrer.starts_with("file:")
+            && internal != GLUE_MODULE
+            && !specifier.starts_with(builtin_specifiers::NODE_FACADE_PREFIX)
+            && specifier != builtin_specifiers::PIHOST_NODE_MODULE
+        {
             return Err(JsErrorBox::generic(cannot_find_module(specifier, referrer)));
         }
         return internal_url(internal);
@@ -106,6 +139,26 @@ pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecif
         url.set_query(Some(&format!("{RELOAD_QUERY}={generation}")));
     }
     Ok(url)
+}
+
+/// Whether `url` is one of the modules of Deno's platform crates.
+fn is_platform_module(url: &str) -> bool {
+    url.starts_with("node:") || url.starts_with("ext:")
+}
+
+/// What `node:<name>` resolves to where the import was not rewritten to a
+/// facade (a computed `import()`): deno_node's module itself, under its own
+/// name; pihost's own `node:module`.
+fn node_module_url(name: &str) -> Result<ModuleSpecifier, ModuleLoaderError> {
+    if name == "module" {
+        return ModuleSpecifier::parse(builtin_specifiers::PIHOST_NODE_MODULE)
+            .map_err(|error| JsErrorBox::generic(format!("pihost: node:module: {error}")));
+    }
+    if is_node_builtin(name) && crate::platform::provides_node_module(name) {
+        return ModuleSpecifier::parse(&format!("node:{name}"))
+            .map_err(|error| JsErrorBox::generic(format!("pihost: node:{name}: {error}")));
+    }
+    Err(JsErrorBox::generic(format!("pihost: node:{name} is not available")))
 }
 
 /// The query key the loader adds to a re-imported extension's URL.
@@ -172,7 +225,10 @@ impl PihostModuleLoader {
         let path = specifier.as_str().strip_prefix(INTERNAL_SCHEME).unwrap_or_default();
         // `pihost:pi/<id>` is a virtual module's facade; `pihost:pi/<id>.js` its implementation.
         let facade_id = path.strip_prefix("pi/").filter(|id| !id.ends_with(".js"));
-        let code: Cow<'static, str> = if let Some(id) = facade_id {
+        let facade_name = specifier.as_str().strip_prefix(builtin_specifiers::NODE_FACADE_PREFIX);
+        let code: Cow<'static, str> = if let Some(name) = facade_name {
+            Cow::Owned(node_facade_source(name))
+        } else if let Some(id) = facade_id {
             virtual_map::facade_source(id)
                 .map(Cow::Owned)
                 .ok_or_else(|| JsErrorBox::generic(format!("pihost: no virtual module {id}")))?
@@ -181,9 +237,10 @@ impl PihostModuleLoader {
                 .map(Cow::Borrowed)
                 .ok_or_else(|| JsErrorBox::generic(format!("pihost: no internal module {path}")))?
         };
-        let code = match code {
-            Cow::Borrowed(text) => ModuleSourceCode::String(deno_core::FastString::from_static(text)),
-            Cow::Owned(text) => ModuleSourceCode::String(text.into()),
+        let code = match (builtin_specifiers::rewrite(specifier, &code), code) {
+            (Some(rewritten), _) => ModuleSourceCode::String(rewritten.into()),
+            (None, Cow::Borrowed(text)) => ModuleSourceCode::String(deno_core::FastString::from_static(text)),
+            (None, Cow::Owned(text)) => ModuleSourceCode::String(text.into()),
         };
         Ok(ModuleSource::new(ModuleType::JavaScript, code, specifier, None))
     }
@@ -214,6 +271,7 @@ impl PihostModuleLoader {
             ModuleFormat::EcmaScript => {
                 let code = commonjs_interop::destructure_commonjs_named_imports(&path, &transpiled)
                     .unwrap_or_else(|| transpiled.code.clone());
+                let code = builtin_specifiers::rewrite(specifier, &code).unwrap_or(code);
                 with_module_globals(&code, &transpiled.declared_module_globals)
             }
             ModuleFormat::CommonJs => {
@@ -296,10 +354,29 @@ impl ModuleLoader for PihostModuleLoader {
             self.load_internal(specifier)
         } else if specifier.scheme() == "file" {
             self.load_file(specifier, &options.requested_module_type)
+        } else if let Some(name) = specifier
+            .as_str()
+            .strip_prefix("node:")
+            .filter(|name| crate::platform::is_synthetic_node_module(name))
+        {
+            Ok(ModuleSource::new(
+                ModuleType::JavaScript,
+                ModuleSourceCode::String(node_facade_source(name).into()),
+                specifier,
+                None,
+            ))
         } else {
             Err(JsErrorBox::generic(format!("pihost cannot load {specifier}")))
         };
         ModuleLoadResponse::Sync(result)
+    }
+
+    /// deno_node's synthetic modules are built by deno_core from a script's
+    /// exports in the middle of instantiating the graph that imports them,
+    /// which the QuickJS backend does not survive; this loader serves pihost's
+    /// facade for them instead.
+    fn should_load_synthetic_esm(&self, _specifier: &str) -> bool {
+        true
     }
 
     fn get_source_map(&self, file_name: &str) -> Option<Cow<'_, [u8]>> {
@@ -329,8 +406,9 @@ mod tests {
         let prefixed = resolve_specifier("node:path", referrer).expect("node:path");
         let bare = resolve_specifier("path", referrer).expect("path");
         assert_eq!(prefixed, bare);
-        let error = resolve_specifier("node:inspector", referrer).expect_err("not provided");
-        assert_eq!(error.to_string(), "pihost: node:inspector is not available");
+        // Node 22 still lists the deprecated _stream_wrap; deno_node has none.
+        let error = resolve_specifier("node:_stream_wrap", referrer).expect_err("not provided");
+        assert_eq!(error.to_string(), "pihost: node:_stream_wrap is not available");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use serde::Deserialize;
 
-use super::embedded;
+use crate::embedded;
 
 #[derive(Debug, Deserialize)]
 struct ExportsData {

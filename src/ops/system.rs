@@ -138,12 +138,16 @@ fn uname() -> (String, String, String) {
 #[op2]
 #[serde]
 pub fn op_pihost_system_load() -> SystemLoad {
-    let rss = std::fs::read_to_string("/proc/self/statm")
+    system_load(resident_set_bytes())
+}
+
+/// The host process's resident set, in bytes (0 where it cannot be read).
+pub fn resident_set_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
         .ok()
         .and_then(|statm| statm.split_whitespace().nth(1)?.parse::<u64>().ok())
         .map(|pages| pages * 4096)
-        .unwrap_or(0);
-    system_load(rss)
+        .unwrap_or(0)
 }
 
 #[cfg(target_os = "linux")]
@@ -190,6 +194,11 @@ static STDOUT_TO_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::Atom
 /// `process.stdout.write`) to stderr instead, for every runtime in the process.
 pub fn route_extension_stdout_to_stderr(yes: bool) {
     STDOUT_TO_STDERR.store(yes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether extensions' standard output goes to stderr (see above).
+pub fn stdout_goes_to_stderr() -> bool {
+    STDOUT_TO_STDERR.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// `process.stdout.write` / `process.stderr.write` and the console.

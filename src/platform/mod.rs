@@ -1,0 +1,171 @@
+//! Node's and the web's platform, from Deno's own crates: deno_web (URL,
+//! events, streams, encoding, Blob, timers' helpers), deno_fetch, deno_websocket,
+//! deno_crypto, deno_net and deno_tls, deno_io, deno_fs, deno_os,
+//! deno_process and deno_node (every `node:` module). They are registered in
+//! pihost's own runtime with pihost's own bootstrap (`js/platform/`), and
+//! every one of their modules is lazy: it is evaluated when an extension
+//! first touches it, so a runtime that never imports `node:http` never pays
+//! for it.
+
+mod ops;
+mod sources;
+mod stand_ins;
+
+use std::sync::Arc;
+
+use deno_core::{Extension, OpState};
+
+/// deno_node's resolver types. pihost resolves and loads modules itself
+/// (src/modules), so deno_node's own `require` machinery gets no services;
+/// these only name the types its extension is generic over.
+type NpmChecker = deno_resolver::npm::DenoInNpmPackageChecker;
+type NpmFolderResolver = deno_resolver::npm::NpmResolver<sys_traits::impls::RealSys>;
+type NodeSys = sys_traits::impls::RealSys;
+
+/// The extensions, in dependency order, with their sources put in place
+/// (see [`sources`]).
+pub(crate) fn extensions() -> Result<Vec<Extension>, String> {
+    install_tls_provider();
+    let fs: deno_fs::FileSystemRc = deno_fs::sync::MaybeArc::new(deno_fs::RealFs);
+    let mut extensions = vec![
+        deno_webidl::deno_webidl::init(),
+        deno_web::deno_web::init(
+            Arc::new(deno_web::BlobStore::default()),
+            None,
+            false,
+            deno_web::InMemoryBroadcastChannel::default(),
+        ),
+        deno_fetch::deno_fetch::init(deno_fetch::Options {
+            user_agent: format!("pihost/{}", env!("CARGO_PKG_VERSION")),
+            ..Default::default()
+        }),
+        deno_websocket::deno_websocket::init(),
+        deno_crypto::deno_crypto::init(None),
+        deno_net::deno_net::init(None, None),
+        deno_tls::deno_tls::init(),
+        deno_io::deno_io::init(Some(stdio()?)),
+        deno_fs::deno_fs::init(fs.clone()),
+        deno_os::deno_os::init(None),
+        deno_process::deno_process::init(None),
+        deno_node_crypto::deno_node_crypto::init(),
+        deno_node::deno_node::init::<NpmChecker, NpmFolderResolver, NodeSys>(None, fs),
+        pihost_platform::init(),
+    ];
+    for extension in &mut extensions {
+        sources::embed(extension)?;
+    }
+    Ok(extensions)
+}
+
+/// The `node:` modules deno_node declares, without the scheme, and the
+/// `ext:` script behind each of its synthetic ones (build.rs).
+static NODE_MODULES: &[(&str, Option<&str>)] = include!(concat!(env!("OUT_DIR"), "/platform_node_modules.rs"));
+
+/// deno_node modules extensions cannot have: `node:sqlite` needs
+/// deno_node_sqlite, which pihost leaves out.
+const LEFT_OUT: &[&str] = &["sqlite"];
+
+/// Whether deno_node gives extensions `node:<name>`.
+pub(crate) fn provides_node_module(name: &str) -> bool {
+    NODE_MODULES
+        .binary_search_by(|(candidate, _)| candidate.cmp(&name))
+        .is_ok()
+        && !LEFT_OUT.contains(&name)
+}
+
+/// Whether `node:<name>` is one of deno_node's synthetic modules (its
+/// exports are an `ext:` script's).
+pub(crate) fn is_synthetic_node_module(name: &str) -> bool {
+    NODE_MODULES
+        .binary_search_by(|(candidate, _)| candidate.cmp(&name))
+        .is_ok_and(|index| NODE_MODULES[index].1.is_some())
+}
+
+/// Every `node:` module extensions can import, without the scheme, with the
+/// script behind it if it is synthetic.
+pub(crate) fn node_modules() -> impl Iterator<Item = (&'static str, Option<&'static str>)> {
+    NODE_MODULES
+        .iter()
+        .copied()
+        .filter(|(name, _)| !LEFT_OUT.contains(name))
+}
+
+/// Puts what the platform's ops expect in the op state: every touch is
+/// allowed for now (pi's default), through deno_permissions' own checks.
+pub(crate) fn put_state(state: &mut OpState) {
+    let parser = Arc::new(deno_permissions::RuntimePermissionDescriptorParser::new(
+        sys_traits::impls::RealSys,
+    ));
+    state.put(deno_permissions::PermissionsContainer::allow_all(parser));
+    ops::put_state(state);
+}
+
+/// rustls is built with two cryptography back ends here (aws-lc-rs for
+/// Deno's crates, ring for reqwest), so the process must say which one TLS
+/// uses: Deno's.
+fn install_tls_provider() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        // An embedder that installed its own provider first keeps it.
+        let _ = deno_tls::rustls::crypto::aws_lc_rs::default_provider().install_default();
+    });
+}
+
+/// Standard streams for extensions. Their stdin is a pipe nobody writes to,
+/// as a terminal nobody types into: an extension must never read the
+/// host's stdin, which under `pihost serve` carries the protocol.
+fn stdio() -> Result<deno_io::Stdio, String> {
+    let (reader, writer) = std::io::pipe().map_err(|error| format!("cannot make stdin's pipe: {error}"))?;
+    // The writing end stays open for the life of the process, so reads wait
+    // instead of seeing the end of input.
+    std::mem::forget(writer);
+    // Where stdout carries a protocol or a report (the CLI, `pihost
+    // serve`), what extensions print goes to stderr.
+    let stdout = if crate::ops::system::stdout_goes_to_stderr() {
+        let stderr = std::io::stderr()
+            .as_fd_owned()
+            .map_err(|error| format!("cannot share stderr: {error}"))?;
+        deno_io::StdioPipe::file(std::fs::File::from(stderr))
+    } else {
+        deno_io::StdioPipe::inherit()
+    };
+    Ok(deno_io::Stdio {
+        stdin: deno_io::StdioPipe::file(std::fs::File::from(std::os::fd::OwnedFd::from(reader))),
+        stdout,
+        stderr: deno_io::StdioPipe::inherit(),
+    })
+}
+
+trait AsFdOwned {
+    fn as_fd_owned(&self) -> std::io::Result<std::os::fd::OwnedFd>;
+}
+
+impl AsFdOwned for std::io::Stderr {
+    fn as_fd_owned(&self) -> std::io::Result<std::os::fd::OwnedFd> {
+        use std::os::fd::AsFd;
+        self.as_fd().try_clone_to_owned()
+    }
+}
+
+deno_core::extension!(
+    pihost_platform,
+    deps = [deno_node],
+    ops = [
+        ops::op_pihost_platform_facts,
+        ops::op_pihost_node_modules,
+        ops::op_pihost_cpu_usage,
+        ops::op_pihost_memory_usage,
+        stand_ins::op_current_thread_cpu_usage,
+        stand_ins::op_bootstrap_color_depth,
+        stand_ins::op_bootstrap_unstable_args,
+        stand_ins::op_set_raw,
+        stand_ins::op_napi_open,
+        stand_ins::op_http_serve_address_override,
+        stand_ins::op_http_notify_serving,
+    ],
+    middleware = ops::middleware,
+    customizer = |extension: &mut Extension| {
+        sources::add_stand_ins(extension);
+        extension.ops.to_mut().extend(stand_ins::worker_ops());
+    },
+);

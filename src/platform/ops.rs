@@ -1,0 +1,218 @@
+//! pihost's side of the platform: the few facts Deno's crates leave to
+//! deno_runtime (CPU and memory use), and the ops of Deno's crates that
+//! must behave differently inside an embedded host, swapped in by
+//! [`middleware`].
+
+use deno_core::{OpDecl, OpState, op2, v8};
+use deno_error::JsErrorBox;
+
+/// What the platform's bootstrap (js/platform/bootstrap.js) needs to know
+/// of the machine and of pihost.
+#[op2]
+#[serde]
+pub fn op_pihost_platform_facts() -> serde_json::Value {
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "x86_64",
+        "aarch64" => "aarch64",
+        other => other,
+    };
+    let node_version = env!("PIHOST_NODE_VERSION");
+    serde_json::json!({
+        "platform": std::env::consts::OS,
+        "target": format!("{arch}-unknown-{}-gnu", std::env::consts::OS),
+        "pid": std::process::id(),
+        // SAFETY: getppid has no preconditions.
+        "ppid": unsafe { libc::getppid() },
+        "pihostVersion": env!("CARGO_PKG_VERSION"),
+        "nodeVersion": node_version,
+        "nodeMajor": node_version.split('.').next().unwrap_or(node_version),
+        "nodeExecPath": node_exec_path(),
+        "hardwareConcurrency": std::thread::available_parallelism().map(usize::from).unwrap_or(1),
+    })
+}
+
+/// `process.execPath`: the Node on PATH, so that extensions spawning
+/// `process.execPath` with a script run it with Node, as under pi.
+fn node_exec_path() -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("node"))
+        .find(|candidate| candidate.is_file())
+        .map(|found| found.display().to_string())
+        .unwrap_or_else(|| "/usr/bin/node".to_string())
+}
+
+/// The `node:` modules extensions can import, without the scheme: name to
+/// the `ext:` script behind it for deno_node's synthetic modules, else null.
+#[op2]
+#[serde]
+pub fn op_pihost_node_modules() -> std::collections::BTreeMap<&'static str, Option<&'static str>> {
+    super::node_modules().collect()
+}
+
+/// `Deno.cpuUsage()`: this process's user and system time, in microseconds.
+#[op2]
+#[serde]
+pub fn op_pihost_cpu_usage() -> serde_json::Value {
+    // SAFETY: getrusage only writes into the struct it is given.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let micros = |time: libc::timeval| time.tv_sec as f64 * 1e6 + time.tv_usec as f64;
+    serde_json::json!({ "user": micros(usage.ru_utime), "system": micros(usage.ru_stime) })
+}
+
+/// `Deno.memoryUsage()`: the process's resident set and this isolate's heap.
+#[op2]
+#[serde]
+pub fn op_pihost_memory_usage(scope: &mut v8::PinScope<'_, '_>) -> serde_json::Value {
+    let heap = scope.get_heap_statistics();
+    serde_json::json!({
+        "rss": crate::ops::system::resident_set_bytes(),
+        "heapTotal": heap.total_heap_size(),
+        "heapUsed": heap.used_heap_size(),
+        "external": heap.external_memory(),
+    })
+}
+
+/// Stands in for deno_os's `op_exit`, which ends the process: an extension
+/// never ends the host.
+#[op2(fast)]
+fn op_pihost_exit() -> Result<(), JsErrorBox> {
+    Err(JsErrorBox::generic(
+        "pihost: process.exit() was called; extensions cannot end the host process",
+    ))
+}
+
+/// Stands in for deno_node's `op_node_translate_cli_args`, which rewrites
+/// the arguments of a spawned `node` into `deno run …`: pihost's
+/// `process.execPath` is a real Node, whose arguments stay as they are.
+#[op2]
+#[serde]
+fn op_pihost_keep_cli_args(#[serde] args: Vec<String>, _in_npm_package: bool, _wrap_eval: bool) -> serde_json::Value {
+    serde_json::json!({
+        "denoArgs": args,
+        "nodeOptions": [],
+        "caStores": null,
+        "useOpensslCa": false,
+        "needsNpmProcessState": false,
+        "traceEventCategories": null,
+    })
+}
+
+/// Stands in for deno_node's questions about npm packages, which need
+/// deno's own resolver: pihost resolves packages itself.
+#[op2(fast)]
+fn op_pihost_not_in_npm_package(#[string] _path: &str) -> bool {
+    false
+}
+
+/// Stands in for deno_node's call-site check behind deprecation warnings
+/// for dependencies, which needs deno's resolver.
+#[op2(fast)]
+fn op_pihost_not_from_dependency() -> bool {
+    false
+}
+
+/// A runtime's own environment: `process.env` starts as the host's and
+/// changes stay in the runtime (children it spawns get it), as pihost gave
+/// it before. Writing the real environment from an isolate's thread would
+/// race every other thread of an embedding host that reads it.
+pub(super) struct RuntimeEnv(std::collections::BTreeMap<String, String>);
+
+impl RuntimeEnv {
+    fn from_process() -> Self {
+        Self(
+            std::env::vars_os()
+                .filter_map(|(key, value)| Some((key.into_string().ok()?, value.into_string().ok()?)))
+                .collect(),
+        )
+    }
+}
+
+fn env_key(key: &str) -> Result<(), JsErrorBox> {
+    if key.is_empty() || key.contains(['=', '\0']) {
+        return Err(JsErrorBox::type_error(format!(
+            "Key contains invalid characters: {key:?}"
+        )));
+    }
+    Ok(())
+}
+
+#[op2]
+#[serde]
+fn op_pihost_env(state: &mut OpState) -> std::collections::BTreeMap<String, String> {
+    state.borrow::<RuntimeEnv>().0.clone()
+}
+
+#[op2]
+#[string]
+fn op_pihost_get_env(state: &mut OpState, #[string] key: &str) -> Result<Option<String>, JsErrorBox> {
+    env_key(key)?;
+    Ok(state.borrow::<RuntimeEnv>().0.get(key).cloned())
+}
+
+#[op2(fast)]
+fn op_pihost_set_env(state: &mut OpState, #[string] key: &str, #[string] value: &str) -> Result<(), JsErrorBox> {
+    env_key(key)?;
+    if value.contains('\0') {
+        return Err(JsErrorBox::type_error(format!(
+            "Value contains invalid characters: {value:?}"
+        )));
+    }
+    state
+        .borrow_mut::<RuntimeEnv>()
+        .0
+        .insert(key.to_string(), value.to_string());
+    Ok(())
+}
+
+#[op2(fast)]
+fn op_pihost_delete_env(state: &mut OpState, #[string] key: &str) -> Result<(), JsErrorBox> {
+    env_key(key)?;
+    state.borrow_mut::<RuntimeEnv>().0.remove(key);
+    Ok(())
+}
+
+/// deno_node's ops that need the services of deno's own module resolution
+/// (its `require`, npm resolver and package.json cache), which pihost does
+/// not give it: it resolves and loads modules itself (src/modules). They
+/// answer "op is disabled" instead of reaching for services that are not there.
+const NEEDS_DENO_RESOLUTION: &[&str] = &[
+    "op_require_is_deno_dir_package",
+    "op_require_is_maybe_cjs",
+    "op_require_node_module_paths",
+    "op_require_package_imports_resolve",
+    "op_require_read_file",
+    "op_require_read_package_scope",
+    "op_require_real_path",
+    "op_require_resolve_deno_dir",
+    "op_require_resolve_exports",
+    "op_require_stat",
+    "op_require_try_self",
+];
+
+/// Swaps the ops above into every extension's table.
+pub(super) fn middleware(op: OpDecl) -> OpDecl {
+    match op.name {
+        "op_exit" => op.with_implementation_from(&op_pihost_exit()),
+        "op_node_translate_cli_args" => op.with_implementation_from(&op_pihost_keep_cli_args()),
+        "op_node_in_npm_package" => op.with_implementation_from(&op_pihost_not_in_npm_package()),
+        "op_node_call_is_from_dependency" => op.with_implementation_from(&op_pihost_not_from_dependency()),
+        "op_env" => op.with_implementation_from(&op_pihost_env()),
+        "op_get_env" | "op_get_env_no_permission_check" => op.with_implementation_from(&op_pihost_get_env()),
+        "op_set_env" => op.with_implementation_from(&op_pihost_set_env()),
+        "op_delete_env" => op.with_implementation_from(&op_pihost_delete_env()),
+        name if NEEDS_DENO_RESOLUTION.contains(&name) => op.disable(),
+        _ => op,
+    }
+}
+
+/// What deno_node's ops borrow from the op state even without deno's module
+/// resolution: the system they read (cgroup limits, CA files).
+pub(super) fn put_state(state: &mut OpState) {
+    state.put(sys_traits::impls::RealSys);
+    state.put(RuntimeEnv::from_process());
+}
