@@ -120,6 +120,33 @@ export function runCommonJs(module, body) {
   module.loaded = true;
 }
 
+// jiti hands every importer the target's exports behind Babel's interop
+// (L9). The loader rewrites what it can see statically (missing names,
+// defaults of modules without one); these cover what only shows at run time.
+
+/**
+ * The default an ES importer gets from a CommonJS module: `module.exports`,
+ * or its own `default` when it is marked `__esModule` and that is a function.
+ */
+export function commonJsDefault(exports) {
+  if (exports != null && exports.__esModule && typeof exports.default === "function") return exports.default;
+  return exports;
+}
+
+/** The default importers get from `export default value`: `value.default` when that is a function. */
+export function jitiDefault(value) {
+  return value != null && typeof value.default === "function" ? value.default : value;
+}
+
+/** `import(…)` as jiti resolves it: a module without a default has itself as `default`. */
+export function jitiImport(promise) {
+  return promise.then((namespace) =>
+    namespace.default != null
+      ? namespace
+      : new Proxy(namespace, { get: (target, key) => (key === "default" ? target : Reflect.get(target, key)) }),
+  );
+}
+
 /** jiti's globals for an ES module at `url` (L8). */
 export function moduleGlobals(url) {
   const module = createCommonJsModule(url);

@@ -4,11 +4,12 @@
 //! and `file:` URLs, then packages from `node_modules` (L7).
 //!
 //! Files are transpiled on load ([`crate::transpile`]); ES modules get jiti's
-//! module globals (L8) and scripts are wrapped as CommonJS, whose
-//! `module.exports` becomes the default export (L3).
+//! module globals (L8) and its lenient imports (L9), and scripts are wrapped
+//! as CommonJS, whose `module.exports` becomes the default export (L3).
 
 mod commonjs_interop;
 pub mod embedded;
+mod lenient_imports;
 pub mod resolve;
 pub mod virtual_map;
 
@@ -212,8 +213,7 @@ impl PihostModuleLoader {
         }
         let code = match transpiled.format {
             ModuleFormat::EcmaScript => {
-                let code = commonjs_interop::destructure_commonjs_named_imports(&path, &transpiled)
-                    .unwrap_or_else(|| transpiled.code.clone());
+                let code = lenient_imports::rewrite(specifier, &transpiled).unwrap_or_else(|| transpiled.code.clone());
                 with_module_globals(&code, &transpiled.declared_module_globals)
             }
             ModuleFormat::CommonJs => {
