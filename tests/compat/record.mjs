@@ -19,6 +19,7 @@
 // 2 on bad usage.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -96,6 +97,10 @@ async function recordOne(piDir, dir) {
   // in every mode, headless too; a factory still runs before any theme.
   // pi 0.82.1's CLI knows neither the validator nor capability settings.
   themes.setThemeJsonValidator?.(themeSchema.validateThemeJson);
+  // On a terminal chalk styles text (bold, italic, …); piped, as here, it
+  // would not.
+  const chalkEntry = createRequire(path.join(pkg, "package.json")).resolve("chalk");
+  (await importFrom(chalkEntry)).default.level = 3;
   const cliSettings = settings.SettingsManager.inMemory(CLI_SETTINGS);
   const env = {
     loadExtensions: (paths, cwd, bus) => loader.loadExtensions(paths, cwd, bus),
