@@ -2,6 +2,7 @@
 // extension runs: process, Buffer, timers, structuredClone, TextEncoder and
 // TextDecoder, `global`. The complete web and Node layer is a later step.
 import { core, ops } from "pihost:runtime/ops.js";
+import "pihost:runtime/intl.js";
 // First: the web modules below create encoders when they load.
 import { TextDecoder, TextEncoder } from "pihost:runtime/encoding.js";
 import { Buffer } from "pihost:node/buffer.js";
