@@ -116,14 +116,13 @@ pub fn rewrite(url: &ModuleSpecifier, transpiled: &TranspiledModule) -> Option<S
     Some(code)
 }
 
-/// `text` put on the first line of `code` (after a `#!` line's text), so no
-/// line moves.
-fn on_first_line(code: &str, text: &str) -> String {
-    if code.starts_with("#!") {
-        let end = code.find('\n').unwrap_or(code.len());
-        return format!("{} {text}{}", &code[..end], &code[end..]);
+/// `text` put in front of `code` on its first line, so no line moves. A
+/// `#!` line, legal only at the very start, becomes a `//` comment after it.
+pub(super) fn on_first_line(code: &str, text: &str) -> String {
+    match code.strip_prefix("#!") {
+        Some(rest) => format!("{text} //{rest}"),
+        None => format!("{text} {code}"),
     }
-    format!("{text} {code}")
 }
 
 /// Which of two edits at one position goes outside the other.

@@ -246,7 +246,7 @@ fn with_module_globals(code: &str, declared: &[&str]) -> String {
     let prologue = embedded::template("module-globals-prologue.js")
         .trim_end()
         .replace("/*NAMES*/", &missing.join(", "));
-    format!("{prologue} {code}")
+    lenient_imports::on_first_line(code, &prologue)
 }
 
 fn json_module(
@@ -350,6 +350,18 @@ mod tests {
             "{message}"
         );
         assert!(message.contains("/tmp/some/ext.ts"), "{message}");
+    }
+
+    #[test]
+    fn the_module_globals_go_after_a_hashbang_on_its_line_l8() {
+        let code = "#!/usr/bin/env node\nexport default 1;\n";
+        let with_globals = with_module_globals(code, &[]);
+        assert!(with_globals.starts_with("import "), "{with_globals}");
+        assert!(
+            with_globals.contains(" ///usr/bin/env node\nexport default 1;"),
+            "{with_globals}"
+        );
+        assert_eq!(with_globals.lines().count(), code.lines().count());
     }
 
     #[test]
