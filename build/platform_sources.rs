@@ -173,6 +173,16 @@ fn bind_deno_namespace(path: &Path, code: String) -> Result<String, String> {
     if !names_deno {
         return Ok(code);
     }
+    // Code a file generates with `new Function` runs in the global scope,
+    // where there is no `Deno`: it gets the namespace as a parameter.
+    let (code, function_helper) = if code.contains("new Function(") {
+        (
+            code.replace("new Function(", "__pihostFunctionWithDeno("),
+            "\nconst __pihostFunctionWithDeno = (...args) => new Function(\"Deno\", ...args).bind(null, Deno);",
+        )
+    } else {
+        (code, "")
+    };
     let body = strip_comments_at_start(&code);
     if body.starts_with("(function") {
         let open = body
@@ -180,13 +190,13 @@ fn bind_deno_namespace(path: &Path, code: String) -> Result<String, String> {
             .ok_or_else(|| format!("{}: a script without a function body", path.display()))?;
         let at = code.len() - body.len() + open + 1;
         Ok(format!(
-            "{}\nconst Deno = __bootstrap.internals.pihostDeno;{}",
+            "{}\nconst Deno = __bootstrap.internals.pihostDeno;{function_helper}{}",
             &code[..at],
             &code[at..]
         ))
     } else {
         Ok(format!(
-            "import {{ internals as __pihostInternals }} from \"ext:core/mod.js\";\nconst Deno = __pihostInternals.pihostDeno;\n{code}"
+            "import {{ internals as __pihostInternals }} from \"ext:core/mod.js\";\nconst Deno = __pihostInternals.pihostDeno;{function_helper}\n{code}"
         ))
     }
 }

@@ -72,10 +72,11 @@ pub(crate) mod platform;
 pub mod protocol;
 pub mod report;
 pub mod serve;
+mod stdio;
 pub mod transpile;
 
 pub use engine::{Engine, EngineOptions};
 pub use error::PihostError;
 pub use handle::Pihost;
-pub use ops::system::route_extension_stdout_to_stderr;
 pub use report::{ExtensionReport, InspectReport, LoadError};
+pub use stdio::route_extension_stdout_to_stderr;

@@ -176,7 +176,7 @@ fn encode<T: serde::Serialize>(value: &T) -> Value {
 /// Runs the protocol until stdin closes or the agent asks for shutdown.
 pub async fn serve(default_options: EngineOptions) {
     // stdout carries the protocol: what extensions print must not land there.
-    crate::ops::system::route_extension_stdout_to_stderr(true);
+    crate::stdio::route_extension_stdout_to_stderr(true);
     let (out, mut lines_out) = mpsc::unbounded_channel::<String>();
     let writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();

@@ -6,15 +6,17 @@
 //! by a hash of the source, so loading the same extension a second time (a
 //! reload, a second runtime) skips the work.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
 use std::sync::{Arc, LazyLock, Mutex};
 
 use deno_ast::swc::ast::{
-    Decl, ImportSpecifier, ModuleDecl, ModuleExportName, ModuleItem, ObjectPatProp, Pat, Stmt, VarDecl,
+    Callee, Decl, ExportSpecifier, ImportPhase, ImportSpecifier, Module, ModuleDecl, ModuleExportName, ModuleItem,
+    ObjectPatProp, Pat, Stmt, VarDecl,
 };
 use deno_ast::{
     DecoratorsTranspileOption, EmitOptions, MediaType, ModuleSpecifier, ParseParams, ProgramRef, SourceMapOption,
-    TranspileModuleOptions, TranspileOptions,
+    SourceRangedForSpanned, StartSourcePos, TranspileModuleOptions, TranspileOptions,
 };
 use sha2::{Digest, Sha256};
 
@@ -50,19 +52,111 @@ pub struct TranspiledModule {
     /// For CommonJS: the specifiers whose exports it re-exports
     /// (`module.exports = require("./x")`, `__exportStar(require("x"))`).
     pub commonjs_reexports: Vec<String>,
-    /// For ES modules: the specifiers it imports names from
-    /// (`import { a } from "x"`), with those names; type-only ones left out.
-    pub named_imports: Vec<NamedImport>,
+    /// For ES modules: what it exports and imports, read from [`Self::code`]
+    /// (so TypeScript's types and elided imports are already gone); `None`
+    /// for CommonJS.
+    pub es_module: Option<EsModuleShape>,
 }
 
-/// `import { a, b as c } from "x"` as the loader needs it: the specifier and
-/// the imported names.
+/// The static shape of an ES module as the loader needs it for jiti's
+/// lenient imports (L9): the names it exports, and where in its code it
+/// imports, re-exports and default-exports. Byte ranges index the code the
+/// shape was read from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EsModuleShape {
+    /// Every name the module itself exports, `default` included (not the
+    /// names `export *` brings).
+    pub exports: BTreeSet<String>,
+    /// The specifiers of `export * from "…"`.
+    pub star_exports: Vec<String>,
+    /// Each `import … from "…"` and `export { … } from "…"`.
+    pub links: Vec<StaticLink>,
+    /// The `import(…)` expressions.
+    pub dynamic_imports: Vec<Range<usize>>,
+    /// The expression of `export default <expression>`.
+    pub default_expression: Option<Range<usize>>,
+    /// The top-level `const`, `let` and `class` declarations of exported
+    /// names, which an importer in an import cycle could reach before they run.
+    pub lexical_exports: Vec<LexicalExport>,
+}
+
+/// A declaration of an exported name with a temporal dead zone.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NamedImport {
+pub enum LexicalExport {
+    /// `const`/`let` declarations: the keyword.
+    Variables {
+        /// Where the `const` or `let` keyword is.
+        keyword: Range<usize>,
+    },
+    /// A class declaration, from its `class` keyword to its closing brace.
+    Class {
+        /// Where the class is.
+        range: Range<usize>,
+        /// Its name.
+        name: String,
+    },
+}
+
+/// One `import … from "x"` or `export { … } from "x"` declaration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaticLink {
+    /// The whole declaration.
+    pub range: Range<usize>,
     /// The module specifier as written.
     pub specifier: String,
-    /// The exported names asked for (`a`, `b`).
-    pub names: Vec<String>,
+    /// Import attributes (`with { type: "json" }`) or an import phase
+    /// (`import defer`) the loader must not rewrite around.
+    pub has_attributes: bool,
+    /// What the declaration binds or re-exports.
+    pub kind: LinkKind,
+}
+
+/// What a [`StaticLink`] asks of its target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkKind {
+    /// `import d, { a as b }, * as ns from "x"` (a bare `import "x"` has none).
+    Import(Vec<ImportBinding>),
+    /// `export { a as b, * as ns } from "x"`.
+    Reexport(Vec<ReexportBinding>),
+}
+
+/// One binding of an import declaration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportBinding {
+    /// `import local from "x"` (also `import { default as local }`).
+    Default {
+        /// The binding's name in the importing module.
+        local: String,
+    },
+    /// `import { imported as local } from "x"`.
+    Named {
+        /// The name asked of the target.
+        imported: String,
+        /// The binding's name in the importing module.
+        local: String,
+    },
+    /// `import * as local from "x"`.
+    Namespace {
+        /// The binding's name in the importing module.
+        local: String,
+    },
+}
+
+/// One name of an `export { … } from "x"` declaration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReexportBinding {
+    /// `export { imported as exported } from "x"`.
+    Named {
+        /// The name asked of the target.
+        imported: String,
+        /// The name this module exports it as.
+        exported: String,
+    },
+    /// `export * as exported from "x"`.
+    Namespace {
+        /// The name this module exports the target's namespace as.
+        exported: String,
+    },
 }
 
 /// Why a file could not be transpiled.
@@ -154,10 +248,6 @@ fn transpile_uncached(
         ProgramRef::Module(module) => declared_module_globals(&module.body),
         ProgramRef::Script(_) => Vec::new(),
     };
-    let named_imports = match parsed.program_ref() {
-        ProgramRef::Module(module) => named_imports(&module.body),
-        ProgramRef::Script(_) => Vec::new(),
-    };
     let (commonjs_exports, commonjs_reexports) = if is_commonjs {
         let analysis = parsed.analyze_cjs();
         (analysis.exports, analysis.reexports)
@@ -170,6 +260,14 @@ fn transpile_uncached(
     // source map. Only legacy decorators, which jiti compiles, need the emit.
     let is_plain_javascript = matches!(media_type, MediaType::JavaScript | MediaType::Mjs | MediaType::Cjs);
     if is_plain_javascript && !has_decorators(&parsed) {
+        let es_module = match (format, parsed.program_ref()) {
+            (ModuleFormat::EcmaScript, ProgramRef::Module(module)) => {
+                Some(es_module_shape(module, parsed.range().start))
+            }
+            // An `.mjs` file without imports or exports.
+            (ModuleFormat::EcmaScript, ProgramRef::Script(_)) => Some(EsModuleShape::default()),
+            (ModuleFormat::CommonJs, _) => None,
+        };
         return Ok(TranspiledModule {
             code: source.to_string(),
             source_map: None,
@@ -177,7 +275,7 @@ fn transpile_uncached(
             declared_module_globals,
             commonjs_exports,
             commonjs_reexports,
-            named_imports,
+            es_module,
         });
     }
 
@@ -198,6 +296,12 @@ fn transpile_uncached(
         .map_err(|error| TranspileError::Emit(error.to_string()))?
         .into_source();
 
+    // The shape must be the emitted code's: TypeScript's type-only exports
+    // and elided imports are gone there, and the ranges index that text.
+    let es_module = match format {
+        ModuleFormat::EcmaScript => parse_es_module_shape(specifier, &emitted.text),
+        ModuleFormat::CommonJs => None,
+    };
     Ok(TranspiledModule {
         code: emitted.text,
         source_map: emitted.source_map.map(String::into_bytes),
@@ -205,8 +309,216 @@ fn transpile_uncached(
         declared_module_globals,
         commonjs_exports,
         commonjs_reexports,
-        named_imports,
+        es_module,
     })
+}
+
+/// The [`EsModuleShape`] of JavaScript module code, or `None` when it does
+/// not parse as a module.
+pub fn parse_es_module_shape(specifier: &ModuleSpecifier, code: &str) -> Option<EsModuleShape> {
+    let parsed = deno_ast::parse_module(ParseParams {
+        specifier: specifier.clone(),
+        text: code.into(),
+        media_type: MediaType::JavaScript,
+        capture_tokens: false,
+        scope_analysis: false,
+        maybe_syntax: None,
+    })
+    .ok()?;
+    match parsed.program_ref() {
+        ProgramRef::Module(module) => Some(es_module_shape(module, parsed.range().start)),
+        ProgramRef::Script(_) => Some(EsModuleShape::default()),
+    }
+}
+
+fn export_name(name: &ModuleExportName) -> String {
+    match name {
+        ModuleExportName::Ident(ident) => ident.sym.to_string(),
+        ModuleExportName::Str(text) => text.value.to_string_lossy().into_owned(),
+    }
+}
+
+fn es_module_shape(module: &Module, start: StartSourcePos) -> EsModuleShape {
+    let mut shape = EsModuleShape::default();
+    // Local names exported by a list (`export { a, b as c }`).
+    let mut listed = BTreeSet::new();
+    for item in &module.body {
+        if let ModuleItem::ModuleDecl(ModuleDecl::ExportNamed(export)) = item
+            && export.src.is_none()
+            && !export.type_only
+        {
+            for specifier in &export.specifiers {
+                if let ExportSpecifier::Named(named) = specifier
+                    && !named.is_type_only
+                {
+                    listed.insert(export_name(&named.orig));
+                }
+            }
+        }
+    }
+    for item in &module.body {
+        let declaration = match item {
+            ModuleItem::ModuleDecl(ModuleDecl::ExportDecl(export)) => Some(&export.decl),
+            ModuleItem::Stmt(Stmt::Decl(decl)) => {
+                let mut names = Vec::new();
+                collect_decl_names(decl, &mut names);
+                names.iter().any(|name| listed.contains(name)).then_some(decl)
+            }
+            _ => None,
+        };
+        if let Some(lexical) = declaration.and_then(|decl| lexical_export(decl, start)) {
+            shape.lexical_exports.push(lexical);
+        }
+    }
+    for item in &module.body {
+        let ModuleItem::ModuleDecl(declaration) = item else {
+            continue;
+        };
+        match declaration {
+            ModuleDecl::Import(import) if !import.type_only => {
+                let bindings = import
+                    .specifiers
+                    .iter()
+                    .filter_map(|specifier| match specifier {
+                        ImportSpecifier::Default(default) => Some(ImportBinding::Default {
+                            local: default.local.sym.to_string(),
+                        }),
+                        ImportSpecifier::Namespace(namespace) => Some(ImportBinding::Namespace {
+                            local: namespace.local.sym.to_string(),
+                        }),
+                        ImportSpecifier::Named(named) if !named.is_type_only => {
+                            let local = named.local.sym.to_string();
+                            let imported = named
+                                .imported
+                                .as_ref()
+                                .map(export_name)
+                                .unwrap_or_else(|| local.clone());
+                            Some(if imported == "default" {
+                                ImportBinding::Default { local }
+                            } else {
+                                ImportBinding::Named { imported, local }
+                            })
+                        }
+                        ImportSpecifier::Named(_) => None,
+                    })
+                    .collect();
+                shape.links.push(StaticLink {
+                    range: import.range().as_byte_range(start),
+                    specifier: import.src.value.to_string_lossy().into_owned(),
+                    has_attributes: import.with.is_some() || import.phase != ImportPhase::Evaluation,
+                    kind: LinkKind::Import(bindings),
+                });
+            }
+            ModuleDecl::ExportDecl(export) => {
+                let mut names = Vec::new();
+                collect_decl_names(&export.decl, &mut names);
+                shape.exports.extend(names);
+            }
+            ModuleDecl::ExportNamed(export) if !export.type_only => {
+                let mut bindings = Vec::new();
+                for specifier in &export.specifiers {
+                    let (exported, binding) = match specifier {
+                        ExportSpecifier::Named(named) if named.is_type_only => continue,
+                        ExportSpecifier::Named(named) => {
+                            let imported = export_name(&named.orig);
+                            let exported = named
+                                .exported
+                                .as_ref()
+                                .map(export_name)
+                                .unwrap_or_else(|| imported.clone());
+                            let binding = ReexportBinding::Named {
+                                imported,
+                                exported: exported.clone(),
+                            };
+                            (exported, binding)
+                        }
+                        ExportSpecifier::Namespace(namespace) => {
+                            let exported = export_name(&namespace.name);
+                            (exported.clone(), ReexportBinding::Namespace { exported })
+                        }
+                        ExportSpecifier::Default(default) => {
+                            let exported = default.exported.sym.to_string();
+                            let binding = ReexportBinding::Named {
+                                imported: "default".to_string(),
+                                exported: exported.clone(),
+                            };
+                            (exported, binding)
+                        }
+                    };
+                    shape.exports.insert(exported);
+                    bindings.push(binding);
+                }
+                if let Some(source) = &export.src {
+                    shape.links.push(StaticLink {
+                        range: export.range().as_byte_range(start),
+                        specifier: source.value.to_string_lossy().into_owned(),
+                        has_attributes: export.with.is_some(),
+                        kind: LinkKind::Reexport(bindings),
+                    });
+                }
+            }
+            ModuleDecl::ExportDefaultDecl(_) => {
+                shape.exports.insert("default".to_string());
+            }
+            ModuleDecl::ExportDefaultExpr(export) => {
+                shape.exports.insert("default".to_string());
+                shape.default_expression = Some(export.expr.range().as_byte_range(start));
+            }
+            ModuleDecl::ExportAll(export) if !export.type_only => {
+                shape.star_exports.push(export.src.value.to_string_lossy().into_owned());
+            }
+            _ => {}
+        }
+    }
+    shape.dynamic_imports = dynamic_imports(module, start);
+    shape
+}
+
+fn lexical_export(decl: &Decl, start: StartSourcePos) -> Option<LexicalExport> {
+    use deno_ast::swc::ast::VarDeclKind;
+    match decl {
+        Decl::Var(var) if var.kind != VarDeclKind::Var => {
+            let at = var.range().as_byte_range(start).start;
+            let length = if var.kind == VarDeclKind::Const {
+                "const".len()
+            } else {
+                "let".len()
+            };
+            Some(LexicalExport::Variables {
+                keyword: at..at + length,
+            })
+        }
+        Decl::Class(class) => Some(LexicalExport::Class {
+            range: class.class.range().as_byte_range(start),
+            name: class.ident.sym.to_string(),
+        }),
+        _ => None,
+    }
+}
+
+/// The ranges of every `import(…)` call in the module.
+fn dynamic_imports(module: &Module, start: StartSourcePos) -> Vec<Range<usize>> {
+    use deno_ast::swc::ast::CallExpr;
+    use deno_ast::swc::ecma_visit::{Visit, VisitWith};
+
+    struct FindImports {
+        start: StartSourcePos,
+        found: Vec<Range<usize>>,
+    }
+    impl Visit for FindImports {
+        fn visit_call_expr(&mut self, call: &CallExpr) {
+            if matches!(call.callee, Callee::Import(_)) {
+                self.found.push(call.range().as_byte_range(self.start));
+            }
+            call.visit_children_with(self);
+        }
+    }
+    let mut finder = FindImports {
+        start,
+        found: Vec::new(),
+    };
+    module.visit_with(&mut finder);
+    finder.found
 }
 
 /// Whether the program uses decorators anywhere.
@@ -226,37 +538,6 @@ fn has_decorators(parsed: &deno_ast::ParsedSource) -> bool {
         ProgramRef::Script(script) => script.visit_with(&mut finder),
     }
     finder.0
-}
-
-fn named_imports(body: &[ModuleItem]) -> Vec<NamedImport> {
-    let mut imports = Vec::new();
-    for item in body {
-        let ModuleItem::ModuleDecl(ModuleDecl::Import(import)) = item else {
-            continue;
-        };
-        if import.type_only {
-            continue;
-        }
-        let names: Vec<String> = import
-            .specifiers
-            .iter()
-            .filter_map(|specifier| match specifier {
-                ImportSpecifier::Named(named) if !named.is_type_only => Some(match &named.imported {
-                    Some(ModuleExportName::Ident(ident)) => ident.sym.to_string(),
-                    Some(ModuleExportName::Str(text)) => text.value.to_string_lossy().into_owned(),
-                    None => named.local.sym.to_string(),
-                }),
-                _ => None,
-            })
-            .collect();
-        if !names.is_empty() {
-            imports.push(NamedImport {
-                specifier: import.src.value.to_string_lossy().into_owned(),
-                names,
-            });
-        }
-    }
-    imports
 }
 
 fn declared_module_globals(body: &[ModuleItem]) -> Vec<&'static str> {

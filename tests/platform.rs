@@ -14,11 +14,12 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use support::*;
 
-fn in_node(node: &Path, snippet: &Path, context: &Value) -> Value {
+fn in_node(node: &Path, snippet: &Path, context: &Value, envs: &[(&str, &str)]) -> Value {
     let output = Command::new(node)
         .arg(project_root().join("tests/platform/run-in-node.mjs"))
         .arg(snippet)
         .arg(context.to_string())
+        .envs(envs.iter().copied())
         .output()
         .expect("node runs");
     assert!(
@@ -68,6 +69,11 @@ export default function (pi) {{
 
 /// Runs `tests/platform/<name>.mjs` on both sides and requires the same result.
 fn same_as_node(name: &str, extra: Value) {
+    same_as_node_with_env(name, extra, &[]);
+}
+
+/// [`same_as_node`] with extra environment variables for Node.
+fn same_as_node_with_env(name: &str, extra: Value, node_envs: &[(&str, &str)]) {
     let Some(reference) = reference_dir() else {
         return;
     };
@@ -82,7 +88,7 @@ fn same_as_node(name: &str, extra: Value) {
         }
         context
     };
-    let expected = in_node(&node, &snippet, &context(&node_project));
+    let expected = in_node(&node, &snippet, &context(&node_project), node_envs);
     let actual = in_pihost(&pihost_project, &snippet, &context(&pihost_project));
     assert!(
         expected == actual,
@@ -139,6 +145,13 @@ fn web_globals_events_abort_url_and_base64_match_node() {
 #[test]
 fn text_encoding_and_decoding_match_node() {
     same_as_node("encoding", json!({}));
+}
+
+/// Intl in English (js/runtime/intl.js): Node's default locale follows the
+/// environment, so Node runs in en_US; pihost's is always en-US.
+#[test]
+fn intl_numbers_segments_dates_and_plurals_match_node_in_english() {
+    same_as_node_with_env("intl", json!({}), &[("LC_ALL", "en_US.UTF-8")]);
 }
 
 /// A small HTTP/1.1 server for the fetch snippet; each side of the
@@ -243,7 +256,7 @@ fn fetch_against_a_local_server_matches_node() {
     };
     let node = reference.join("node_modules/.bin/node");
     let snippet = project_root().join("tests/platform/fetch.mjs");
-    let expected = in_node(&node, &snippet, &json!({ "port": serve_http() }));
+    let expected = in_node(&node, &snippet, &json!({ "port": serve_http() }), &[]);
     let actual = in_pihost(&Project::new(), &snippet, &json!({ "port": serve_http() }));
     assert!(
         expected == actual,

@@ -18,6 +18,8 @@
 //   wrapToolDefinition(definition, ctxFactory) -> agent tool
 //   wrapRegisteredTool(registeredTool, runner) -> agent tool (pi's extension wrapper)
 //   flush() -> Promise resolved after pending timers and microtasks
+//   afterLoad() -> what pi's CLI sets up after loading (terminal, theme)
+//   currentTheme() -> the theme interactive pi's ctx.ui.theme gives (reference side)
 
 import { dispatchEvent } from "../runtime/dispatch.js";
 import { reloadExtensions } from "../runtime/reload.js";
@@ -93,7 +95,7 @@ export const SCENARIO_SET_THEME_RESULT = { success: false, error: "no themes in 
  *   ui: null for headless, else { select, confirm, input, editor, custom, editorText }.
  * Returns { actions, contextActions, providerActions, commandActions, ui }.
  */
-export function createCannedHost(answers) {
+export function createCannedHost(answers, currentTheme = () => undefined) {
   const state = {
     activeTools: answers.activeTools ?? [],
     sessionName: answers.sessionName,
@@ -168,7 +170,10 @@ export function createCannedHost(answers) {
       getTheme: () => undefined,
       setTheme: () => SCENARIO_SET_THEME_RESULT,
       getToolsExpanded: () => false,
-      theme: undefined,
+      // Interactive pi reads the theme its CLI initialised (env.currentTheme).
+      get theme() {
+        return currentTheme();
+      },
     };
     for (const name of UI_METHODS_ANSWERED) ui[name] = () => Promise.resolve(answers.ui[name]);
     for (const name of UI_METHODS_RECORDED) ui[name] = nothing;
@@ -186,7 +191,8 @@ export function recordCalls(host, log) {
   const record = (kind, name, args) => log.push({ kind, name, args: args.map((arg) => describe(arg)) });
   const wrap = (kind, object, names) => {
     if (!object) return object;
-    const wrapped = { ...object };
+    // Descriptors, not a spread: getters such as ui.theme stay live.
+    const wrapped = Object.defineProperties({}, Object.getOwnPropertyDescriptors(object));
     for (const name of names) {
       const original = object[name];
       if (typeof original !== "function") continue;
@@ -207,8 +213,8 @@ export function recordCalls(host, log) {
 }
 
 /** The canned host with every call recorded: what the reference side runs. */
-export function createRecordingHost(answers, log) {
-  return recordCalls(createCannedHost(answers), log);
+export function createRecordingHost(answers, log, currentTheme) {
+  return recordCalls(createCannedHost(answers, currentTheme), log);
 }
 
 function replaceAll(text, search, replacement) {
@@ -245,7 +251,9 @@ export async function runScenario(scenario, dir, env) {
   const log = [];
   // pihost binds its real, Rust-backed host here (env.createHost); the
   // reference gets the canned JS host. Both are wrapped by recordCalls.
-  const host = env.createHost ? env.createHost(scenario.host ?? {}, log) : createRecordingHost(scenario.host ?? {}, log);
+  const host = env.createHost
+    ? env.createHost(scenario.host ?? {}, log)
+    : createRecordingHost(scenario.host ?? {}, log, env.currentTheme);
   const eventBus = env.createEventBus();
   // "pi-examples:x.ts" names one of pi's own example extensions, loaded from
   // the reference install (never copied into a scenario).
@@ -254,6 +262,8 @@ export async function runScenario(scenario, dir, env) {
     file.startsWith(EXAMPLES_PREFIX) ? `${examples}/${file.slice(EXAMPLES_PREFIX.length)}` : `${dir}/${file}`,
   );
   const loaded = await env.loadExtensions(paths, dir, eventBus);
+  // What pi's CLI initialises once the extensions are loaded (its theme).
+  env.afterLoad?.();
   const session = { runner: undefined, loaded, bound: false, reloads: [] };
   const adopt = (runner) => {
     runner.onError(({ extensionPath, event, error }) => log.push({ kind: "error", extensionPath, event, error }));

@@ -9,6 +9,7 @@ import { wrapRegisteredTool, wrapToolDefinition } from "pihost:runtime/tool-wrap
 import { recordCalls, runScenario as runCompatScenario, SCENARIO_SET_THEME_RESULT } from "pihost:compat/driver.js";
 import { ops } from "pihost:runtime/ops.js";
 import { createHostBinding, setHostState as updateHostState } from "pihost:runtime/host-bridge.js";
+import { createTheme, setThemeInstance } from "pihost:pi/coding-agent/ui/theme.js";
 
 /** The implementation under test, in the shape the compat driver expects. */
 const compatEnvironment = {
@@ -47,10 +48,13 @@ const compatEnvironment = {
       canExecuteTools: answers.executeToolResult !== undefined,
       setThemeResult: SCENARIO_SET_THEME_RESULT,
     });
-    const binding = createHostBinding();
-    // The scenario host's canned UI has no theme, as the recorder's has none.
-    if (binding.ui) Object.defineProperty(binding.ui, "theme", { value: undefined, enumerable: true, configurable: true });
-    return recordCalls(binding, log);
+    return recordCalls(createHostBinding(), log);
+  },
+  // The recorder runs pi's CLI for a user with the dark theme on a
+  // truecolor terminal (tests/compat/record.mjs); pihost's theme is made
+  // the same, whatever terminal the tests run in.
+  afterLoad() {
+    setThemeInstance(createTheme({ mode: "truecolor" }));
   },
   flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
 };

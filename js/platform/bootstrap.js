@@ -7,6 +7,7 @@ import { core, ops } from "pihost:runtime/ops.js";
 import { registerErrorClasses } from "pihost:platform/errors.js";
 import { createDenoNamespace } from "pihost:platform/deno-namespace.js";
 import { installGlobals } from "pihost:platform/globals.js";
+import { fixNodeModule } from "pihost:platform/node-fixes.js";
 import { console } from "pihost:runtime/console.js";
 
 const internals = globalThis.__bootstrap.internals;
@@ -69,9 +70,11 @@ export function nodeModule(name) {
     const script = scriptsBehind[name];
     if (script) {
       const exports = core.loadExtScript(script);
+      fixNodeModule(name, exports, core);
       namespace = Object.assign(Object.create(null), exports, { default: exports });
     } else {
       namespace = core.createLazyLoader(`node:${name}`)();
+      fixNodeModule(name, namespace.default ?? namespace, core);
     }
     nodeModules.set(name, namespace);
   }

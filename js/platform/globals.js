@@ -4,6 +4,8 @@
 // and `navigator` as getters), so a runtime only pays for what its
 // extensions touch.
 
+import { fixGlobal } from "pihost:platform/node-fixes.js";
+
 const WEB = {
   "ext:deno_web/00_url.js": ["URL", "URLSearchParams"],
   "ext:deno_web/01_dom_exception.js": ["DOMException"],
@@ -81,11 +83,12 @@ function replaceWith(name, value, enumerable) {
  * namespace; `navigatorFacts` what `navigator` reports.
  */
 export function installGlobals(core, { nodeModule, navigatorFacts, console }) {
+  const load = (specifier, name) => () => fixGlobal(name, core.loadExtScript(specifier)[name], core);
   for (const [specifier, names] of Object.entries(WEB)) {
-    for (const name of names) lazyGlobal(name, () => core.loadExtScript(specifier)[name]);
+    for (const name of names) lazyGlobal(name, load(specifier, name));
   }
   for (const [specifier, names] of Object.entries(ENUMERABLE_FUNCTIONS)) {
-    for (const name of names) lazyGlobal(name, () => core.loadExtScript(specifier)[name], { enumerable: true });
+    for (const name of names) lazyGlobal(name, load(specifier, name), { enumerable: true });
   }
   // A function that loads node:timers on its first call, so that
   // `typeof setTimeout` or passing it around costs nothing.

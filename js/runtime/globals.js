@@ -3,6 +3,7 @@
 // the rule that an error nobody catches is reported, never fatal.
 import { core, ops } from "pihost:runtime/ops.js";
 import { nodeModule } from "pihost:platform/bootstrap.js";
+import "pihost:runtime/intl.js";
 
 function defineHidden(name, value) {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });

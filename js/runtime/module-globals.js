@@ -3,7 +3,7 @@
 // modules whose `module.exports` is the default export (L3).
 import { ops } from "pihost:runtime/ops.js";
 import { nodeModule, nodeModuleNames } from "pihost:platform/bootstrap.js";
-import * as pihostModule from "pihost:node/module.js";
+import * as pihostModule from "pihost:platform/node-module.js";
 
 const moduleCache = new Map();
 
@@ -124,6 +124,33 @@ export function createCommonJsModule(url) {
 export function runCommonJs(module, body) {
   body.call(module.exports, module.exports, module.require, module, module.filename, module.path);
   module.loaded = true;
+}
+
+// jiti hands every importer the target's exports behind Babel's interop
+// (L9). The loader rewrites what it can see statically (missing names,
+// defaults of modules without one); these cover what only shows at run time.
+
+/**
+ * The default an ES importer gets from a CommonJS module: `module.exports`,
+ * or its own `default` when it is marked `__esModule` and that is a function.
+ */
+export function commonJsDefault(exports) {
+  if (exports != null && exports.__esModule && typeof exports.default === "function") return exports.default;
+  return exports;
+}
+
+/** The default importers get from `export default value`: `value.default` when that is a function. */
+export function jitiDefault(value) {
+  return value != null && typeof value.default === "function" ? value.default : value;
+}
+
+/** `import(…)` as jiti resolves it: a module without a default has itself as `default`. */
+export function jitiImport(promise) {
+  return promise.then((namespace) =>
+    namespace.default != null
+      ? namespace
+      : new Proxy(namespace, { get: (target, key) => (key === "default" ? target : Reflect.get(target, key)) }),
+  );
 }
 
 /** jiti's globals for an ES module at `url` (L8). */

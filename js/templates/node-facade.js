@@ -5,6 +5,8 @@ import { nodeModule } from "pihost:platform/bootstrap.js";
 
 const namespace = nodeModule("/*NAME*/");
 const moduleExports = namespace.default ?? namespace;
-const pick = (name) => (name in namespace ? namespace[name] : moduleExports[name]);
+// Node's named exports are its `module.exports` properties, which is also
+// where pihost's fixes to Deno's modules are (js/platform/node-fixes.js).
+const pick = (name) => (name in moduleExports ? moduleExports[name] : namespace[name]);
 export default moduleExports;
 /*EXPORTS*/

@@ -19,7 +19,7 @@ use deno_ast::{MediaType, ModuleSpecifier, ParseParams, ProgramRef, SourceRanged
 pub const NODE_FACADE_PREFIX: &str = "pihost:node-facade/";
 
 /// pihost's own `node:module`, whose `createRequire` is pihost's `require`.
-pub const PIHOST_NODE_MODULE: &str = "pihost:node/module.js";
+pub const PIHOST_NODE_MODULE: &str = "pihost:platform/node-module.js";
 
 /// The facade specifier for a built-in import, if `specifier` names one that
 /// pihost provides.

@@ -4,12 +4,12 @@
 //! and `file:` URLs, then packages from `node_modules` (L7).
 //!
 //! Files are transpiled on load ([`crate::transpile`]); ES modules get jiti's
-//! module globals (L8) and scripts are wrapped as CommonJS, whose
-//! `module.exports` becomes the default export (L3).
+//! module globals (L8) and its lenient imports (L9), and scripts are wrapped
+//! as CommonJS, whose `module.exports` becomes the default export (L3).
 
 mod builtin_specifiers;
 mod commonjs_interop;
-
+mod lenient_imports;
 pub mod resolve;
 pub mod virtual_map;
 
@@ -56,6 +56,16 @@ static NODE_BUILTINS: LazyLock<NodeBuiltins> = LazyLock::new(|| {
 /// Whether `name` (without `node:`) is one of Node's built-in modules.
 pub fn is_node_builtin(name: &str) -> bool {
     NODE_BUILTINS.builtins.contains(name)
+}
+
+/// The names `import { x } from "node:<name>"` takes, as Node 22 has them,
+/// and `default` (its `module.exports`), which every built-in has.
+fn node_builtin_exports(name: &str) -> Option<BTreeSet<String>> {
+    NODE_BUILTINS.exports.get(name).map(|names| {
+        let mut names: BTreeSet<String> = names.iter().cloned().collect();
+        names.insert("default".to_string());
+        names
+    })
 }
 
 /// The ES module pihost serves for `node:<name>`: Node's named exports over
@@ -269,8 +279,7 @@ impl PihostModuleLoader {
         }
         let code = match transpiled.format {
             ModuleFormat::EcmaScript => {
-                let code = commonjs_interop::destructure_commonjs_named_imports(&path, &transpiled)
-                    .unwrap_or_else(|| transpiled.code.clone());
+                let code = lenient_imports::rewrite(specifier, &transpiled).unwrap_or_else(|| transpiled.code.clone());
                 let code = builtin_specifiers::rewrite(specifier, &code).unwrap_or(code);
                 with_module_globals(&code, &transpiled.declared_module_globals)
             }
@@ -304,7 +313,7 @@ fn with_module_globals(code: &str, declared: &[&str]) -> String {
     let prologue = embedded::template("module-globals-prologue.js")
         .trim_end()
         .replace("/*NAMES*/", &missing.join(", "));
-    format!("{prologue} {code}")
+    lenient_imports::on_first_line(code, &prologue)
 }
 
 fn json_module(
@@ -428,6 +437,18 @@ mod tests {
             "{message}"
         );
         assert!(message.contains("/tmp/some/ext.ts"), "{message}");
+    }
+
+    #[test]
+    fn the_module_globals_go_after_a_hashbang_on_its_line_l8() {
+        let code = "#!/usr/bin/env node\nexport default 1;\n";
+        let with_globals = with_module_globals(code, &[]);
+        assert!(with_globals.starts_with("import "), "{with_globals}");
+        assert!(
+            with_globals.contains(" ///usr/bin/env node\nexport default 1;"),
+            "{with_globals}"
+        );
+        assert_eq!(with_globals.lines().count(), code.lines().count());
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub struct CommonJsSource {
 #[op2]
 #[serde]
 pub fn op_pihost_commonjs_source(#[string] path: &str) -> Result<CommonJsSource, JsErrorBox> {
-    let source = std::fs::read_to_string(path).map_err(|error| super::fs::fs_error("open", path, &error))?;
+    let source = std::fs::read_to_string(path).map_err(|error| super::node_errors::fs_error("open", path, &error))?;
     let source = source.strip_prefix('\u{feff}').unwrap_or(&source);
     let media_type = MediaType::from_path(Path::new(path));
     if media_type == MediaType::Json {

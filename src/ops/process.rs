@@ -53,7 +53,7 @@ pub fn op_pihost_exec_start(
         .kill_on_drop(true)
         .spawn()
         .map_err(|error| {
-            let (code, _) = super::fs::node_error_code_of(&error);
+            let (code, _) = super::node_errors::node_error_code_of(&error);
             JsErrorBox::generic(format!("spawn {command} {code}"))
         })?;
     let table = state.borrow_mut::<ExecTable>();
@@ -164,104 +164,4 @@ pub async fn op_pihost_exec_wait(
         killed,
         truncated: false,
     })
-}
-
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SyncOptions {
-    #[serde(default)]
-    cwd: Option<String>,
-    #[serde(default)]
-    input: Option<String>,
-    #[serde(default)]
-    env: Option<HashMap<String, String>>,
-    #[serde(default)]
-    timeout_ms: Option<f64>,
-}
-
-#[derive(serde::Serialize)]
-pub struct SyncResult {
-    pid: u32,
-    stdout: String,
-    stderr: String,
-    status: Option<i32>,
-    signal: Option<i32>,
-    error: Option<String>,
-}
-
-/// Runs a program to completion, blocking the isolate as Node's *Sync calls do.
-#[op2]
-#[serde]
-pub fn op_pihost_exec_sync(
-    #[string] command: String,
-    #[serde] args: Vec<String>,
-    #[serde] options: SyncOptions,
-) -> SyncResult {
-    use std::io::Write;
-    use std::os::unix::process::ExitStatusExt;
-    let mut builder = std::process::Command::new(&command);
-    builder
-        .args(&args)
-        .stdin(if options.input.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(cwd) = &options.cwd {
-        builder.current_dir(cwd);
-    }
-    if let Some(env) = &options.env {
-        builder.env_clear().envs(env);
-    }
-    let failed = |error: String| SyncResult {
-        pid: 0,
-        stdout: String::new(),
-        stderr: String::new(),
-        status: None,
-        signal: None,
-        error: Some(error),
-    };
-    let mut child = match builder.spawn() {
-        Ok(child) => child,
-        Err(error) => {
-            let (code, _) = super::fs::node_error_code_of(&error);
-            return failed(format!("spawnSync {command} {code}"));
-        }
-    };
-    let pid = child.id();
-    if let (Some(input), Some(mut stdin)) = (options.input, child.stdin.take()) {
-        // A child that exits without reading its input is not an error here.
-        let _ = stdin.write_all(input.as_bytes());
-    }
-    let timeout = options
-        .timeout_ms
-        .filter(|ms| *ms > 0.0)
-        .map(|ms| Duration::from_secs_f64(ms / 1000.0));
-    let watchdog = timeout.map(|limit| {
-        let (done, finished) = std::sync::mpsc::channel::<()>();
-        std::thread::spawn(move || {
-            if finished.recv_timeout(limit).is_err() {
-                // SAFETY: kill(2) on the child we spawned; no memory effects.
-                unsafe {
-                    libc::kill(pid as libc::pid_t, libc::SIGTERM);
-                }
-            }
-        });
-        done
-    });
-    let output = child.wait_with_output();
-    drop(watchdog);
-    match output {
-        Ok(output) => SyncResult {
-            pid,
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-            status: output.status.code(),
-            signal: output.status.signal(),
-            error: None,
-        },
-        Err(error) => failed(error.to_string()),
-    }
 }

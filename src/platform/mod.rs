@@ -36,7 +36,8 @@ pub(crate) fn extensions() -> Result<Vec<Extension>, String> {
             deno_web::InMemoryBroadcastChannel::default(),
         ),
         deno_fetch::deno_fetch::init(deno_fetch::Options {
-            user_agent: format!("pihost/{}", env!("CARGO_PKG_VERSION")),
+            // What Node's fetch (undici) sends.
+            user_agent: "node".to_string(),
             ..Default::default()
         }),
         deno_websocket::deno_websocket::init(),
@@ -100,9 +101,9 @@ pub(crate) fn put_state(state: &mut OpState) {
     ops::put_state(state);
 }
 
-/// rustls is built with two cryptography back ends here (aws-lc-rs for
-/// Deno's crates, ring for reqwest), so the process must say which one TLS
-/// uses: Deno's.
+/// rustls picks its cryptography from the features it was built with, and
+/// refuses when a process has more than one (an embedder's dependencies may
+/// bring ring beside the aws-lc-rs of Deno's crates): TLS uses Deno's.
 fn install_tls_provider() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
     INSTALLED.call_once(|| {
@@ -121,7 +122,7 @@ fn stdio() -> Result<deno_io::Stdio, String> {
     std::mem::forget(writer);
     // Where stdout carries a protocol or a report (the CLI, `pihost
     // serve`), what extensions print goes to stderr.
-    let stdout = if crate::ops::system::stdout_goes_to_stderr() {
+    let stdout = if crate::stdio::stdout_goes_to_stderr() {
         let stderr = std::io::stderr()
             .as_fd_owned()
             .map_err(|error| format!("cannot share stderr: {error}"))?;
@@ -169,3 +170,30 @@ deno_core::extension!(
         extension.ops.to_mut().extend(stand_ins::worker_ops());
     },
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_the_extensions_declare_was_embedded_when_pihost_was_built() {
+        let extensions = extensions().expect("every declared file has its embedded code");
+        let lazy_files: usize = extensions
+            .iter()
+            .map(|extension| extension.lazy_loaded_js_files.len() + extension.lazy_loaded_esm_files.len())
+            .sum();
+        assert!(
+            lazy_files > 300,
+            "only {lazy_files} lazy files: deno_node alone declares hundreds"
+        );
+    }
+
+    #[test]
+    fn the_synthetic_node_modules_are_known_with_their_scripts() {
+        for name in ["url", "util", "worker_threads", "zlib"] {
+            assert!(is_synthetic_node_module(name), "{name}");
+        }
+        assert!(!is_synthetic_node_module("fs"));
+        assert!(provides_node_module("http") && !provides_node_module("sqlite"));
+    }
+}

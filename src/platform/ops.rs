@@ -70,7 +70,7 @@ pub fn op_pihost_cpu_usage() -> serde_json::Value {
 pub fn op_pihost_memory_usage(scope: &mut v8::PinScope<'_, '_>) -> serde_json::Value {
     let heap = scope.get_heap_statistics();
     serde_json::json!({
-        "rss": crate::ops::system::resident_set_bytes(),
+        "rss": resident_set_bytes(),
         "heapTotal": heap.total_heap_size(),
         "heapUsed": heap.used_heap_size(),
         "external": heap.external_memory(),
@@ -215,4 +215,13 @@ pub(super) fn middleware(op: OpDecl) -> OpDecl {
 pub(super) fn put_state(state: &mut OpState) {
     state.put(sys_traits::impls::RealSys);
     state.put(RuntimeEnv::from_process());
+}
+
+/// The host process's resident set, in bytes (0 where it cannot be read).
+pub fn resident_set_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|statm| statm.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map(|pages| pages * 4096)
+        .unwrap_or(0)
 }

@@ -89,9 +89,3 @@ pub(super) fn add_stand_ins(extension: &mut Extension) {
             .map(|(specifier, file)| pihost_file(specifier, file)),
     );
 }
-
-/// How many files were embedded (a test checks every extension found its code).
-#[cfg(test)]
-pub(super) fn embedded_count() -> usize {
-    PLATFORM_SOURCES.len()
-}

@@ -19,6 +19,7 @@
 // 2 on bad usage.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -27,6 +28,8 @@ const repoRoot = path.resolve(here, "../..");
 const driverPath = path.join(repoRoot, "js/compat/driver.js");
 const scenariosRoot = path.join(here, "scenarios");
 const CHILD_TIMEOUT_MS = 120_000;
+/** The pi settings the recorded CLI runs with (see recordOne). */
+const CLI_SETTINGS = { theme: "dark", terminal: { trueColor: true } };
 
 function usage(message) {
   if (message) process.stderr.write(`record: ${message}\n`);
@@ -71,14 +74,34 @@ const importFrom = (file) => import(pathToFileURL(file).href);
 async function recordOne(piDir, dir) {
   const pkg = packageDir(piDir);
   const core = path.join(pkg, "dist/core");
-  const [driver, loader, runnerModule, eventBus, wrapper, extensionWrapper] = await Promise.all([
-    importFrom(driverPath),
-    importFrom(path.join(core, "extensions/loader.js")),
-    importFrom(path.join(core, "extensions/runner.js")),
-    importFrom(path.join(core, "event-bus.js")),
-    importFrom(path.join(core, "tools/tool-definition-wrapper.js")),
-    importFrom(path.join(core, "extensions/wrapper.js")),
-  ]);
+  const themeDir = path.join(pkg, "dist/modes/interactive/theme");
+  const optional = (file) => (fs.existsSync(file) ? importFrom(file) : Promise.resolve({}));
+  const [driver, loader, runnerModule, eventBus, wrapper, extensionWrapper, themes, themeSchema, settings, tui] =
+    await Promise.all([
+      importFrom(driverPath),
+      importFrom(path.join(core, "extensions/loader.js")),
+      importFrom(path.join(core, "extensions/runner.js")),
+      importFrom(path.join(core, "event-bus.js")),
+      importFrom(path.join(core, "tools/tool-definition-wrapper.js")),
+      importFrom(path.join(core, "extensions/wrapper.js")),
+      importFrom(path.join(themeDir, "theme.js")),
+      optional(path.join(themeDir, "theme-schema.js")),
+      importFrom(path.join(core, "settings-manager.js")),
+      // The pi-tui that pi's theme module imports.
+      optional(path.join(path.dirname(pkg), "pi-tui/dist/index.js")),
+    ]);
+  // What pi's CLI (dist/main.js) sets up around the extensions, for a user
+  // whose settings pick the dark theme on a truecolor terminal (pihost ships
+  // only "dark"): the theme validator first, then, once the extensions are
+  // loaded, the terminal capabilities and the theme, so ctx.ui.theme works
+  // in every mode, headless too; a factory still runs before any theme.
+  // pi 0.82.1's CLI knows neither the validator nor capability settings.
+  themes.setThemeJsonValidator?.(themeSchema.validateThemeJson);
+  // On a terminal chalk styles text (bold, italic, …); piped, as here, it
+  // would not.
+  const chalkEntry = createRequire(path.join(pkg, "package.json")).resolve("chalk");
+  (await importFrom(chalkEntry)).default.level = 3;
+  const cliSettings = settings.SettingsManager.inMemory(CLI_SETTINGS);
   const env = {
     loadExtensions: (paths, cwd, bus) => loader.loadExtensions(paths, cwd, bus),
     createRunner: (extensions, runtime, cwd) => new runnerModule.ExtensionRunner(extensions, runtime, cwd, {}, {}),
@@ -88,6 +111,11 @@ async function recordOne(piDir, dir) {
     wrapRegisteredTool: (registeredTool, runner) => extensionWrapper.wrapRegisteredTool(registeredTool, runner),
     flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
     examplesDir: path.join(pkg, "examples/extensions"),
+    afterLoad: () => {
+      tui.setCapabilityOverrides?.(cliSettings.getTerminalCapabilityOverrides());
+      themes.initTheme(cliSettings.getTheme(), false);
+    },
+    currentTheme: () => themes.theme,
   };
   const scenario = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8"));
   const output = await driver.runScenario(scenario, dir, env);

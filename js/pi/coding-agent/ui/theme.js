@@ -275,6 +275,11 @@ export function currentTheme() {
   return current ?? defaultTheme;
 }
 
+/** Makes `theme` the current one (pi's theme module has the same internal call). */
+export function setThemeInstance(theme) {
+  current = theme;
+}
+
 /** Makes the named theme current. Only "dark" is bundled, and every other name falls back to it. */
 export function initTheme(_themeName, _enableWatcher = false) {
   current = createTheme();

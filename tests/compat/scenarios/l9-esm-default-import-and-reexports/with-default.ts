@@ -1,0 +1,4 @@
+export default function named() {
+  return "named";
+}
+export const b = "b";
