@@ -2,6 +2,7 @@
 // extension runs: process, Buffer, timers, structuredClone, TextEncoder and
 // TextDecoder, `global`. The complete web and Node layer is a later step.
 import { core, ops } from "pihost:runtime/ops.js";
+import { adoptTimer, currentOwner, enterExtensionSync } from "pihost:runtime/entries.js";
 // First: the web modules below create encoders when they load.
 import { TextDecoder, TextEncoder } from "pihost:runtime/encoding.js";
 import { Buffer } from "pihost:node/buffer.js";
@@ -206,14 +207,19 @@ function timer(callback, delay, args, repeat) {
   if (typeof callback !== "function") {
     throw new TypeError(`The "callback" argument must be of type function. Received ${typeof callback}`);
   }
+  // The callback is the code of whichever extension set the timer, which
+  // names it when the host has to stop the callback.
+  const creator = currentOwner();
+  const owner = { path: creator?.path ?? "<unknown>", where: "in a timer callback", event: "timer" };
   const guarded = function (...callbackArgs) {
     try {
-      return callback.apply(this, callbackArgs);
+      return enterExtensionSync(owner, () => callback.apply(this, callbackArgs));
     } catch (error) {
       reportUncaught("uncaughtException", error);
     }
   };
   const handle = core.createTimer(guarded, delay, args, repeat, true);
+  adoptTimer(handle);
   handle.ref = () => {
     core.refTimer(handle);
     return handle;
