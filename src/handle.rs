@@ -756,10 +756,8 @@ fn serve(
             // Nothing is left that could settle what is still in flight: the
             // extension code it waits on fails (a tool that listens for an
             // abort is left to the abort or the caller's timeout).
-            Poll::Ready(Ok(())) if !in_flight.is_empty() => {
-                if engine.fail_stalled_calls() > 0 {
-                    progressed = true;
-                }
+            Poll::Ready(Ok(())) if !in_flight.is_empty() && engine.fail_stalled_calls() > 0 => {
+                progressed = true;
             }
             Poll::Ready(Err(error)) => {
                 for done in in_flight.drain(..) {

@@ -320,6 +320,13 @@ pub fn module_url(resolved_path: &std::path::Path) -> String {
         .unwrap_or_else(|_| format!("file://{}", canonical.display()))
 }
 
+/// Source text as Node reads a module: UTF-8, invalid bytes replaced by
+/// U+FFFD, a leading byte order mark dropped.
+pub(crate) fn decode_source(bytes: &[u8]) -> Cow<'_, str> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    String::from_utf8_lossy(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,11 +365,4 @@ mod tests {
         assert!(resolve_specifier("pihost:runtime/loader.js", "file:///tmp/ext.ts").is_err());
         assert!(resolve_specifier("pihost:runtime/loader.js", "pihost:runtime/main.js").is_ok());
     }
-}
-
-/// Source text as Node reads a module: UTF-8, invalid bytes replaced by
-/// U+FFFD, a leading byte order mark dropped.
-pub(crate) fn decode_source(bytes: &[u8]) -> Cow<'_, str> {
-    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
-    String::from_utf8_lossy(bytes)
 }
