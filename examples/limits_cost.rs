@@ -38,7 +38,10 @@ fn main() {
     let dir = std::env::temp_dir().join("pihost-limits-cost");
     std::fs::create_dir_all(dir.join("agent")).expect("dir");
     std::fs::write(dir.join("ext.ts"), EXTENSION).expect("write");
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio");
     runtime.block_on(async {
         let mut watched = engine(&dir, Limits::default()).await;
         let mut unwatched = engine(&dir, Limits::none()).await;
