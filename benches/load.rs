@@ -18,6 +18,7 @@ fn options() -> EngineOptions {
         cwd: root,
         agent_dir,
         config_dir_name: ".pi".to_string(),
+        limits: pihost::Limits::default(),
     }
 }
 

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use deno_core::{JsRuntime, ModuleSpecifier, PollEventLoopOptions, RuntimeOptions, v8};
@@ -13,6 +14,7 @@ use deno_core::{JsRuntime, ModuleSpecifier, PollEventLoopOptions, RuntimeOptions
 use crate::discovery::{self, DiscoveredExtension, DiscoveryOptions};
 use crate::error::PihostError;
 use crate::host::{ExtensionError, Host, HostState};
+use crate::limits::{Limits, Stop, Watchdog};
 use crate::modules::PihostModuleLoader;
 use crate::ops::host::{BoundHost, ErrorSink, HandlerCounts, ToolUpdateSinks};
 use crate::report::{InspectReport, JsLoadReport};
@@ -26,6 +28,8 @@ pub struct EngineOptions {
     pub agent_dir: PathBuf,
     /// The name of pi's config directory (`.pi`), a setting in pi too (D1).
     pub config_dir_name: String,
+    /// CPU, heap and load-time limits for the extensions ([`Limits::default`]).
+    pub limits: Limits,
 }
 
 impl EngineOptions {
@@ -39,6 +43,7 @@ impl EngineOptions {
             cwd: discovery::resolve_user_path(&cwd.display().to_string(), &current_dir()),
             agent_dir,
             config_dir_name,
+            limits: Limits::default(),
         }
     }
 }
@@ -67,10 +72,6 @@ pub(crate) fn answers_undefined_without_handlers(event_type: &str) -> bool {
             | "agent_before_settle"
     )
 }
-
-/// deno_core's text when a promise is pending and the event loop has nothing
-/// left that could settle it.
-const PENDING_FOREVER: &str = "Promise resolution is still pending but the event loop has already resolved";
 
 /// The `{ result }` envelope runtime functions answer with; a missing
 /// `result` is pi's `undefined`.
@@ -148,6 +149,92 @@ pub struct Engine {
     /// Namespaces of modules evaluated on first use, by specifier: what only
     /// one CLI verb or a test needs stays out of every runtime's start-up.
     side_modules: HashMap<String, v8::Global<v8::Object>>,
+    /// Keeps the CPU limit; declared after `runtime` would let it outlive
+    /// the isolate, so it is dropped first by hand in [`Drop`].
+    watchdog: Option<Watchdog>,
+    /// Set when a heap stop left the runtime as full as before: only a new
+    /// runtime helps ([`Engine::restart`]).
+    beyond_saving: bool,
+    /// What to do again on a new runtime to get back to where this one is.
+    replay: Replay,
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // The watchdog holds a handle of the isolate; stop it before the isolate goes.
+        self.watchdog.take();
+    }
+}
+
+/// What a runtime was asked to become (the last load, flag values, the bound
+/// host and its state), so that a new runtime can be made the same: after a
+/// heap limit it could not recover from, or after the engine thread died.
+#[derive(Clone, Default)]
+pub(crate) struct Replay {
+    /// The last `loadExtensions` (or `reload`) request.
+    load: Option<String>,
+    flags: BTreeMap<String, serde_json::Value>,
+    host: Option<Arc<dyn Host>>,
+    /// The host state as bound and updated since, merged.
+    state: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Replay {
+    /// Records a call the runtime was sent, if it shapes the session.
+    pub(crate) fn record(&mut self, function: &str, argument: &str) {
+        match function {
+            "loadExtensions" | "reload" => self.load = Some(argument.to_string()),
+            "setFlag" => {
+                if let Ok(serde_json::Value::Object(request)) = serde_json::from_str::<serde_json::Value>(argument)
+                    && let (Some(serde_json::Value::String(name)), Some(value)) =
+                        (request.get("name"), request.get("value"))
+                {
+                    self.flags.insert(name.clone(), value.clone());
+                }
+            }
+            "setHostState" => self.merge_state(argument),
+            _ => {}
+        }
+    }
+
+    /// Records the host bound with `state` (JSON).
+    pub(crate) fn record_bind(&mut self, host: Arc<dyn Host>, state: &str) {
+        self.host = Some(host);
+        self.state.clear();
+        self.merge_state(state);
+    }
+
+    fn merge_state(&mut self, state: &str) {
+        if let Ok(serde_json::Value::Object(fields)) = serde_json::from_str::<serde_json::Value>(state) {
+            self.state.extend(fields);
+        }
+    }
+
+    /// Brings a fresh engine to the recorded session: load, flags, bind, and
+    /// `session_start` with reason "reload" (H1) when a host is bound.
+    pub(crate) async fn apply(&self, engine: &mut Engine) -> Result<Option<InspectReport>, PihostError> {
+        let Some(load) = &self.load else { return Ok(None) };
+        let started = Instant::now();
+        let response = engine.call_json("loadExtensions", load).await?;
+        let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("load report", error))?;
+        for (name, value) in &self.flags {
+            engine.set_flag(name, value).await?;
+        }
+        if let Some(host) = &self.host {
+            let state: HostState = serde_json::from_value(serde_json::Value::Object(self.state.clone()))
+                .map_err(|error| internal("host state", error))?;
+            engine.bind(host.clone(), &state).await?;
+            engine
+                .emit(&serde_json::json!({ "type": "session_start", "reason": "reload" }))
+                .await?;
+        }
+        engine.replay = self.clone();
+        Ok(Some(report.into_report(
+            &engine.options.cwd,
+            &engine.options.agent_dir,
+            started.elapsed(),
+        )))
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -178,9 +265,12 @@ impl Engine {
     pub async fn new(options: EngineOptions) -> Result<Self, PihostError> {
         let mut extensions = crate::platform::extensions().map_err(PihostError::RuntimeStart)?;
         extensions.push(crate::ops::pihost_ops::init());
+        let heap_limit = options.limits.max_heap_mb.map(|mb| mb.saturating_mul(1024 * 1024));
+        let create_params = heap_limit.map(|bytes| v8::Isolate::create_params().heap_limits(0, bytes));
         let mut runtime = JsRuntime::try_new(RuntimeOptions {
             module_loader: Some(Rc::new(PihostModuleLoader::new())),
             extensions,
+            create_params,
             ..Default::default()
         })
         .map_err(|error| PihostError::RuntimeStart(error.to_string()))?;
@@ -203,14 +293,64 @@ impl Engine {
             .map_err(|error| internal("runtime/main.js exports", error))?;
         let (error_sender, errors) = tokio::sync::mpsc::unbounded_channel();
         runtime.op_state().borrow_mut().put(ErrorSink(Some(error_sender)));
-        Ok(Self {
+        let watchdog = Watchdog::new(runtime.v8_isolate().thread_safe_handle(), options.limits.cpu);
+        let mut engine = Self {
             runtime,
             exports: namespace,
             options,
             dispatch_timeout: None,
             errors: Some(errors),
             side_modules: HashMap::new(),
-        })
+            watchdog: Some(watchdog),
+            beyond_saving: false,
+            replay: Replay::default(),
+        };
+        engine.watch_heap();
+        let limits =
+            serde_json::json!({ "loadTimeoutMs": engine.options.limits.load_timeout.map(|limit| limit.as_millis()) });
+        engine.call_json("configureLimits", &limits.to_string()).await?;
+        Ok(engine)
+    }
+
+    /// (Re)installs the near-heap-limit callback at the configured limit: a
+    /// run that reaches it is terminated, with room to unwind.
+    fn watch_heap(&mut self) {
+        let (Some(mb), Some(watchdog)) = (self.options.limits.max_heap_mb, &self.watchdog) else {
+            return;
+        };
+        let limit = mb.saturating_mul(1024 * 1024);
+        let signal = watchdog.heap_signal();
+        self.runtime.remove_near_heap_limit_callback(limit);
+        self.runtime.add_near_heap_limit_callback(move |current, _initial| {
+            signal.reached();
+            // Room for the stopped code to unwind and for pihost to report it.
+            current.saturating_add((current / 4).max(32 * 1024 * 1024))
+        });
+    }
+
+    /// Whether a heap stop left this runtime unusable; [`Engine::restart`]
+    /// makes a new one with the same extensions.
+    pub fn needs_restart(&self) -> bool {
+        self.beyond_saving
+    }
+
+    /// Replaces the runtime with a new one and brings it to where this one
+    /// was: the same extensions loaded, flag values, the host bound again,
+    /// and `session_start` (reason "reload", H1). The error stream stays.
+    pub async fn restart(&mut self) -> Result<Option<InspectReport>, PihostError> {
+        let replay = self.replay.clone();
+        let mut fresh = Engine::new(self.options.clone()).await?;
+        fresh.dispatch_timeout = self.dispatch_timeout;
+        // The error stream the embedder holds keeps working: the new
+        // runtime reports into the old sink.
+        let sink = self.runtime.op_state().borrow_mut().try_take::<ErrorSink>();
+        if let Some(sink) = sink {
+            fresh.runtime.op_state().borrow_mut().put(sink);
+            fresh.errors = self.errors.take();
+        }
+        let report = replay.apply(&mut fresh).await?;
+        *self = fresh;
+        Ok(report)
     }
 
     /// The options the engine runs with (the cwd as last set by [`Engine::set_cwd`]).
@@ -255,14 +395,16 @@ impl Engine {
     /// Binds `host` to the loaded extensions (R1, A7): actions reach the host
     /// from now on, queued providers are flushed, getters read `state`.
     pub async fn bind(&mut self, host: Arc<dyn Host>, state: &HostState) -> Result<(), PihostError> {
-        self.put_host(host);
+        self.put_host(host.clone());
         let state = serde_json::to_string(state).map_err(|error| internal("host state", error))?;
+        self.replay.record_bind(host, &state);
         self.call_json("bindHost", &state).await.map(|_| ())
     }
 
     /// Updates the state the extensions' getters read.
     pub async fn set_host_state(&mut self, state: &HostState) -> Result<(), PihostError> {
         let state = serde_json::to_string(state).map_err(|error| internal("host state", error))?;
+        self.replay.record("setHostState", &state);
         self.call_json("setHostState", &state).await.map(|_| ())
     }
 
@@ -292,6 +434,10 @@ impl Engine {
         let request = serde_json::json!({ "name": name, "toolCallId": tool_call_id, "args": args }).to_string();
         let response = self.dispatch(&format!("tool {name}"), "executeTool", &request).await;
         self.set_tool_updates(tool_call_id, None);
+        if let Err(PihostError::Timeout { .. }) = &response {
+            // A tool that outlived its time is told so through its signal.
+            let _ = self.abort_tool(tool_call_id).await;
+        }
         result_of(&response?)
     }
 
@@ -319,6 +465,7 @@ impl Engine {
     /// line; `pi.getFlag(name)` answers it from now on, and a reload keeps it.
     pub async fn set_flag(&mut self, name: &str, value: &serde_json::Value) -> Result<(), PihostError> {
         let request = serde_json::json!({ "name": name, "value": value }).to_string();
+        self.replay.record("setFlag", &request);
         self.call_json("setFlag", &request).await.map(|_| ())
     }
 
@@ -346,9 +493,7 @@ impl Engine {
                 })?,
         };
         result.map_err(|error| match error {
-            PihostError::Internal { message, .. } if message == PENDING_FOREVER => {
-                PihostError::NeverSettles { call: call.to_string() }
-            }
+            PihostError::NeverSettles { .. } => PihostError::NeverSettles { call: call.to_string() },
             other => other,
         })
     }
@@ -402,6 +547,7 @@ impl Engine {
     ) -> Result<InspectReport, PihostError> {
         let started = Instant::now();
         let request = load_request(&self.options.cwd, extensions, use_cache)?;
+        self.replay.record("loadExtensions", &request);
         let response = self.call_json("loadExtensions", &request).await?;
         let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("load report", error))?;
         Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
@@ -414,6 +560,7 @@ impl Engine {
     pub async fn reload(&mut self, extensions: &[DiscoveredExtension]) -> Result<InspectReport, PihostError> {
         let started = Instant::now();
         let request = load_request(&self.options.cwd, extensions, false)?;
+        self.replay.record("reload", &request);
         let response = self.call_json("reload", &request).await?;
         let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("reload report", error))?;
         Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
@@ -439,7 +586,7 @@ impl Engine {
         let namespace = self.side_module(specifier).await?;
         let function = self.function_of(&namespace, function)?;
         let argument = self.string_argument(specifier, argument)?;
-        let call: PendingCall = Box::pin(self.runtime.call_with_args(&function, &[argument]));
+        let call = self.call_function(&function, argument);
         self.settle(specifier, call).await
     }
 
@@ -467,18 +614,47 @@ impl Engine {
     }
 
     /// Runs the event loop until `call` settles; its value as a string.
-    async fn settle(&mut self, name: &str, call: PendingCall) -> Result<String, PihostError> {
-        let result = self
-            .runtime
-            .with_event_loop_promise(call, PollEventLoopOptions::default())
-            .await;
+    /// When nothing is left that could settle it, the extension code it
+    /// waits on fails (and the call goes on, e.g. to the next extension's
+    /// load); a call that still waits on nothing is [`PihostError::NeverSettles`].
+    async fn settle(&mut self, name: &str, mut call: PendingCall) -> Result<String, PihostError> {
+        let result = std::future::poll_fn(|cx| {
+            loop {
+                if let Poll::Ready(result) = call.as_mut().poll(cx) {
+                    return Poll::Ready(Ok(result));
+                }
+                match self.poll_event_loop(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Err(error)) => return Poll::Ready(Err(error)),
+                    Poll::Ready(Ok(())) => {
+                        if let Poll::Ready(result) = call.as_mut().poll(cx) {
+                            return Poll::Ready(Ok(result));
+                        }
+                        match self.fail_stalled() {
+                            Ok(0) => {
+                                return Poll::Ready(Err(PihostError::NeverSettles { call: name.to_string() }));
+                            }
+                            Ok(_) => continue,
+                            Err(error) => return Poll::Ready(Err(error)),
+                        }
+                    }
+                }
+            }
+        })
+        .await?;
         match result {
             Ok(value) => Ok(self.value_to_string(value)),
-            Err(error) => Err(match &*error.0 {
-                deno_core::error::CoreErrorKind::Js(js_error) => extension_error(js_error),
-                _ => internal(name, error),
-            }),
+            Err(js_error) => Err(self.call_error(name, &js_error)),
         }
+    }
+
+    /// What a rejected call is: the extension's error, or (when pihost had to
+    /// stop the code it ran) pihost's.
+    pub(crate) fn call_error(&self, name: &str, js_error: &deno_core::error::JsError) -> PihostError {
+        if js_error.exception_message.contains("execution terminated") {
+            return internal(name, "its JavaScript was terminated");
+        }
+        extension_error(js_error)
     }
 
     /// Starts a call of a runtime function with one JSON string. The returned
@@ -488,7 +664,100 @@ impl Engine {
     pub(crate) fn start_call(&mut self, name: &str, argument: &str) -> Result<PendingCall, PihostError> {
         let function = self.export_function(name)?;
         let argument = self.string_argument(name, argument)?;
-        Ok(Box::pin(self.runtime.call_with_args(&function, &[argument])))
+        Ok(self.call_function(&function, argument))
+    }
+
+    /// Calls into the isolate under the CPU limit.
+    fn call_function(&mut self, function: &v8::Global<v8::Function>, argument: v8::Global<v8::Value>) -> PendingCall {
+        self.enter();
+        let call: PendingCall = Box::pin(self.runtime.call_with_args(function, &[argument]));
+        self.leave();
+        call
+    }
+
+    #[inline]
+    fn enter(&self) {
+        if let Some(watchdog) = &self.watchdog {
+            watchdog.enter();
+        }
+    }
+
+    /// Ends a run under the CPU limit; if it was stopped, the extension whose
+    /// code ran is told so (its entry fails, or the stop is reported).
+    #[inline]
+    fn leave(&mut self) -> bool {
+        let stop = self.watchdog.as_ref().and_then(Watchdog::leave);
+        match stop {
+            None => false,
+            Some(stop) => {
+                self.after_stop(stop);
+                true
+            }
+        }
+    }
+
+    fn after_stop(&mut self, stop: Stop) {
+        let heap_mb = self.options.limits.max_heap_mb.unwrap_or_default();
+        let mut still_full = false;
+        if stop == Stop::Heap {
+            // What the stopped run held is garbage now; if the heap is as
+            // full after collecting it, something live holds it all.
+            self.runtime.v8_isolate().low_memory_notification();
+            let statistics = self.runtime.v8_isolate().get_heap_statistics();
+            let limit = heap_mb.saturating_mul(1024 * 1024);
+            still_full = statistics.used_heap_size() >= limit / 10 * 9;
+            if !still_full {
+                self.watch_heap();
+            }
+            // Otherwise the raised limit stays, so the other extensions can
+            // go on until the runtime is replaced.
+        }
+        let request = serde_json::json!({
+            "kind": if stop == Stop::Heap { "heap" } else { "cpu" },
+            "limitMs": self.options.limits.cpu.map(|limit| limit.as_millis()),
+            "heapMb": heap_mb,
+        });
+        let blamed = self.call_now("failTerminated", &request.to_string());
+        let while_loading = match &blamed {
+            Ok(blamed) => {
+                tracing::warn!("stopped extension code: {blamed}");
+                blamed.contains("\"loading\":true")
+            }
+            Err(error) => {
+                tracing::warn!("stopped extension code, and could not say whose: {error}");
+                false
+            }
+        };
+        // A new runtime would load the same extensions and fill up again if
+        // the heap filled while loading; after a handler or a tool it starts clean.
+        if still_full && !while_loading {
+            self.beyond_saving = true;
+        }
+        // A second stop while reporting the first is left to the restart.
+        if let Some(watchdog) = &self.watchdog
+            && watchdog.leave().is_some()
+        {
+            self.beyond_saving = !while_loading;
+        }
+    }
+
+    /// Calls a runtime function that answers synchronously.
+    fn call_now(&mut self, name: &str, argument: &str) -> Result<String, PihostError> {
+        let function = self.export_function(name)?;
+        let argument = self.string_argument(name, argument)?;
+        let mut call: PendingCall = Box::pin(self.runtime.call_with_args(&function, &[argument]));
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match call.as_mut().poll(&mut cx) {
+            Poll::Ready(Ok(value)) => Ok(self.value_to_string(value)),
+            Poll::Ready(Err(error)) => Err(internal(name, error)),
+            Poll::Pending => Err(internal(name, "did not answer at once")),
+        }
+    }
+
+    /// Fails the extension code nothing can settle any more; how many entries.
+    fn fail_stalled(&mut self) -> Result<usize, PihostError> {
+        let failed = self.call_now("failStalled", "null")?;
+        Ok(failed.trim().parse().unwrap_or(0))
     }
 
     fn string_argument(&mut self, name: &str, argument: &str) -> Result<v8::Global<v8::Value>, PihostError> {
@@ -504,13 +773,35 @@ impl Engine {
         value.to_rust_string_lossy(scope)
     }
 
+    /// One turn of the event loop under the CPU limit. A turn in which
+    /// extension code was stopped is never "idle": the failures it made
+    /// still have to run.
     pub(crate) fn poll_event_loop(
         &mut self,
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Result<(), PihostError>> {
-        self.runtime
-            .poll_event_loop(cx, PollEventLoopOptions::default())
-            .map_err(|error| internal("event loop", error))
+        self.enter();
+        let turn = self.runtime.poll_event_loop(cx, PollEventLoopOptions::default());
+        if self.leave() {
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        turn.map_err(|error| internal("event loop", error))
+    }
+
+    /// Fails the extension code of in-flight calls that nothing can settle
+    /// any more (the event loop is idle); how many entries failed.
+    pub(crate) fn fail_stalled_calls(&mut self) -> usize {
+        self.fail_stalled().unwrap_or_else(|error| {
+            tracing::warn!("cannot fail stalled extension code: {error}");
+            0
+        })
+    }
+
+    /// Counts handlers into `counts` from now on (a handle keeps one set of
+    /// counts across engine restarts; over-counting is safe).
+    pub(crate) fn share_handler_counts(&mut self, counts: HandlerCounts) {
+        self.runtime.op_state().borrow_mut().put(counts);
     }
 
     /// The live per-event handler counts (shared with the handle).

@@ -49,6 +49,22 @@ pub enum PihostError {
         /// The call, e.g. `emit(<type>)`, `tool <name>` or `/<command>`.
         call: String,
     },
+    /// The engine thread died (a panic in pihost or the engine); every call
+    /// pending then failed with this. [`crate::Pihost::restart`] starts a new
+    /// engine with the same extensions.
+    #[error("the pihost engine crashed: {message}")]
+    EngineCrashed {
+        /// Why it died.
+        message: String,
+    },
+    /// The runtime had to be replaced while this call was in flight (an
+    /// extension filled the heap beyond recovery); the new runtime has the
+    /// same extensions and answers later calls.
+    #[error("{call} was cut off: an extension filled the heap and pihost restarted the engine")]
+    EngineRestarted {
+        /// The call that was in flight.
+        call: String,
+    },
     /// A dispatch did not settle within the embedder's timeout; its handlers
     /// keep running in the isolate, and their late results are dropped.
     #[error("{call} did not settle within {millis} ms")]

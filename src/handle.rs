@@ -14,7 +14,7 @@ use serde_json::Value;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::discovery::DiscoveredExtension;
-use crate::engine::{Engine, EngineOptions, PendingCall, Registrations, extension_error};
+use crate::engine::{Engine, EngineOptions, PendingCall, Registrations, Replay};
 use crate::error::PihostError;
 use crate::events::{
     BeforeAgentStartResult, BoundaryResult, DiscoveredResources, Headers, InputEvent, InputResult, ProjectTrustOutcome,
@@ -42,6 +42,8 @@ enum Request {
     },
     /// Stop the engine: calls still in flight are answered with an error.
     Shutdown { reply: oneshot::Sender<()> },
+    /// Panic on the engine thread (crash-isolation tests).
+    Panic,
 }
 
 /// A call in flight inside the isolate.
@@ -54,54 +56,114 @@ struct InFlight {
 
 /// A handle to a pihost engine on its own thread. Cheap to clone; every clone
 /// talks to the same engine. The engine stops when the last handle is dropped.
+///
+/// One bad extension cannot hang or kill the handle: its runaway code is
+/// stopped by the [`Limits`](crate::Limits) of [`EngineOptions`], a runtime
+/// whose heap cannot be recovered is replaced by a new one with the same
+/// extensions, and if the engine thread dies every pending call fails with
+/// [`PihostError::EngineCrashed`] and [`Pihost::restart`] brings it back.
 #[derive(Clone)]
 pub struct Pihost {
-    requests: mpsc::UnboundedSender<Request>,
+    engine: Arc<Mutex<EngineThread>>,
     errors: broadcast::Sender<ExtensionError>,
     options: EngineOptions,
     dispatch_timeout: Arc<Mutex<Option<Duration>>>,
     handler_counts: crate::ops::host::HandlerCounts,
+    /// What the engine was brought to, to bring a new one there too.
+    replay: Arc<Mutex<Replay>>,
+}
+
+/// The engine thread a handle talks to, and why it died if it did.
+struct EngineThread {
+    requests: mpsc::UnboundedSender<Request>,
+    crash: Arc<Mutex<Option<String>>>,
 }
 
 fn stopped() -> PihostError {
     PihostError::Stopped
 }
 
+/// The text of a panic's payload.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|text| text.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
+}
+
 impl Pihost {
     /// Starts an engine on a new thread and waits until its runtime is ready.
     pub async fn start(options: EngineOptions) -> Result<Self, PihostError> {
-        let (requests, receiver) = mpsc::unbounded_channel();
         let (errors, _) = broadcast::channel(1024);
-        let (ready, is_ready) = oneshot::channel::<Result<crate::ops::host::HandlerCounts, PihostError>>();
-        let thread_options = options.clone();
-        let thread_errors = errors.clone();
-        std::thread::Builder::new()
-            .name("pihost-engine".to_string())
-            .spawn(move || run_engine_thread(thread_options, receiver, thread_errors, ready))
-            .map_err(PihostError::AsyncRuntime)?;
-        let handler_counts = is_ready.await.map_err(|_| stopped())??;
+        let handler_counts = crate::ops::host::HandlerCounts::default();
+        let replay = Arc::new(Mutex::new(Replay::default()));
+        let (engine, _) = spawn_engine(&options, &errors, &handler_counts, &replay).await?;
         Ok(Self {
-            requests,
+            engine: Arc::new(Mutex::new(engine)),
             errors,
             options,
             dispatch_timeout: Arc::new(Mutex::new(None)),
             handler_counts,
+            replay,
         })
     }
 
+    /// Starts a new engine thread in place of the current one (which is
+    /// stopped if it still runs) and brings it to the same session: the
+    /// extensions of the last load, flag values, the bound host and its
+    /// state, then `session_start` with reason "reload" (H1). Every clone of
+    /// the handle talks to the new engine. The report is the new load's.
+    pub async fn restart(&self) -> Result<Option<InspectReport>, PihostError> {
+        let old = self.engine.lock().ok().map(|engine| engine.requests.clone());
+        if let Some(old) = old {
+            let (reply, done) = oneshot::channel();
+            if old.send(Request::Shutdown { reply }).is_ok() {
+                let _ = done.await;
+            }
+        }
+        let (engine, report) = spawn_engine(&self.options, &self.errors, &self.handler_counts, &self.replay).await?;
+        if let Ok(mut slot) = self.engine.lock() {
+            *slot = engine;
+        }
+        Ok(report)
+    }
+
     /// Extension errors reported after loading (a throwing handler, an invalid
-    /// result, a refused provider…), to every subscriber.
+    /// result, a refused provider, code stopped at a limit…), to every
+    /// subscriber. A restart of the engine is reported here too, as event
+    /// `engineRestarted` (or `engineCrashed` when the thread died).
     pub fn errors(&self) -> broadcast::Receiver<ExtensionError> {
         self.errors.subscribe()
     }
 
-    /// Bounds later emits, tool executions and commands: one that does not
-    /// settle in time fails with [`PihostError::Timeout`] (its handlers keep
-    /// running in the isolate; their late results are dropped).
+    /// Bounds later emits, tool executions and commands of this handle and
+    /// the clones sharing its timeout: one that does not settle in time fails
+    /// with [`PihostError::Timeout`] (a tool is aborted through its signal;
+    /// handlers keep running in the isolate, their late results are dropped).
     pub fn set_dispatch_timeout(&self, timeout: Option<Duration>) {
         if let Ok(mut slot) = self.dispatch_timeout.lock() {
             *slot = timeout;
         }
+    }
+
+    /// A handle to the same engine whose dispatches are bounded by `timeout`
+    /// instead, for one call or a group of calls.
+    pub fn with_dispatch_timeout(&self, timeout: Option<Duration>) -> Pihost {
+        Pihost {
+            dispatch_timeout: Arc::new(Mutex::new(timeout)),
+            ..self.clone()
+        }
+    }
+
+    fn send(&self, request: Request) -> Result<Arc<Mutex<Option<String>>>, PihostError> {
+        let engine = self.engine.lock().map_err(|_| stopped())?;
+        let crash = engine.crash.clone();
+        if let Some(message) = crash.lock().ok().and_then(|slot| slot.clone()) {
+            return Err(PihostError::EngineCrashed { message });
+        }
+        engine.requests.send(request).map_err(|_| stopped())?;
+        Ok(crash)
     }
 
     async fn call(
@@ -113,30 +175,62 @@ impl Pihost {
         bounded: bool,
     ) -> Result<String, PihostError> {
         let (reply, answer) = oneshot::channel();
-        self.requests
-            .send(Request::Call {
-                function,
-                argument,
-                label: label.clone(),
-                tool_updates,
-                reply,
-            })
-            .map_err(|_| stopped())?;
+        let tool_call_id = tool_updates.as_ref().map(|(id, _)| id.clone());
+        let crash = self.send(Request::Call {
+            function,
+            argument,
+            label: label.clone(),
+            tool_updates,
+            reply,
+        })?;
+        let gone = || match crash.lock().ok().and_then(|slot| slot.clone()) {
+            Some(message) => PihostError::EngineCrashed { message },
+            None => stopped(),
+        };
         let limit = if bounded {
             self.dispatch_timeout.lock().ok().and_then(|slot| *slot)
         } else {
             None
         };
         match limit {
-            None => answer.await.map_err(|_| stopped())?,
-            Some(limit) => tokio::time::timeout(limit, answer)
-                .await
-                .map_err(|_| PihostError::Timeout {
-                    call: label,
-                    millis: limit.as_millis(),
-                })?
-                .map_err(|_| stopped())?,
+            None => answer.await.map_err(|_| gone())?,
+            Some(limit) => match tokio::time::timeout(limit, answer).await {
+                Ok(answer) => answer.map_err(|_| gone())?,
+                Err(_) => {
+                    if let Some(id) = tool_call_id {
+                        // A tool that outlived its time is told so through its signal.
+                        let (reply, _answer) = oneshot::channel();
+                        let _ = self.send(Request::Call {
+                            function: "abortTool",
+                            argument: Value::String(id).to_string(),
+                            label: "abortTool".to_string(),
+                            tool_updates: None,
+                            reply,
+                        });
+                    }
+                    Err(PihostError::Timeout {
+                        call: label,
+                        millis: limit.as_millis(),
+                    })
+                }
+            },
         }
+    }
+
+    /// Whether the engine thread died; [`Pihost::restart`] brings it back.
+    pub fn is_crashed(&self) -> bool {
+        self.engine
+            .lock()
+            .ok()
+            .and_then(|engine| engine.crash.lock().ok().map(|slot| slot.is_some()))
+            .unwrap_or(true)
+    }
+
+    /// Panics on the engine thread, as a bug in pihost or deno_core would:
+    /// for tests of crash isolation.
+    #[doc(hidden)]
+    pub fn crash_engine_for_tests(&self) {
+        let _ = self.send(Request::Panic);
     }
 
     /// Discovers extensions as pi does (D1–D7) and loads them (L1–L8).
@@ -176,7 +270,7 @@ impl Pihost {
     /// (all clones) answers "stopped" from now on.
     pub async fn shutdown(&self) -> Result<(), PihostError> {
         let (reply, done) = oneshot::channel();
-        self.requests.send(Request::Shutdown { reply }).map_err(|_| stopped())?;
+        self.send(Request::Shutdown { reply })?;
         done.await.map_err(|_| stopped())
     }
 
@@ -202,9 +296,7 @@ impl Pihost {
             message: error.to_string(),
         })?;
         let (reply, answer) = oneshot::channel();
-        self.requests
-            .send(Request::Bind { host, state, reply })
-            .map_err(|_| stopped())?;
+        self.send(Request::Bind { host, state, reply })?;
         answer.await.map_err(|_| stopped())?.map(|_| ())
     }
 
@@ -448,12 +540,91 @@ impl Pihost {
     }
 }
 
-fn run_engine_thread(
+/// Starts an engine thread and waits until its runtime is ready (and, when
+/// `replay` holds a session, brought to it).
+async fn spawn_engine(
+    options: &EngineOptions,
+    errors: &broadcast::Sender<ExtensionError>,
+    handler_counts: &crate::ops::host::HandlerCounts,
+    replay: &Arc<Mutex<Replay>>,
+) -> Result<(EngineThread, Option<InspectReport>), PihostError> {
+    let (requests, receiver) = mpsc::unbounded_channel();
+    let (ready, is_ready) = oneshot::channel::<Result<Option<InspectReport>, PihostError>>();
+    let crash = Arc::new(Mutex::new(None));
+    let thread = ThreadParts {
+        options: options.clone(),
+        requests: receiver,
+        errors: errors.clone(),
+        handler_counts: handler_counts.clone(),
+        replay: replay.clone(),
+        crash: crash.clone(),
+    };
+    std::thread::Builder::new()
+        .name("pihost-engine".to_string())
+        .spawn(move || run_engine_thread(thread, ready))
+        .map_err(PihostError::AsyncRuntime)?;
+    let report = is_ready
+        .await
+        .map_err(|_| match crash.lock().ok().and_then(|slot| slot.clone()) {
+            Some(message) => PihostError::EngineCrashed { message },
+            None => stopped(),
+        })??;
+    Ok((EngineThread { requests, crash }, report))
+}
+
+/// What an engine thread owns.
+struct ThreadParts {
     options: EngineOptions,
-    mut requests: mpsc::UnboundedReceiver<Request>,
+    requests: mpsc::UnboundedReceiver<Request>,
     errors: broadcast::Sender<ExtensionError>,
-    ready: oneshot::Sender<Result<crate::ops::host::HandlerCounts, PihostError>>,
-) {
+    handler_counts: crate::ops::host::HandlerCounts,
+    replay: Arc<Mutex<Replay>>,
+    crash: Arc<Mutex<Option<String>>>,
+}
+
+/// Marks the thread crashed while it unwinds, before the calls in flight are
+/// dropped, so their callers learn why.
+struct CrashMark(Arc<Mutex<Option<String>>>);
+
+impl Drop for CrashMark {
+    fn drop(&mut self) {
+        if std::thread::panicking()
+            && let Ok(mut slot) = self.0.lock()
+        {
+            *slot = Some("the engine thread panicked".to_string());
+        }
+    }
+}
+
+fn run_engine_thread(parts: ThreadParts, ready: oneshot::Sender<Result<Option<InspectReport>, PihostError>>) {
+    let crash = parts.crash.clone();
+    let errors = parts.errors.clone();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || engine_thread_body(parts, ready)));
+    if let Err(payload) = outcome {
+        let message = format!("the engine thread panicked: {}", panic_text(payload.as_ref()));
+        tracing::error!("{message}");
+        if let Ok(mut slot) = crash.lock() {
+            *slot = Some(message.clone());
+        }
+        let _ = errors.send(ExtensionError {
+            extension_path: "<pihost>".to_string(),
+            event: "engineCrashed".to_string(),
+            error: message,
+            stack: None,
+        });
+    }
+}
+
+/// A new engine brought to the recorded session.
+async fn engine_for(parts: &ThreadParts) -> Result<(Engine, Option<InspectReport>), PihostError> {
+    let mut engine = Engine::new(parts.options.clone()).await?;
+    engine.share_handler_counts(parts.handler_counts.clone());
+    let replay = parts.replay.lock().map(|replay| replay.clone()).unwrap_or_default();
+    let report = replay.apply(&mut engine).await?;
+    Ok((engine, report))
+}
+
+fn engine_thread_body(mut parts: ThreadParts, ready: oneshot::Sender<Result<Option<InspectReport>, PihostError>>) {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -462,42 +633,86 @@ fn run_engine_thread(
         }
     };
     runtime.block_on(async move {
-        let mut engine = match Engine::new(options).await {
-            Ok(engine) => engine,
+        let (mut engine, report) = match engine_for(&parts).await {
+            Ok(made) => made,
             Err(error) => {
                 let _ = ready.send(Err(error));
                 return;
             }
         };
-        let mut extension_errors = engine.take_error_stream();
-        if ready.send(Ok(engine.handler_counts())).is_err() {
+        if ready.send(Ok(report)).is_err() {
             return;
         }
         let mut in_flight: Vec<InFlight> = Vec::new();
-        std::future::poll_fn(|cx| {
-            serve(
-                &mut engine,
-                &mut requests,
-                &mut in_flight,
-                extension_errors.as_mut(),
-                &errors,
-                cx,
-            )
-        })
-        .await;
+        let _crash_mark = CrashMark(parts.crash.clone());
+        loop {
+            let mut extension_errors = engine.take_error_stream();
+            let turned = std::future::poll_fn(|cx| {
+                serve(
+                    &mut engine,
+                    &mut parts.requests,
+                    &mut in_flight,
+                    extension_errors.as_mut(),
+                    &parts.errors,
+                    &parts.replay,
+                    cx,
+                )
+            })
+            .await;
+            if turned == Served::Finished {
+                return;
+            }
+            // The heap stayed full after the stop: only a new runtime helps.
+            let reason =
+                "an extension filled the heap beyond recovery; pihost restarted the engine with the same extensions";
+            for done in in_flight.drain(..) {
+                let _ = done.reply.send(Err(PihostError::EngineRestarted {
+                    call: done.label.clone(),
+                }));
+            }
+            let _ = parts.errors.send(ExtensionError {
+                extension_path: "<pihost>".to_string(),
+                event: "engineRestarted".to_string(),
+                error: reason.to_string(),
+                stack: None,
+            });
+            drop(engine);
+            engine = match engine_for(&parts).await {
+                Ok((engine, _)) => engine,
+                Err(error) => {
+                    let message = format!("the engine could not be restarted: {error}");
+                    tracing::error!("{message}");
+                    if let Ok(mut slot) = parts.crash.lock() {
+                        *slot = Some(message);
+                    }
+                    return;
+                }
+            };
+        }
     });
 }
 
+/// How a run of the engine thread's loop ended.
+#[derive(PartialEq)]
+enum Served {
+    /// Every handle is gone, or shutdown was asked.
+    Finished,
+    /// The runtime must be replaced.
+    Restart,
+}
+
 /// One turn of the engine thread: take new requests, run the event loop,
-/// answer the calls that settled. Ready when every handle is gone.
+/// answer the calls that settled. Ready when every handle is gone, or when
+/// the runtime has to be replaced.
 fn serve(
     engine: &mut Engine,
     requests: &mut mpsc::UnboundedReceiver<Request>,
     in_flight: &mut Vec<InFlight>,
     mut extension_errors: Option<&mut mpsc::UnboundedReceiver<ExtensionError>>,
     errors: &broadcast::Sender<ExtensionError>,
+    replay: &Arc<Mutex<Replay>>,
     cx: &mut Context<'_>,
-) -> Poll<()> {
+) -> Poll<Served> {
     let mut handles_gone = false;
     let mut shutdown: Option<oneshot::Sender<()>> = None;
     // Starting a call or settling one queues JS work that the next turn of
@@ -511,8 +726,9 @@ fn serve(
                     handles_gone = true;
                     break;
                 }
+                Poll::Ready(Some(Request::Panic)) => panic!("asked to panic (crash-isolation test)"),
                 Poll::Ready(Some(request)) => {
-                    start(engine, request, in_flight);
+                    start(engine, request, in_flight, replay);
                     progressed = true;
                 }
                 Poll::Ready(None) => {
@@ -536,19 +752,29 @@ fn serve(
                 Poll::Pending => index += 1,
             }
         }
-        // An idle event loop does not doom what is in flight: a later request
-        // (an abort, a host answer) can still settle it, and the caller's
-        // dispatch timeout bounds the wait. A failed event loop does.
-        if let Poll::Ready(Err(error)) = event_loop {
-            for done in in_flight.drain(..) {
-                if let Some(id) = &done.tool_call_id {
-                    engine.set_tool_updates(id, None);
-                }
-                let _ = done.reply.send(Err(PihostError::Internal {
-                    context: done.label.clone(),
-                    message: error.to_string(),
-                }));
+        match event_loop {
+            // Nothing is left that could settle what is still in flight: the
+            // extension code it waits on fails (a tool that listens for an
+            // abort is left to the abort or the caller's timeout).
+            Poll::Ready(Ok(())) if !in_flight.is_empty() && engine.fail_stalled_calls() > 0 => {
+                progressed = true;
             }
+            Poll::Ready(Err(error)) => {
+                for done in in_flight.drain(..) {
+                    if let Some(id) = &done.tool_call_id {
+                        engine.set_tool_updates(id, None);
+                    }
+                    let _ = done.reply.send(Err(PihostError::Internal {
+                        context: done.label.clone(),
+                        message: error.to_string(),
+                    }));
+                }
+            }
+            _ => {}
+        }
+        if engine.needs_restart() && !handles_gone {
+            forward_errors(extension_errors.as_deref_mut(), errors, cx);
+            return Poll::Ready(Served::Restart);
         }
         if !progressed || handles_gone {
             break;
@@ -565,7 +791,7 @@ fn serve(
     if let Some(reply) = shutdown {
         let _ = reply.send(());
     }
-    Poll::Ready(())
+    Poll::Ready(Served::Finished)
 }
 
 fn forward_errors(
@@ -581,9 +807,12 @@ fn forward_errors(
     }
 }
 
-fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>) {
+fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>, replay: &Arc<Mutex<Replay>>) {
     match request {
         Request::Bind { host, state, reply } => {
+            if let Ok(mut replay) = replay.lock() {
+                replay.record_bind(host.clone(), &state);
+            }
             engine.put_host(host);
             match engine.start_call("bindHost", &state) {
                 Ok(call) => in_flight.push(InFlight {
@@ -601,6 +830,7 @@ fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>) {
             // Handled in serve(); answering here keeps the match total.
             let _ = reply.send(());
         }
+        Request::Panic => {}
         Request::Call {
             function,
             argument,
@@ -608,6 +838,9 @@ fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>) {
             tool_updates,
             reply,
         } => {
+            if let Ok(mut replay) = replay.lock() {
+                replay.record(function, &argument);
+            }
             let tool_call_id = tool_updates.map(|(id, updates)| {
                 engine.set_tool_updates(&id, updates);
                 id
@@ -637,7 +870,7 @@ fn finish(
     }
     let answer = match result {
         Ok(value) => Ok(engine.value_to_string(value)),
-        Err(js_error) => Err(extension_error(&js_error)),
+        Err(js_error) => Err(engine.call_error(&done.label, &js_error)),
     };
     // The caller may have given up (timeout); its answer is dropped.
     let _ = done.reply.send(answer);

@@ -37,9 +37,36 @@ pub struct InitializeParams {
     #[serde(default)]
     pub capabilities: Capabilities,
     /// How long one dispatch (an event's handlers, a tool, a command) may run
-    /// before it fails with a timeout error; default: no limit.
+    /// before it fails with a timeout error (a tool is aborted through its
+    /// signal); 0 is no limit; default [`DEFAULT_SERVE_DISPATCH_TIMEOUT_MS`].
+    /// A request's own `timeoutMs` overrides it.
     #[serde(default)]
     pub dispatch_timeout_ms: Option<u64>,
+    /// How long one synchronous run of extension code may take before it is
+    /// terminated; 0 is no limit; default 10 000.
+    #[serde(default)]
+    pub cpu_limit_ms: Option<u64>,
+    /// The runtime's heap limit in MiB: a run that reaches it is terminated,
+    /// and a runtime that cannot be saved is restarted with the same
+    /// extensions (`engineRestarted`); 0 is no limit; default 1 024.
+    #[serde(default)]
+    pub max_heap_mb: Option<u64>,
+    /// How long one extension's module and factory may take to settle before
+    /// that extension fails and the next one loads; 0 is no limit; default 30 000.
+    #[serde(default)]
+    pub load_timeout_ms: Option<u64>,
+}
+
+/// The dispatch timeout of a `pihost serve` session that names none.
+pub const DEFAULT_SERVE_DISPATCH_TIMEOUT_MS: u64 = 300_000;
+
+/// `engineRestarted`: the engine was replaced by a new one with the same
+/// extensions (a heap it could not recover, or a crash); requests in flight
+/// then failed, later ones reach the new engine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EngineRestartedParams {
+    /// Why.
+    pub reason: String,
 }
 
 /// What the agent declares in `initialize`.
@@ -102,9 +129,14 @@ pub struct StateParams {
 
 /// `emit`: one event, dispatched with pi's merge rule for its type.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct EmitParams {
     /// The event as pi's extensions receive it.
     pub event: EventMessage,
+    /// This request's dispatch timeout in milliseconds (0: none); default:
+    /// the session's `dispatchTimeoutMs`.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
 }
 
 /// An event: its `type` and whatever fields that type carries.
@@ -138,16 +170,25 @@ pub struct ExecuteToolParams {
     /// The tool's arguments; default `{}`.
     #[serde(default)]
     pub args: Option<Value>,
+    /// This request's timeout in milliseconds (0: none), after which the tool
+    /// is aborted through its signal; default: the session's `dispatchTimeoutMs`.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
 }
 
 /// `runCommand`: run a registered slash command.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct RunCommandParams {
     /// The command's invocation name (`name`, or `name:N` when names clash).
     pub name: String,
     /// The text after the command name; default empty.
     #[serde(default)]
     pub args: Option<String>,
+    /// This request's dispatch timeout in milliseconds (0: none); default:
+    /// the session's `dispatchTimeoutMs`.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
 }
 
 /// The answer to `listFlags`.
@@ -276,6 +317,7 @@ pub fn schema() -> Value {
             "provider": sub::<ProviderChange>(&mut generator),
             "toolUpdate": sub::<ToolUpdateParams>(&mut generator),
             "extensionError": sub::<ExtensionError>(&mut generator),
+            "engineRestarted": sub::<EngineRestartedParams>(&mut generator),
         },
     });
     let definitions: Map<String, Value> = generator.take_definitions(true).into_iter().collect();

@@ -20,10 +20,11 @@ use crate::engine::EngineOptions;
 use crate::error::PihostError;
 use crate::handle::Pihost;
 use crate::host::{Host, HostError, HostFuture, HostNotification, HostRequest, ProviderChange};
+use crate::limits::Limits;
 use crate::protocol::{
-    CallResult, CancelParams, EmitParams, ExecuteToolParams, InitializeParams, InitializeResult, InvalidateParams,
-    ListFlagsResult, LoadParams, RunCommandParams, ServerInfo, SetFlagParams, ShortcutsParams, StateParams,
-    ToolUpdateParams, decode,
+    CallResult, CancelParams, EmitParams, EngineRestartedParams, ExecuteToolParams, InitializeParams, InitializeResult,
+    InvalidateParams, ListFlagsResult, LoadParams, RunCommandParams, ServerInfo, SetFlagParams, ShortcutsParams,
+    StateParams, ToolUpdateParams, decode,
 };
 
 pub use crate::protocol::PROTOCOL_VERSION;
@@ -150,6 +151,7 @@ fn pihost_error(id: &Value, error: PihostError) -> String {
     let code = match &error {
         PihostError::Extension { .. } | PihostError::NeverSettles { .. } => codes::EXTENSION_ERROR,
         PihostError::Timeout { .. } => codes::TIMEOUT,
+        // The engine was replaced or died: pihost's trouble, reported as such.
         _ => codes::SERVER_ERROR,
     };
     error_response(id, code, error.to_string())
@@ -174,7 +176,9 @@ fn encode<T: serde::Serialize>(value: &T) -> Value {
 }
 
 /// Runs the protocol until stdin closes or the agent asks for shutdown.
-pub async fn serve(default_options: EngineOptions) {
+/// `default_options` and `default_dispatch_timeout_ms` (0: none) hold for
+/// sessions whose `initialize` names no others.
+pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: u64) {
     // stdout carries the protocol: what extensions print must not land there.
     crate::stdio::route_extension_stdout_to_stderr(true);
     let (out, mut lines_out) = mpsc::unbounded_channel::<String>();
@@ -263,6 +267,7 @@ pub async fn serve(default_options: EngineOptions) {
             out: out.clone(),
             pending: pending.clone(),
             defaults: default_options.clone(),
+            default_dispatch_timeout_ms,
             closed: closed.clone(),
         };
         let mut wait_for = gate.clone();
@@ -347,6 +352,7 @@ struct Shared {
     out: mpsc::UnboundedSender<String>,
     pending: Pending,
     defaults: EngineOptions,
+    default_dispatch_timeout_ms: u64,
     closed: Arc<std::sync::atomic::AtomicBool>,
 }
 
@@ -408,10 +414,10 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             }
         }
         "emit" => {
-            let EmitParams { event } = params!(params);
-            match pihost.emit(&encode(&event)).await {
+            let EmitParams { event, timeout_ms } = params!(params);
+            match within(&pihost, timeout_ms).emit(&encode(&event)).await {
                 Ok(result) => ok(envelope(result)),
-                Err(error) => fail(move |id| pihost_error(id, error)),
+                Err(error) => failed(error, shared).await,
             }
         }
         "executeTool" => {
@@ -419,6 +425,7 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                 name,
                 tool_call_id,
                 args,
+                timeout_ms,
             } = params!(params);
             let tool_call_id = tool_call_id
                 .unwrap_or_else(|| format!("call-{}", id.as_ref().map(Value::to_string).unwrap_or_default()));
@@ -442,19 +449,24 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                     let _ = progress_out.send(line.to_string());
                 }
             });
-            let result = pihost.execute_tool(&name, &tool_call_id, &args, Some(updates)).await;
+            let result = within(&pihost, timeout_ms)
+                .execute_tool(&name, &tool_call_id, &args, Some(updates))
+                .await;
             let _ = forward.await;
             session.lock().await.running_tools.remove(&request_key);
             match result {
                 Ok(result) => ok(envelope(result)),
-                Err(error) => fail(move |id| pihost_error(id, error)),
+                Err(error) => failed(error, shared).await,
             }
         }
         "runCommand" => {
-            let RunCommandParams { name, args } = params!(params);
-            match pihost.run_command(&name, args.as_deref().unwrap_or_default()).await {
+            let RunCommandParams { name, args, timeout_ms } = params!(params);
+            match within(&pihost, timeout_ms)
+                .run_command(&name, args.as_deref().unwrap_or_default())
+                .await
+            {
                 Ok(result) => ok(envelope(result)),
-                Err(error) => fail(move |id| pihost_error(id, error)),
+                Err(error) => failed(error, shared).await,
             }
         }
         "listTools" | "listCommands" | "listFlags" => match pihost.registrations().await {
@@ -496,6 +508,41 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
     }
 }
 
+/// The handle bounded by a request's own timeout, when it names one.
+fn within(pihost: &Pihost, timeout_ms: Option<u64>) -> Pihost {
+    match timeout_ms {
+        Some(ms) => pihost.with_dispatch_timeout(Limits::millis(ms)),
+        None => pihost.clone(),
+    }
+}
+
+fn restarted_notification(reason: &str) -> String {
+    let params = EngineRestartedParams {
+        reason: reason.to_string(),
+    };
+    json!({ "jsonrpc": "2.0", "method": "engineRestarted", "params": params }).to_string()
+}
+
+/// Answers a failed request; when the engine died under it, a new one is
+/// started with the same extensions first, so the session goes on.
+async fn failed(error: PihostError, shared: &Shared) -> Option<Respond> {
+    if let PihostError::EngineCrashed { message } = &error {
+        // One restart per crash, however many requests saw it.
+        let session = shared.session.lock().await;
+        if let Some(pihost) = &session.pihost
+            && pihost.is_crashed()
+        {
+            match pihost.restart().await {
+                Ok(_) => {
+                    let _ = shared.out.send(restarted_notification(message));
+                }
+                Err(restart_error) => tracing::error!("cannot restart the crashed engine: {restart_error}"),
+            }
+        }
+    }
+    fail(move |id| pihost_error(id, error))
+}
+
 async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
     let (session, out, pending) = (&shared.session, &shared.out, &shared.pending);
     let defaults = shared.defaults.clone();
@@ -508,10 +555,23 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
         paths,
         capabilities,
         dispatch_timeout_ms,
+        cpu_limit_ms,
+        max_heap_mb,
+        load_timeout_ms,
     } = params!(params);
-    let mut options = defaults;
+    let mut options = defaults.clone();
     if let Some(cwd) = cwd {
         options = EngineOptions::for_cwd(&cwd);
+        options.limits = defaults.limits;
+    }
+    if let Some(ms) = cpu_limit_ms {
+        options.limits.cpu = Limits::millis(ms);
+    }
+    if let Some(mb) = max_heap_mb {
+        options.limits.max_heap_mb = (mb > 0).then_some(mb as usize);
+    }
+    if let Some(ms) = load_timeout_ms {
+        options.limits.load_timeout = Limits::millis(ms);
     }
     if let Some(agent_dir) = agent_dir {
         options.agent_dir = crate::discovery::resolve_user_path(&agent_dir, &options.cwd);
@@ -536,13 +596,24 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
         Ok(pihost) => pihost,
         Err(error) => return fail(move |id| pihost_error(id, error)),
     };
-    if let Some(ms) = dispatch_timeout_ms {
-        pihost.set_dispatch_timeout(Some(Duration::from_millis(ms)));
-    }
+    pihost.set_dispatch_timeout(Limits::millis(
+        dispatch_timeout_ms.unwrap_or(shared.default_dispatch_timeout_ms),
+    ));
     let mut errors = pihost.errors();
     let error_out = out.clone();
     tokio::spawn(async move {
-        while let Ok(error) = errors.recv().await {
+        loop {
+            let error = match errors.recv().await {
+                Ok(error) => error,
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::warn!("{missed} extension errors were not forwarded: too many at once");
+                    continue;
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            };
+            if error.event == "engineRestarted" {
+                let _ = error_out.send(restarted_notification(&error.error));
+            }
             let line = json!({ "jsonrpc": "2.0", "method": "extensionError", "params": error });
             let _ = error_out.send(line.to_string());
         }

@@ -13,7 +13,9 @@ use support::*;
 fn replay(tool: &str) -> (u64, Vec<String>) {
     let extension = project_root().join("tests/pi-packages/in-pihost.ts");
     let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
-        .args(["tool", tool, "--timeout-ms", "60000", "-e"])
+        // The replay is one long synchronous batch (thousands of goldens, debug
+        // build): no CPU limit for it.
+        .args(["tool", tool, "--timeout-ms", "60000", "--cpu-limit-ms", "0", "-e"])
         .arg(&extension)
         .output()
         .expect("pihost runs");

@@ -181,18 +181,25 @@ fn w1_tools_run_with_their_own_context_and_stream_updates() {
 }
 
 #[test]
-fn a_handler_that_never_settles_is_bounded_by_the_dispatch_timeout() {
+fn a_handler_that_never_settles_fails_at_once_and_a_slow_one_is_bounded_by_the_timeout() {
     let project = Project::new();
     runtime().block_on(async {
         let mut engine = loaded_engine(&project).await;
         engine.bind(Arc::new(RecordingHost::new()), &HostState::default()).await.expect("bind");
         engine.set_dispatch_timeout(Some(Duration::from_millis(200)));
-        // Nothing could ever settle this one: reported at once, not waited on.
-        let error = engine.emit(&json!({ "type": "never_settles" })).await.expect_err("never settles");
-        assert_eq!(
-            error.to_string(),
-            "emit(never_settles) can never settle: its handlers wait on a promise nothing will resolve"
+        let mut errors = engine.take_error_stream().expect("the error stream");
+        // Nothing could ever settle this handler: it fails at once, not after
+        // the timeout, and as any handler error of a generic event (E2) it is
+        // reported, naming its extension, and the dispatch goes on.
+        let result = engine.emit(&json!({ "type": "never_settles" })).await.expect("the dispatch goes on");
+        assert_eq!(result, None);
+        let reported = errors.try_recv().expect("the handler's failure is reported");
+        assert_eq!(reported.event, "never_settles");
+        assert!(
+            reported.error.contains("never settled") && reported.error.contains("nothing was left that could settle it"),
+            "{reported:?}"
         );
+        assert!(reported.extension_path.ends_with(".ts"), "{reported:?}");
         // A pending timer could settle this one: the embedder's timeout bounds it.
         let error = engine.emit(&json!({ "type": "slow" })).await.expect_err("times out");
         assert_eq!(error.to_string(), "emit(slow) did not settle within 200 ms");

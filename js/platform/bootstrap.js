@@ -84,9 +84,16 @@ export function nodeModule(name) {
 /** Names of the `node:` modules deno_node gives extensions, without the scheme. */
 export const nodeModuleNames = new Set(Object.keys(scriptsBehind));
 
+/**
+ * How the runtime ties timer callbacks to the extension that set them
+ * (js/runtime/entries.js installs its own); until then they run as they are.
+ */
+export const timerHooks = { wrap: (callback) => callback, adopt: () => {} };
+
 installGlobals(core, {
   nodeModule,
   console,
+  timerHooks,
   navigatorFacts: {
     hardwareConcurrency: facts.hardwareConcurrency,
     language: "en-US",

@@ -80,9 +80,11 @@ function replaceWith(name, value, enumerable) {
 
 /**
  * Installs the globals. `nodeModule(name)` is the `node:` module's
- * namespace; `navigatorFacts` what `navigator` reports.
+ * namespace; `navigatorFacts` what `navigator` reports; `timerHooks` let
+ * the host tie a timer's callback to the code that set it (`wrap`) and
+ * cancel it with that code (`adopt`).
  */
-export function installGlobals(core, { nodeModule, navigatorFacts, console }) {
+export function installGlobals(core, { nodeModule, navigatorFacts, console, timerHooks }) {
   const load = (specifier, name) => () => fixGlobal(name, core.loadExtScript(specifier)[name], core);
   for (const [specifier, names] of Object.entries(WEB)) {
     for (const name of names) lazyGlobal(name, load(specifier, name));
@@ -94,10 +96,15 @@ export function installGlobals(core, { nodeModule, navigatorFacts, console }) {
   // `typeof setTimeout` or passing it around costs nothing.
   for (const name of NODE_TIMERS) {
     let implementation;
+    const scheduling = !name.startsWith("clear");
+    const clear = name.replace("set", "clear");
     const deferred = {
-      [name](...args) {
+      [name](callback, ...args) {
         implementation ??= nodeModule("timers")[name];
-        return implementation.apply(this, args);
+        if (!scheduling || typeof callback !== "function") return implementation.call(this, callback, ...args);
+        const handle = implementation.call(this, timerHooks.wrap(callback), ...args);
+        timerHooks.adopt(() => nodeModule("timers")[clear](handle));
+        return handle;
       },
     }[name];
     Object.defineProperty(globalThis, name, { configurable: true, enumerable: true, writable: true, value: deferred });

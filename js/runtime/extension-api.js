@@ -4,6 +4,7 @@
 // shared state queue until the factory resolves, then commit or discard.
 import { execCommand } from "pihost:runtime/exec.js";
 import { ops } from "pihost:runtime/ops.js";
+import { enterExtension } from "pihost:runtime/entries.js";
 
 const DEFAULT_MARKDOWN_MESSAGE_TYPES = ["user", "assistant", "assistant-thinking"];
 
@@ -54,7 +55,8 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
       assertActive();
       // A fresh wrapper per registration, so registering one function twice
       // gives two entries and each unsubscribe removes its own.
-      const registered = (...args) => handler(...args);
+      const owner = { path: extension.path, where: `in its "${event}" handler`, event: String(event) };
+      const registered = (...args) => enterExtension(owner, () => handler(...args));
       const list = extension.handlers.get(event) ?? [];
       list.push(registered);
       extension.handlers.set(event, list);

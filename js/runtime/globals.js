@@ -2,7 +2,8 @@
 // (js/platform/, from Deno's platform crates), pihost's hidden helpers, and
 // the rule that an error nobody catches is reported, never fatal.
 import { core, ops } from "pihost:runtime/ops.js";
-import { nodeModule } from "pihost:platform/bootstrap.js";
+import { nodeModule, timerHooks } from "pihost:platform/bootstrap.js";
+import { adoptTimer, currentOwner, enterExtensionSync } from "pihost:runtime/entries.js";
 import "pihost:runtime/intl.js";
 
 function defineHidden(name, value) {
@@ -45,6 +46,17 @@ function reportUncaught(event, error, promise) {
     stack: error instanceof Error ? error.stack : undefined,
   });
 }
+
+// A timer's callback is the code of whichever extension set the timer, which
+// names it when the host has to stop the callback, and is cancelled with it.
+timerHooks.wrap = (callback) => {
+  const creator = currentOwner();
+  const owner = { path: creator?.path ?? "<unknown>", where: "in a timer callback", event: "timer" };
+  return function (...args) {
+    return enterExtensionSync(owner, () => callback.apply(this, args));
+  };
+};
+timerHooks.adopt = adoptTimer;
 
 core.setReportExceptionCallback((error) => reportUncaught("uncaughtException", error));
 core.setUnhandledPromiseRejectionHandler((promise, reason) => {

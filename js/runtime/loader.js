@@ -2,6 +2,14 @@
 // export, run the factory with a fresh API object, and collect errors without
 // stopping. Factories are awaited one at a time, in discovery order.
 import { createExtensionAPI, createExtensionRecord } from "pihost:runtime/extension-api.js";
+import { enterExtension } from "pihost:runtime/entries.js";
+
+let loadTimeoutMs = 0;
+
+/** Sets how long one extension's module and factory may take (0: no limit). */
+export function configureLoadLimits(limits) {
+  loadTimeoutMs = limits.loadTimeoutMs ?? 0;
+}
 
 let extensionCacheCwd;
 let extensionCacheGeneration = 0;
@@ -42,22 +50,22 @@ async function importFresh(moduleUrl) {
   return import(url);
 }
 
-async function loadFactory(entry, cacheToken) {
+async function loadFactory(entry, cacheToken, owner) {
   if (isCurrentCacheToken(cacheToken)) {
     const cached = extensionCache.get(entry.resolvedPath);
     if (cached) return cached;
   }
-  const factory = defaultExport(await importFresh(entry.moduleUrl));
+  const factory = defaultExport(await enterExtension(owner(), () => importFresh(entry.moduleUrl)));
   if (typeof factory !== "function") return undefined;
   if (isCurrentCacheToken(cacheToken)) extensionCache.set(entry.resolvedPath, factory);
   return factory;
 }
 
-async function initializeExtension(factory, entry, cwd, eventBus, runtime) {
+async function initializeExtension(factory, entry, cwd, eventBus, runtime, owner) {
   const extension = createExtensionRecord(entry.path, entry.resolvedPath);
   const load = createExtensionAPI(extension, runtime, cwd, eventBus);
   try {
-    await factory(load.api);
+    await enterExtension(owner(), () => factory(load.api));
     load.commit();
   } catch (error) {
     load.discard();
@@ -81,12 +89,20 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
   const cacheToken = useCache ? useExtensionCacheCwd(cwd) : undefined;
   for (const entry of entries) {
     const started = performance.now();
+    // The load timeout covers the module and the factory together.
+    const owner = () => ({
+      path: entry.path,
+      where: "while loading",
+      event: "load",
+      timeoutMs: loadTimeoutMs > 0 ? Math.max(1, loadTimeoutMs - (performance.now() - started)) : 0,
+      timeoutMessage: `Extension "${entry.path}" did not finish loading within ${loadTimeoutMs} ms`,
+    });
     try {
-      const factory = await loadFactory(entry, cacheToken);
+      const factory = await loadFactory(entry, cacheToken, owner);
       if (!factory) {
         errors.push({ path: entry.path, error: `Extension does not export a valid factory function: ${entry.path}` });
       } else {
-        extensions.push(await initializeExtension(factory, entry, cwd, eventBus, runtime));
+        extensions.push(await initializeExtension(factory, entry, cwd, eventBus, runtime, owner));
       }
     } catch (error) {
       errors.push({

@@ -12,6 +12,16 @@ import { createHostBinding, hostState, setHostState as updateHostState } from "p
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
 import { validateToolArguments } from "pihost:runtime/validate-tool-arguments.js";
 import { reloadExtensions } from "pihost:runtime/reload.js";
+import { enterExtension } from "pihost:runtime/entries.js";
+import { configureLoadLimits } from "pihost:runtime/loader.js";
+export { failStalled, failTerminated } from "pihost:runtime/entries.js";
+
+/** Takes the engine's limits that JavaScript keeps (`{ loadTimeoutMs }`). */
+export function configureLimits(limitsJson) {
+  configureLoadLimits(JSON.parse(limitsJson));
+  return "null";
+}
+
 /** What the last load produced, kept for the host calls that follow it. */
 export const session = { runtime: undefined, eventBus: undefined, extensions: [], runner: undefined, bound: false };
 const runningTools = new Map();
@@ -136,17 +146,34 @@ export async function executeTool(requestJson) {
   const registered = runner.getAllRegisteredTools().find((candidate) => candidate.definition.name === name);
   if (!registered) throw new Error(`Tool "${name}" is not registered by any extension`);
   const tool = wrapRegisteredTool(registered, runner);
-  // As pi's agent loop does before a call: the tool's own argument repair,
-  // then pi-ai's coercion and schema check, whose text is the error.
-  const given = args ?? {};
-  const prepared = tool.prepareArguments ? tool.prepareArguments(given) : given;
-  const validated = validateToolArguments(tool, { type: "toolCall", id: toolCallId, name, arguments: prepared });
   const controller = new AbortController();
+  // Something outside the event loop (an abort) can still settle a tool
+  // that listens to its signal; one that does not can never be settled.
+  let listensForAbort = false;
+  const { signal } = controller;
+  const addListener = signal.addEventListener;
+  signal.addEventListener = function (type, ...rest) {
+    if (type === "abort") listensForAbort = true;
+    return addListener.call(this, type, ...rest);
+  };
   runningTools.set(toolCallId, controller);
   try {
-    const result = await tool.execute(toolCallId, validated, controller.signal, (update) =>
-      ops.op_pihost_tool_update(toolCallId, JSON.parse(JSON.stringify(update ?? null))),
-    );
+    const owner = {
+      path: registered.sourceInfo?.path ?? "<unknown>",
+      where: `in tool "${name}"`,
+      event: `tool ${name}`,
+      settlesFromOutside: () => (listensForAbort || signal.onabort != null) && !signal.aborted,
+    };
+    const result = await enterExtension(owner, () => {
+      // As pi's agent loop does before a call: the tool's own argument
+      // repair, then pi-ai's coercion and schema check, whose text is the error.
+      const given = args ?? {};
+      const prepared = tool.prepareArguments ? tool.prepareArguments(given) : given;
+      const validated = validateToolArguments(tool, { type: "toolCall", id: toolCallId, name, arguments: prepared });
+      return tool.execute(toolCallId, validated, signal, (update) =>
+        ops.op_pihost_tool_update(toolCallId, JSON.parse(JSON.stringify(update ?? null))),
+      );
+    });
     return resultJson(result);
   } finally {
     runningTools.delete(toolCallId);
@@ -165,7 +192,9 @@ export async function runCommand(requestJson) {
   const { name, args } = JSON.parse(requestJson);
   const command = runner.getCommand(name);
   if (!command) throw new Error(`Unknown command: /${name}`);
-  return resultJson(await command.handler(args ?? "", runner.createCommandContext()));
+  const ctx = runner.createCommandContext();
+  const owner = { path: command.sourceInfo?.path ?? "<unknown>", where: `in command "/${name}"`, event: `/${name}` };
+  return resultJson(await enterExtension(owner, () => command.handler(args ?? "", ctx)));
 }
 
 /** Commands with invocation names, tools (first registration wins), flags and values. */

@@ -32,6 +32,8 @@ enum Verb {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Run compat scenarios (folders with scenario.json and expected.json,
     /// or folders of them) and report pass or fail for each.
@@ -83,6 +85,11 @@ enum Verb {
         /// types; docs/protocol.schema.json is this output) and exit.
         #[arg(long)]
         schema: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Default dispatch timeout of a session (initialize's dispatchTimeoutMs overrides it); 0 is none.
+        #[arg(long, default_value_t = pihost::protocol::DEFAULT_SERVE_DISPATCH_TIMEOUT_MS)]
+        timeout_ms: u64,
     },
     /// List pi's virtual modules (what extensions import from pi) and which
     /// of their exports pihost implements.
@@ -116,9 +123,38 @@ struct SessionArgs {
     /// Host state the extensions' getters read, as JSON (model, activeTools, …).
     #[arg(long)]
     state: Option<String>,
-    /// Give up on the dispatch after this many milliseconds.
-    #[arg(long)]
-    timeout_ms: Option<u64>,
+    /// Give up on the dispatch after this many milliseconds (a tool is aborted through its signal); 0 is none.
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS)]
+    timeout_ms: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The default of `--timeout-ms` for emit, tool and command.
+const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+
+/// What one extension may take before it is stopped (0 turns a limit off).
+#[derive(clap::Args)]
+struct LimitArgs {
+    /// Terminate a synchronous run of extension code (a factory, a handler, a tool, a timer callback) after this many milliseconds.
+    #[arg(long, default_value_t = pihost::limits::DEFAULT_CPU_LIMIT.as_millis() as u64)]
+    cpu_limit_ms: u64,
+    /// The heap limit of the runtime, in MiB.
+    #[arg(long, default_value_t = pihost::limits::DEFAULT_MAX_HEAP_MB as u64)]
+    max_heap_mb: u64,
+    /// Fail an extension whose module and factory have not settled after this many milliseconds, and load the next.
+    #[arg(long, default_value_t = pihost::limits::DEFAULT_LOAD_TIMEOUT.as_millis() as u64)]
+    load_timeout_ms: u64,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> pihost::Limits {
+        pihost::Limits {
+            cpu: pihost::Limits::millis(self.cpu_limit_ms),
+            max_heap_mb: (self.max_heap_mb > 0).then_some(self.max_heap_mb as usize),
+            load_timeout: pihost::Limits::millis(self.load_timeout_ms),
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -147,13 +183,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             println!("{schema}");
             Ok(ExitCode::SUCCESS)
         }
-        Verb::Serve { cwd, .. } => {
+        Verb::Serve {
+            cwd,
+            limits,
+            timeout_ms,
+            ..
+        } => {
             let cwd = match cwd {
                 Some(cwd) => cwd,
                 None => std::env::current_dir().context("cannot read the current directory")?,
             };
+            let mut options = EngineOptions::for_cwd(&cwd);
+            options.limits = limits.limits();
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-            runtime.block_on(pihost::serve::serve(EngineOptions::for_cwd(&cwd)));
+            runtime.block_on(pihost::serve::serve(options, timeout_ms));
             Ok(ExitCode::SUCCESS)
         }
         Verb::Emit { event, session } => {
@@ -186,6 +229,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cwd,
             agent_dir,
             json,
+            limits,
         } => {
             let cwd = match cwd {
                 Some(cwd) => cwd,
@@ -195,6 +239,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 anyhow::bail!("--cwd {} is not a directory", cwd.display());
             }
             let mut options = EngineOptions::for_cwd(&cwd);
+            options.limits = limits.limits();
             if let Some(agent_dir) = agent_dir {
                 options.agent_dir =
                     pihost::discovery::resolve_user_path(&agent_dir.display().to_string(), &options.cwd);
@@ -249,6 +294,7 @@ fn one_shot(session: SessionArgs, operation: Operation) -> anyhow::Result<ExitCo
         anyhow::bail!("--cwd {} is not a directory", cwd.display());
     }
     let mut options = EngineOptions::for_cwd(&cwd);
+    options.limits = session.limits.limits();
     if let Some(agent_dir) = &session.agent_dir {
         options.agent_dir = pihost::discovery::resolve_user_path(&agent_dir.display().to_string(), &options.cwd);
     }
@@ -273,7 +319,7 @@ fn one_shot(session: SessionArgs, operation: Operation) -> anyhow::Result<ExitCo
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async move {
         let pihost = pihost::Pihost::start(options).await?;
-        pihost.set_dispatch_timeout(session.timeout_ms.map(std::time::Duration::from_millis));
+        pihost.set_dispatch_timeout(pihost::Limits::millis(session.timeout_ms));
         let mut errors = pihost.errors();
         let report = pihost.load(&session.paths).await?;
         pihost.bind(host.clone(), &state).await?;

@@ -76,11 +76,11 @@ pub fn named_exports(names: &BTreeSet<String>) -> String {
 /// A file's transpiled module (from the transpile cache when it was seen
 /// before), for a look at what it exports.
 pub(super) fn transpile_file(path: &Path) -> Option<std::sync::Arc<TranspiledModule>> {
-    let source = std::fs::read_to_string(path).ok()?;
+    let bytes = std::fs::read(path).ok()?;
     let url = ModuleSpecifier::from_file_path(path).ok()?;
     let media_type = MediaType::from_path(path);
     if media_type == MediaType::Json {
         return None;
     }
-    transpile::transpile(&url, media_type, source.trim_start_matches('\u{feff}')).ok()
+    transpile::transpile(&url, media_type, &super::decode_source(&bytes)).ok()
 }

@@ -263,9 +263,10 @@ impl PihostModuleLoader {
         let path = specifier
             .to_file_path()
             .map_err(|_| JsErrorBox::generic(format!("pihost: cannot load {specifier}")))?;
-        let source = std::fs::read_to_string(&path)
+        let bytes = std::fs::read(&path)
             .map_err(|error| JsErrorBox::generic(format!("Cannot read {}: {error}", path.display())))?;
-        let source = source.strip_prefix('\u{feff}').unwrap_or(&source);
+        let source = decode_source(&bytes);
+        let source = source.as_ref();
         let media_type = MediaType::from_path(&path);
         if media_type == MediaType::Json {
             return json_module(specifier, &path, source, requested);
@@ -403,6 +404,13 @@ pub fn module_url(resolved_path: &std::path::Path) -> String {
     deno_core::ModuleSpecifier::from_file_path(&canonical)
         .map(String::from)
         .unwrap_or_else(|_| format!("file://{}", canonical.display()))
+}
+
+/// Source text as Node reads a module: UTF-8, invalid bytes replaced by
+/// U+FFFD, a leading byte order mark dropped.
+pub(crate) fn decode_source(bytes: &[u8]) -> Cow<'_, str> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    String::from_utf8_lossy(bytes)
 }
 
 #[cfg(test)]

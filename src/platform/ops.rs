@@ -11,11 +11,8 @@ use deno_error::JsErrorBox;
 #[op2]
 #[serde]
 pub fn op_pihost_platform_facts() -> serde_json::Value {
-    let arch = match std::env::consts::ARCH {
-        "x86_64" => "x86_64",
-        "aarch64" => "aarch64",
-        other => other,
-    };
+    // Rust's names for the architectures are deno's (x86_64, aarch64).
+    let arch = std::env::consts::ARCH;
     let node_version = env!("PIHOST_NODE_VERSION");
     serde_json::json!({
         "platform": std::env::consts::OS,

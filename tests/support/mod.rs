@@ -163,6 +163,7 @@ impl Project {
             cwd: self.root.path().to_path_buf(),
             agent_dir: self.path("agent"),
             config_dir_name: ".pi".to_string(),
+            limits: pihost::Limits::default(),
         }
     }
 

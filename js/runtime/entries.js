@@ -1,0 +1,155 @@
+// Every call from pihost into extension code goes through here, so that when
+// the host has to stop one — a CPU or heap limit hit, a promise nothing can
+// settle, a load that takes too long — it knows which extension it was and
+// fails exactly that entry, while the other extensions and calls go on.
+//
+// A terminated run unwinds the whole JavaScript stack it ran on. Extension
+// code therefore runs in a job of its own (a microtask), never on top of
+// pihost's frames: the loader or the runner awaiting it survives the cut and
+// hears about it as an ordinary rejection.
+import { core, ops } from "pihost:runtime/ops.js";
+
+/** Entries whose extension code has not settled yet, oldest first. */
+const openEntries = new Set();
+/**
+ * The entry whose synchronous code runs right now. A termination cuts its
+ * `finally` off, so after one it still names the code that was stopped.
+ */
+let running;
+
+function isThenable(value) {
+  return value !== null && (typeof value === "object" || typeof value === "function") && typeof value.then === "function";
+}
+
+/**
+ * Ties a timer (by the function that cancels it) to the entry whose code set it: when pihost stops that entry
+ * (a limit, a timeout, nothing left to settle it), the timers it left are
+ * cancelled with it, so they neither run the stopped code nor keep the
+ * event loop from noticing what can never settle.
+ */
+export function adoptTimer(cancel) {
+  const owner = failable(running);
+  if (owner) (owner.timers ??= new Set()).add(cancel);
+}
+
+function stop(entry, error) {
+  openEntries.delete(entry);
+  for (const cancel of entry.timers ?? []) cancel();
+  entry.fail(error);
+}
+
+/** The extension whose code runs now, for callbacks it schedules (timers). */
+export function currentOwner() {
+  return running ?? core.getAsyncContext?.()?.[entryMark];
+}
+
+const entryMark = Symbol("pihost.entry");
+
+function runAs(entry, invoke) {
+  const previous = running;
+  const previousContext = core.getAsyncContext?.();
+  running = entry;
+  // Continuations of the extension's own awaits carry the entry with them,
+  // which names the extension when one of those is the code that was stopped.
+  core.setAsyncContext?.({ [entryMark]: entry });
+  try {
+    return invoke();
+  } finally {
+    running = previous;
+    core.setAsyncContext?.(previousContext);
+  }
+}
+
+/**
+ * Runs `invoke` as code of the extension at `owner.path`; `owner.where`
+ * says what runs ("while loading", `in its "tool_call" handler`, …). Resolves
+ * or rejects as `invoke` does, or rejects with the host's error when the
+ * entry is stopped. `owner.timeoutMs` bounds how long it may take;
+ * `owner.settlesFromOutside()` tells whether something outside the event loop
+ * (an abort) can still settle it.
+ */
+export function enterExtension(owner, invoke) {
+  const entry = { ...owner, fail: undefined, parent: running };
+  const failure = new Promise((_resolve, reject) => {
+    entry.fail = reject;
+  });
+  openEntries.add(entry);
+  let timer;
+  if (owner.timeoutMs > 0) {
+    // Unreferenced: a pending load timeout must not hide a promise that
+    // nothing else could settle.
+    timer = core.createTimer(() => stop(entry, timedOut(entry)), owner.timeoutMs, undefined, false, false);
+  }
+  const job = Promise.resolve().then(() => runAs(entry, invoke));
+  return Promise.race([job, failure]).finally(() => {
+    openEntries.delete(entry);
+    if (timer !== undefined) core.cancelTimer(timer);
+  });
+}
+
+/**
+ * Runs `invoke` synchronously as code of `owner.path` (a timer callback, an
+ * event-bus listener, a renderer): callers that need the answer at once.
+ */
+export function enterExtensionSync(owner, invoke) {
+  return runAs({ ...owner, fail: undefined, parent: running }, invoke);
+}
+
+function timedOut(entry) {
+  return new Error(entry.timeoutMessage ?? `Extension "${entry.path}" did not settle ${entry.where} within ${entry.timeoutMs} ms`);
+}
+
+function failable(entry) {
+  let current = entry;
+  while (current && !current.fail) current = current.parent;
+  return current;
+}
+
+function newestOpenEntry() {
+  let newest;
+  for (const entry of openEntries) newest = entry;
+  return newest;
+}
+
+/**
+ * After the host terminated a run (`{ kind: "cpu" | "heap", limitMs, heapMb }`):
+ * fails the entry that was running, or reports the stopped callback. Resolves
+ * to the JSON of `{ extensionPath }` it blamed.
+ */
+export function failTerminated(requestJson) {
+  const { kind, limitMs, heapMb } = JSON.parse(requestJson);
+  const contextEntry = core.getAsyncContext?.()?.[entryMark];
+  const stopped = running ?? (contextEntry && openEntries.has(failable(contextEntry)) ? contextEntry : newestOpenEntry());
+  running = undefined;
+  core.setAsyncContext?.(undefined);
+  const path = stopped?.path ?? "<unknown>";
+  const where = stopped?.where ?? "in a callback";
+  const message =
+    kind === "heap"
+      ? `Extension "${path}" exceeded the heap limit of ${heapMb} MB ${where}`
+      : `Extension "${path}" did not return within ${limitMs} ms ${where} (terminated)`;
+  const target = failable(stopped);
+  if (target && openEntries.has(target)) {
+    stop(target, new Error(message));
+  } else {
+    ops.op_pihost_report_error({ extensionPath: path, event: stopped?.event ?? "callback", error: message });
+  }
+  return JSON.stringify({ extensionPath: path, message, loading: stopped?.event === "load" });
+}
+
+/**
+ * The event loop has nothing left that could settle the open entries: fails
+ * each one that nothing outside it (an abort) could settle either. Resolves
+ * to the JSON count of entries failed.
+ */
+export function failStalled() {
+  let failed = 0;
+  for (const entry of [...openEntries].reverse()) {
+    if (entry.settlesFromOutside?.()) continue;
+    // An outer entry waits on its inner one; failing the innermost is enough.
+    if ([...openEntries].some((other) => other !== entry && failable(other.parent) === entry)) continue;
+    stop(entry, new Error(`Extension "${entry.path}" never settled ${entry.where}: nothing was left that could settle it`));
+    failed++;
+  }
+  return String(failed);
+}

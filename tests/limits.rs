@@ -1,0 +1,564 @@
+//! The bad-input battery: extensions that loop, allocate without end, wait
+//! on promises nothing can settle, or are not valid UTF-8, each loaded next
+//! to a healthy one, through the CLI, the `Pihost` handle and `pihost serve`.
+//! The bad one fails with an error that names it; the healthy one still
+//! registers and answers; nothing hangs. Limits are generous (a 700 ms CPU
+//! limit) so the suite stays fast and no timing is asserted.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use pihost::host::{HostState, RecordingHost};
+use pihost::{Limits, Pihost, PihostError};
+use serde_json::{Value, json};
+use support::*;
+
+const CPU_LIMIT_MS: u64 = 700;
+
+/// One battery at a time: the limits are wall-clock time, and six batteries
+/// side by side on a small machine would make the allocations outlast them.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+const HEAP_MB: usize = 64;
+
+const HEALTHY: &str = r#"
+export default function (pi) {
+  pi.registerCommand("hello", { handler: async () => {
+    // Timers still fire after a stopped timer callback.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    return "hello from healthy";
+  } });
+  pi.on("tool_call", async (event) => (event.toolName === "bash" ? { block: true, reason: "healthy says no" } : undefined));
+  pi.on("agent_start", async () => { globalThis.healthySawAgentStart = true; });
+  pi.registerCommand("saw-agent-start", { handler: async () => globalThis.healthySawAgentStart === true });
+}
+"#;
+
+/// Bad factories and modules: each fails to load, the others load.
+const BAD_AT_LOAD: &[(&str, &str, &str)] = &[
+    (
+        "factory-loop.ts",
+        "export default function (pi) { for (;;) {} }\n",
+        "did not return within 700 ms while loading (terminated)",
+    ),
+    (
+        "top-level-loop.js",
+        "for (;;) {}\nexport default function (pi) {}\n",
+        "did not return within 700 ms while loading (terminated)",
+    ),
+    (
+        "factory-alloc.ts",
+        "export default function (pi) { const keep = []; for (;;) keep.push(new Array(1000).fill(Math.random())); }\n",
+        "exceeded the heap limit of 64 MB while loading",
+    ),
+    (
+        "factory-never-settles.ts",
+        "export default async function (pi) { await new Promise(() => {}); }\n",
+        "never settled while loading: nothing was left that could settle it",
+    ),
+    (
+        "factory-slow.ts",
+        "export default async function (pi) { await new Promise((resolve) => setTimeout(resolve, 600000)); }\n",
+        "did not finish loading within 1000 ms",
+    ),
+];
+
+/// Bad handlers, tools and commands: they load, and fail when called.
+const BAD_AT_RUN: &str = r#"
+export default function (pi) {
+  pi.on("tool_call", (event) => { if (event.toolName === "spin") for (;;) {} });
+  pi.on("agent_start", () => new Promise(() => {}));
+  pi.on("turn_start", () => { setTimeout(() => { for (;;) {} }, 0); });
+  pi.registerTool({ name: "spin-tool", parameters: { type: "object" }, execute: async () => { for (;;) {} } });
+  pi.registerTool({ name: "hang-tool", parameters: { type: "object" }, execute: () => new Promise(() => {}) });
+  pi.registerTool({ name: "alloc-tool", parameters: { type: "object" }, execute: async () => {
+    const keep = []; for (;;) keep.push(new Array(1000).fill(Math.random()));
+  } });
+  pi.registerTool({ name: "hoard-tool", parameters: { type: "object" }, execute: async () => {
+    globalThis.hoard = []; for (;;) globalThis.hoard.push(new Array(1000).fill(Math.random()));
+  } });
+  pi.registerCommand("spin-cmd", { handler: async () => { for (;;) {} } });
+  pi.registerCommand("hang-cmd", { handler: () => new Promise(() => {}) });
+}
+"#;
+
+/// A factory whose description holds an invalid UTF-8 byte after a BOM.
+fn invalid_utf8_source() -> Vec<u8> {
+    let mut bytes =
+        b"\xef\xbb\xbfexport default function (pi) { pi.registerCommand(\"bytes\", { description: \"caf".to_vec();
+    bytes.push(0xff);
+    bytes.extend_from_slice(b"\", handler: async () => \"decoded\" }); }\n");
+    bytes
+}
+
+struct Battery {
+    project: Project,
+    load_paths: Vec<String>,
+}
+
+impl Battery {
+    fn new() -> Self {
+        let project = Project::new();
+        let mut load_paths = Vec::new();
+        for (name, source, _) in BAD_AT_LOAD {
+            load_paths.push(project.write(name, source));
+        }
+        load_paths.push(project.write("bad-at-run.ts", BAD_AT_RUN));
+        let utf8 = project.path("invalid-utf8.js");
+        std::fs::write(&utf8, invalid_utf8_source()).expect("write");
+        load_paths.push(utf8.display().to_string());
+        load_paths.push(project.write("healthy.ts", HEALTHY));
+        Self { project, load_paths }
+    }
+
+    fn limits() -> Limits {
+        Limits {
+            cpu: Some(Duration::from_millis(CPU_LIMIT_MS)),
+            max_heap_mb: Some(HEAP_MB),
+            load_timeout: Some(Duration::from_millis(1000)),
+        }
+    }
+
+    fn limit_args() -> Vec<String> {
+        [
+            "--cpu-limit-ms",
+            &CPU_LIMIT_MS.to_string(),
+            "--max-heap-mb",
+            &HEAP_MB.to_string(),
+            "--load-timeout-ms",
+            "1000",
+        ]
+        .iter()
+        .map(|arg| arg.to_string())
+        .collect()
+    }
+
+    fn cli(&self, verb_args: &[&str]) -> (Value, i32) {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pihost"));
+        command.args(verb_args).args(Self::limit_args());
+        command.arg("--cwd").arg(self.project.root.path());
+        command.arg("--agent-dir").arg(self.project.path("agent"));
+        for path in &self.load_paths {
+            command.arg("-e").arg(path);
+        }
+        let output = command.output().expect("pihost runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|_| panic!("not JSON: {stdout}\n{}", String::from_utf8_lossy(&output.stderr)));
+        (value, output.status.code().unwrap_or(-1))
+    }
+}
+
+fn assert_load_errors(errors: &Value, battery: &Battery) {
+    let errors = errors.as_array().expect("errors");
+    for (name, _, expected) in BAD_AT_LOAD {
+        let path = battery.project.path(name).display().to_string();
+        let error = errors
+            .iter()
+            .find(|error| error["path"] == json!(path))
+            .unwrap_or_else(|| panic!("no load error for {name}: {errors:#?}"));
+        let text = error["error"].as_str().unwrap_or_default();
+        assert!(
+            text.contains(&format!("Extension \"{path}\"")) && text.contains(expected),
+            "{name}: {text}"
+        );
+    }
+    assert_eq!(
+        errors.len(),
+        BAD_AT_LOAD.len(),
+        "only the bad factories fail: {errors:#?}"
+    );
+}
+
+#[test]
+fn inspect_loads_every_healthy_extension_next_to_bad_factories() {
+    let _serial = one_at_a_time();
+    let battery = Battery::new();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pihost"));
+    command.arg("inspect").arg("--json").args(Battery::limit_args());
+    command.arg("--cwd").arg(battery.project.root.path());
+    command.arg("--agent-dir").arg(battery.project.path("agent"));
+    command.args(&battery.load_paths);
+    let output = command.output().expect("pihost runs");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON report");
+    assert_load_errors(&report["errors"], &battery);
+    let commands: Vec<(String, Value)> = report["extensions"]
+        .as_array()
+        .expect("extensions")
+        .iter()
+        .flat_map(|extension| extension["commands"].as_array().cloned().unwrap_or_default())
+        .map(|command| {
+            (
+                command["name"].as_str().unwrap_or_default().to_string(),
+                command["description"].clone(),
+            )
+        })
+        .collect();
+    assert!(commands.iter().any(|(name, _)| name == "hello"), "{commands:?}");
+    assert!(commands.iter().any(|(name, _)| name == "spin-cmd"), "{commands:?}");
+    // Decoded as Node does: the BOM dropped, the invalid byte a U+FFFD.
+    assert!(
+        commands
+            .iter()
+            .any(|(name, description)| name == "bytes" && description == &json!("caf\u{fffd}")),
+        "{commands:?}"
+    );
+}
+
+#[test]
+fn the_cli_verbs_fail_the_bad_call_with_its_extension_named_and_never_hang() {
+    let _serial = one_at_a_time();
+    let battery = Battery::new();
+    let bad = battery.project.path("bad-at-run.ts").display().to_string();
+    let expectations: &[(&[&str], &str)] = &[
+        (
+            &[
+                "emit",
+                "--event",
+                r#"{"type":"tool_call","toolName":"spin","toolCallId":"1","input":{}}"#,
+            ],
+            "did not return within 700 ms in its \"tool_call\" handler (terminated)",
+        ),
+        (
+            &["tool", "spin-tool"],
+            "did not return within 700 ms in tool \"spin-tool\" (terminated)",
+        ),
+        (
+            &["tool", "hang-tool"],
+            "never settled in tool \"hang-tool\": nothing was left that could settle it",
+        ),
+        (
+            &["tool", "alloc-tool"],
+            "exceeded the heap limit of 64 MB in tool \"alloc-tool\"",
+        ),
+        (
+            &["command", "spin-cmd"],
+            "did not return within 700 ms in command \"/spin-cmd\" (terminated)",
+        ),
+        (
+            &["command", "hang-cmd"],
+            "never settled in command \"/hang-cmd\": nothing was left that could settle it",
+        ),
+    ];
+    for (args, expected) in expectations {
+        let (output, code) = battery.cli(args);
+        let error = output["error"].as_str().unwrap_or_default();
+        assert_eq!(code, 1, "{args:?}: {output:#}");
+        assert!(
+            error.contains(&format!("Extension \"{bad}\"")) && error.contains(expected),
+            "{args:?}: {error}"
+        );
+        assert_load_errors(&output["loadErrors"], &battery);
+    }
+    // A handler that never settles is reported and swallowed (pi's rule for
+    // agent_start); the dispatch itself answers.
+    let (output, code) = battery.cli(&["emit", "--event", r#"{"type":"agent_start"}"#]);
+    assert_eq!(code, 0, "{output:#}");
+    let reported = output["errors"].to_string();
+    assert!(
+        reported.contains("never settled in its \\\"agent_start\\\" handler"),
+        "{output:#}"
+    );
+    let (output, code) = battery.cli(&["command", "hello"]);
+    assert_eq!(
+        (code, &output["result"]),
+        (0, &json!("hello from healthy")),
+        "{output:#}"
+    );
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio")
+}
+
+fn extension_message(result: Result<Option<Value>, PihostError>) -> String {
+    match result {
+        Err(PihostError::Extension { message, .. }) => message,
+        other => panic!("expected the extension's error, got {other:?}"),
+    }
+}
+
+async fn loaded(battery: &Battery) -> (Pihost, tokio::sync::broadcast::Receiver<pihost::host::ExtensionError>) {
+    let mut options = battery.project.options();
+    options.limits = Battery::limits();
+    let pihost = Pihost::start(options).await.expect("start");
+    let errors = pihost.errors();
+    let report = pihost.load(&battery.load_paths).await.expect("load");
+    let report = serde_json::to_value(&report).expect("report");
+    assert_load_errors(&report["errors"], battery);
+    pihost
+        .bind(Arc::new(RecordingHost::new()), &HostState::default())
+        .await
+        .expect("bind");
+    (pihost, errors)
+}
+
+async fn healthy_answers(pihost: &Pihost) {
+    let hello = pihost.run_command("hello", "").await.expect("hello");
+    assert_eq!(hello, Some(json!("hello from healthy")));
+    let blocked = pihost
+        .emit(&json!({ "type": "tool_call", "toolName": "bash", "toolCallId": "b", "input": {} }))
+        .await
+        .expect("emit");
+    assert_eq!(blocked, Some(json!({ "block": true, "reason": "healthy says no" })));
+}
+
+async fn next_error(
+    errors: &mut tokio::sync::broadcast::Receiver<pihost::host::ExtensionError>,
+    event: &str,
+) -> String {
+    loop {
+        let error = tokio::time::timeout(Duration::from_secs(20), errors.recv())
+            .await
+            .expect("an error arrives")
+            .expect("stream open");
+        if error.event == event {
+            return error.error;
+        }
+    }
+}
+
+#[test]
+fn the_handle_stops_each_bad_call_and_the_same_runtime_answers_the_next() {
+    let _serial = one_at_a_time();
+    let battery = Battery::new();
+    let bad = battery.project.path("bad-at-run.ts").display().to_string();
+    runtime().block_on(async {
+        let (pihost, mut errors) = loaded(&battery).await;
+        healthy_answers(&pihost).await;
+
+        let spin = pihost
+            .emit(&json!({ "type": "tool_call", "toolName": "spin", "toolCallId": "s", "input": {} }))
+            .await;
+        let message = extension_message(spin);
+        assert!(
+            message.contains(&format!(
+                "Extension \"{bad}\" did not return within 700 ms in its \"tool_call\" handler"
+            )),
+            "{message}"
+        );
+        healthy_answers(&pihost).await;
+
+        for (tool, expected) in [
+            (
+                "spin-tool",
+                "did not return within 700 ms in tool \"spin-tool\" (terminated)",
+            ),
+            ("hang-tool", "never settled in tool \"hang-tool\""),
+            ("alloc-tool", "exceeded the heap limit of 64 MB in tool \"alloc-tool\""),
+        ] {
+            let message = extension_message(pihost.execute_tool(tool, "t", &json!({}), None).await);
+            assert!(
+                message.contains(&format!("Extension \"{bad}\" {expected}")),
+                "{message}"
+            );
+            healthy_answers(&pihost).await;
+        }
+        for (command, expected) in [
+            ("spin-cmd", "did not return within 700 ms in command \"/spin-cmd\""),
+            ("hang-cmd", "never settled in command \"/hang-cmd\""),
+        ] {
+            let message = extension_message(pihost.run_command(command, "").await);
+            assert!(
+                message.contains(&format!("Extension \"{bad}\" {expected}")),
+                "{message}"
+            );
+            healthy_answers(&pihost).await;
+        }
+
+        // Reported and swallowed: the healthy handler of the same event ran.
+        pihost.emit(&json!({ "type": "agent_start" })).await.expect("emit");
+        let reported = next_error(&mut errors, "agent_start").await;
+        assert!(
+            reported.contains(&format!("Extension \"{bad}\" never settled")),
+            "{reported}"
+        );
+        assert_eq!(
+            pihost.run_command("saw-agent-start", "").await.expect("cmd"),
+            Some(json!(true))
+        );
+
+        // A timer callback that loops: reported with the extension that set it.
+        pihost
+            .emit(&json!({ "type": "turn_start", "turnIndex": 0 }))
+            .await
+            .expect("emit");
+        let reported = next_error(&mut errors, "timer").await;
+        assert!(
+            reported.contains(&format!(
+                "Extension \"{bad}\" did not return within 700 ms in a timer callback"
+            )),
+            "{reported}"
+        );
+        healthy_answers(&pihost).await;
+    });
+}
+
+#[test]
+fn a_heap_that_stays_full_restarts_the_engine_with_the_same_extensions() {
+    let _serial = one_at_a_time();
+    let battery = Battery::new();
+    runtime().block_on(async {
+        let (pihost, mut errors) = loaded(&battery).await;
+        pihost.set_flag("unused", &json!(true)).await.expect("flag");
+        let hoard = pihost.execute_tool("hoard-tool", "h", &json!({}), None).await;
+        assert!(hoard.is_err(), "{hoard:?}");
+        let restarted = next_error(&mut errors, "engineRestarted").await;
+        assert!(restarted.contains("restarted the engine"), "{restarted}");
+        // The new runtime has the same extensions, bound to the same host.
+        healthy_answers(&pihost).await;
+        assert!(
+            pihost
+                .registrations()
+                .await
+                .expect("registrations")
+                .tools
+                .iter()
+                .any(|tool| tool.name == "hoard-tool")
+        );
+    });
+}
+
+#[test]
+fn a_crashed_engine_fails_pending_calls_and_can_be_restarted() {
+    let _serial = one_at_a_time();
+    let battery = Battery::new();
+    runtime().block_on(async {
+        let (pihost, _errors) = loaded(&battery).await;
+        let pending = tokio::spawn({
+            let pihost = pihost.clone();
+            async move { pihost.run_command("hang-cmd", "").await }
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        pihost.crash_engine_for_tests();
+        let answer = tokio::time::timeout(Duration::from_secs(20), pending)
+            .await
+            .expect("the pending call is answered")
+            .expect("join");
+        assert!(
+            matches!(
+                answer,
+                Err(PihostError::EngineCrashed { .. }) | Err(PihostError::Extension { .. })
+            ),
+            "{answer:?}"
+        );
+        let later = pihost.run_command("hello", "").await;
+        assert!(matches!(later, Err(PihostError::EngineCrashed { .. })), "{later:?}");
+        assert!(pihost.is_crashed());
+        pihost.restart().await.expect("restart");
+        healthy_answers(&pihost).await;
+    });
+}
+
+#[test]
+fn serve_answers_every_request_next_to_bad_extensions() {
+    let _serial = one_at_a_time();
+    let battery = Battery::new();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .arg("serve")
+        .arg("--cwd")
+        .arg(battery.project.root.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("pihost serve starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let (sender, lines) = std::sync::mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if sender.send(serde_json::from_str(&line).unwrap_or(Value::Null)).is_err() {
+                break;
+            }
+        }
+    });
+    let mut send = |id: u64, method: &str, params: Value| {
+        let line = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        writeln!(stdin, "{line}").expect("write");
+        stdin.flush().expect("flush");
+    };
+    let response = |id: u64| loop {
+        let message = lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("pihost answered in time");
+        if message["id"] == json!(id) && message.get("method").is_none() {
+            return message;
+        }
+    };
+    send(
+        1,
+        "initialize",
+        json!({
+            "paths": battery.load_paths,
+            "agentDir": battery.project.path("agent"),
+            "cpuLimitMs": CPU_LIMIT_MS,
+            "maxHeapMb": HEAP_MB,
+            "loadTimeoutMs": 1000,
+        }),
+    );
+    assert_eq!(response(1)["result"]["serverInfo"]["name"], "pihost");
+    send(2, "load", json!({}));
+    assert_load_errors(&response(2)["result"]["errors"], &battery);
+    send(3, "bind", json!({ "state": {} }));
+    assert_eq!(response(3)["result"], Value::Null);
+    let requests: &[(&str, Value, &str)] = &[
+        (
+            "emit",
+            json!({ "event": { "type": "tool_call", "toolName": "spin", "toolCallId": "1", "input": {} } }),
+            "terminated",
+        ),
+        ("executeTool", json!({ "name": "spin-tool" }), "terminated"),
+        ("executeTool", json!({ "name": "hang-tool" }), "never settled"),
+        (
+            "executeTool",
+            json!({ "name": "alloc-tool" }),
+            "exceeded the heap limit",
+        ),
+        ("runCommand", json!({ "name": "spin-cmd" }), "terminated"),
+        ("runCommand", json!({ "name": "hang-cmd" }), "never settled"),
+        ("executeTool", json!({ "name": "hoard-tool" }), ""),
+    ];
+    let mut id = 10;
+    for (method, params, expected) in requests {
+        send(id, method, params.clone());
+        let answer = response(id);
+        let message = answer["error"]["message"].as_str().unwrap_or_default().to_string();
+        assert!(
+            answer.get("error").is_some() && message.contains(expected),
+            "{method} {params}: {answer}"
+        );
+        id += 1;
+        send(id, "runCommand", json!({ "name": "hello" }));
+        assert_eq!(
+            response(id)["result"]["result"],
+            "hello from healthy",
+            "after {method} {params}"
+        );
+        id += 1;
+    }
+    // A request with its own timeout: the tool is aborted when it runs out.
+    send(id, "executeTool", json!({ "name": "hang-tool", "timeoutMs": 50 }));
+    assert!(response(id).get("error").is_some());
+    send(99, "shutdown", Value::Null);
+    assert_eq!(response(99)["result"], Value::Null);
+    let status = child.wait().expect("serve exits");
+    assert!(status.success());
+}
