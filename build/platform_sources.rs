@@ -191,6 +191,25 @@ fn bind_deno_namespace(path: &Path, code: String) -> Result<String, String> {
     }
 }
 
+/// deno_fs builds its stat decoder with `new Function`, whose body runs in
+/// the global scope and reads `Deno.build.os` there: with `Deno` bound only
+/// as a local (above), `Deno.statSync`, `Deno.lstatSync` and `FsFile.stat`
+/// failed with "Deno is not defined". The decoder gets the binding as an
+/// argument instead.
+fn pass_deno_to_generated_code(path: &Path, code: String) -> Result<String, String> {
+    const BUILT: &str = r#"new Function("view", str)"#;
+    if !code.contains("new Function(") {
+        return Ok(code);
+    }
+    if !code.contains(BUILT) || !code.contains("const Deno = ") {
+        return Err(format!(
+            "{}: code made at run time that may read `Deno` (build/platform_sources.rs)",
+            path.display()
+        ));
+    }
+    Ok(code.replace(BUILT, r#"new Function("Deno", "view", str).bind(null, Deno)"#))
+}
+
 fn strip_comments_at_start(code: &str) -> &str {
     let mut rest = code;
     loop {
@@ -228,7 +247,7 @@ pub fn generate(out_dir: &Path) -> Result<(), String> {
             let relative = file.strip_prefix(dir).map_err(|error| error.to_string())?;
             let text = fs::read_to_string(&file).map_err(|error| format!("{}: {error}", file.display()))?;
             let text = text.replace("__NODE_VERSION__", &node_version);
-            let code = bind_deno_namespace(&file, transpile(&file, text)?)?;
+            let code = pass_deno_to_generated_code(&file, bind_deno_namespace(&file, transpile(&file, text)?)?)?;
             // deno_core embeds extension code as one-byte strings, and every
             // file an extension declares is ASCII; what is not (the crates'
             // tools and scripts) is not an extension file. A declared file
