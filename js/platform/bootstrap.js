@@ -6,6 +6,7 @@
 import { core, ops } from "pihost:runtime/ops.js";
 import { registerErrorClasses } from "pihost:platform/errors.js";
 import { createDenoNamespace } from "pihost:platform/deno-namespace.js";
+import { withNodeWatch } from "pihost:platform/fs-events.js";
 import { installGlobals } from "pihost:platform/globals.js";
 import { console } from "pihost:runtime/console.js";
 
@@ -35,7 +36,6 @@ internals.pihostDeno = createDenoNamespace(core, {
     exit(code) {
       throw new ProcessExit(code);
     },
-    watchFs: () => unavailableApi("fs.watch"),
     api: unavailableApi,
   },
 });
@@ -73,6 +73,7 @@ export function nodeModule(name) {
     } else {
       namespace = core.createLazyLoader(`node:${name}`)();
     }
+    namespace = withNodeWatch(core, name, namespace);
     nodeModules.set(name, namespace);
   }
   return namespace;
