@@ -3,8 +3,9 @@
 // (src/platform/fs_events.rs); `withNodeWatch` corrects the two ways
 // deno_node's watch functions part from Node 22 (below).
 
-// The watcher made last, for fs.promises.watch's `persistent: false`.
-let lastWatcher = null;
+// Collects the watchers made while it is an array (fs.promises.watch's
+// `persistent: false` unrefs the one deno_node makes).
+let made = null;
 
 /**
  * An async iterable of `{ kind, paths, flag }` events, as Deno's: `close()`
@@ -21,7 +22,7 @@ class FsWatcher {
   constructor(core, paths, recursive) {
     this.#core = core;
     this.#rid = core.ops.op_pihost_fs_watch_open(paths, recursive);
-    lastWatcher = this;
+    made?.push(this);
   }
 
   async next() {
@@ -176,12 +177,16 @@ function adjust(core, fs) {
         const path = getValidatedPath(filename).toString();
         failure = startFailure(path, options?.recursive === true);
         if (failure) return;
-        lastWatcher = null;
-        inner = denoWatchPromise(filename, options);
-        if (options?.persistent === false) {
-          lastWatcher?.unref();
+        made = [];
+        try {
+          inner = denoWatchPromise(filename, options);
+        } finally {
+          const watchers = made;
+          made = null;
+          if (options?.persistent === false) {
+            for (const watcher of watchers) watcher.unref();
+          }
         }
-        lastWatcher = null;
       } catch (error) {
         failure = error;
       }
