@@ -3,7 +3,8 @@
 //! ESM-only package, one picked by `exports` conditions, a big CommonJS
 //! library with named imports, a CommonJS dependency tree that compiles
 //! code at run time, a package that spawns processes and streams their
-//! output, and fetch against a server this test starts.
+//! output, fetch against a server this test starts, and a file watcher
+//! (chokidar) that keeps watching between tool calls.
 
 mod support;
 
@@ -36,7 +37,7 @@ async fn loaded() -> Pihost {
         "the npm examples load (run scripts/setup to install their packages): {:#?}",
         report.errors
     );
-    assert_eq!(report.extensions.len(), 6);
+    assert_eq!(report.extensions.len(), 7);
     pihost
         .bind(Arc::new(RecordingHost::new()), &HostState::default())
         .await
@@ -141,5 +142,55 @@ fn npm_packages_do_their_work_inside_pihost() {
             .await
             .expect("fetch");
         assert_eq!(text(&fetched), "200 text/plain 11 bytes");
+    });
+}
+
+fn changes(result: &Option<Value>) -> Vec<String> {
+    serde_json::from_value(result.as_ref().expect("a result")["details"]["changes"].clone()).expect("changes")
+}
+
+#[test]
+fn chokidar_reports_what_changes_in_a_folder_to_a_tool() {
+    runtime().block_on(async {
+        let pihost = loaded().await;
+        let folder = tempfile::tempdir().expect("temp dir");
+        let at = |name: &str| folder.path().join(name);
+        std::fs::write(at("existing.txt"), "old").expect("write");
+        let started = pihost
+            .execute_tool("watch_start", "w1", &json!({ "dir": folder.path() }), None)
+            .await
+            .expect("chokidar starts");
+        assert!(text(&started).starts_with("watching "), "{started:?}");
+
+        // Between tool calls the extension keeps watching.
+        std::fs::write(at("new.txt"), "new").expect("write");
+        std::fs::write(at("existing.txt"), "changed").expect("write");
+        std::fs::create_dir(at("sub")).expect("mkdir");
+        let first = ["add new.txt", "addDir sub", "change existing.txt"];
+        let seen = pihost
+            .execute_tool("watch_changes", "w2", &json!({ "waitFor": first }), None)
+            .await
+            .expect("changes");
+        let seen = changes(&seen);
+        assert!(
+            first.iter().all(|change| seen.contains(&change.to_string())),
+            "{seen:?}"
+        );
+
+        std::fs::write(at("sub/deep.txt"), "deep").expect("write");
+        std::fs::remove_file(at("new.txt")).expect("remove");
+        let second = ["add sub/deep.txt", "unlink new.txt"];
+        let last = pihost
+            .execute_tool("watch_changes", "w3", &json!({ "waitFor": second, "stop": true }), None)
+            .await
+            .expect("changes");
+        let seen = changes(&last);
+        assert!(
+            second.iter().all(|change| seen.contains(&change.to_string())),
+            "{seen:?}"
+        );
+        let details = &last.as_ref().expect("result")["details"];
+        assert_eq!(details["errors"], json!([]), "{details}");
+        assert_eq!(details["watching"], json!(false));
     });
 }

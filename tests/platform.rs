@@ -138,6 +138,11 @@ fn fs_operations_and_their_errors_match_node() {
 }
 
 #[test]
+fn fs_watch_watch_file_and_promise_watch_match_node() {
+    same_as_node("watch", json!({}));
+}
+
+#[test]
 fn web_globals_events_abort_url_and_base64_match_node() {
     same_as_node("web", json!({}));
 }

@@ -6,6 +6,7 @@
 import { core, ops } from "pihost:runtime/ops.js";
 import { registerErrorClasses } from "pihost:platform/errors.js";
 import { createDenoNamespace } from "pihost:platform/deno-namespace.js";
+import { withNodeWatch } from "pihost:platform/fs-events.js";
 import { installGlobals } from "pihost:platform/globals.js";
 import { fixNodeModule } from "pihost:platform/node-fixes.js";
 import { console } from "pihost:runtime/console.js";
@@ -36,7 +37,6 @@ internals.pihostDeno = createDenoNamespace(core, {
     exit(code) {
       throw new ProcessExit(code);
     },
-    watchFs: () => unavailableApi("fs.watch"),
     api: unavailableApi,
   },
 });
@@ -76,6 +76,7 @@ export function nodeModule(name) {
       namespace = core.createLazyLoader(`node:${name}`)();
       fixNodeModule(name, namespace.default ?? namespace, core);
     }
+    namespace = withNodeWatch(core, name, namespace);
     nodeModules.set(name, namespace);
   }
   return namespace;

@@ -6,6 +6,8 @@
 // Every member is a getter that loads the module providing it on first use,
 // so building the namespace costs nothing until the platform is touched.
 
+import { watchFs } from "pihost:platform/fs-events.js";
+
 const FS = "ext:deno_fs/30_fs.js";
 const OS = "ext:deno_os/30_os.js";
 const SIGNALS = "ext:deno_os/40_signals.js";
@@ -121,7 +123,7 @@ export function createDenoNamespace(core, { facts, errors, unavailable }) {
     isatty: () => false,
     // pihost never lets an extension end the host process.
     exit: (code) => unavailable.exit(code),
-    watchFs: (paths, options) => unavailable.watchFs(paths, options),
+    watchFs: (paths, options) => watchFs(core, paths, options),
     serve: () => unavailable.api("Deno.serve"),
     upgradeWebSocket: () => unavailable.api("Deno.upgradeWebSocket"),
     test: () => unavailable.api("Deno.test"),

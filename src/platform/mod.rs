@@ -7,6 +7,7 @@
 //! first touches it, so a runtime that never imports `node:http` never pays
 //! for it.
 
+mod fs_events;
 mod ops;
 mod sources;
 mod stand_ins;
@@ -156,6 +157,8 @@ deno_core::extension!(
         ops::op_pihost_node_modules,
         ops::op_pihost_cpu_usage,
         ops::op_pihost_memory_usage,
+        fs_events::op_pihost_fs_watch_open,
+        fs_events::op_pihost_fs_watch_poll,
         stand_ins::op_current_thread_cpu_usage,
         stand_ins::op_bootstrap_color_depth,
         stand_ins::op_bootstrap_unstable_args,
