@@ -181,6 +181,8 @@ impl Engine {
         let mut runtime = JsRuntime::try_new(RuntimeOptions {
             module_loader: Some(Rc::new(PihostModuleLoader::new())),
             extensions,
+            // Transferred ArrayBuffers move between runtimes (workers) through it.
+            shared_array_buffer_store: Some(crate::platform::shared_array_buffers()),
             ..Default::default()
         })
         .map_err(|error| PihostError::RuntimeStart(error.to_string()))?;

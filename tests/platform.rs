@@ -257,6 +257,11 @@ fn os_process_chdir_and_small_modules_match_node() {
     same_as_node("system", json!({}));
 }
 
+#[test]
+fn worker_threads_messages_ports_errors_exit_and_terminate_match_node() {
+    same_as_node("workers", json!({}));
+}
+
 /// A response whose body is never read holds its request; once the body is
 /// garbage, pihost drops the request and the server sees the connection end.
 #[test]

@@ -10,6 +10,9 @@
 mod ops;
 mod sources;
 mod stand_ins;
+mod workers;
+
+pub(crate) use workers::shared_array_buffers;
 
 use std::sync::Arc;
 
@@ -166,6 +169,6 @@ deno_core::extension!(
     middleware = ops::middleware,
     customizer = |extension: &mut Extension| {
         sources::add_stand_ins(extension);
-        extension.ops.to_mut().extend(stand_ins::worker_ops());
+        extension.ops.to_mut().extend(workers::ops());
     },
 );
