@@ -3,7 +3,8 @@
 //! ESM-only package, one picked by `exports` conditions, a big CommonJS
 //! library with named imports, a CommonJS dependency tree that compiles
 //! code at run time, a package that spawns processes and streams their
-//! output, and fetch against a server this test starts.
+//! output, and fetch against a server this test starts (the worker pool
+//! example, workerpool, is tests/workers.rs').
 
 mod support;
 
@@ -36,7 +37,7 @@ async fn loaded() -> Pihost {
         "the npm examples load (run scripts/setup to install their packages): {:#?}",
         report.errors
     );
-    assert_eq!(report.extensions.len(), 6);
+    assert_eq!(report.extensions.len(), 7);
     pihost
         .bind(Arc::new(RecordingHost::new()), &HostState::default())
         .await
