@@ -3,7 +3,8 @@
 // both ways, MessagePorts handed to workers and between them, ArrayBuffers
 // transferred (detached on the sender), the events a worker's life goes
 // through, process.exit() and uncaught errors inside a worker, terminate()
-// on a worker that never yields, and many workers at once. The workers live
+// on a worker that never yields, parentPort.onmessage, postMessageToThread,
+// receiveMessageOnPort, and many workers at once. The workers live
 // in tests/platform/fixtures/workers. Every wait is bounded, so a broken
 // worker fails the snippet instead of hanging it.
 import { fileURLToPath } from "node:url";
@@ -13,6 +14,7 @@ import {
   Worker,
   isMainThread,
   parentPort,
+  receiveMessageOnPort,
   threadId,
   workerData,
 } from "node:worker_threads";
@@ -194,6 +196,27 @@ async function exitAndTerminate() {
   return { exited, spun, terminatedWith: await bounded(terminated, "terminate") };
 }
 
+async function onmessageAndThreadMessages() {
+  let onThreadMessage;
+  const threadMessage = bounded(
+    new Promise((resolve) => {
+      onThreadMessage = (value, source) => resolve({ value, sourceIsWorker: source > 0 });
+    }),
+    "workerMessage",
+  );
+  process.on("workerMessage", onThreadMessage);
+  const worker = new Worker(fixturePath("onmessage.mjs"));
+  worker.postMessage("hello");
+  const events = await lifecycle(worker, "onmessage.mjs");
+  const got = await threadMessage;
+  process.off("workerMessage", onThreadMessage);
+  const { port1, port2 } = new MessageChannel();
+  port1.postMessage({ queued: 1 });
+  const received = [receiveMessageOnPort(port2), String(receiveMessageOnPort(port2))];
+  port1.close();
+  return { got, events, received };
+}
+
 async function manyAtOnce() {
   const inputs = [15, 16, 17, 18, 19, 20, 21, 22];
   const runs = inputs.map((n) => lifecycle(new Worker(fixturePath("compute.mjs"), { workerData: n }), `compute ${n}`));
@@ -213,6 +236,7 @@ export async function run() {
     betweenWorkers: await betweenTwoWorkers(),
     errors: await errors(),
     exitAndTerminate: await exitAndTerminate(),
+    onmessageAndThreadMessages: await onmessageAndThreadMessages(),
     many: await manyAtOnce(),
   };
 }
