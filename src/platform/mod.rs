@@ -12,7 +12,7 @@ mod sources;
 mod stand_ins;
 mod workers;
 
-pub(crate) use workers::shared_array_buffers;
+pub(crate) use workers::{set_worker_runtime, shared_array_buffers};
 
 use std::sync::Arc;
 

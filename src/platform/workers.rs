@@ -12,20 +12,21 @@
 //! Between a parent and its worker there are two channels: deno_web's
 //! entangled `MessagePort` pair for messages (with transferables), and a
 //! control channel on which the worker sends its one last word, an exit
-//! code or the error that ended it. Nothing here exists until the first
-//! `new Worker()`: a runtime that never uses workers pays nothing.
+//! code or the error that ended it. Nothing here runs or is allocated
+//! until the first `new Worker()`: a runtime that never uses workers pays
+//! for its op table entries only.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::future::{Future, poll_fn};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::task::Poll;
 
 use deno_core::{
     CancelFuture, CancelHandle, DetachedBuffer, JsBuffer, JsRuntime, ModuleSpecifier, OpDecl, OpState,
-    PollEventLoopOptions, RcRef, Resource, ResourceId, RuntimeOptions, SharedArrayBufferStore, op2, v8,
+    PollEventLoopOptions, RcRef, Resource, ResourceId, SharedArrayBufferStore, op2, v8,
 };
 use deno_web::{JsMessageData, MessagePort, MessagePortError, RecvMessageData, Transferable};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -747,6 +748,13 @@ fn run_thread(start: WorkerStart, port: MessagePort, control: UnboundedSender<Co
     if let Some(event) = last_word {
         let _ = control.send(event);
     }
+    // The runtime is gone; glibc keeps the freed heap of a thread's arena
+    // otherwise, and a host that runs many short workers grows for nothing.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim has no preconditions.
+    unsafe {
+        libc::malloc_trim(0);
+    }
     shared.mark_finished();
     tracing::debug!(thread_id, "worker thread ends");
 }
@@ -802,23 +810,25 @@ async fn run_worker(
     }
 }
 
+/// Makes a runtime as the engine makes its own: the constructor the engine
+/// registered (`set_worker_runtime`), so a worker has the same platform,
+/// ops and module loader as the runtime that started it.
+static NEW_RUNTIME: OnceLock<fn() -> Result<JsRuntime, String>> = OnceLock::new();
+
+/// Registers how worker runtimes are made (the engine does, before its own
+/// runtime can start a worker).
+pub(crate) fn set_worker_runtime(new_runtime: fn() -> Result<JsRuntime, String>) {
+    let _ = NEW_RUNTIME.set(new_runtime);
+}
+
 fn new_runtime() -> Result<JsRuntime, String> {
-    let mut extensions = super::extensions()?;
-    extensions.push(crate::ops::pihost_ops::init());
-    let runtime = JsRuntime::try_new(RuntimeOptions {
-        module_loader: Some(Rc::new(crate::modules::PihostModuleLoader::new())),
-        extensions,
-        shared_array_buffer_store: Some(shared_array_buffers()),
-        ..Default::default()
-    })
-    .map_err(|error| error.to_string())?;
-    let state = runtime.op_state();
-    let mut state = state.borrow_mut();
-    super::put_state(&mut state);
+    let make = NEW_RUNTIME
+        .get()
+        .ok_or_else(|| "pihost: no runtime constructor was registered for workers".to_string())?;
+    let runtime = make()?;
     // Where deno_os keeps `process.exitCode`, which a worker's exit reports
     // (the main runtime never exits, so it has none).
-    state.put(deno_os::ExitCode::default());
-    drop(state);
+    runtime.op_state().borrow_mut().put(deno_os::ExitCode::default());
     Ok(runtime)
 }
 
