@@ -4,9 +4,9 @@
 // transferred (detached on the sender), the events a worker's life goes
 // through, process.exit() and uncaught errors inside a worker, terminate()
 // on a worker that never yields, parentPort.onmessage, postMessageToThread,
-// receiveMessageOnPort, and many workers at once. The workers live
-// in tests/platform/fixtures/workers. Every wait is bounded, so a broken
-// worker fails the snippet instead of hanging it.
+// receiveMessageOnPort, a worker's own worker, and many workers at once.
+// The workers live in tests/platform/fixtures/workers. Every wait is
+// bounded, so a broken worker fails the snippet instead of hanging it.
 import { fileURLToPath } from "node:url";
 import {
   MessageChannel,
@@ -217,6 +217,18 @@ async function onmessageAndThreadMessages() {
   return { got, events, received };
 }
 
+async function nested() {
+  const source = `
+    const { Worker, parentPort, threadId } = require("node:worker_threads");
+    const inner = new Worker(
+      "const wt = require('node:worker_threads'); wt.parentPort.postMessage({ innerIsMain: wt.isMainThread, innerId: wt.threadId > 1 })",
+      { eval: true },
+    );
+    inner.once("message", (message) => parentPort.postMessage({ ...message, outerId: threadId > 0 }));
+  `;
+  return lifecycle(new Worker(source, { eval: true }), "nested");
+}
+
 async function manyAtOnce() {
   const inputs = [15, 16, 17, 18, 19, 20, 21, 22];
   const runs = inputs.map((n) => lifecycle(new Worker(fixturePath("compute.mjs"), { workerData: n }), `compute ${n}`));
@@ -237,6 +249,7 @@ export async function run() {
     errors: await errors(),
     exitAndTerminate: await exitAndTerminate(),
     onmessageAndThreadMessages: await onmessageAndThreadMessages(),
+    nested: await nested(),
     many: await manyAtOnce(),
   };
 }
