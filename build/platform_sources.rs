@@ -163,14 +163,34 @@ fn transpile(path: &Path, text: String) -> Result<String, String> {
 /// from the object pihost's bootstrap (js/platform/) puts on deno_core's
 /// `internals`: a module by an import of `ext:core/mod.js`, a script (a
 /// `loadExtScript` IIFE) through the `__bootstrap` its wrapper receives.
+///
+/// The same goes for the global scope's event listeners, which deno_node's
+/// `process` adds when `uncaughtException` listeners come and go: Node's
+/// global has no `addEventListener`, so those calls go to
+/// `internals.pihostGlobalScope` (js/platform/bootstrap.js).
 fn bind_deno_namespace(path: &Path, code: String) -> Result<String, String> {
+    const GLOBAL_LISTENER_CALLS: [(&str, &str); 2] = [
+        ("globalThis.addEventListener(", "__pihostGlobalScope.addEventListener("),
+        (
+            "globalThis.removeEventListener(",
+            "__pihostGlobalScope.removeEventListener(",
+        ),
+    ];
+    let names_global_listeners = GLOBAL_LISTENER_CALLS.iter().any(|(call, _)| code.contains(call));
+    let code = if names_global_listeners {
+        GLOBAL_LISTENER_CALLS
+            .iter()
+            .fold(code, |code, (call, local)| code.replace(call, local))
+    } else {
+        code
+    };
     let names_deno = code.match_indices("Deno").any(|(index, _)| {
         let before = code[..index].chars().next_back();
         let after = code[index + 4..].chars().next();
         !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.' || c == '"' || c == '\'')
             && matches!(after, Some('.') | Some('[') | Some('?'))
     });
-    if !names_deno {
+    if !names_deno && !names_global_listeners {
         return Ok(code);
     }
     // Code a file generates with `new Function` runs in the global scope,
@@ -190,13 +210,23 @@ fn bind_deno_namespace(path: &Path, code: String) -> Result<String, String> {
             .ok_or_else(|| format!("{}: a script without a function body", path.display()))?;
         let at = code.len() - body.len() + open + 1;
         Ok(format!(
-            "{}\nconst Deno = __bootstrap.internals.pihostDeno;{function_helper}{}",
+            "{}\nconst Deno = __bootstrap.internals.pihostDeno;{function_helper}{}{}",
             &code[..at],
+            if names_global_listeners {
+                "\nconst __pihostGlobalScope = __bootstrap.internals.pihostGlobalScope;"
+            } else {
+                ""
+            },
             &code[at..]
         ))
     } else {
         Ok(format!(
-            "import {{ internals as __pihostInternals }} from \"ext:core/mod.js\";\nconst Deno = __pihostInternals.pihostDeno;{function_helper}\n{code}"
+            "import {{ internals as __pihostInternals }} from \"ext:core/mod.js\";\nconst Deno = __pihostInternals.pihostDeno;{function_helper}{}\n{code}",
+            if names_global_listeners {
+                "\nconst __pihostGlobalScope = __pihostInternals.pihostGlobalScope;"
+            } else {
+                ""
+            }
         ))
     }
 }

@@ -263,18 +263,10 @@ fn internal(context: &str, error: impl std::fmt::Display) -> PihostError {
 impl Engine {
     /// Creates an isolate and starts pihost's runtime in it.
     pub async fn new(options: EngineOptions) -> Result<Self, PihostError> {
-        let mut extensions = crate::platform::extensions().map_err(PihostError::RuntimeStart)?;
-        extensions.push(crate::ops::pihost_ops::init());
+        // Workers this runtime starts get one made the same way.
+        crate::platform::set_worker_runtime(new_js_runtime);
         let heap_limit = options.limits.max_heap_mb.map(|mb| mb.saturating_mul(1024 * 1024));
-        let create_params = heap_limit.map(|bytes| v8::Isolate::create_params().heap_limits(0, bytes));
-        let mut runtime = JsRuntime::try_new(RuntimeOptions {
-            module_loader: Some(Rc::new(PihostModuleLoader::new())),
-            extensions,
-            create_params,
-            ..Default::default()
-        })
-        .map_err(|error| PihostError::RuntimeStart(error.to_string()))?;
-        crate::platform::put_state(&mut runtime.op_state().borrow_mut());
+        let mut runtime = js_runtime(heap_limit).map_err(PihostError::RuntimeStart)?;
         let main_url = ModuleSpecifier::parse("pihost:runtime/main.js").map_err(|error| internal("main url", error))?;
         let module_id = runtime
             .load_main_es_module(&main_url)
@@ -830,6 +822,30 @@ impl Engine {
             }
         }
     }
+}
+
+/// A runtime with pihost's platform, ops and module loader, as every one
+/// has: the engine's, and each `node:worker_threads` worker's
+/// (src/platform/workers.rs), whose runtimes must be the same.
+fn new_js_runtime() -> Result<JsRuntime, String> {
+    js_runtime(crate::limits::DEFAULT_MAX_HEAP_MB.checked_mul(1024 * 1024))
+}
+
+/// A runtime with pihost's platform and ops, its heap bounded by `heap_limit` bytes.
+fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
+    let mut extensions = crate::platform::extensions()?;
+    extensions.push(crate::ops::pihost_ops::init());
+    let runtime = JsRuntime::try_new(RuntimeOptions {
+        module_loader: Some(Rc::new(PihostModuleLoader::new())),
+        extensions,
+        create_params: heap_limit.map(|bytes| v8::Isolate::create_params().heap_limits(0, bytes)),
+        // Transferred ArrayBuffers move between runtimes (workers) through it.
+        shared_array_buffer_store: Some(crate::platform::shared_array_buffers()),
+        ..Default::default()
+    })
+    .map_err(|error| error.to_string())?;
+    crate::platform::put_state(&mut runtime.op_state().borrow_mut());
+    Ok(runtime)
 }
 
 /// A call into the isolate that has started and not settled yet.

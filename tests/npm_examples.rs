@@ -4,7 +4,8 @@
 //! library with named imports, a CommonJS dependency tree that compiles
 //! code at run time, a package that spawns processes and streams their
 //! output, fetch against a server this test starts, and a file watcher
-//! (chokidar) that keeps watching between tool calls.
+//! (chokidar) that keeps watching between tool calls (the worker pool
+//! example, workerpool, is tests/workers.rs').
 
 mod support;
 
@@ -37,7 +38,7 @@ async fn loaded() -> Pihost {
         "the npm examples load (run scripts/setup to install their packages): {:#?}",
         report.errors
     );
-    assert_eq!(report.extensions.len(), 7);
+    assert_eq!(report.extensions.len(), 8);
     pihost
         .bind(Arc::new(RecordingHost::new()), &HostState::default())
         .await

@@ -275,6 +275,11 @@ fn os_process_chdir_and_small_modules_match_node() {
     same_as_node("system", json!({}));
 }
 
+#[test]
+fn worker_threads_messages_ports_errors_exit_and_terminate_match_node() {
+    same_as_node("workers", json!({}));
+}
+
 /// A response whose body is never read holds its request; once the body is
 /// garbage, pihost drops the request and the server sees the connection end.
 #[test]
@@ -336,4 +341,9 @@ fn an_unread_fetch_body_is_released_when_it_is_collected() {
         exited.duration_since(closed_at) > Duration::from_millis(700),
         "the connection ended only when pihost exited, not when the response was collected"
     );
+}
+
+#[test]
+fn uncaught_errors_reach_the_extensions_process_listeners_as_in_node() {
+    same_as_node("uncaught", json!({}));
 }

@@ -41,6 +41,15 @@ internals.pihostDeno = createDenoNamespace(core, {
   },
 });
 
+// deno_node's process listens on the global scope for the errors Deno
+// dispatches there; pihost hands uncaught errors to process itself
+// (js/runtime/globals.js), and Node's global has no addEventListener. A
+// worker's global has them (js/platform/worker-bootstrap.js).
+internals.pihostGlobalScope = {
+  addEventListener: (...args) => globalThis.addEventListener?.(...args),
+  removeEventListener: (...args) => globalThis.removeEventListener?.(...args),
+};
+
 // Read by deno_node's process.ts when node:process first evaluates, and by
 // its 01_require.js (node:module) to finish the bootstrap.
 internals.__nodeBootstrapArgs = {

@@ -11,6 +11,9 @@ mod fs_events;
 mod ops;
 mod sources;
 mod stand_ins;
+mod workers;
+
+pub(crate) use workers::{set_worker_runtime, shared_array_buffers};
 
 use std::sync::Arc;
 
@@ -170,7 +173,7 @@ deno_core::extension!(
     middleware = ops::middleware,
     customizer = |extension: &mut Extension| {
         sources::add_stand_ins(extension);
-        extension.ops.to_mut().extend(stand_ins::worker_ops());
+        extension.ops.to_mut().extend(workers::ops());
     },
 );
 

@@ -1,8 +1,9 @@
 //! Ops that deno_node's modules import from crates pihost leaves out
-//! (deno_runtime, deno_http, deno_napi). A module whose import names an op
-//! that does not exist fails to link, so each is here: with pihost's
-//! answer where there is one (no terminal, no colours, no serve-address
-//! override), else failing with a clear error when called.
+//! (deno_runtime, deno_http, deno_napi); the worker host's are pihost's own
+//! (workers.rs). A module whose import names an op that does not exist
+//! fails to link, so each is here: with pihost's answer where there is one
+//! (no terminal, no colours, no serve-address override), else failing with
+//! a clear error when called.
 
 use deno_core::op2;
 use deno_error::JsErrorBox;
@@ -64,35 +65,3 @@ pub fn op_http_serve_address_override() -> (u8, String, u32, bool) {
 /// Nothing waits for the first server to start.
 #[op2(fast)]
 pub fn op_http_notify_serving(#[smi] _kind: u32) {}
-
-/// Ops of deno_runtime's worker host, which `node:worker_threads` calls;
-/// until pihost has its own worker host they fail with one clear error.
-macro_rules! workers_not_built {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[op2(fast)]
-            pub fn $name() -> Result<(), JsErrorBox> {
-                Err(JsErrorBox::generic("pihost: node:worker_threads' Worker is not available yet"))
-            }
-        )*
-        /// Every worker op above, for the extension's op list.
-        pub fn worker_ops() -> Vec<deno_core::OpDecl> {
-            vec![$($name()),*]
-        }
-    };
-}
-
-workers_not_built!(
-    op_create_worker,
-    op_host_get_worker_cpu_usage,
-    op_host_post_message,
-    op_host_post_message_raw,
-    op_host_recv_ctrl,
-    op_host_recv_message,
-    op_host_recv_message_sync,
-    op_host_terminate_worker,
-    op_node_worker_thread_post_message,
-    op_node_worker_thread_recv_message,
-    op_node_worker_thread_register,
-    op_node_worker_thread_set_listener_count,
-);
