@@ -49,6 +49,45 @@ function patchOnce(target, name, wrap) {
   });
 }
 
+// A FormData body as Node's fetch (undici) sends it. deno_fetch writes the
+// same parts but ends the body right after the closing boundary, without
+// the CRLF Node puts there, so servers see other bytes and lengths. The
+// parts follow the HTML standard's multipart/form-data encoding.
+function nodeFormDataBody(core, form) {
+  const { Blob } = core.loadExtScript("ext:deno_web/09_file.js");
+  const boundary = `----formdata-undici-0${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
+  const escape = (text) => text.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+  const parts = [];
+  for (const [name, value] of form) {
+    if (typeof value === "string") {
+      parts.push(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${escape(name)}"\r\n\r\n${value.replace(/\r?\n|\r/g, "\r\n")}\r\n`,
+      );
+    } else {
+      parts.push(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${escape(name)}"` +
+          (value.name ? `; filename="${escape(value.name)}"` : "") +
+          `\r\nContent-Type: ${value.type || "application/octet-stream"}\r\n\r\n`,
+        value,
+        "\r\n",
+      );
+    }
+  }
+  parts.push(`--${boundary}--\r\n`);
+  return new Blob(parts, { type: `multipart/form-data; boundary=${boundary}` });
+}
+
+function isFormData(core, value) {
+  const { FormData } = core.loadExtScript("ext:deno_fetch/21_formdata.js");
+  return value instanceof FormData;
+}
+
+/** `init` with a FormData body replaced by Node's encoding of it. */
+function withNodeFormData(core, init) {
+  if (init === null || typeof init !== "object" || !isFormData(core, init.body)) return init;
+  return { ...init, body: nodeFormDataBody(core, init.body) };
+}
+
 /** Fixes for the web globals, by global name; each returns the value to install. */
 const WEB_FIXES = {
   URL: (_value, core) => nodeUrl(core),
@@ -89,12 +128,27 @@ const WEB_FIXES = {
     );
     return value;
   },
-  fetch(value) {
+  Request(value, core) {
+    return new Proxy(value, {
+      construct(target, [input, init, ...rest], newTarget) {
+        return Reflect.construct(target, [input, withNodeFormData(core, init), ...rest], newTarget);
+      },
+    });
+  },
+  Response(value, core) {
+    return new Proxy(value, {
+      construct(target, [body, ...rest], newTarget) {
+        return Reflect.construct(target, [isFormData(core, body) ? nodeFormDataBody(core, body) : body, ...rest], newTarget);
+      },
+    });
+  },
+  fetch(value, core) {
     // Node's fetch fails with `TypeError: fetch failed` and the reason in
     // `cause`, for every network error.
     return {
-      fetch(...args) {
-        return value.apply(this, args).catch((error) => {
+      // Node's fetch is `fetch(input, init = undefined)`: its length is 1.
+      fetch(input, init = undefined) {
+        return value.call(this, input, withNodeFormData(core, init)).catch((error) => {
           if (error instanceof TypeError && String(error.message).startsWith("Fetch failed: ")) {
             throw new TypeError("fetch failed", { cause: new Error(error.message.slice("Fetch failed: ".length)) });
           }
@@ -521,6 +575,27 @@ const MODULE_FIXES = {
         },
       );
     }
+  },
+  zlib(exports) {
+    // A brotli decoder's failure in Node has the decoder's error as its code
+    // (ERR__ERROR_FORMAT_PADDING_2) and "Decompression failed" as its
+    // message; deno_node passes the code as the message and no code. Every
+    // failure of a zlib stream ends in its destroy(error).
+    const prototype = exports.BrotliDecompress?.prototype;
+    if (!prototype || Object.hasOwn(prototype, "destroy")) return;
+    const originalDestroy = prototype.destroy;
+    Object.defineProperty(prototype, "destroy", {
+      configurable: true,
+      writable: true,
+      value: function destroy(error, ...rest) {
+        if (error instanceof Error && error.code === undefined && /^ERR_\w+$/.test(error.message)) {
+          const name = error.message.slice(4);
+          error.code = `ERR_${name.startsWith("_") ? name : `_${name}`}`;
+          error.message = "Decompression failed";
+        }
+        return originalDestroy.call(this, error, ...rest);
+      },
+    });
   },
   url(exports, core) {
     exports.URL = nodeUrl(core);

@@ -137,6 +137,9 @@ async function sent() {
     form.append("file", new File(["file body"], "report.txt", { type: "text/plain" }));
     form.append("blob", new Blob([new Uint8Array([0, 255, 1])]));
     await bounded(fetch(`${base}/form`, { method: "POST", body: form }).then((response) => response.text()));
+    const requestForm = new FormData();
+    requestForm.append("via", "Request");
+    await bounded(fetch(new Request(`${base}/request`, { method: "POST", body: requestForm })).then((response) => response.text()));
     await bounded(fetch(`${base}/blob`, { method: "POST", body: new Blob(["blob payload"], { type: "application/x-test" }) }).then((r) => r.text()));
     await bounded(fetch(`${base}/untyped-blob`, { method: "PUT", body: new Blob(["raw"]) }).then((r) => r.text()));
     await bounded(fetch(`${base}/params`, { method: "POST", body: new URLSearchParams({ a: "1", b: "x y" }) }).then((r) => r.text()));
@@ -157,5 +160,5 @@ async function sent() {
 }
 
 export async function run() {
-  return { blobs: await blobs(), forms: await forms(), parsed: await parsed(), sent: await sent() };
+  return { blobs: await blobs(), forms: await forms(), parsed: await parsed(), sent: await sent(), fetchLength: fetch.length };
 }

@@ -74,7 +74,10 @@ function startServer(log) {
           log.push(["server got binary", [...payload]]);
           socket.write(frame(2, Buffer.from([...payload].reverse())));
         } else if (opcode === 8) {
-          log.push(["server got close", payload.length >= 2 ? payload.readUInt16BE(0) : null, payload.subarray(2).toString()]);
+          // The reason of a close the client starts is compared; when it
+          // answers the server's close, Node's client sends the code alone
+          // and Deno's repeats the reason too (both as RFC 6455 allows).
+          log.push(["server got close", payload.length >= 2 ? payload.readUInt16BE(0) : null, closing ? null : payload.subarray(2).toString()]);
           // A close the client started is answered with the same code.
           if (!closing) socket.write(frame(8, payload.subarray(0, 2)));
           socket.end();
