@@ -159,6 +159,171 @@ fn intl_numbers_segments_dates_and_plurals_match_node_in_english() {
     same_as_node_with_env("intl", json!({}), &[("LC_ALL", "en_US.UTF-8")]);
 }
 
+#[test]
+fn http_and_https_clients_servers_and_agents_match_node() {
+    same_as_node("http", json!({}));
+}
+
+#[test]
+fn net_tcp_and_unix_sockets_tls_and_dns_match_node() {
+    same_as_node("net", json!({}));
+}
+
+#[test]
+fn async_local_storage_async_resource_and_diagnostics_channel_match_node() {
+    same_as_node("async_context", json!({}));
+}
+
+#[test]
+fn vm_contexts_and_scripts_match_node() {
+    same_as_node("vm", json!({}));
+}
+
+#[test]
+fn fs_file_descriptors_file_handles_and_ranged_streams_match_node() {
+    same_as_node("fs_handles", json!({}));
+}
+
+#[test]
+fn blob_file_form_data_and_their_fetch_bodies_match_node() {
+    same_as_node("blob_formdata", json!({}));
+}
+
+#[test]
+fn websocket_against_a_local_server_matches_node() {
+    same_as_node("websocket", json!({}));
+}
+
+#[test]
+fn zlib_brotli_and_streams_match_node() {
+    same_as_node("zlib_streams", json!({}));
+}
+
+#[test]
+fn crypto_ciphers_keys_signatures_kdfs_and_subtle_match_node() {
+    same_as_node("crypto_keys", json!({}));
+}
+
+#[test]
+fn spawn_into_a_file_and_exclusive_lock_files_match_node() {
+    same_as_node("spawn_errors", json!({}));
+}
+
+/// New vm contexts need a V8 startup snapshot that pihost's runtime does
+/// not have (docs/engine-notes.md, note 22): deno_node's op unwrapped the
+/// missing snapshot and aborted the host. They throw an error an extension
+/// can catch instead, and the runtime goes on.
+#[test]
+fn vm_new_contexts_throw_instead_of_ending_the_host() {
+    let project = Project::new();
+    let extension = project.write(
+        "contexts.ts",
+        r#"import vm from "node:vm";
+export default function (pi) {
+  pi.registerTool({ name: "contexts", parameters: { type: "object" }, execute: async () => {
+    const attempts = [() => vm.createContext({}), () => vm.runInNewContext("1 + 1"), () => new vm.Script("1").runInNewContext({})];
+    const errors = attempts.map((attempt) => {
+      try {
+        attempt();
+        return "made a context";
+      } catch (error) {
+        return [error.name, error.message.startsWith("pihost: node:vm cannot make new contexts")];
+      }
+    });
+    return { content: [{ type: "text", text: JSON.stringify({ errors, after: vm.runInThisContext("6 * 7") }) }], details: {} };
+  } });
+}
+"#,
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["tool", "contexts", "--timeout-ms", "20000", "-e", &extension])
+        .current_dir(project.root.path())
+        .output()
+        .expect("pihost runs");
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
+        panic!(
+            "pihost printed no JSON (it ended?): {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let text = printed["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the tool's text: {printed:#}"));
+    let result: Value = serde_json::from_str(text).expect("JSON");
+    assert_eq!(
+        result,
+        json!({ "errors": [["Error", true], ["Error", true], ["Error", true]], "after": 42 })
+    );
+}
+
+/// Node ends the process on `process.exit()`; pihost must not let an
+/// extension end the host, so it throws instead and the tool's caller sees
+/// it (caught, or as the tool's error) while the runtime goes on.
+#[test]
+fn process_exit_in_an_extension_throws_and_the_host_goes_on() {
+    let project = Project::new();
+    let extension = project.write(
+        "exits.ts",
+        r#"export default function (pi) {
+  pi.registerTool({ name: "caught", parameters: { type: "object" }, execute: async () => {
+    let caught;
+    try {
+      process.exit(3);
+    } catch (error) {
+      caught = { name: error.name, exitCode: error.exitCode, message: error.message };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return { content: [{ type: "text", text: JSON.stringify({ caught, after: "still running" }) }], details: {} };
+  } });
+  pi.registerTool({ name: "uncaught", parameters: { type: "object" }, execute: async () => {
+    process.exit();
+    return { content: [{ type: "text", text: "not reached" }], details: {} };
+  } });
+}
+"#,
+    );
+    let run = |tool: &str| -> (Value, std::process::ExitStatus) {
+        let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+            .args(["tool", tool, "--timeout-ms", "20000", "-e", &extension])
+            .current_dir(project.root.path())
+            .output()
+            .expect("pihost runs");
+        let printed = serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
+            panic!(
+                "pihost printed no JSON for {tool}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+        (printed, output.status)
+    };
+    let (caught, _) = run("caught");
+    let text = caught["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the caught tool's text: {caught:#}"));
+    let result: Value = serde_json::from_str(text).expect("JSON");
+    assert_eq!(
+        result,
+        json!({
+            "caught": {
+                "name": "ProcessExit",
+                "exitCode": 3,
+                "message": "pihost: process.exit(3) was called; extensions cannot end the host process",
+            },
+            "after": "still running",
+        })
+    );
+    let (uncaught, status) = run("uncaught");
+    assert!(
+        uncaught.to_string().contains("process.exit(0) was called"),
+        "the tool's error names process.exit: {uncaught:#}"
+    );
+    assert_ne!(
+        status.code(),
+        Some(0),
+        "a tool that failed is reported as failed: {uncaught:#}"
+    );
+}
+
 /// A small HTTP/1.1 server for the fetch snippet; each side of the
 /// comparison gets its own.
 fn serve_http() -> u16 {

@@ -49,6 +49,45 @@ function patchOnce(target, name, wrap) {
   });
 }
 
+// A FormData body as Node's fetch (undici) sends it. deno_fetch writes the
+// same parts but ends the body right after the closing boundary, without
+// the CRLF Node puts there, so servers see other bytes and lengths. The
+// parts follow the HTML standard's multipart/form-data encoding.
+function nodeFormDataBody(core, form) {
+  const { Blob } = core.loadExtScript("ext:deno_web/09_file.js");
+  const boundary = `----formdata-undici-0${String(Math.floor(Math.random() * 1e11)).padStart(11, "0")}`;
+  const escape = (text) => text.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+  const parts = [];
+  for (const [name, value] of form) {
+    if (typeof value === "string") {
+      parts.push(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${escape(name)}"\r\n\r\n${value.replace(/\r?\n|\r/g, "\r\n")}\r\n`,
+      );
+    } else {
+      parts.push(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${escape(name)}"` +
+          (value.name ? `; filename="${escape(value.name)}"` : "") +
+          `\r\nContent-Type: ${value.type || "application/octet-stream"}\r\n\r\n`,
+        value,
+        "\r\n",
+      );
+    }
+  }
+  parts.push(`--${boundary}--\r\n`);
+  return new Blob(parts, { type: `multipart/form-data; boundary=${boundary}` });
+}
+
+function isFormData(core, value) {
+  const { FormData } = core.loadExtScript("ext:deno_fetch/21_formdata.js");
+  return value instanceof FormData;
+}
+
+/** `init` with a FormData body replaced by Node's encoding of it. */
+function withNodeFormData(core, init) {
+  if (init === null || typeof init !== "object" || !isFormData(core, init.body)) return init;
+  return { ...init, body: nodeFormDataBody(core, init.body) };
+}
+
 /** Fixes for the web globals, by global name; each returns the value to install. */
 const WEB_FIXES = {
   URL: (_value, core) => nodeUrl(core),
@@ -89,12 +128,27 @@ const WEB_FIXES = {
     );
     return value;
   },
-  fetch(value) {
+  Request(value, core) {
+    return new Proxy(value, {
+      construct(target, [input, init, ...rest], newTarget) {
+        return Reflect.construct(target, [input, withNodeFormData(core, init), ...rest], newTarget);
+      },
+    });
+  },
+  Response(value, core) {
+    return new Proxy(value, {
+      construct(target, [body, ...rest], newTarget) {
+        return Reflect.construct(target, [isFormData(core, body) ? nodeFormDataBody(core, body) : body, ...rest], newTarget);
+      },
+    });
+  },
+  fetch(value, core) {
     // Node's fetch fails with `TypeError: fetch failed` and the reason in
     // `cause`, for every network error.
     return {
-      fetch(...args) {
-        return value.apply(this, args).catch((error) => {
+      // Node's fetch is `fetch(input, init = undefined)`: its length is 1.
+      fetch(input, init = undefined) {
+        return value.call(this, input, withNodeFormData(core, init)).catch((error) => {
           if (error instanceof TypeError && String(error.message).startsWith("Fetch failed: ")) {
             throw new TypeError("fetch failed", { cause: new Error(error.message.slice("Fetch failed: ".length)) });
           }
@@ -184,9 +238,128 @@ function fixPromiseErrors(exports, name, fix) {
   );
 }
 
+// libuv's names and messages for error codes, as deno_node keeps them.
+function uvErrors(core) {
+  return core.loadExtScript("ext:deno_node/internal_binding/uv.ts");
+}
+
+/** An error as Node's `ErrnoException`: `<syscall> <CODE>`, with errno and syscall. */
+function errnoError(core, code, syscall) {
+  const error = new Error(`${syscall} ${code}`);
+  error.errno = uvErrors(core).codeMap.get(code);
+  error.code = code;
+  error.syscall = syscall;
+  return error;
+}
+
+// Deno reports some failures of calls on a descriptor as the OS's text
+// ("Bad file descriptor (os error 9)") with only a code; Node's say
+// `EBADF: bad file descriptor, write` with errno and syscall.
+function asUvError(core, syscall) {
+  return (error) => {
+    if (!error || error.syscall !== undefined || typeof error.code !== "string") return error;
+    const uv = uvErrors(core);
+    const errno = uv.codeMap.get(error.code);
+    const known = errno === undefined ? undefined : uv.errorMap.get(errno);
+    if (!known) return error;
+    error.message = `${error.code}: ${known[1]}, ${syscall}`;
+    error.errno = errno;
+    error.syscall = syscall;
+    return error;
+  };
+}
+
+// What Node says a cwd that cannot be a directory is: a file on the way is
+// ENOTDIR, which libuv reports from the spawn itself (a missing cwd is
+// ENOENT, which Deno already reports as Node's asynchronous 'error').
+function cwdNotADirectory(core, cwd) {
+  if (cwd === undefined || cwd === null) return false;
+  const path = typeof cwd === "string" ? cwd : cwd instanceof URL ? decodeURIComponent(cwd.pathname) : String(cwd);
+  try {
+    return !core.loadExtScript("ext:deno_fs/30_fs.js").statSync(path).isDirectory;
+  } catch (error) {
+    return error?.code === "ENOTDIR";
+  }
+}
+
+// Node's ERR_SOCKET_BAD_PORT names the type of what it got ("Received type
+// number (70000)."); deno_node prints the bare value.
+function specificType(value) {
+  if (typeof value === "number") return `type number (${Object.is(value, -0) ? "-0" : String(value)})`;
+  if (typeof value === "string") {
+    const quoted = value.includes("'") ? JSON.stringify(value) : `'${value}'`;
+    return `type string (${quoted.length > 28 ? `${quoted.slice(0, 25)}...` : quoted})`;
+  }
+  if (typeof value === "boolean") return `type boolean (${value})`;
+  return undefined;
+}
+
+function portOf(args) {
+  const [first] = args;
+  if (first !== null && typeof first === "object" && !Array.isArray(first)) return [true, first.port];
+  return [typeof first === "number" || typeof first === "string", first];
+}
+
+function fixBadPortMessage(target, name) {
+  patchOnce(target, name, (original) =>
+    function (...args) {
+      try {
+        return original.apply(this, args);
+      } catch (error) {
+        const [known, port] = portOf(args);
+        const type = known ? specificType(port) : undefined;
+        if (error?.code === "ERR_SOCKET_BAD_PORT" && type && typeof error.message === "string") {
+          error.message = error.message.replace(/Received .*\.$/s, `Received ${type}.`);
+        }
+        throw error;
+      }
+    },
+  );
+}
+
+// OpenSSL's failures as Node reports them: plain Errors whose message has
+// the error's code, library and reason. deno_node throws them as TypeError
+// or RangeError with a message of the reason alone.
+const OPENSSL_REASONS = {
+  "bad decrypt": ["1C800064", "ERR_OSSL_BAD_DECRYPT"],
+  "wrong final block length": ["1C80006B", "ERR_OSSL_WRONG_FINAL_BLOCK_LENGTH"],
+  unsupported: ["1E08010C", "ERR_OSSL_UNSUPPORTED"],
+};
+
+function asOpenSslError(error) {
+  if (!(error instanceof TypeError || error instanceof RangeError) || typeof error.library !== "string") return error;
+  const reason = error.reason ?? String(error.message).replace(/^error:[0-9A-F]+:[^:]*::/, "");
+  // An AEAD tag that does not match: Node's is a bare Error.
+  if (error.code === "ERR_CRYPTO_DECIPHER") return new Error(error.message);
+  const known = OPENSSL_REASONS[reason];
+  if (!known) return error;
+  const fixed = new Error(`error:${known[0]}:${error.library}::${reason}`);
+  fixed.library = error.library;
+  fixed.reason = reason;
+  fixed.code = known[1];
+  return fixed;
+}
+
+// Node's codes for a cipher's bad key or IV; deno_node throws them bare.
+const CIPHER_ARGUMENT_CODES = {
+  "Invalid key length": "ERR_CRYPTO_INVALID_KEYLEN",
+  "Invalid initialization vector": "ERR_CRYPTO_INVALID_IV",
+};
+
 /** Fixes for `node:` modules' exports, by module name. */
 const MODULE_FIXES = {
   crypto(exports) {
+    for (const name of ["createCipheriv", "createDecipheriv"]) {
+      fixSyncErrors(exports, name, (error) => {
+        const code = CIPHER_ARGUMENT_CODES[error?.message];
+        if (code && error.code === undefined) error.code = code;
+        return error;
+      });
+    }
+    for (const name of ["createPrivateKey", "createPublicKey"]) fixSyncErrors(exports, name, asOpenSslError);
+    for (const Class of [exports.Decipheriv, exports.Cipheriv]) {
+      if (Class?.prototype) fixSyncErrors(Class.prototype, "final", asOpenSslError);
+    }
     for (const name of ["createHash", "createHmac", "hash"]) {
       patchOnce(exports, name, (original) =>
         function (algorithm, ...rest) {
@@ -203,11 +376,26 @@ const MODULE_FIXES = {
       );
     }
   },
-  fs(exports) {
+  fs(exports, core) {
     fixSyncErrors(exports, "readdirSync", asScandir);
     fixCallbackErrors(exports, "readdir", asScandir);
     fixSyncErrors(exports, "readFileSync", asReadOfDirectory);
     fixCallbackErrors(exports, "readFile", asReadOfDirectory);
+    fixCallbackErrors(exports, "read", asUvError(core, "read"));
+    for (const name of ["read", "write"]) fixSyncErrors(exports, `${name}Sync`, asUvError(core, name));
+    // `fs.write(fd, string, …, callback)` hands the callback the string it
+    // wrote, as Node does; deno_node hands it the encoded buffer.
+    const writeError = asUvError(core, "write");
+    patchOnce(exports, "write", (write) =>
+      function (fd, data, ...rest) {
+        const callback = rest.at(-1);
+        if (typeof callback === "function") {
+          rest[rest.length - 1] = (error, written, buffer) =>
+            callback(error && writeError(error), written, typeof data === "string" ? data : buffer);
+        }
+        return write.call(this, fd, data, ...rest);
+      },
+    );
     // `fs.promises` loads node:fs/promises on first use; fix it then.
     const promises = Object.getOwnPropertyDescriptor(exports, "promises");
     if (promises?.get && promises.configurable) {
@@ -227,7 +415,57 @@ const MODULE_FIXES = {
     fixPromiseErrors(exports, "readdir", asScandir);
     fixPromiseErrors(exports, "readFile", asReadOfDirectory);
   },
-  child_process(exports) {
+  child_process(exports, core) {
+    // spawn, exec, execFile and fork all start the child through
+    // ChildProcess#spawn, which throws where libuv's spawn fails
+    // synchronously in Node.
+    if (exports.ChildProcess?.prototype) {
+      patchOnce(exports.ChildProcess.prototype, "spawn", (spawn) =>
+        function (options, ...rest) {
+          if (cwdNotADirectory(core, options?.cwd)) throw errnoError(core, "ENOTDIR", "spawn");
+          return spawn.call(this, options, ...rest);
+        },
+      );
+    }
+    // The synchronous forms report it as the result's error (spawnSync) or
+    // throw it (execSync, execFileSync), naming the file they ran.
+    const syncFailure = (file, args) => {
+      const error = errnoError(core, "ENOTDIR", `spawnSync ${file}`);
+      error.path = file;
+      error.spawnargs = args;
+      return error;
+    };
+    const optionsOf = (args) => args.find((arg) => arg !== null && typeof arg === "object" && !Array.isArray(arg));
+    const failedResult = (error) => ({ error, status: null, signal: null, output: null, pid: 0, stdout: null, stderr: null });
+    patchOnce(exports, "spawnSync", (spawnSync) =>
+      function (file, ...args) {
+        const options = optionsOf(args);
+        if (cwdNotADirectory(core, options?.cwd)) {
+          return failedResult(syncFailure(file, Array.isArray(args[0]) ? [...args[0]] : []));
+        }
+        return spawnSync.call(this, file, ...args);
+      },
+    );
+    patchOnce(exports, "execSync", (execSync) =>
+      function (command, options, ...rest) {
+        if (cwdNotADirectory(core, options?.cwd)) {
+          const shell = typeof options.shell === "string" ? options.shell : "/bin/sh";
+          const error = syncFailure(shell, ["-c", command]);
+          throw Object.assign(error, failedResult(error));
+        }
+        return execSync.call(this, command, options, ...rest);
+      },
+    );
+    patchOnce(exports, "execFileSync", (execFileSync) =>
+      function (file, ...args) {
+        const options = optionsOf(args);
+        if (cwdNotADirectory(core, options?.cwd)) {
+          const error = syncFailure(file, Array.isArray(args[0]) ? [...args[0]] : []);
+          throw Object.assign(error, failedResult(error));
+        }
+        return execFileSync.call(this, file, ...args);
+      },
+    );
     // A child that never started (ENOENT, EACCES) exits with the negated
     // errno in Node, which 'exit', 'close' and `exitCode` report.
     patchOnce(exports, "spawn", (spawn) =>
@@ -243,6 +481,121 @@ const MODULE_FIXES = {
         return child;
       },
     );
+  },
+  net(exports) {
+    fixBadPortMessage(exports, "connect");
+    fixBadPortMessage(exports, "createConnection");
+    if (exports.Socket?.prototype) fixBadPortMessage(exports.Socket.prototype, "connect");
+    if (exports.Server?.prototype) fixBadPortMessage(exports.Server.prototype, "listen");
+  },
+  tls(exports) {
+    // A server's socket is `authorized` only when the server asked for the
+    // client's certificate (requestCert) and it checked out; deno_node
+    // says true for every server socket.
+    const prototype = exports.TLSSocket?.prototype;
+    if (prototype && !Object.getOwnPropertyDescriptor(prototype, "authorized")) {
+      const authorized = Symbol("authorized");
+      Object.defineProperty(prototype, "authorized", {
+        configurable: true,
+        enumerable: false,
+        get() {
+          return this[authorized] ?? false;
+        },
+        set(value) {
+          this[authorized] = value && this._tlsOptions?.isServer && !this._requestCert ? false : value;
+        },
+      });
+    }
+  },
+  async_hooks(exports) {
+    // Node's AsyncResource checks its type and knows its trigger id.
+    const Original = exports.AsyncResource;
+    if (typeof Original !== "function" || "triggerAsyncId" in Original.prototype) return;
+    const trigger = Symbol("triggerAsyncId");
+    const executionAsyncId = exports.executionAsyncId;
+    class AsyncResource extends Original {
+      constructor(type, options) {
+        if (typeof type !== "string") {
+          throw nodeError(
+            TypeError,
+            "ERR_INVALID_ARG_TYPE",
+            `The "type" argument must be of type string. Received ${type === null || type === undefined ? type : specificType(type) ?? typeof type}`,
+          );
+        }
+        super(type, options);
+        const given = typeof options === "number" ? options : options?.triggerAsyncId;
+        this[trigger] = given ?? executionAsyncId();
+      }
+      triggerAsyncId() {
+        return this[trigger];
+      }
+    }
+    exports.AsyncResource = AsyncResource;
+  },
+  vm(exports) {
+    // On the QuickJS backend a script that fails to compile inside
+    // deno_node's op leaves no exception behind, and vm reads the op's empty
+    // result (`TypeError: Cannot read properties of null`). The source has
+    // a syntax error then, so parsing it again throws Node's SyntaxError
+    // without running any of it.
+    const compileFailed = (error) =>
+      error instanceof TypeError && String(error.message).startsWith("Cannot read properties of null");
+    const syntaxErrorOf = (code, error) => {
+      if (!compileFailed(error)) return error;
+      try {
+        // Parsed, never run: eval compiles the whole source first and fails there.
+        (0, eval)(`throw 0;\n${String(code)}`);
+      } catch (syntaxError) {
+        if (syntaxError instanceof SyntaxError) return syntaxError;
+      }
+      return error;
+    };
+    if (typeof exports.Script === "function" && !exports.Script.__pihostNodeFix) {
+      exports.Script = new Proxy(exports.Script, {
+        construct(target, args, newTarget) {
+          try {
+            return Reflect.construct(target, args, newTarget === exports.Script ? target : newTarget);
+          } catch (error) {
+            throw syntaxErrorOf(args[0], error);
+          }
+        },
+        get(target, key, receiver) {
+          return key === "__pihostNodeFix" ? true : Reflect.get(target, key, receiver);
+        },
+      });
+    }
+    for (const name of ["runInThisContext", "runInContext", "runInNewContext"]) {
+      patchOnce(exports, name, (original) =>
+        function (code, ...rest) {
+          try {
+            return original.call(this, code, ...rest);
+          } catch (error) {
+            throw syntaxErrorOf(code, error);
+          }
+        },
+      );
+    }
+  },
+  zlib(exports) {
+    // A brotli decoder's failure in Node has the decoder's error as its code
+    // (ERR__ERROR_FORMAT_PADDING_2) and "Decompression failed" as its
+    // message; deno_node passes the code as the message and no code. Every
+    // failure of a zlib stream ends in its destroy(error).
+    const prototype = exports.BrotliDecompress?.prototype;
+    if (!prototype || Object.hasOwn(prototype, "destroy")) return;
+    const originalDestroy = prototype.destroy;
+    Object.defineProperty(prototype, "destroy", {
+      configurable: true,
+      writable: true,
+      value: function destroy(error, ...rest) {
+        if (error instanceof Error && error.code === undefined && /^ERR_\w+$/.test(error.message)) {
+          const name = error.message.slice(4);
+          error.code = `ERR_${name.startsWith("_") ? name : `_${name}`}`;
+          error.message = "Decompression failed";
+        }
+        return originalDestroy.call(this, error, ...rest);
+      },
+    });
   },
   url(exports, core) {
     exports.URL = nodeUrl(core);

@@ -51,7 +51,9 @@ function runAs(entry, invoke) {
   running = entry;
   // Continuations of the extension's own awaits carry the entry with them,
   // which names the extension when one of those is the code that was stopped.
-  core.setAsyncContext?.({ [entryMark]: entry });
+  // The context is also AsyncLocalStorage's mapping (deno_core's
+  // AsyncVariable), so the mark goes beside what a timer or callback restored.
+  core.setAsyncContext?.({ __proto__: null, ...previousContext, [entryMark]: entry });
   try {
     return invoke();
   } finally {

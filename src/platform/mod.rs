@@ -50,7 +50,9 @@ pub(crate) fn extensions() -> Result<Vec<Extension>, String> {
         deno_tls::deno_tls::init(),
         deno_io::deno_io::init(Some(stdio()?)),
         deno_fs::deno_fs::init(fs.clone()),
-        deno_os::deno_os::init(None),
+        // Each runtime keeps its own exit code: without one deno_os drops
+        // what `process.exitCode` sets and `process.exit(3)` reports 0.
+        deno_os::deno_os::init(Some(deno_os::ExitCode::default())),
         deno_process::deno_process::init(None),
         deno_node_crypto::deno_node_crypto::init(),
         deno_node::deno_node::init::<NpmChecker, NpmFolderResolver, NodeSys>(None, fs),

@@ -83,6 +83,21 @@ fn op_pihost_exit() -> Result<(), JsErrorBox> {
     ))
 }
 
+/// Stands in for deno_node's `op_vm_create_context` and
+/// `op_vm_create_context_without_contextify`: they make every new context
+/// from the V8 snapshot deno_runtime builds, which pihost's runtime does not
+/// have (on QuickJS there are no snapshots at all), and unwrap the missing
+/// snapshot, which aborts the host process. An extension gets an error it
+/// can catch instead (docs/engine-notes.md, note 22).
+#[op2(fast)]
+fn op_pihost_no_vm_contexts() -> Result<(), JsErrorBox> {
+    Err(JsErrorBox::generic(
+        "pihost: node:vm cannot make new contexts (createContext, runInNewContext, runInContext): \
+         they need a V8 startup snapshot that pihost's runtime does not have; \
+         runInThisContext, Script#runInThisContext and compileFunction work",
+    ))
+}
+
 /// Stands in for deno_node's `op_node_translate_cli_args`, which rewrites
 /// the arguments of a spawned `node` into `deno run …`: pihost's
 /// `process.execPath` is a real Node, whose arguments stay as they are.
@@ -195,6 +210,9 @@ const NEEDS_DENO_RESOLUTION: &[&str] = &[
 pub(super) fn middleware(op: OpDecl) -> OpDecl {
     match op.name {
         "op_exit" => op.with_implementation_from(&op_pihost_exit()),
+        "op_vm_create_context" | "op_vm_create_context_without_contextify" => {
+            op.with_implementation_from(&op_pihost_no_vm_contexts())
+        }
         "op_node_translate_cli_args" => op.with_implementation_from(&op_pihost_keep_cli_args()),
         "op_node_in_npm_package" => op.with_implementation_from(&op_pihost_not_in_npm_package()),
         "op_node_call_is_from_dependency" => op.with_implementation_from(&op_pihost_not_from_dependency()),
