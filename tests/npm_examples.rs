@@ -38,7 +38,7 @@ async fn loaded() -> Pihost {
         "the npm examples load (run scripts/setup to install their packages): {:#?}",
         report.errors
     );
-    assert_eq!(report.extensions.len(), 8);
+    assert_eq!(report.extensions.len(), 15);
     pihost
         .bind(Arc::new(RecordingHost::new()), &HostState::default())
         .await
@@ -47,7 +47,11 @@ async fn loaded() -> Pihost {
 }
 
 fn text(result: &Option<Value>) -> String {
-    result.as_ref().expect("a result")["content"][0]["text"]
+    text_of(result.as_ref().expect("a result"))
+}
+
+fn text_of(result: &Value) -> String {
+    result["content"][0]["text"]
         .as_str()
         .expect("text content")
         .to_string()
@@ -193,5 +197,215 @@ fn chokidar_reports_what_changes_in_a_folder_to_a_tool() {
         let details = &last.as_ref().expect("result")["details"];
         assert_eq!(details["errors"], json!([]), "{details}");
         assert_eq!(details["watching"], json!(false));
+    });
+}
+
+/// Runs a tool, bounded: a tool that never settles fails the test instead
+/// of hanging it.
+async fn tool(pihost: &Pihost, name: &str, args: Value) -> Value {
+    let call = pihost.execute_tool(name, "t1", &args, None);
+    tokio::time::timeout(std::time::Duration::from_secs(60), call)
+        .await
+        .unwrap_or_else(|_| panic!("{name} did not finish in 60 s"))
+        .unwrap_or_else(|error| panic!("{name}: {error}"))
+        .unwrap_or_else(|| panic!("{name} gave no result"))
+}
+
+#[test]
+fn express_serves_pages_that_fetch_reads_back() {
+    runtime().block_on(async {
+        let pihost = loaded().await;
+        let result = tool(&pihost, "express_roundtrip", json!({})).await;
+        assert_eq!(
+            text_of(&result),
+            "200 /\n200 /api/items/42?tag=blue\n201 /api/echo\n404 /missing"
+        );
+        let results = &result["details"]["results"];
+        assert_eq!(results[0]["type"], "text/html; charset=utf-8");
+        assert_eq!(
+            results[0]["body"],
+            "<!doctype html><title>pihost</title><h1>Hello from express</h1>"
+        );
+        assert_eq!(results[1]["type"], "application/json; charset=utf-8");
+        assert_eq!(results[1]["body"], r#"{"id":"42","tag":"blue"}"#);
+        assert_eq!(
+            results[2]["body"],
+            r#"{"received":{"words":["one","two","three"]},"count":3}"#,
+            "express.json() parsed the POST's body"
+        );
+        assert!(
+            results[3]["body"].as_str().is_some_and(|body| body.contains("Cannot GET /missing")),
+            "{results}"
+        );
+        // The server was closed before the tool returned: its port refuses.
+        let port = result["details"]["port"].as_u64().expect("port") as u16;
+        assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_err(), "port {port} still open");
+    });
+}
+
+#[test]
+fn vscode_jsonrpc_talks_over_a_unix_socket() {
+    runtime().block_on(async {
+        let pihost = loaded().await;
+        let folder = tempfile::tempdir().expect("temp dir");
+        let result = tool(&pihost, "jsonrpc_roundtrip", json!({ "dir": folder.path() })).await;
+        assert_eq!(
+            text_of(&result),
+            "sum 10\nnotes first, second\ncounted to 3 (steps 1 2 3)\n-32601 Unhandled method no/such-method",
+            "{result:#}"
+        );
+        let socket = result["details"]["socketPath"].as_str().expect("socket path");
+        assert!(socket.starts_with(folder.path().to_str().expect("utf-8")), "{socket}");
+        assert!(!std::path::Path::new(socket).exists(), "closing the server removed {socket}");
+    });
+}
+
+#[test]
+fn async_local_storage_follows_axios_requests() {
+    runtime().block_on(async {
+        let pihost = loaded().await;
+        let result = tool(&pihost, "traced_requests", json!({ "ids": ["req-1", "req-2", "req-3"] })).await;
+        assert_eq!(
+            text_of(&result),
+            "req-1: header req-1, response req-1, after await req-1\n\
+             req-2: header req-2, response req-2, after await req-2\n\
+             req-3: header req-3, response req-3, after await req-3",
+            "{result:#}"
+        );
+        for (index, id) in ["req-1", "req-2", "req-3"].iter().enumerate() {
+            assert_eq!(
+                result["details"]["results"][index]["seen"],
+                json!([format!("request {id}"), format!("response {id}")])
+            );
+        }
+        assert_eq!(result["details"]["outside"], Value::Null, "no context outside run()");
+    });
+}
+
+#[test]
+fn proper_lockfile_locks_and_refuses_a_second_lock() {
+    runtime().block_on(async {
+        let pihost = loaded().await;
+        let folder = tempfile::tempdir().expect("temp dir");
+        let file = folder.path().join("state.json");
+        std::fs::write(&file, "{}").expect("write");
+        let result = tool(&pihost, "lockfile_cycle", json!({ "file": file })).await;
+        assert_eq!(
+            result["details"]["steps"],
+            json!([
+                "locked true",
+                "second lock ELOCKED",
+                "unlocked true",
+                "lockSync true",
+                "second lockSync ELOCKED",
+                "unlockSync true",
+                "unlock again ENOTACQUIRED"
+            ]),
+            "{result:#}"
+        );
+        let left: Vec<_> = std::fs::read_dir(folder.path())
+            .expect("read dir")
+            .map(|entry| entry.expect("entry").file_name())
+            .collect();
+        assert_eq!(left, ["state.json"], "no lock left behind");
+    });
+}
+
+#[test]
+fn the_mcp_sdk_client_calls_a_stdio_server() {
+    runtime().block_on(async {
+        let pihost = loaded().await;
+        let result = tool(&pihost, "mcp_count_words", json!({ "text": "the quick  brown fox" })).await;
+        assert_eq!(text_of(&result), "4 words", "{result:#}");
+        let details = &result["details"];
+        assert_eq!(details["server"], "pihost-word-counter 1.0.0");
+        assert_eq!(
+            details["tools"],
+            json!([{
+                "name": "count_words",
+                "description": "Count the words of a text",
+                "input": ["minLength", "text"],
+                "required": ["text"]
+            }])
+        );
+        assert_eq!(details["isError"], false);
+        assert_eq!(details["serverOutlivedClose"], false, "closing the client ended the server");
+    });
+}
+
+#[test]
+fn glob_matches_patterns_with_ignore_and_dot() {
+    runtime().block_on(async {
+        let pihost = loaded().await;
+        let folder = tempfile::tempdir().expect("temp dir");
+        for file in [
+            "src/a.ts",
+            "src/b.js",
+            "src/nested/c.ts",
+            "src/.cache/f.ts",
+            ".hidden/d.ts",
+            "node_modules/x/e.ts",
+            ".env",
+            "README.md",
+        ] {
+            let path = folder.path().join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, "x").expect("write");
+        }
+        let args = |dot: bool| {
+            json!({
+                "cwd": folder.path(),
+                "patterns": ["**/*.ts", "*.md"],
+                "ignore": ["node_modules/**"],
+                "dot": dot,
+            })
+        };
+        let plain = tool(&pihost, "glob_files", args(false)).await;
+        assert_eq!(
+            plain["details"],
+            json!({ "matches": ["README.md", "src/a.ts", "src/nested/c.ts"], "sameSync": true })
+        );
+        let dotted = tool(&pihost, "glob_files", args(true)).await;
+        assert_eq!(
+            dotted["details"],
+            json!({
+                "matches": [".hidden/d.ts", "README.md", "src/.cache/f.ts", "src/a.ts", "src/nested/c.ts"],
+                "sameSync": true
+            })
+        );
+    });
+}
+
+#[test]
+fn jsdiff_makes_reads_and_applies_a_patch() {
+    runtime().block_on(async {
+        let pihost = loaded().await;
+        let result = tool(
+            &pihost,
+            "diff_patch",
+            json!({
+                "fileName": "notes.txt",
+                "oldText": "one\ntwo\nthree\nfour\nfive\nsix\nseven\n",
+                "newText": "one\n2\nthree\nfour\nfive\nsix\nseven\neight\n",
+                "unrelated": "alpha\nbeta\n",
+            }),
+        )
+        .await;
+        assert_eq!(
+            text_of(&result),
+            "===================================================================\n\
+             --- a/notes.txt\n\
+             +++ b/notes.txt\n\
+             @@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n\
+             @@ -7,1 +7,2 @@\n seven\n+eight\n"
+        );
+        assert_eq!(
+            result["details"],
+            json!({
+                "hunks": ["@@ -1,3 +1,3 @@ 4 lines", "@@ -7,1 +7,2 @@ 2 lines"],
+                "appliedMatches": true,
+                "misfit": false
+            })
+        );
     });
 }
