@@ -51,10 +51,7 @@ fn text(result: &Option<Value>) -> String {
 }
 
 fn text_of(result: &Value) -> String {
-    result["content"][0]["text"]
-        .as_str()
-        .expect("text content")
-        .to_string()
+    result["content"][0]["text"].as_str().expect("text content").to_string()
 }
 
 /// Answers every request with a small text body, once per connection.
@@ -229,17 +226,21 @@ fn express_serves_pages_that_fetch_reads_back() {
         assert_eq!(results[1]["type"], "application/json; charset=utf-8");
         assert_eq!(results[1]["body"], r#"{"id":"42","tag":"blue"}"#);
         assert_eq!(
-            results[2]["body"],
-            r#"{"received":{"words":["one","two","three"]},"count":3}"#,
+            results[2]["body"], r#"{"received":{"words":["one","two","three"]},"count":3}"#,
             "express.json() parsed the POST's body"
         );
         assert!(
-            results[3]["body"].as_str().is_some_and(|body| body.contains("Cannot GET /missing")),
+            results[3]["body"]
+                .as_str()
+                .is_some_and(|body| body.contains("Cannot GET /missing")),
             "{results}"
         );
         // The server was closed before the tool returned: its port refuses.
         let port = result["details"]["port"].as_u64().expect("port") as u16;
-        assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_err(), "port {port} still open");
+        assert!(
+            std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+            "port {port} still open"
+        );
     });
 }
 
@@ -256,7 +257,10 @@ fn vscode_jsonrpc_talks_over_a_unix_socket() {
         );
         let socket = result["details"]["socketPath"].as_str().expect("socket path");
         assert!(socket.starts_with(folder.path().to_str().expect("utf-8")), "{socket}");
-        assert!(!std::path::Path::new(socket).exists(), "closing the server removed {socket}");
+        assert!(
+            !std::path::Path::new(socket).exists(),
+            "closing the server removed {socket}"
+        );
     });
 }
 
@@ -264,7 +268,12 @@ fn vscode_jsonrpc_talks_over_a_unix_socket() {
 fn async_local_storage_follows_axios_requests() {
     runtime().block_on(async {
         let pihost = loaded().await;
-        let result = tool(&pihost, "traced_requests", json!({ "ids": ["req-1", "req-2", "req-3"] })).await;
+        let result = tool(
+            &pihost,
+            "traced_requests",
+            json!({ "ids": ["req-1", "req-2", "req-3"] }),
+        )
+        .await;
         assert_eq!(
             text_of(&result),
             "req-1: header req-1, response req-1, after await req-1\n\
@@ -329,7 +338,10 @@ fn the_mcp_sdk_client_calls_a_stdio_server() {
             }])
         );
         assert_eq!(details["isError"], false);
-        assert_eq!(details["serverOutlivedClose"], false, "closing the client ended the server");
+        assert_eq!(
+            details["serverOutlivedClose"], false,
+            "closing the client ended the server"
+        );
     });
 }
 
