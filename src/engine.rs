@@ -30,6 +30,8 @@ pub struct EngineOptions {
     pub config_dir_name: String,
     /// CPU, heap and load-time limits for the extensions ([`Limits::default`]).
     pub limits: Limits,
+    /// What extensions may touch ([`Permissions::default`]: everything, as in pi).
+    pub permissions: crate::Permissions,
 }
 
 impl EngineOptions {
@@ -44,6 +46,7 @@ impl EngineOptions {
             agent_dir,
             config_dir_name,
             limits: Limits::default(),
+            permissions: crate::Permissions::default(),
         }
     }
 }
@@ -266,6 +269,7 @@ impl Engine {
         // Workers this runtime starts get one made the same way.
         crate::platform::set_worker_runtime(new_js_runtime);
         let heap_limit = options.limits.max_heap_mb.map(|mb| mb.saturating_mul(1024 * 1024));
+        let permissions = options.permissions.container(&options.cwd)?;
         let mut runtime = js_runtime(heap_limit).map_err(PihostError::RuntimeStart)?;
         let main_url = ModuleSpecifier::parse("pihost:runtime/main.js").map_err(|error| internal("main url", error))?;
         let module_id = runtime
@@ -285,6 +289,9 @@ impl Engine {
             .map_err(|error| internal("runtime/main.js exports", error))?;
         let (error_sender, errors) = tokio::sync::mpsc::unbounded_channel();
         runtime.op_state().borrow_mut().put(ErrorSink(Some(error_sender)));
+        // pihost's own start-up ran with every permission; from here on
+        // every touch is the extensions' and is checked.
+        runtime.op_state().borrow_mut().put(permissions);
         let watchdog = Watchdog::new(runtime.v8_isolate().thread_safe_handle(), options.limits.cpu);
         let mut engine = Self {
             runtime,

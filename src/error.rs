@@ -6,6 +6,9 @@ use std::path::PathBuf;
 /// Why a call into pihost failed.
 #[derive(Debug, thiserror::Error)]
 pub enum PihostError {
+    /// The session's permissions could not be understood.
+    #[error(transparent)]
+    Permissions(#[from] crate::permissions::PermissionsError),
     /// The JavaScript isolate could not be created.
     #[error("the JavaScript runtime failed to start: {0}")]
     RuntimeStart(String),

@@ -55,6 +55,11 @@ pub struct InitializeParams {
     /// that extension fails and the next one loads; 0 is no limit; default 30 000.
     #[serde(default)]
     pub load_timeout_ms: Option<u64>,
+    /// What extensions may touch (Deno's grants: `sandbox`, `allowRead`,
+    /// `denyNet`, …); default: the server's (`pihost serve --sandbox …`),
+    /// else everything, as in pi.
+    #[serde(default)]
+    pub permissions: Option<crate::Permissions>,
 }
 
 /// The dispatch timeout of a `pihost serve` session that names none.

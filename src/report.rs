@@ -58,6 +58,9 @@ pub struct ExtensionReport {
     pub markdown_transformer: bool,
     /// Number of handlers per event name, sorted by name.
     pub handlers: BTreeMap<String, usize>,
+    /// What a sandbox refused the extension while it loaded, first touch of each target once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub denied: Vec<crate::permissions::Denial>,
 }
 
 /// A registered tool.
@@ -126,6 +129,9 @@ pub struct LoadError {
     /// How long the failed attempt took, in milliseconds, when the loader timed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load_time_ms: Option<f64>,
+    /// What a sandbox refused the extension before it failed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub denied: Vec<crate::permissions::Denial>,
 }
 
 /// A provider registered while loading; pi applies it when a host binds (A7).

@@ -558,11 +558,16 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
         cpu_limit_ms,
         max_heap_mb,
         load_timeout_ms,
+        permissions,
     } = params!(params);
     let mut options = defaults.clone();
     if let Some(cwd) = cwd {
         options = EngineOptions::for_cwd(&cwd);
         options.limits = defaults.limits;
+        options.permissions = defaults.permissions.clone();
+    }
+    if let Some(permissions) = permissions {
+        options.permissions = permissions;
     }
     if let Some(ms) = cpu_limit_ms {
         options.limits.cpu = Limits::millis(ms);

@@ -306,3 +306,34 @@ fn params_of_the_wrong_shape_are_invalid_params() {
     agent.request(7, "listTools", json!({}));
     assert!(agent.response(7)["result"].is_array(), "the session goes on");
 }
+
+#[test]
+fn initialize_takes_a_sandbox_and_its_grants() {
+    let project = Project::new();
+    project.write(
+        "reads.ts",
+        "import fs from 'node:fs';\nexport default function (pi) {\n  pi.registerCommand('peek', { handler: async (args) => { fs.readFileSync(args); } });\n}\n",
+    );
+    let granted = project.write("granted/note.txt", "note");
+    let outside = project.write("outside.txt", "secret");
+    let mut agent = Agent::start(&project);
+    agent.request(
+        1,
+        "initialize",
+        json!({ "paths": ["reads.ts"], "permissions": { "sandbox": true, "allowRead": ["granted"] } }),
+    );
+    assert_eq!(agent.response(1)["result"]["serverInfo"]["name"], "pihost");
+    agent.request(2, "load", json!({}));
+    assert_eq!(agent.response(2)["result"]["errors"], json!([]));
+    agent.request(3, "bind", json!({}));
+    agent.response(3);
+    agent.request(4, "runCommand", json!({ "name": "peek", "args": granted }));
+    assert_eq!(agent.response(4)["error"], Value::Null);
+    agent.request(5, "runCommand", json!({ "name": "peek", "args": outside }));
+    let refused = agent.response(5);
+    assert_eq!(
+        refused["error"]["message"],
+        format!("Requires read access to \"{outside}\", run again with the --allow-read flag"),
+        "{refused:#}"
+    );
+}

@@ -486,7 +486,22 @@ const MODULE_FIXES = {
     fixBadPortMessage(exports, "connect");
     fixBadPortMessage(exports, "createConnection");
     if (exports.Socket?.prototype) fixBadPortMessage(exports.Socket.prototype, "connect");
-    if (exports.Server?.prototype) fixBadPortMessage(exports.Server.prototype, "listen");
+    if (exports.Server?.prototype) {
+      fixBadPortMessage(exports.Server.prototype, "listen");
+      // A listen the sandbox refuses is the server's 'error', as a port in
+      // use is; deno_node throws it from the tick that sets the handle up,
+      // where nobody can catch it.
+      patchOnce(exports.Server.prototype, "_listen2", (original) =>
+        function (...args) {
+          try {
+            return original.apply(this, args);
+          } catch (error) {
+            if (error?.name !== "NotCapable") throw error;
+            globalThis.process.nextTick(() => this.emit("error", error));
+          }
+        },
+      );
+    }
   },
   tls(exports) {
     // A server's socket is `authorized` only when the server asked for the

@@ -3,6 +3,7 @@
 // stopping. Factories are awaited one at a time, in discovery order.
 import { createExtensionAPI, createExtensionRecord } from "pihost:runtime/extension-api.js";
 import { enterExtension } from "pihost:runtime/entries.js";
+import { ops } from "pihost:runtime/ops.js";
 
 let loadTimeoutMs = 0;
 
@@ -86,6 +87,9 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
   const extensions = [];
   const errors = [];
   const timings = new Map();
+  // What a sandbox refused each extension while it loaded (nothing outside one).
+  const denials = new Map();
+  ops.op_pihost_take_denials();
   const cacheToken = useCache ? useExtensionCacheCwd(cwd) : undefined;
   for (const entry of entries) {
     const started = performance.now();
@@ -112,6 +116,8 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
       });
     }
     timings.set(entry.path, performance.now() - started);
+    const denied = ops.op_pihost_take_denials();
+    if (denied.length > 0) denials.set(entry.path, denied);
   }
-  return { extensions, errors, timings };
+  return { extensions, errors, timings, denials };
 }

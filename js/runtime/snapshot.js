@@ -52,14 +52,17 @@ function describeExtension(extension, loadTimeMs) {
 }
 
 /** The load report the Rust side deserialises (`report::InspectReport`). */
-export function describeLoad({ extensions, errors, timings }, runtime) {
+export function describeLoad({ extensions, errors, timings, denials }, runtime) {
   const flagValues = {};
   for (const name of [...runtime.flagValues.keys()].sort()) flagValues[name] = jsonValue(runtime.flagValues.get(name));
   return {
-    extensions: extensions.map((extension) => describeExtension(extension, timings.get(extension.path) ?? 0)),
+    extensions: extensions.map((extension) =>
+      withOptional(describeExtension(extension, timings.get(extension.path) ?? 0), "denied", denials?.get(extension.path)),
+    ),
     errors: errors.map((error) => {
       const described = { path: error.path, error: error.error };
       withOptional(described, "stack", error.stack);
+      withOptional(described, "denied", denials?.get(error.path));
       return withOptional(described, "loadTimeMs", timings.get(error.path));
     }),
     flagValues,

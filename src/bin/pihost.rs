@@ -34,6 +34,8 @@ enum Verb {
         json: bool,
         #[command(flatten)]
         limits: LimitArgs,
+        #[command(flatten)]
+        permissions: PermissionArgs,
     },
     /// Run compat scenarios (folders with scenario.json and expected.json,
     /// or folders of them) and report pass or fail for each.
@@ -87,6 +89,8 @@ enum Verb {
         schema: bool,
         #[command(flatten)]
         limits: LimitArgs,
+        #[command(flatten)]
+        permissions: PermissionArgs,
         /// Default dispatch timeout of a session (initialize's dispatchTimeoutMs overrides it); 0 is none.
         #[arg(long, default_value_t = pihost::protocol::DEFAULT_SERVE_DISPATCH_TIMEOUT_MS)]
         timeout_ms: u64,
@@ -128,6 +132,8 @@ struct SessionArgs {
     timeout_ms: u64,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    permissions: PermissionArgs,
 }
 
 /// The default of `--timeout-ms` for emit, tool and command.
@@ -153,6 +159,81 @@ impl LimitArgs {
             cpu: pihost::Limits::millis(self.cpu_limit_ms),
             max_heap_mb: (self.max_heap_mb > 0).then_some(self.max_heap_mb as usize),
             load_timeout: pihost::Limits::millis(self.load_timeout_ms),
+        }
+    }
+}
+
+/// What extensions may touch, in Deno's spelling. Without `--sandbox`
+/// everything is allowed but what a `--deny-*` names (pi's behaviour).
+#[derive(clap::Args)]
+struct PermissionArgs {
+    /// Deny every file, process, network, environment and system touch not granted below.
+    #[arg(long)]
+    sandbox: bool,
+    /// Grant everything.
+    #[arg(long, short = 'A')]
+    allow_all: bool,
+    /// Files and folders extensions may read (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "PATHS")]
+    allow_read: Option<Vec<String>>,
+    /// Files and folders extensions may write (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "PATHS")]
+    allow_write: Option<Vec<String>>,
+    /// Programs extensions may run (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "PROGRAMS")]
+    allow_run: Option<Vec<String>>,
+    /// Hosts (HOST[:PORT]) extensions may reach or listen on (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "HOSTS")]
+    allow_net: Option<Vec<String>>,
+    /// Environment variables extensions may read and set (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "NAMES")]
+    allow_env: Option<Vec<String>>,
+    /// System facts extensions may read (hostname, osRelease, …; all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "NAMES")]
+    allow_sys: Option<Vec<String>>,
+    /// Files and folders extensions may never read (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "PATHS")]
+    deny_read: Option<Vec<String>>,
+    /// Files and folders extensions may never write (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "PATHS")]
+    deny_write: Option<Vec<String>>,
+    /// Programs extensions may never run (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "PROGRAMS")]
+    deny_run: Option<Vec<String>>,
+    /// Hosts extensions may never reach (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "HOSTS")]
+    deny_net: Option<Vec<String>>,
+    /// Environment variables extensions may never read (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "NAMES")]
+    deny_env: Option<Vec<String>>,
+    /// System facts extensions may never read (all without a list).
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "NAMES")]
+    deny_sys: Option<Vec<String>>,
+}
+
+impl PermissionArgs {
+    fn permissions(&self) -> pihost::Permissions {
+        // `--allow-read` alone arrives as one empty value: everything.
+        let list = |values: &Option<Vec<String>>| {
+            values
+                .as_ref()
+                .map(|values| values.iter().filter(|value| !value.is_empty()).cloned().collect())
+        };
+        pihost::Permissions {
+            sandbox: self.sandbox,
+            allow_all: self.allow_all,
+            allow_read: list(&self.allow_read),
+            allow_write: list(&self.allow_write),
+            allow_run: list(&self.allow_run),
+            allow_net: list(&self.allow_net),
+            allow_env: list(&self.allow_env),
+            allow_sys: list(&self.allow_sys),
+            deny_read: list(&self.deny_read),
+            deny_write: list(&self.deny_write),
+            deny_run: list(&self.deny_run),
+            deny_net: list(&self.deny_net),
+            deny_env: list(&self.deny_env),
+            deny_sys: list(&self.deny_sys),
         }
     }
 }
@@ -186,6 +267,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Verb::Serve {
             cwd,
             limits,
+            permissions,
             timeout_ms,
             ..
         } => {
@@ -195,6 +277,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let mut options = EngineOptions::for_cwd(&cwd);
             options.limits = limits.limits();
+            options.permissions = permissions.permissions();
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             runtime.block_on(pihost::serve::serve(options, timeout_ms));
             Ok(ExitCode::SUCCESS)
@@ -230,6 +313,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             agent_dir,
             json,
             limits,
+            permissions,
         } => {
             let cwd = match cwd {
                 Some(cwd) => cwd,
@@ -240,6 +324,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let mut options = EngineOptions::for_cwd(&cwd);
             options.limits = limits.limits();
+            options.permissions = permissions.permissions();
             if let Some(agent_dir) = agent_dir {
                 options.agent_dir =
                     pihost::discovery::resolve_user_path(&agent_dir.display().to_string(), &options.cwd);
@@ -295,6 +380,7 @@ fn one_shot(session: SessionArgs, operation: Operation) -> anyhow::Result<ExitCo
     }
     let mut options = EngineOptions::for_cwd(&cwd);
     options.limits = session.limits.limits();
+    options.permissions = session.permissions.permissions();
     if let Some(agent_dir) = &session.agent_dir {
         options.agent_dir = pihost::discovery::resolve_user_path(&agent_dir.display().to_string(), &options.cwd);
     }
@@ -531,6 +617,7 @@ fn render_table(report: &InspectReport) -> String {
                 out.push_str(&format!("  {label:<10} {value}\n"));
             }
         }
+        render_denials(&mut out, &extension.denied);
     }
     if !report.pending_providers.is_empty() {
         out.push_str("\nproviders waiting for a host:\n");
@@ -549,9 +636,20 @@ fn render_table(report: &InspectReport) -> String {
             if let Some(location) = error.stack.as_deref().and_then(first_user_frame) {
                 out.push_str(&format!("    at {location}\n"));
             }
+            render_denials(&mut out, &error.denied);
         }
     }
     out
+}
+
+/// What a sandbox refused, one line each, with the flag that would grant it.
+fn render_denials(out: &mut String, denied: &[pihost::permissions::Denial]) {
+    for denial in denied {
+        out.push_str(&format!(
+            "  {:<10} {} (--allow-{})\n",
+            "denied", denial.target, denial.kind
+        ));
+    }
 }
 
 /// The first stack frame that points into a file the user owns.

@@ -14,6 +14,7 @@ deno_core::extension!(
     pihost_ops,
     ops = [
         system::op_pihost_write,
+        crate::permissions::op_pihost_take_denials,
         process::op_pihost_exec_start,
         process::op_pihost_exec_wait,
         process::op_pihost_exec_kill,

@@ -44,6 +44,12 @@ pub fn op_pihost_exec_start(
     #[serde] args: Vec<String>,
     #[string] cwd: String,
 ) -> Result<u32, JsErrorBox> {
+    crate::permissions::check_run(
+        state.borrow::<deno_permissions::PermissionsContainer>(),
+        &command,
+        std::path::Path::new(&cwd),
+        "pi.exec",
+    )?;
     let child = tokio::process::Command::new(&command)
         .args(&args)
         .current_dir(&cwd)

@@ -7,10 +7,12 @@
 //! `js/pi/coding-agent/search-backend.js`, which calls these ops; the tools'
 //! limits and formatting stay in JS.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
-use deno_core::op2;
+use deno_core::{OpState, op2};
 use deno_error::JsErrorBox;
 use grep_regex::RegexMatcherBuilder;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkMatch};
@@ -298,13 +300,24 @@ async fn off_the_isolate<T: Send + 'static>(
         .map_err(JsErrorBox::generic)
 }
 
+/// A search reads everything under its path.
+fn may_read(state: &Rc<RefCell<OpState>>, search_path: &str, api_name: &str) -> Result<(), JsErrorBox> {
+    crate::permissions::check_read(
+        state.borrow().borrow::<deno_permissions::PermissionsContainer>(),
+        Path::new(search_path),
+        api_name,
+    )
+}
+
 /// Matching lines under `search_path` (a directory or one file).
 #[op2]
 #[serde]
 pub async fn op_pihost_search_grep(
+    state: Rc<RefCell<OpState>>,
     #[string] search_path: String,
     #[serde] request: GrepRequest,
 ) -> Result<GrepResult, JsErrorBox> {
+    may_read(&state, &search_path, "grep")?;
     off_the_isolate(move || grep(Path::new(&search_path), &request)).await
 }
 
@@ -312,8 +325,10 @@ pub async fn op_pihost_search_grep(
 #[op2]
 #[serde]
 pub async fn op_pihost_search_find(
+    state: Rc<RefCell<OpState>>,
     #[string] search_path: String,
     #[serde] request: FindRequest,
 ) -> Result<FindResult, JsErrorBox> {
+    may_read(&state, &search_path, "find")?;
     off_the_isolate(move || find(Path::new(&search_path), &request)).await
 }

@@ -155,20 +155,49 @@ fn env_key(key: &str) -> Result<(), JsErrorBox> {
 
 #[op2]
 #[serde]
-fn op_pihost_env(state: &mut OpState) -> std::collections::BTreeMap<String, String> {
-    state.borrow::<RuntimeEnv>().0.clone()
+fn op_pihost_env(state: &mut OpState) -> Result<std::collections::BTreeMap<String, String>, JsErrorBox> {
+    state
+        .borrow::<deno_permissions::PermissionsContainer>()
+        .check_env_all()
+        .map_err(JsErrorBox::from_err)?;
+    Ok(state.borrow::<RuntimeEnv>().0.clone())
+}
+
+/// Variables deno_node itself reads while it sets a module up or spawns a
+/// child (Node's own settings): reading them is the platform's doing, not
+/// the extension's, so a sandbox does not refuse it.
+const NODE_SETTINGS: &[&str] = &["NODE_OPTIONS", "NODE_V8_COVERAGE", "NODE_DEBUG", "NODE_DEBUG_NATIVE"];
+
+fn may_use_env(state: &OpState, key: &str) -> Result<(), JsErrorBox> {
+    state
+        .borrow::<deno_permissions::PermissionsContainer>()
+        .check_env(key)
+        .map_err(JsErrorBox::from_err)
+}
+
+/// deno_node's own reads of its settings (`NODE_EXTRA_CA_CERTS`, …), which
+/// are the host's configuration, not an extension's touch.
+#[op2]
+#[string]
+fn op_pihost_get_env_unchecked(state: &mut OpState, #[string] key: &str) -> Result<Option<String>, JsErrorBox> {
+    env_key(key)?;
+    Ok(state.borrow::<RuntimeEnv>().0.get(key).cloned())
 }
 
 #[op2]
 #[string]
 fn op_pihost_get_env(state: &mut OpState, #[string] key: &str) -> Result<Option<String>, JsErrorBox> {
     env_key(key)?;
+    if !NODE_SETTINGS.contains(&key) {
+        may_use_env(state, key)?;
+    }
     Ok(state.borrow::<RuntimeEnv>().0.get(key).cloned())
 }
 
 #[op2(fast)]
 fn op_pihost_set_env(state: &mut OpState, #[string] key: &str, #[string] value: &str) -> Result<(), JsErrorBox> {
     env_key(key)?;
+    may_use_env(state, key)?;
     if value.contains('\0') {
         return Err(JsErrorBox::type_error(format!(
             "Value contains invalid characters: {value:?}"
@@ -184,6 +213,7 @@ fn op_pihost_set_env(state: &mut OpState, #[string] key: &str, #[string] value: 
 #[op2(fast)]
 fn op_pihost_delete_env(state: &mut OpState, #[string] key: &str) -> Result<(), JsErrorBox> {
     env_key(key)?;
+    may_use_env(state, key)?;
     state.borrow_mut::<RuntimeEnv>().0.remove(key);
     Ok(())
 }
@@ -217,7 +247,8 @@ pub(super) fn middleware(op: OpDecl) -> OpDecl {
         "op_node_in_npm_package" => op.with_implementation_from(&op_pihost_not_in_npm_package()),
         "op_node_call_is_from_dependency" => op.with_implementation_from(&op_pihost_not_from_dependency()),
         "op_env" => op.with_implementation_from(&op_pihost_env()),
-        "op_get_env" | "op_get_env_no_permission_check" => op.with_implementation_from(&op_pihost_get_env()),
+        "op_get_env" => op.with_implementation_from(&op_pihost_get_env()),
+        "op_get_env_no_permission_check" => op.with_implementation_from(&op_pihost_get_env_unchecked()),
         "op_set_env" => op.with_implementation_from(&op_pihost_set_env()),
         "op_delete_env" => op.with_implementation_from(&op_pihost_delete_env()),
         name if NEEDS_DENO_RESOLUTION.contains(&name) => op.disable(),

@@ -262,6 +262,9 @@ struct WorkerStart {
     specifier: String,
     source_code: Option<String>,
     metadata: Option<(DetachedBuffer, Vec<Transferable>)>,
+    /// The parent's permissions, shared: a worker never has more, and what
+    /// either is refused stays refused for both.
+    permissions: deno_permissions::PermissionsContainer,
 }
 
 /// Starts a worker and answers its thread id. A worker that cannot start
@@ -308,6 +311,7 @@ fn op_create_worker(
         specifier: specifier.unwrap_or_default(),
         source_code: args.has_source_code.then_some(args.source_code),
         metadata,
+        permissions: state.borrow::<deno_permissions::PermissionsContainer>().clone(),
     };
     let thread_shared = shared.clone();
     let thread_control = control_sender.clone();
@@ -791,6 +795,7 @@ async fn run_worker(
     if !shared.attach(runtime.v8_isolate().thread_safe_handle()) {
         return None;
     }
+    runtime.op_state().borrow_mut().put(start.permissions.clone());
     runtime.op_state().borrow_mut().put(WorkerSelf {
         port: Rc::new(port),
         control,

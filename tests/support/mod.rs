@@ -164,6 +164,7 @@ impl Project {
             agent_dir: self.path("agent"),
             config_dir_name: ".pi".to_string(),
             limits: pihost::Limits::default(),
+            permissions: pihost::Permissions::default(),
         }
     }
 

@@ -1,0 +1,249 @@
+//! What extensions may touch on the machine, in Deno's terms and checked by
+//! deno_permissions inside each op (files, processes, network, environment,
+//! system facts), with pihost's own ops (`pi.exec`, the search behind the
+//! grep and find tools, `process.env`) checked the same way.
+//!
+//! The default is pi's: everything allowed. A sandboxed session denies
+//! whatever is not granted, and every denial is recorded so that the host
+//! can show what an extension asked for (`pihost inspect --sandbox`).
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use deno_permissions::prompter::{PermissionPrompter, PromptResponse};
+use deno_permissions::{PermissionsContainer, PermissionsOptions};
+use serde::{Deserialize, Serialize};
+
+/// The permissions of a session. Each list is `None` (not granted), empty
+/// (granted for everything of that kind), or the granted paths, programs,
+/// hosts or names — Deno's `--allow-*` / `--deny-*` spelling.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Permissions {
+    /// Deny every touch that is not granted. Without it everything is
+    /// allowed (pi's behaviour) but what a `deny*` list names.
+    #[serde(default)]
+    pub sandbox: bool,
+    /// Grant everything (`-A`).
+    #[serde(default)]
+    pub allow_all: bool,
+    /// Files and folders that may be read (`--allow-read`).
+    #[serde(default)]
+    pub allow_read: Option<Vec<String>>,
+    /// Files and folders that may be written (`--allow-write`).
+    #[serde(default)]
+    pub allow_write: Option<Vec<String>>,
+    /// Programs that may be run, by name or path (`--allow-run`).
+    #[serde(default)]
+    pub allow_run: Option<Vec<String>>,
+    /// Hosts (`host[:port]`) that may be reached or listened on (`--allow-net`).
+    #[serde(default)]
+    pub allow_net: Option<Vec<String>>,
+    /// Environment variables that may be read or set (`--allow-env`).
+    #[serde(default)]
+    pub allow_env: Option<Vec<String>>,
+    /// System facts (`hostname`, `osRelease`, …) that may be read (`--allow-sys`).
+    #[serde(default)]
+    pub allow_sys: Option<Vec<String>>,
+    /// Files and folders that may never be read (`--deny-read`).
+    #[serde(default)]
+    pub deny_read: Option<Vec<String>>,
+    /// Files and folders that may never be written (`--deny-write`).
+    #[serde(default)]
+    pub deny_write: Option<Vec<String>>,
+    /// Programs that may never be run (`--deny-run`).
+    #[serde(default)]
+    pub deny_run: Option<Vec<String>>,
+    /// Hosts that may never be reached (`--deny-net`).
+    #[serde(default)]
+    pub deny_net: Option<Vec<String>>,
+    /// Environment variables that may never be read (`--deny-env`).
+    #[serde(default)]
+    pub deny_env: Option<Vec<String>>,
+    /// System facts that may never be read (`--deny-sys`).
+    #[serde(default)]
+    pub deny_sys: Option<Vec<String>>,
+}
+
+/// Grants that could not be understood.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid permissions: {0}")]
+pub struct PermissionsError(String);
+
+impl Permissions {
+    /// Whether nothing is restricted: the runtime then skips every check.
+    pub fn allows_everything(&self) -> bool {
+        self.allow_all
+            || (!self.sandbox
+                && [
+                    &self.deny_read,
+                    &self.deny_write,
+                    &self.deny_run,
+                    &self.deny_net,
+                    &self.deny_env,
+                    &self.deny_sys,
+                ]
+                .iter()
+                .all(|list| list.is_none()))
+    }
+
+    /// deno_permissions' container for a runtime whose relative paths
+    /// mean `cwd`. Granted and denied paths are resolved, symlinks
+    /// included, so that a link cannot stand for what it points to.
+    pub(crate) fn container(&self, cwd: &Path) -> Result<PermissionsContainer, PermissionsError> {
+        let parser = Arc::new(deno_permissions::RuntimePermissionDescriptorParser::new(
+            sys_traits::impls::RealSys,
+        ));
+        if self.allows_everything() {
+            return Ok(PermissionsContainer::allow_all(parser));
+        }
+        // Outside a sandbox only the deny lists restrict.
+        let granted = |list: &Option<Vec<String>>| {
+            if self.sandbox { list.clone() } else { Some(Vec::new()) }
+        };
+        let paths = |list: &Option<Vec<String>>| {
+            list.as_ref()
+                .map(|paths| paths.iter().map(|path| resolved_path(path, cwd)).collect::<Vec<_>>())
+        };
+        let options = PermissionsOptions {
+            allow_read: paths(&granted(&self.allow_read)),
+            allow_write: paths(&granted(&self.allow_write)),
+            allow_run: granted(&self.allow_run),
+            allow_net: granted(&self.allow_net),
+            allow_env: granted(&self.allow_env),
+            allow_sys: granted(&self.allow_sys),
+            deny_read: paths(&self.deny_read),
+            deny_write: paths(&self.deny_write),
+            deny_run: self.deny_run.clone(),
+            deny_net: self.deny_net.clone(),
+            deny_env: self.deny_env.clone(),
+            deny_sys: self.deny_sys.clone(),
+            // Nothing may be loaded from the network or through FFI.
+            allow_ffi: None,
+            deny_ffi: None,
+            allow_import: None,
+            deny_import: None,
+            ignore_env: None,
+            ignore_read: None,
+            // Denials reach the recorder below instead of a terminal.
+            prompt: true,
+        };
+        install_recorder();
+        let permissions = deno_permissions::Permissions::from_options(parser.as_ref(), &options)
+            .map_err(|error| PermissionsError(error.to_string()))?;
+        Ok(PermissionsContainer::new(parser, permissions))
+    }
+}
+
+/// A grant's path, absolute and with its links resolved where it exists.
+fn resolved_path(path: &str, cwd: &Path) -> String {
+    let absolute = if Path::new(path).is_absolute() {
+        PathBuf::from(path)
+    } else {
+        cwd.join(path)
+    };
+    std::fs::canonicalize(&absolute)
+        .unwrap_or(absolute)
+        .display()
+        .to_string()
+}
+
+/// A touch that was refused: `kind` is Deno's flag name (`read`, `net`, …),
+/// `message` Deno's description of what was asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Denial {
+    /// `read`, `write`, `run`, `net`, `env` or `sys`.
+    pub kind: String,
+    /// What was asked, as Deno words it (`read access to "/etc/hosts"`).
+    pub target: String,
+}
+
+thread_local! {
+    /// Denials on this thread (a runtime's) since they were last taken.
+    static DENIALS: RefCell<Vec<Denial>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Takes the denials this thread's runtime recorded since the last call:
+/// the loader asks after each extension, whose touches they were.
+#[deno_core::op2]
+#[serde]
+pub(crate) fn op_pihost_take_denials() -> Vec<Denial> {
+    DENIALS.with(|denials| std::mem::take(&mut *denials.borrow_mut()))
+}
+
+/// deno_permissions asks its (process-wide) prompter before refusing a
+/// touch that was not granted; pihost's records the touch for the runtime
+/// on whose thread it was asked, and refuses it.
+struct DenialRecorder;
+
+impl PermissionPrompter for DenialRecorder {
+    fn prompt(
+        &mut self,
+        message: &str,
+        name: &str,
+        _api_name: Option<&str>,
+        _is_unary: bool,
+        _get_stack: Option<deno_permissions::prompter::GetFormattedStackFn>,
+    ) -> PromptResponse {
+        let denial = Denial {
+            kind: name.to_string(),
+            target: message.to_string(),
+        };
+        DENIALS.with(|denials| {
+            let mut denials = denials.borrow_mut();
+            if !denials.contains(&denial) {
+                denials.push(denial);
+            }
+        });
+        PromptResponse::Deny
+    }
+}
+
+fn install_recorder() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| deno_permissions::prompter::set_prompter(Box::new(DenialRecorder)));
+}
+
+/// Checks that the runtime may run `command` (a name looked up on `PATH`, or
+/// a path relative to `cwd`), as deno_process checks its spawns.
+pub(crate) fn check_run(
+    permissions: &PermissionsContainer,
+    command: &str,
+    cwd: &Path,
+    api_name: &str,
+) -> Result<(), deno_error::JsErrorBox> {
+    use deno_permissions::{PathQueryDescriptor, RunQueryDescriptor};
+    use std::borrow::Cow;
+    let descriptor = if command.contains('/') {
+        let path = if Path::new(command).is_absolute() {
+            PathBuf::from(command)
+        } else {
+            cwd.join(command)
+        };
+        RunQueryDescriptor::Path(
+            PathQueryDescriptor::new_known_absolute(Cow::Owned(path)).with_requested(command.to_string()),
+        )
+    } else {
+        RunQueryDescriptor::parse(command, &sys_traits::impls::RealSys).map_err(deno_error::JsErrorBox::from_err)?
+    };
+    permissions
+        .check_run(&descriptor, api_name)
+        .map_err(deno_error::JsErrorBox::from_err)
+}
+
+/// Checks that the runtime may read `path`, as deno_fs checks its reads.
+pub(crate) fn check_read(
+    permissions: &PermissionsContainer,
+    path: &Path,
+    api_name: &str,
+) -> Result<(), deno_error::JsErrorBox> {
+    permissions
+        .check_open(
+            std::borrow::Cow::Borrowed(path),
+            deno_permissions::OpenAccessKind::Read,
+            Some(api_name),
+        )
+        .map(|_| ())
+        .map_err(deno_error::JsErrorBox::from_err)
+}

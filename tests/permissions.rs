@@ -1,0 +1,307 @@
+//! The sandbox (`--sandbox` and Deno's `--allow-*` grants), tried as a user
+//! would through the CLI: tests/permissions/touch-everything.ts touches
+//! files, programs, the network, the environment, system facts and a
+//! worker every way it can, without a sandbox (each touch is real), in a
+//! sandbox with no grants (each is refused, nothing ran) and with grants
+//! (exactly what was granted works).
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+/// A folder to grant, a file outside it, a link in the folder to that file.
+struct Ground {
+    root: tempfile::TempDir,
+}
+
+impl Ground {
+    fn new() -> Self {
+        let root = tempfile::tempdir().expect("temp dir");
+        let ground = Self { root };
+        std::fs::create_dir_all(ground.granted()).expect("mkdir");
+        std::fs::create_dir_all(ground.path("other")).expect("mkdir");
+        std::fs::write(ground.granted().join("inside.txt"), "inside").expect("write");
+        std::fs::write(ground.outside(), "secret").expect("write");
+        std::os::unix::fs::symlink("../other/secret.txt", ground.granted().join("link.txt")).expect("symlink");
+        ground
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.root.path().join(relative)
+    }
+
+    fn granted(&self) -> PathBuf {
+        self.path("granted")
+    }
+
+    fn outside(&self) -> PathBuf {
+        self.path("other/secret.txt")
+    }
+
+    /// Markers left by the programs that ran.
+    fn ran(&self) -> Vec<String> {
+        let mut ran: Vec<String> = std::fs::read_dir(self.granted())
+            .expect("read dir")
+            .filter_map(|entry| {
+                entry
+                    .ok()?
+                    .file_name()
+                    .into_string()
+                    .ok()?
+                    .strip_prefix("ran-")
+                    .map(String::from)
+            })
+            .collect();
+        ran.sort();
+        ran
+    }
+}
+
+/// A local HTTP server answering every connection with `ok`, for as long as the test runs.
+fn http_server() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("address").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut request = [0u8; 4096];
+            let _ = stream.read(&mut request);
+            let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+        }
+    });
+    port
+}
+
+/// Runs the touching tool with `flags` and answers each touch's outcome.
+fn touch_everything(ground: &Ground, flags: &[&str]) -> BTreeMap<String, String> {
+    let port = http_server();
+    let mut signalled = Command::new("sleep").arg("30").spawn().expect("sleep runs");
+    let args = json!({
+        "dir": ground.granted(),
+        "outside": ground.outside(),
+        "link": ground.granted().join("link.txt"),
+        "port": port,
+        "pid": signalled.id(),
+    });
+    let fixture = support::project_root().join("tests/permissions/touch-everything.ts");
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        // cargo sets it for tests; Deno refuses a child with LD_* variables
+        // unless every program may run (they can inject code).
+        .env_remove("LD_LIBRARY_PATH")
+        .args(["tool", "touch_everything", "-e"])
+        .arg(&fixture)
+        .arg("--cwd")
+        .arg(ground.root.path())
+        .args(["--args", &args.to_string()])
+        .args(flags)
+        .output()
+        .expect("pihost runs");
+    let _ = signalled.kill();
+    let _ = signalled.wait();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|error| {
+        panic!(
+            "no JSON ({error}): {stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    assert_eq!(report["errors"], json!([]), "{report:#}");
+    serde_json::from_value(report["result"]["details"].clone()).unwrap_or_else(|error| panic!("{error}: {report:#}"))
+}
+
+/// The touches whose outcome starts with `prefix`.
+fn with_outcome<'a>(outcomes: &'a BTreeMap<String, String>, prefix: &str) -> Vec<&'a str> {
+    outcomes
+        .iter()
+        .filter(|(_, outcome)| outcome.starts_with(prefix))
+        .map(|(touch, _)| touch.as_str())
+        .collect()
+}
+
+const PROGRAMS: [&str; 5] = ["execFileSync", "execSync", "pi.exec", "spawn", "spawnSync"];
+
+#[test]
+fn without_a_sandbox_every_touch_is_real() {
+    let ground = Ground::new();
+    let outcomes = touch_everything(&ground, &[]);
+    let not_ok: Vec<_> = outcomes.iter().filter(|(_, outcome)| *outcome != "ok").collect();
+    assert!(not_ok.is_empty(), "{not_ok:#?}");
+    assert_eq!(ground.ran(), PROGRAMS);
+    assert!(!ground.outside().exists(), "fs.rmSync removed the file outside");
+}
+
+#[test]
+fn a_sandbox_without_grants_refuses_every_touch_and_runs_nothing() {
+    let ground = Ground::new();
+    let outcomes = touch_everything(&ground, &["--sandbox"]);
+    assert!(with_outcome(&outcomes, "ok").is_empty(), "{outcomes:#?}");
+    // deno_node's spawnSync drops the refusal it got and answers an empty
+    // result (no status, no error), so execFileSync says the command
+    // failed: refused all the same — nothing ran.
+    assert_eq!(outcomes["child_process.spawnSync"], "failed: Error: status undefined");
+    assert!(ground.ran().is_empty(), "programs ran: {:?}", ground.ran());
+    assert!(ground.outside().exists());
+    assert!(!ground.granted().join("written.txt").exists());
+    let expect = |touch: &str, refusal: &str| {
+        assert_eq!(
+            outcomes[touch],
+            format!(
+                "denied: Requires {refusal}, run again with the --allow-{} flag",
+                refusal.split(' ').next().unwrap_or_default()
+            ),
+            "{touch}"
+        );
+    };
+    let outside = ground.outside().display().to_string();
+    let inside = ground.granted().join("inside.txt").display().to_string();
+    expect("fs.readFileSync inside", &format!("read access to \"{inside}\""));
+    for touch in [
+        "fs.readFileSync outside",
+        "fs.readFileSync through ..",
+        "fs.promises.readFile outside",
+        "fs.createReadStream outside",
+        "fs.openSync outside",
+        "fs.statSync outside",
+        "fs.rmSync outside",
+    ] {
+        expect(touch, &format!("read access to \"{outside}\""));
+    }
+    expect(
+        "fs.readdirSync outside",
+        &format!("read access to \"{}\"", ground.path("other").display()),
+    );
+    expect(
+        "fs.writeFileSync outside",
+        &format!("write access to \"{outside}.new\""),
+    );
+    expect("child_process.spawn", "run access to \"touch\"");
+    expect("child_process.execSync", "env access");
+    expect("process.env read", "env access to \"HOME\"");
+    expect("process.env write", "env access to \"PIHOST_TOUCHED\"");
+    expect("os.hostname", "sys access to \"hostname\"");
+    expect("process.kill", "run access");
+    let port_refusal = |touch: &str| outcomes[touch].starts_with("denied: Requires net access to \"127.0.0.1:");
+    for touch in ["fetch", "http.get", "net.connect", "net.createServer().listen"] {
+        assert!(port_refusal(touch), "{touch}: {}", outcomes[touch]);
+    }
+    assert!(
+        outcomes["pi.exec"].ends_with("Requires run access to \"touch\", run again with the --allow-run flag"),
+        "{}",
+        outcomes["pi.exec"]
+    );
+    assert!(
+        outcomes["child_process.execFileSync"].starts_with("failed: "),
+        "{}",
+        outcomes["child_process.execFileSync"]
+    );
+    // A worker has no more than its parent.
+    assert!(
+        outcomes["worker reads outside"].contains(&format!("Requires read access to \"{outside}\"")),
+        "{}",
+        outcomes["worker reads outside"]
+    );
+}
+
+#[test]
+fn grants_allow_exactly_what_they_name() {
+    let ground = Ground::new();
+    let outcomes = touch_everything(
+        &ground,
+        &[
+            "--sandbox",
+            "--allow-read=granted",
+            "--allow-write=granted",
+            "--allow-run=touch",
+            "--allow-net=127.0.0.1",
+            "--allow-env=HOME",
+        ],
+    );
+    let mut allowed = with_outcome(&outcomes, "ok");
+    allowed.sort();
+    assert_eq!(
+        allowed,
+        [
+            "child_process.execFileSync",
+            "child_process.spawn",
+            "child_process.spawnSync",
+            "fetch",
+            "fs.readFileSync inside",
+            // Deno checks the path as written: a link in a granted folder
+            // reaches what it points to (README, "Not built yet").
+            "fs.readFileSync through a link",
+            "fs.writeFileSync inside",
+            "http.get",
+            "net.connect",
+            "net.createServer().listen",
+            "pi.exec",
+            "process.env read",
+        ],
+        "{outcomes:#?}"
+    );
+    assert_eq!(ground.ran(), ["execFileSync", "pi.exec", "spawn", "spawnSync"]);
+    assert!(ground.outside().exists());
+    for touch in [
+        "fs.readFileSync outside",
+        "fs.readFileSync through ..",
+        "fs.writeFileSync outside",
+        "os.hostname",
+    ] {
+        assert!(outcomes[touch].starts_with("denied: "), "{touch}: {}", outcomes[touch]);
+    }
+    assert_eq!(
+        outcomes["process.env write"],
+        "denied: Requires env access to \"PIHOST_TOUCHED\", run again with the --allow-env flag"
+    );
+}
+
+#[test]
+fn inspect_in_a_sandbox_lists_what_each_extension_was_refused() {
+    let project = support::Project::new();
+    let reads = project.write(
+        "reads.ts",
+        "import fs from 'node:fs';\nexport default function () { try { fs.readFileSync('/etc/hostname'); } catch {} }\n",
+    );
+    let quiet = project.write("quiet.ts", "export default function () {}\n");
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["inspect", "--json", "--sandbox", "--cwd"])
+        .arg(project.path(""))
+        .args([&reads, &quiet])
+        .output()
+        .expect("pihost runs");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(
+        report["extensions"][0]["denied"],
+        json!([{ "kind": "read", "target": "read access to \"/etc/hostname\"" }]),
+        "{report:#}"
+    );
+    assert_eq!(report["extensions"][1].get("denied"), None, "{report:#}");
+    let table = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["inspect", "--sandbox", "--cwd"])
+        .arg(project.path(""))
+        .arg(&reads)
+        .output()
+        .expect("pihost runs");
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        text.contains("denied     read access to \"/etc/hostname\" (--allow-read)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_grants_are_a_clear_error() {
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["inspect", "--sandbox", "--allow-net=http://[", "--cwd"])
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .output()
+        .expect("pihost runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("invalid permissions"), "{stderr}");
+}
