@@ -19,6 +19,7 @@ fn options() -> EngineOptions {
         agent_dir,
         config_dir_name: ".pi".to_string(),
         limits: pihost::Limits::default(),
+        permissions: pihost::Permissions::default(),
     }
 }
 
