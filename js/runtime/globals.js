@@ -5,6 +5,10 @@ import { core, ops } from "pihost:runtime/ops.js";
 import { nodeModule, timerHooks } from "pihost:platform/bootstrap.js";
 import { adoptTimer, currentOwner, enterExtensionSync } from "pihost:runtime/entries.js";
 import "pihost:runtime/intl.js";
+import { setHostEnvSource } from "pihost:pi/host-env.js";
+
+// pi's own code reads the runtime's environment directly (js/pi/host-env.js).
+setHostEnvSource(() => ops.op_pihost_runtime_env());
 
 function defineHidden(name, value) {
   Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });

@@ -162,6 +162,7 @@ deno_core::extension!(
         ops::op_pihost_node_modules,
         ops::op_pihost_cpu_usage,
         ops::op_pihost_memory_usage,
+        ops::op_pihost_runtime_env,
         fs_events::op_pihost_fs_watch_open,
         fs_events::op_pihost_fs_watch_poll,
         stand_ins::op_current_thread_cpu_usage,

@@ -175,6 +175,15 @@ fn may_use_env(state: &OpState, key: &str) -> Result<(), JsErrorBox> {
         .map_err(JsErrorBox::from_err)
 }
 
+/// The runtime's environment for pi's own code (the colour mode, the agent
+/// directory: js/pi/host-env.js), which reads the host's settings, not the
+/// extension's: no check, and no node:process needed to get it.
+#[op2]
+#[serde]
+pub(super) fn op_pihost_runtime_env(state: &mut OpState) -> std::collections::BTreeMap<String, String> {
+    state.borrow::<RuntimeEnv>().0.clone()
+}
+
 /// deno_node's own reads of its settings (`NODE_EXTRA_CA_CERTS`, …), which
 /// are the host's configuration, not an extension's touch.
 #[op2]

@@ -3,6 +3,7 @@
 // the named sections built from them, and the text the model gets. A forced
 // prompt replaces the sections wholesale.
 import { getSystemMessageText } from "../pi-ai.js";
+import { hostEnv } from "../host-env.js";
 
 const SECTION_NAME = /^[a-z][a-z0-9_-]*$/;
 const DEFAULT_TOOLS = ["read", "bash", "edit", "write"];
@@ -89,7 +90,7 @@ function rulesFor(tools, toolGuidelines, promptGuidelines) {
 // Where pi's own documentation lives: PI_PACKAGE_DIR as in pi, else the
 // package's place in a local npm install. pihost ships no pi docs.
 function piPackageDir() {
-  const configured = globalThis.process?.env?.PI_PACKAGE_DIR;
+  const configured = hostEnv().PI_PACKAGE_DIR;
   if (configured) return configured.replace(/\/+$/, "");
   const cwd = globalThis.process?.cwd?.() ?? "/";
   return `${cwd.replace(/\/+$/, "")}/node_modules/@earendil-works/pi-coding-agent`;

@@ -1,5 +1,6 @@
 // Terminal key input: legacy byte sequences, xterm modifyOtherKeys and the
 // Kitty keyboard protocol, matched against key ids such as "ctrl+shift+p".
+import { hostEnv } from "../host-env.js";
 
 let kittyActive = false;
 
@@ -258,7 +259,7 @@ function printableModifyOtherKeysMatches(data, expectedCp, expectedMod) {
 
 // Windows Terminal sends a raw BS for ctrl+backspace; elsewhere BS is backspace.
 function onWindowsTerminal() {
-  const env = globalThis.process?.env ?? {};
+  const env = hostEnv();
   return Boolean(env.WT_SESSION) && !env.SSH_CONNECTION && !env.SSH_CLIENT && !env.SSH_TTY;
 }
 

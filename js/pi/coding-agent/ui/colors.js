@@ -3,6 +3,7 @@
 // 256-colour terminals. OKHSL and Oklab are Björn Ottosson's colour spaces
 // (https://bottosson.github.io/posts/colorpicker/); the conversion below
 // follows his published derivation, with his fitted constants.
+import { hostEnv } from "../../host-env.js";
 
 // Oklab <-> linear sRGB, through the cube roots of LMS cone responses.
 // Double-precision matrices (Ottosson's later, more exact derivation), so
@@ -287,7 +288,7 @@ export function colorAnsi(color, mode, background = false) {
 }
 
 /** Truecolor when the terminal says so (PI_TRUE_COLOR, COLORTERM, TERM, or a terminal known to have it). */
-export function detectColorMode(env = globalThis.process?.env ?? {}) {
+export function detectColorMode(env = hostEnv()) {
   if (env.PI_TRUE_COLOR === "1") return "truecolor";
   if (env.PI_TRUE_COLOR === "0") return "256color";
   const colorTerm = (env.COLORTERM ?? "").toLowerCase();

@@ -265,14 +265,14 @@ export function createTheme({ mode } = {}) {
   return fromJson(DARK, mode ?? detectColorMode());
 }
 
-/** The dark theme in the colour mode the environment asks for, for ctx.ui.theme. */
-export const defaultTheme = createTheme();
+/** The dark theme in the colour mode the environment asks for, for ctx.ui.theme (made on first use). */
+let defaultTheme;
 
 let current;
 
 /** The theme that getMarkdownTheme() and the other helpers read. */
 export function currentTheme() {
-  return current ?? defaultTheme;
+  return current ?? (defaultTheme ??= createTheme());
 }
 
 /** Makes `theme` the current one (pi's theme module has the same internal call). */
