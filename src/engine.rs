@@ -270,6 +270,7 @@ impl Engine {
         crate::platform::set_worker_runtime(new_js_runtime);
         let heap_limit = options.limits.max_heap_mb.map(|mb| mb.saturating_mul(1024 * 1024));
         let permissions = options.permissions.container(&options.cwd)?;
+        let allows_everything = options.permissions.allows_everything();
         let mut runtime = js_runtime(heap_limit).map_err(PihostError::RuntimeStart)?;
         let main_url = ModuleSpecifier::parse("pihost:runtime/main.js").map_err(|error| internal("main url", error))?;
         let module_id = runtime
@@ -291,7 +292,7 @@ impl Engine {
         runtime.op_state().borrow_mut().put(ErrorSink(Some(error_sender)));
         // pihost's own start-up ran with every permission; from here on
         // every touch is the extensions' and is checked.
-        runtime.op_state().borrow_mut().put(permissions);
+        crate::platform::use_permissions(&mut runtime.op_state().borrow_mut(), permissions, !allows_everything);
         let watchdog = Watchdog::new(runtime.v8_isolate().thread_safe_handle(), options.limits.cpu);
         let mut engine = Self {
             runtime,
@@ -840,7 +841,8 @@ fn new_js_runtime() -> Result<JsRuntime, String> {
 
 /// A runtime with pihost's platform and ops, its heap bounded by `heap_limit` bytes.
 fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
-    let mut extensions = crate::platform::extensions()?;
+    let permissions = crate::platform::PermissionSlot::default();
+    let mut extensions = crate::platform::extensions(&permissions)?;
     extensions.push(crate::ops::pihost_ops::init());
     let runtime = JsRuntime::try_new(RuntimeOptions {
         module_loader: Some(Rc::new(PihostModuleLoader::new())),
@@ -851,7 +853,7 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
         ..Default::default()
     })
     .map_err(|error| error.to_string())?;
-    crate::platform::put_state(&mut runtime.op_state().borrow_mut());
+    crate::platform::put_state(&mut runtime.op_state().borrow_mut(), permissions);
     Ok(runtime)
 }
 

@@ -8,6 +8,7 @@
 //! for it.
 
 mod fs_events;
+mod link_checking_fs;
 mod ops;
 mod sources;
 mod stand_ins;
@@ -18,6 +19,7 @@ pub(crate) use workers::{set_worker_runtime, shared_array_buffers};
 use std::sync::Arc;
 
 use deno_core::{Extension, OpState};
+pub(crate) use link_checking_fs::PermissionSlot;
 
 /// deno_node's resolver types. pihost resolves and loads modules itself
 /// (src/modules), so deno_node's own `require` machinery gets no services;
@@ -28,9 +30,10 @@ type NodeSys = sys_traits::impls::RealSys;
 
 /// The extensions, in dependency order, with their sources put in place
 /// (see [`sources`]).
-pub(crate) fn extensions() -> Result<Vec<Extension>, String> {
+pub(crate) fn extensions(permissions: &PermissionSlot) -> Result<Vec<Extension>, String> {
     install_tls_provider();
-    let fs: deno_fs::FileSystemRc = deno_fs::sync::MaybeArc::new(deno_fs::RealFs);
+    let fs: deno_fs::FileSystemRc =
+        deno_fs::sync::MaybeArc::new(link_checking_fs::LinkCheckingFs::new(permissions.clone()));
     let mut extensions = vec![
         deno_webidl::deno_webidl::init(),
         deno_web::deno_web::init(
@@ -98,13 +101,40 @@ pub(crate) fn node_modules() -> impl Iterator<Item = (&'static str, Option<&'sta
 }
 
 /// Puts what the platform's ops expect in the op state: every touch is
-/// allowed for now (pi's default), through deno_permissions' own checks.
-pub(crate) fn put_state(state: &mut OpState) {
+/// allowed until [`use_permissions`] says otherwise (pihost's own start-up
+/// runs so), through deno_permissions' own checks. `permissions` is the
+/// slot the runtime's file system reads ([`extensions`]).
+pub(crate) fn put_state(state: &mut OpState, permissions: PermissionSlot) {
     let parser = Arc::new(deno_permissions::RuntimePermissionDescriptorParser::new(
         sys_traits::impls::RealSys,
     ));
     state.put(deno_permissions::PermissionsContainer::allow_all(parser));
+    state.put(permissions);
     ops::put_state(state);
+}
+
+/// From now on the runtime's touches are checked against `permissions`;
+/// `restricts` says whether they refuse anything, in which case operations
+/// that follow links are also checked where the links lead.
+pub(crate) fn use_permissions(
+    state: &mut OpState,
+    permissions: deno_permissions::PermissionsContainer,
+    restricts: bool,
+) {
+    if restricts {
+        let _ = state.borrow::<PermissionSlot>().set(permissions.clone());
+    }
+    state.put(permissions);
+}
+
+/// The permissions a worker started from this runtime gets: its parent's
+/// own, shared, and whether they refuse anything.
+pub(crate) fn inherited_permissions(state: &OpState) -> (deno_permissions::PermissionsContainer, bool) {
+    let restricts = state.borrow::<PermissionSlot>().get().is_some();
+    (
+        state.borrow::<deno_permissions::PermissionsContainer>().clone(),
+        restricts,
+    )
 }
 
 /// rustls picks its cryptography from the features it was built with, and
@@ -186,7 +216,7 @@ mod tests {
 
     #[test]
     fn every_file_the_extensions_declare_was_embedded_when_pihost_was_built() {
-        let extensions = extensions().expect("every declared file has its embedded code");
+        let extensions = extensions(&PermissionSlot::default()).expect("every declared file has its embedded code");
         let lazy_files: usize = extensions
             .iter()
             .map(|extension| extension.lazy_loaded_js_files.len() + extension.lazy_loaded_esm_files.len())
