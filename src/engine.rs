@@ -566,6 +566,21 @@ impl Engine {
         Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
     }
 
+    /// The extensions a load request names may load their own files in a
+    /// sandbox (whoever sends it: [`Engine::load`], the handle, a restart).
+    fn allow_module_reads_of(&mut self, load_request: &str) {
+        let Ok(request) = serde_json::from_str::<serde_json::Value>(load_request) else {
+            return;
+        };
+        let entries = request["entries"].as_array().into_iter().flatten();
+        let paths = entries.filter_map(|entry| entry["resolvedPath"].as_str().map(PathBuf::from));
+        self.runtime
+            .op_state()
+            .borrow()
+            .borrow::<crate::permissions::ExtensionFolders>()
+            .set(paths);
+    }
+
     /// Calls a runtime function with one JSON string and awaits the JSON
     /// string it resolves to, running the event loop meanwhile.
     async fn call_json(&mut self, name: &str, argument: &str) -> Result<String, PihostError> {
@@ -662,6 +677,9 @@ impl Engine {
     /// is polled; it does not borrow the engine, so several calls can be in
     /// flight at once (the handle's thread does that).
     pub(crate) fn start_call(&mut self, name: &str, argument: &str) -> Result<PendingCall, PihostError> {
+        if matches!(name, "loadExtensions" | "reload") {
+            self.allow_module_reads_of(argument);
+        }
         let function = self.export_function(name)?;
         let argument = self.string_argument(name, argument)?;
         Ok(self.call_function(&function, argument))
@@ -842,10 +860,14 @@ fn new_js_runtime() -> Result<JsRuntime, String> {
 /// A runtime with pihost's platform and ops, its heap bounded by `heap_limit` bytes.
 fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
     let permissions = crate::platform::PermissionSlot::default();
+    let extension_folders = crate::permissions::ExtensionFolders::default();
     let mut extensions = crate::platform::extensions(&permissions)?;
     extensions.push(crate::ops::pihost_ops::init());
     let runtime = JsRuntime::try_new(RuntimeOptions {
-        module_loader: Some(Rc::new(PihostModuleLoader::new())),
+        module_loader: Some(Rc::new(PihostModuleLoader::sandboxed(
+            permissions.clone(),
+            extension_folders.clone(),
+        ))),
         extensions,
         create_params: heap_limit.map(|bytes| v8::Isolate::create_params().heap_limits(0, bytes)),
         // Transferred ArrayBuffers move between runtimes (workers) through it.
@@ -854,6 +876,7 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
     })
     .map_err(|error| error.to_string())?;
     crate::platform::put_state(&mut runtime.op_state().borrow_mut(), permissions);
+    runtime.op_state().borrow_mut().put(extension_folders);
     Ok(runtime)
 }
 

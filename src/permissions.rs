@@ -135,6 +135,84 @@ impl Permissions {
     }
 }
 
+/// Where a runtime's restricting permissions go once they are known (its
+/// file system and module loader are made before them); empty when
+/// everything is allowed.
+pub(crate) type PermissionSlot = Arc<std::sync::OnceLock<PermissionsContainer>>;
+
+/// The folders of the loaded extensions, with the `node_modules` folders
+/// their imports resolve from: an extension's own files and its packages
+/// load in a sandbox without a read grant, any other file only with one.
+#[derive(Clone, Default)]
+pub(crate) struct ExtensionFolders(std::rc::Rc<RefCell<Vec<PathBuf>>>);
+
+impl ExtensionFolders {
+    /// Replaces the folders with those of the extensions at `entries`.
+    pub(crate) fn set(&self, entries: impl Iterator<Item = PathBuf>) {
+        let mut folders = Vec::new();
+        for entry in entries {
+            for folder in extension_folders(&entry) {
+                if !folders.contains(&folder) {
+                    folders.push(folder);
+                }
+            }
+        }
+        *self.0.borrow_mut() = folders;
+    }
+
+    /// The same folders, for a worker the runtime starts.
+    pub(crate) fn snapshot(&self) -> Vec<PathBuf> {
+        self.0.borrow().clone()
+    }
+
+    /// Takes a parent runtime's folders (a worker's runtime).
+    pub(crate) fn replace(&self, folders: Vec<PathBuf>) {
+        *self.0.borrow_mut() = folders;
+    }
+
+    fn contains(&self, path: &Path) -> bool {
+        self.0.borrow().iter().any(|folder| path.starts_with(folder))
+    }
+}
+
+/// An extension's own folder (the package folder pi was given, or the
+/// entry file's folder) and every `node_modules` folder Node's resolution
+/// would search from there; links resolved.
+fn extension_folders(entry: &Path) -> Vec<PathBuf> {
+    let Ok(entry) = std::fs::canonicalize(entry) else {
+        return Vec::new();
+    };
+    let own = if entry.is_dir() {
+        entry
+    } else {
+        match entry.parent() {
+            Some(parent) => parent.to_path_buf(),
+            None => return Vec::new(),
+        }
+    };
+    let packages = own
+        .ancestors()
+        .filter_map(|folder| std::fs::canonicalize(folder.join("node_modules")).ok());
+    std::iter::once(own.clone()).chain(packages).collect()
+}
+
+/// Checks that a module file may be loaded (`import`, `require`, a worker's
+/// script): inside an extension's folder always, elsewhere with a read grant.
+pub(crate) fn check_module_read(
+    permissions: &PermissionSlot,
+    folders: &ExtensionFolders,
+    path: &Path,
+) -> Result<(), deno_error::JsErrorBox> {
+    let Some(permissions) = permissions.get() else {
+        return Ok(());
+    };
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if folders.contains(&real) {
+        return Ok(());
+    }
+    check_read(permissions, &real, "import")
+}
+
 /// A grant's path, absolute and with its links resolved where it exists.
 fn resolved_path(path: &str, cwd: &Path) -> String {
     let absolute = if Path::new(path).is_absolute() {

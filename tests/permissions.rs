@@ -312,3 +312,65 @@ fn bad_grants_are_a_clear_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("invalid permissions"), "{stderr}");
 }
+
+#[test]
+fn a_sandboxed_extension_loads_its_own_files_and_packages_but_no_other_file_without_a_grant() {
+    let project = support::Project::new();
+    project.write("outside/lib.mjs", "export const secret = 42;\n");
+    project.write("outside/lib.cjs", "module.exports = { secret: 42 };\n");
+    project.write(
+        "ext/node_modules/own-package/index.js",
+        "module.exports = { own: true };\n",
+    );
+    project.write("ext/helper.ts", "export const helper = () => 'own file';\n");
+    let outside = project.path("outside");
+    let extension = project.write(
+        "ext/imports.ts",
+        &format!(
+            "import {{ helper }} from './helper.ts';\nimport ownPackage from 'own-package';\n\
+             export default async function (pi) {{\n\
+               const attempt = async (work) => {{ try {{ await work(); return 'ok'; }} catch (error) {{ return `${{error.message}}`; }} }};\n\
+               const outcome = {{ helper: helper(), ownPackage: ownPackage.own,\n\
+                 imported: await attempt(() => import({mjs:?})),\n\
+                 required: await attempt(() => require({cjs:?})) }};\n\
+               pi.registerCommand('r', {{ description: JSON.stringify(outcome), handler: async () => {{}} }});\n\
+             }}\n",
+            mjs = outside.join("lib.mjs").display().to_string(),
+            cjs = outside.join("lib.cjs").display().to_string(),
+        ),
+    );
+    let outcome = |flags: &[&str]| -> Value {
+        let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+            .args(["inspect", "--json", "--cwd"])
+            .arg(project.path(""))
+            .args(flags)
+            .arg(&extension)
+            .output()
+            .expect("pihost runs");
+        let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let description = report["extensions"][0]["commands"][0]["description"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{report:#}"))
+            .to_string();
+        serde_json::from_str(&description).expect("outcome JSON")
+    };
+    let refused = |file: &str| {
+        format!(
+            "Requires read access to \"{}\", run again with the --allow-read flag",
+            std::fs::canonicalize(outside.join(file)).expect("real path").display()
+        )
+    };
+    assert_eq!(
+        outcome(&["--sandbox"]),
+        json!({ "helper": "own file", "ownPackage": true, "imported": refused("lib.mjs"), "required": refused("lib.cjs") })
+    );
+    let granted = format!("--allow-read={}", outside.display());
+    assert_eq!(
+        outcome(&["--sandbox", &granted]),
+        json!({ "helper": "own file", "ownPackage": true, "imported": "ok", "required": "ok" })
+    );
+    assert_eq!(
+        outcome(&[]),
+        json!({ "helper": "own file", "ownPackage": true, "imported": "ok", "required": "ok" })
+    );
+}

@@ -224,6 +224,10 @@ pub fn display_referrer(referrer: &str) -> String {
 #[derive(Default)]
 pub struct PihostModuleLoader {
     source_maps: RefCell<HashMap<String, Rc<[u8]>>>,
+    /// What a sandbox lets the runtime read, and the extensions' own
+    /// folders, whose files load without a grant.
+    permissions: crate::permissions::PermissionSlot,
+    extension_folders: crate::permissions::ExtensionFolders,
 }
 
 /// An embedded module's code with its built-in imports pointed at the
@@ -252,8 +256,17 @@ fn embedded_with_facades(specifier: &ModuleSpecifier, text: &'static str) -> &'s
 }
 
 impl PihostModuleLoader {
-    pub fn new() -> Self {
-        Self::default()
+    /// A loader whose file loads a sandbox checks (see
+    /// [`crate::permissions::check_module_read`]).
+    pub(crate) fn sandboxed(
+        permissions: crate::permissions::PermissionSlot,
+        extension_folders: crate::permissions::ExtensionFolders,
+    ) -> Self {
+        Self {
+            permissions,
+            extension_folders,
+            ..Self::default()
+        }
     }
 
     fn load_internal(&self, specifier: &ModuleSpecifier) -> Result<ModuleSource, ModuleLoaderError> {
@@ -292,6 +305,7 @@ impl PihostModuleLoader {
         let path = specifier
             .to_file_path()
             .map_err(|_| JsErrorBox::generic(format!("pihost: cannot load {specifier}")))?;
+        crate::permissions::check_module_read(&self.permissions, &self.extension_folders, &path)?;
         let bytes = std::fs::read(&path)
             .map_err(|error| JsErrorBox::generic(format!("Cannot read {}: {error}", path.display())))?;
         let source = decode_source(&bytes);

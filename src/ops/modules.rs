@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use deno_ast::{MediaType, ModuleSpecifier};
-use deno_core::op2;
+use deno_core::{OpState, op2};
 use deno_error::JsErrorBox;
 
 use crate::modules::resolve;
@@ -35,7 +35,12 @@ pub struct CommonJsSource {
 
 #[op2]
 #[serde]
-pub fn op_pihost_commonjs_source(#[string] path: &str) -> Result<CommonJsSource, JsErrorBox> {
+pub fn op_pihost_commonjs_source(state: &mut OpState, #[string] path: &str) -> Result<CommonJsSource, JsErrorBox> {
+    crate::permissions::check_module_read(
+        state.borrow::<crate::permissions::PermissionSlot>(),
+        state.borrow::<crate::permissions::ExtensionFolders>(),
+        Path::new(path),
+    )?;
     let source = std::fs::read_to_string(path).map_err(|error| super::node_errors::fs_error("open", path, &error))?;
     let source = source.strip_prefix('\u{feff}').unwrap_or(&source);
     let media_type = MediaType::from_path(Path::new(path));

@@ -7,15 +7,12 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::{Arc, OnceLock};
 
 use deno_fs::{FileSystem, FsDirEntry, FsFileType, FsReadDirRc, OpenOptions, RealFs};
 use deno_io::fs::{File, FsError, FsResult, FsStat, FsStatFs};
-use deno_permissions::{CheckedPath, CheckedPathBuf, OpenAccessKind, PermissionsContainer};
+use deno_permissions::{CheckedPath, CheckedPathBuf, OpenAccessKind};
 
-/// Where a runtime's restricting permissions go once they are known (the
-/// file system is made before them); empty when everything is allowed.
-pub(crate) type PermissionSlot = Arc<OnceLock<PermissionsContainer>>;
+use crate::permissions::PermissionSlot;
 
 #[derive(Debug, Default)]
 pub(crate) struct LinkCheckingFs {

@@ -18,8 +18,8 @@ pub(crate) use workers::{set_worker_runtime, shared_array_buffers};
 
 use std::sync::Arc;
 
+pub(crate) use crate::permissions::PermissionSlot;
 use deno_core::{Extension, OpState};
-pub(crate) use link_checking_fs::PermissionSlot;
 
 /// deno_node's resolver types. pihost resolves and loads modules itself
 /// (src/modules), so deno_node's own `require` machinery gets no services;
@@ -127,14 +127,29 @@ pub(crate) fn use_permissions(
     state.put(permissions);
 }
 
-/// The permissions a worker started from this runtime gets: its parent's
-/// own, shared, and whether they refuse anything.
-pub(crate) fn inherited_permissions(state: &OpState) -> (deno_permissions::PermissionsContainer, bool) {
-    let restricts = state.borrow::<PermissionSlot>().get().is_some();
-    (
-        state.borrow::<deno_permissions::PermissionsContainer>().clone(),
-        restricts,
-    )
+/// What a worker started from this runtime may touch: its parent's own
+/// permissions (shared), whether they refuse anything, and the extension
+/// folders whose files it may load.
+pub(crate) struct InheritedPermissions {
+    container: deno_permissions::PermissionsContainer,
+    restricts: bool,
+    extension_folders: Vec<std::path::PathBuf>,
+}
+
+pub(crate) fn inherited_permissions(state: &OpState) -> InheritedPermissions {
+    InheritedPermissions {
+        container: state.borrow::<deno_permissions::PermissionsContainer>().clone(),
+        restricts: state.borrow::<PermissionSlot>().get().is_some(),
+        extension_folders: state.borrow::<crate::permissions::ExtensionFolders>().snapshot(),
+    }
+}
+
+/// Gives a worker's runtime what [`inherited_permissions`] took from its parent.
+pub(crate) fn inherit_permissions(state: &mut OpState, inherited: InheritedPermissions) {
+    state
+        .borrow::<crate::permissions::ExtensionFolders>()
+        .replace(inherited.extension_folders);
+    use_permissions(state, inherited.container, inherited.restricts);
 }
 
 /// rustls picks its cryptography from the features it was built with, and

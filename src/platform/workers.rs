@@ -264,7 +264,7 @@ struct WorkerStart {
     metadata: Option<(DetachedBuffer, Vec<Transferable>)>,
     /// The parent's permissions, shared: a worker never has more, and what
     /// either is refused stays refused for both.
-    permissions: (deno_permissions::PermissionsContainer, bool),
+    permissions: Option<super::InheritedPermissions>,
 }
 
 /// Starts a worker and answers its thread id. A worker that cannot start
@@ -311,7 +311,7 @@ fn op_create_worker(
         specifier: specifier.unwrap_or_default(),
         source_code: args.has_source_code.then_some(args.source_code),
         metadata,
-        permissions: super::inherited_permissions(state),
+        permissions: Some(super::inherited_permissions(state)),
     };
     let thread_shared = shared.clone();
     let thread_control = control_sender.clone();
@@ -795,8 +795,10 @@ async fn run_worker(
     if !shared.attach(runtime.v8_isolate().thread_safe_handle()) {
         return None;
     }
-    let (permissions, restricts) = start.permissions.clone();
-    super::use_permissions(&mut runtime.op_state().borrow_mut(), permissions, restricts);
+    let mut start = start;
+    if let Some(inherited) = start.permissions.take() {
+        super::inherit_permissions(&mut runtime.op_state().borrow_mut(), inherited);
+    }
     runtime.op_state().borrow_mut().put(WorkerSelf {
         port: Rc::new(port),
         control,
