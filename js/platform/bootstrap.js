@@ -111,3 +111,4 @@ installGlobals(core, {
     userAgent: `Node.js/${facts.nodeMajor}`,
   },
 });
+

@@ -4,6 +4,7 @@
 import { createExtensionAPI, createExtensionRecord } from "pihost:runtime/extension-api.js";
 import { enterExtension } from "pihost:runtime/entries.js";
 import { ops } from "pihost:runtime/ops.js";
+import { nodeModule } from "pihost:platform/bootstrap.js";
 
 let loadTimeoutMs = 0;
 
@@ -89,6 +90,11 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
   const timings = new Map();
   // What a sandbox refused each extension while it loaded (nothing outside one).
   const denials = new Map();
+  // node:process is evaluated before the first extension, not on its first
+  // use inside one: evaluating it takes long enough that a 0 ms timer set
+  // before would expire first, and deno_core runs expired timers before the
+  // nextTick queue when the job did not start from a macrotask.
+  if (entries.length > 0) nodeModule("process");
   ops.op_pihost_take_denials();
   const cacheToken = useCache ? useExtensionCacheCwd(cwd) : undefined;
   for (const entry of entries) {
