@@ -186,6 +186,7 @@ fn a_sandbox_without_grants_refuses_every_touch_and_runs_nothing() {
     expect("process.env write", "env access to \"PIHOST_TOUCHED\"");
     expect("os.hostname", "sys access to \"hostname\"");
     expect("process.kill", "run access");
+    expect("process.kill of the host", "run access");
     let port_refusal = |touch: &str| outcomes[touch].starts_with("denied: Requires net access to \"127.0.0.1:");
     for touch in ["fetch", "http.get", "net.connect", "net.createServer().listen"] {
         assert!(port_refusal(touch), "{touch}: {}", outcomes[touch]);

@@ -98,6 +98,22 @@ fn op_pihost_no_vm_contexts() -> Result<(), JsErrorBox> {
     ))
 }
 
+/// Stands in for deno_node's `op_node_process_kill`, which lets a process
+/// signal itself without a check: in pihost that process is the host, so a
+/// sandboxed extension needs the run permission for it as for any other.
+#[op2(fast)]
+fn op_pihost_process_kill(state: &mut OpState, #[smi] pid: i32, #[smi] signal: i32) -> Result<i32, JsErrorBox> {
+    state
+        .borrow_mut::<deno_permissions::PermissionsContainer>()
+        .check_run_all("process.kill")
+        .map_err(JsErrorBox::from_err)?;
+    // SAFETY: kill(2) takes plain integers and touches no memory of ours.
+    if unsafe { libc::kill(pid, signal) } < 0 {
+        return Ok(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EPERM));
+    }
+    Ok(0)
+}
+
 /// Stands in for deno_node's `op_node_translate_cli_args`, which rewrites
 /// the arguments of a spawned `node` into `deno run …`: pihost's
 /// `process.execPath` is a real Node, whose arguments stay as they are.
@@ -249,6 +265,7 @@ const NEEDS_DENO_RESOLUTION: &[&str] = &[
 pub(super) fn middleware(op: OpDecl) -> OpDecl {
     match op.name {
         "op_exit" => op.with_implementation_from(&op_pihost_exit()),
+        "op_node_process_kill" => op.with_implementation_from(&op_pihost_process_kill()),
         "op_vm_create_context" | "op_vm_create_context_without_contextify" => {
             op.with_implementation_from(&op_pihost_no_vm_contexts())
         }

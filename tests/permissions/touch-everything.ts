@@ -74,6 +74,8 @@ export default function (pi: ExtensionAPI) {
         ["process.env write", () => { process.env.PIHOST_TOUCHED = "1"; }],
         ["os.hostname", () => os.hostname()],
         ["process.kill", () => process.kill(args.pid, 0)],
+        // The host's own process: signal 0 only asks whether it is there.
+        ["process.kill of the host", () => process.kill(process.pid, 0)],
         ["worker reads outside", () => settled((ok, fail) => {
           const worker = new Worker(`require("node:fs").readFileSync(${JSON.stringify(args.outside)})`, { eval: true });
           worker.on("error", fail);
