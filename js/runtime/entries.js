@@ -9,6 +9,9 @@
 // hears about it as an ordinary rejection.
 import { core, ops } from "pihost:runtime/ops.js";
 
+/** The engine's own job queue, captured before any extension can replace the global. */
+const enqueueJob = globalThis.queueMicrotask;
+
 /** Entries whose extension code has not settled yet, oldest first. */
 const openEntries = new Set();
 /**
@@ -72,21 +75,43 @@ function runAs(entry, invoke) {
  */
 export function enterExtension(owner, invoke) {
   const entry = { ...owner, fail: undefined, parent: running };
-  const failure = new Promise((_resolve, reject) => {
-    entry.fail = reject;
+  let timer;
+  // One promise, settled by whichever comes first, the extension's code or
+  // the host's stop: this runs for every handler of every event, and each
+  // extra promise or job is measurable per dispatch on this engine.
+  const outcome = new Promise((resolve, reject) => {
+    const close = () => {
+      openEntries.delete(entry);
+      if (timer !== undefined) core.cancelTimer(timer);
+    };
+    const succeed = (value) => {
+      close();
+      resolve(value);
+    };
+    const fail = (error) => {
+      close();
+      reject(error);
+    };
+    entry.fail = fail;
+    enqueueJob(() => {
+      let result;
+      try {
+        result = runAs(entry, invoke);
+      } catch (error) {
+        fail(error);
+        return;
+      }
+      if (isThenable(result)) result.then(succeed, fail);
+      else succeed(result);
+    });
   });
   openEntries.add(entry);
-  let timer;
   if (owner.timeoutMs > 0) {
     // Unreferenced: a pending load timeout must not hide a promise that
     // nothing else could settle.
     timer = core.createTimer(() => stop(entry, timedOut(entry)), owner.timeoutMs, undefined, false, false);
   }
-  const job = Promise.resolve().then(() => runAs(entry, invoke));
-  return Promise.race([job, failure]).finally(() => {
-    openEntries.delete(entry);
-    if (timer !== undefined) core.cancelTimer(timer);
-  });
+  return outcome;
 }
 
 /**
