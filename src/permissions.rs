@@ -72,19 +72,19 @@ pub struct PermissionsError(String);
 
 impl Permissions {
     /// Whether nothing is restricted: the runtime then skips every check.
+    /// A `deny*` list restricts even with `allow_all`, as in Deno.
     pub fn allows_everything(&self) -> bool {
-        self.allow_all
-            || (!self.sandbox
-                && [
-                    &self.deny_read,
-                    &self.deny_write,
-                    &self.deny_run,
-                    &self.deny_net,
-                    &self.deny_env,
-                    &self.deny_sys,
-                ]
-                .iter()
-                .all(|list| list.is_none()))
+        let denies_nothing = [
+            &self.deny_read,
+            &self.deny_write,
+            &self.deny_run,
+            &self.deny_net,
+            &self.deny_env,
+            &self.deny_sys,
+        ]
+        .iter()
+        .all(|list| list.is_none());
+        denies_nothing && (self.allow_all || !self.sandbox)
     }
 
     /// deno_permissions' container for a runtime whose relative paths
@@ -97,9 +97,13 @@ impl Permissions {
         if self.allows_everything() {
             return Ok(PermissionsContainer::allow_all(parser));
         }
-        // Outside a sandbox only the deny lists restrict.
+        // Outside a sandbox, or with everything granted, only the deny lists restrict.
         let granted = |list: &Option<Vec<String>>| {
-            if self.sandbox { list.clone() } else { Some(Vec::new()) }
+            if self.sandbox && !self.allow_all {
+                list.clone()
+            } else {
+                Some(Vec::new())
+            }
         };
         let paths = |list: &Option<Vec<String>>| {
             list.as_ref()

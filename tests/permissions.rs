@@ -375,3 +375,23 @@ fn a_sandboxed_extension_loads_its_own_files_and_packages_but_no_other_file_with
         json!({ "helper": "own file", "ownPackage": true, "imported": "ok", "required": "ok" })
     );
 }
+
+#[test]
+fn a_deny_list_refuses_without_a_sandbox_and_over_allow_all() {
+    let ground = Ground::new();
+    let outside = ground.path("other").display().to_string();
+    for flags in [
+        vec![format!("--deny-read={outside}")],
+        vec!["-A".to_string(), format!("--deny-read={outside}")],
+    ] {
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        let outcomes = touch_everything(&ground, &flags);
+        assert!(
+            outcomes["fs.readFileSync outside"].starts_with("denied: "),
+            "{flags:?}: {outcomes:#?}"
+        );
+        assert_eq!(outcomes["fs.readFileSync inside"], "ok", "{flags:?}");
+        assert_eq!(outcomes["net.connect"], "ok", "{flags:?}");
+        assert_eq!(outcomes["process.env read"], "ok", "{flags:?}");
+    }
+}
