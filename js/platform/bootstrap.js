@@ -8,7 +8,7 @@ import { registerErrorClasses } from "pihost:platform/errors.js";
 import { createDenoNamespace } from "pihost:platform/deno-namespace.js";
 import { withNodeWatch } from "pihost:platform/fs-events.js";
 import { installGlobals } from "pihost:platform/globals.js";
-import { fixNodeModule } from "pihost:platform/node-fixes.js";
+import { fixBeforeNodeModules, fixNodeModule } from "pihost:platform/node-fixes.js";
 import { console } from "pihost:runtime/console.js";
 
 const internals = globalThis.__bootstrap.internals;
@@ -73,9 +73,15 @@ const scriptsBehind = ops.op_pihost_node_modules();
  * object: going through the synthetic module itself from here would make
  * the QuickJS backend resolve it outside deno_core's instantiation.
  */
+let nodeModulesFixed = false;
+
 export function nodeModule(name) {
   let namespace = nodeModules.get(name);
   if (namespace === undefined) {
+    if (!nodeModulesFixed) {
+      nodeModulesFixed = true;
+      fixBeforeNodeModules(core);
+    }
     const script = scriptsBehind[name];
     if (script) {
       const exports = core.loadExtScript(script);

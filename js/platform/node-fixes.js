@@ -443,7 +443,10 @@ const MODULE_FIXES = {
         if (cwdNotADirectory(core, options?.cwd)) {
           return failedResult(syncFailure(file, Array.isArray(args[0]) ? [...args[0]] : []));
         }
-        return spawnSync.call(this, file, ...args);
+        droppedRefusal = undefined;
+        const result = spawnSync.call(this, file, ...args);
+        const refused = takeDroppedRefusal();
+        return refused ? failedResult(refused) : result;
       },
     );
     patchOnce(exports, "execSync", (execSync) =>
@@ -453,7 +456,12 @@ const MODULE_FIXES = {
           const error = syncFailure(shell, ["-c", command]);
           throw Object.assign(error, failedResult(error));
         }
-        return execSync.call(this, command, options, ...rest);
+        droppedRefusal = undefined;
+        try {
+          return execSync.call(this, command, options, ...rest);
+        } catch (error) {
+          throw takeDroppedRefusal() ?? error;
+        }
       },
     );
     patchOnce(exports, "execFileSync", (execFileSync) =>
@@ -463,7 +471,12 @@ const MODULE_FIXES = {
           const error = syncFailure(file, Array.isArray(args[0]) ? [...args[0]] : []);
           throw Object.assign(error, failedResult(error));
         }
-        return execFileSync.call(this, file, ...args);
+        droppedRefusal = undefined;
+        try {
+          return execFileSync.call(this, file, ...args);
+        } catch (error) {
+          throw takeDroppedRefusal() ?? error;
+        }
       },
     );
     // A child that never started (ENOENT, EACCES) exits with the negated
@@ -618,6 +631,32 @@ const MODULE_FIXES = {
 };
 
 /** Applies the fixes of `node:<name>` to its exports object, once. */
+// deno_node's spawnSync drops every error of the synchronous spawn but
+// NotFound, a sandbox's refusal too (the caller then sees an empty result,
+// or "Command failed"). The spawn underneath remembers a refusal here, so
+// that spawnSync, execSync and execFileSync report it.
+let droppedRefusal;
+
+function takeDroppedRefusal() {
+  const refused = droppedRefusal;
+  droppedRefusal = undefined;
+  return refused;
+}
+
+/** Fixes that must be in place before deno_node evaluates any module. */
+export function fixBeforeNodeModules(core) {
+  const processScript = core.loadExtScript("ext:deno_process/40_process.js");
+  const spawnSyncChild = processScript.nodeSpawnSyncChild;
+  processScript.nodeSpawnSyncChild = function (...args) {
+    try {
+      return spawnSyncChild.apply(this, args);
+    } catch (error) {
+      if (error?.name === "NotCapable") droppedRefusal = error;
+      throw error;
+    }
+  };
+}
+
 export function fixNodeModule(name, exports, core) {
   const fix = MODULE_FIXES[name];
   if (fix && exports && !fixed.has(exports)) {
