@@ -23,14 +23,6 @@ export default function (pi) {
 }
 "#;
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio")
-}
-
 async fn started(project: &Project) -> Pihost {
     let path = project.write("ext.ts", EXTENSION);
     let pihost = Pihost::start(project.options()).await.expect("start");

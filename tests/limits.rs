@@ -280,14 +280,6 @@ fn the_cli_verbs_fail_the_bad_call_with_its_extension_named_and_never_hang() {
     );
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio")
-}
-
 fn extension_message(result: Result<Option<Value>, PihostError>) -> String {
     match result {
         Err(PihostError::Extension { message, .. }) => message,

@@ -18,14 +18,6 @@ use pihost::host::{HostState, RecordingHost};
 use serde_json::{Value, json};
 use support::*;
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio")
-}
-
 async fn loaded() -> Pihost {
     let options = pihost::EngineOptions::for_cwd(&project_root());
     let pihost = Pihost::start(options).await.expect("start");

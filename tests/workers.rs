@@ -197,14 +197,6 @@ export default function (pi) {
     );
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("tokio")
-}
-
 fn worker_threads_of_this_process() -> usize {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return 0;

@@ -7,6 +7,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The async runtime the integration tests drive pihost's handle on.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio")
+}
+
 pub fn project_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
