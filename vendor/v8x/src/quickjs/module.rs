@@ -4011,6 +4011,9 @@ pub extern "C" fn v8__ScriptCompiler__CompileModule(
   this
 }
 
+/// Seeds `script_bc_key` for `CompileFunction`, apart from plain scripts.
+const COMPILE_FUNCTION_CACHE_SEED: u64 = 0x4346_554e;
+
 #[unsafe(no_mangle)]
 pub extern "C" fn v8__ScriptCompiler__CompileFunction(
   context: *const Context,
@@ -4103,15 +4106,45 @@ pub extern "C" fn v8__ScriptCompiler__CompileFunction(
     name.clone()
   })
   .unwrap_or_else(|_| CString::new("<function>").unwrap());
-  let compiled = unsafe {
-    JS_Eval(
-      ctx,
-      source_buffer.as_ptr() as *const std::os::raw::c_char,
-      len,
-      name_c.as_ptr(),
-      JS_EVAL_TYPE_GLOBAL,
-    )
+  // pihost: the same on-disk bytecode cache as `v8__Script__Compile`, so
+  // deno_core's lazily loaded ext scripts (most of deno_node) are parsed once
+  // per machine instead of once per process. The wrapper is part of the key,
+  // so argument names and context extensions cannot alias.
+  let cache_key = super::module::script_bc_key(
+    COMPILE_FUNCTION_CACHE_SEED,
+    wrapped.as_bytes(),
+    name.as_bytes(),
+  );
+  let mut compiled = JSValue {
+    u: JSValueUnion { int32: 0 },
+    tag: JS_TAG_UNINITIALIZED,
   };
+  if let Some(bytes) = bc_load(cache_key) {
+    let obj = read_cached_bytecode(ctx, &bytes);
+    if obj.tag == JS_TAG_EXCEPTION {
+      // A stale or corrupt entry: drop the error and parse the source.
+      let exc = unsafe { JS_GetException(ctx) };
+      unsafe { JS_FreeValue(ctx, exc) };
+    } else {
+      compiled = unsafe { JS_EvalFunction(ctx, obj) };
+    }
+  }
+  if compiled.tag == JS_TAG_UNINITIALIZED {
+    let bytecode = unsafe {
+      JS_Eval(
+        ctx,
+        source_buffer.as_ptr() as *const std::os::raw::c_char,
+        len,
+        name_c.as_ptr(),
+        JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_COMPILE_ONLY,
+      )
+    };
+    if bytecode.tag == JS_TAG_EXCEPTION {
+      return ptr::null();
+    }
+    unsafe { bc_write(ctx, cache_key, bytecode) };
+    compiled = unsafe { JS_EvalFunction(ctx, bytecode) };
+  }
   if compiled.tag == JS_TAG_EXCEPTION {
     return ptr::null();
   }
