@@ -523,3 +523,43 @@ export function decodePrintableKey(data) {
     return undefined;
   }
 }
+
+// What a terminal sends for each unmodified key (xterm's legacy sequences).
+const PLAIN_SEQUENCES = {
+  escape: "\x1b", esc: "\x1b", enter: "\r", return: "\r", tab: "\t", space: " ", backspace: "\x7f",
+  up: "\x1b[A", down: "\x1b[B", right: "\x1b[C", left: "\x1b[D", home: "\x1b[H", end: "\x1b[F",
+  insert: "\x1b[2~", delete: "\x1b[3~", pageup: "\x1b[5~", pagedown: "\x1b[6~", clear: "\x1b[E",
+  ...Object.fromEntries(Object.entries(LEGACY).filter(([name]) => /^f\d+$/.test(name)).map(([name, [first]]) => [name, first])),
+};
+const CSI_FINALS = { up: "A", down: "B", right: "C", left: "D", home: "H", end: "F", f1: "P", f2: "Q", f4: "S" };
+const TILDE_NUMBERS = {
+  insert: 2, delete: 3, pageup: 5, pagedown: 6, f3: 13, f5: 15, f6: 17, f7: 18, f8: 19, f9: 20, f10: 21, f11: 23, f12: 24,
+};
+const KITTY_CODES = { escape: ESCAPE, esc: ESCAPE, enter: ENTER, return: ENTER, tab: TAB, space: SPACE, backspace: BACKSPACE };
+
+function modifiedSequence(key, modifier) {
+  const parameter = modifier + 1;
+  if (CSI_FINALS[key]) return `\x1b[1;${parameter}${CSI_FINALS[key]}`;
+  if (TILDE_NUMBERS[key]) return `\x1b[${TILDE_NUMBERS[key]};${parameter}~`;
+  if (key === "tab" && modifier === SHIFT) return "\x1b[Z";
+  const code = KITTY_CODES[key] ?? (key.length === 1 ? key.charCodeAt(0) : undefined);
+  return code === undefined ? undefined : `\x1b[${code};${parameter}u`;
+}
+
+/**
+ * The raw input a terminal sends for key id `keyId` ("down", "ctrl+c",
+ * "shift+tab", "a"): legacy bytes where a plain terminal has them, Kitty's
+ * CSI-u form for the other modified keys. Undefined for a name matchesKey
+ * would not accept the answer for.
+ */
+export function encodeKey(keyId) {
+  const parsed = parseKeyId(keyId);
+  if (!parsed) return undefined;
+  const { key, modifier } = parsed;
+  let sequence;
+  if (modifier === 0) sequence = PLAIN_SEQUENCES[key] ?? (key.length === 1 ? key : undefined);
+  else if (modifier === CTRL && key.length === 1 && controlByte(key)) sequence = controlByte(key);
+  else if (modifier === SHIFT && key.length === 1 && isLatinLetter(key.charCodeAt(0))) sequence = key.toUpperCase();
+  else sequence = modifiedSequence(key, modifier);
+  return sequence !== undefined && matchesKey(sequence, keyId) ? sequence : undefined;
+}
