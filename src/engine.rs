@@ -180,6 +180,9 @@ pub(crate) struct Replay {
     host: Option<Arc<dyn Host>>,
     /// The host state as bound and updated since, merged.
     state: serde_json::Map<String, serde_json::Value>,
+    /// The screen pihost draws extension components on, when the host gave
+    /// one (the last `attachTerminal` argument).
+    terminal: Option<String>,
 }
 
 impl Replay {
@@ -196,6 +199,7 @@ impl Replay {
                 }
             }
             "setHostState" => self.merge_state(argument),
+            "attachTerminal" => self.terminal = Some(argument.to_string()),
             _ => {}
         }
     }
@@ -227,6 +231,9 @@ impl Replay {
             let state: HostState = serde_json::from_value(serde_json::Value::Object(self.state.clone()))
                 .map_err(|error| internal("host state", error))?;
             engine.bind(host.clone(), &state).await?;
+            if let Some(terminal) = &self.terminal {
+                engine.call_json("attachTerminal", terminal).await?;
+            }
             engine
                 .emit(&serde_json::json!({ "type": "session_start", "reason": "reload" }))
                 .await?;

@@ -83,6 +83,13 @@ fn stopped() -> PihostError {
     PihostError::Stopped
 }
 
+fn internal_error(context: &str, error: impl std::fmt::Display) -> PihostError {
+    PihostError::Internal {
+        context: context.to_string(),
+        message: error.to_string(),
+    }
+}
+
 /// The text of a panic's payload.
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     payload
@@ -529,6 +536,84 @@ impl Pihost {
             context: "shortcuts".to_string(),
             message: error.to_string(),
         })
+    }
+
+    /// Gives pihost a screen of `size` to draw extension components on (a
+    /// second call resizes it): the extensions' UI becomes pi's TUI
+    /// (`ctx.mode` `"tui"`, `ctx.hasUI` true) and `ctx.ui.custom` shows the
+    /// extension's own component, whose frames [`Pihost::take_frames`] hands
+    /// over and which [`Pihost::send_key`] sends keys to. Prompts
+    /// (`ui.select`, `ui.confirm`, …) still go to the host.
+    pub async fn attach_terminal(&self, size: crate::ui::TerminalSize) -> Result<(), PihostError> {
+        let size = serde_json::to_string(&size).map_err(|error| internal_error("terminal size", error))?;
+        self.call("attachTerminal", size, "attachTerminal".to_string(), None, false)
+            .await
+            .map(|_| ())
+    }
+
+    /// Resolves once an extension component has focus and can take keys.
+    pub async fn wait_for_component(&self) -> Result<(), PihostError> {
+        self.call(
+            "waitForComponent",
+            "null".to_string(),
+            "waitForComponent".to_string(),
+            None,
+            false,
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// Sends one key (the raw sequence a terminal sends, e.g. `"\x1b[B"` for
+    /// down; see [`Pihost::key_sequences`]) to the focused component, and
+    /// lets the event loop turn so what it started is drawn. Answers the id
+    /// of the component that got it, `None` when no component had focus.
+    pub async fn send_key(&self, data: &str) -> Result<Option<u64>, PihostError> {
+        let data = Value::String(data.to_string()).to_string();
+        let answer = self
+            .call("sendUiInput", data, "sendUiInput".to_string(), None, false)
+            .await?;
+        serde_json::from_str(&answer).map_err(|error| internal_error("ui input", error))
+    }
+
+    /// The frames extension components drew since the last call, oldest first.
+    pub async fn take_frames(&self) -> Result<Vec<crate::ui::Frame>, PihostError> {
+        let answer = self
+            .call(
+                "takeUiFrames",
+                "null".to_string(),
+                "takeUiFrames".to_string(),
+                None,
+                false,
+            )
+            .await?;
+        serde_json::from_str(&answer).map_err(|error| internal_error("frames", error))
+    }
+
+    /// Closes every open component as if it had called `done(undefined)`
+    /// (headless pi's answer to `ctx.ui.custom`); answers their ids.
+    pub async fn close_components(&self) -> Result<Vec<u64>, PihostError> {
+        let answer = self
+            .call(
+                "closeUiComponents",
+                "null".to_string(),
+                "closeUiComponents".to_string(),
+                None,
+                false,
+            )
+            .await?;
+        serde_json::from_str(&answer).map_err(|error| internal_error("closed components", error))
+    }
+
+    /// pi-tui key names (`down`, `enter`, `ctrl+c`, `shift+tab`, `a`) as the
+    /// raw sequences a terminal sends, each one that pi-tui's `matchesKey`
+    /// takes for the name; an unknown name is an error.
+    pub async fn key_sequences(&self, names: &[String]) -> Result<Vec<String>, PihostError> {
+        let names = serde_json::to_string(names).map_err(|error| internal_error("key names", error))?;
+        let answer = self
+            .call("encodeKeys", names, "encodeKeys".to_string(), None, false)
+            .await?;
+        serde_json::from_str(&answer).map_err(|error| internal_error("key sequences", error))
     }
 
     /// Makes every captured ctx and pi object throw (R3).

@@ -76,6 +76,7 @@ pub mod report;
 pub mod serve;
 mod stdio;
 pub mod transpile;
+pub mod ui;
 
 pub use engine::{Engine, EngineOptions};
 pub use error::PihostError;

@@ -164,6 +164,14 @@ export function failTerminated(requestJson) {
   return JSON.stringify({ extensionPath: path, message, loading: stopped?.event === "load" });
 }
 
+/** Things outside the event loop that may still settle any open entry (the host's keys to an open component). */
+const outsideSettlers = new Set();
+
+/** `canSettle()` says whether something outside the event loop may still settle what waits. */
+export function addOutsideSettler(canSettle) {
+  outsideSettlers.add(canSettle);
+}
+
 /**
  * The event loop has nothing left that could settle the open entries: fails
  * each one that nothing outside it (an abort) could settle either. Resolves
@@ -171,6 +179,7 @@ export function failTerminated(requestJson) {
  */
 export function failStalled() {
   let failed = 0;
+  for (const canSettle of outsideSettlers) if (canSettle()) return "0";
   for (const entry of [...openEntries].reverse()) {
     if (entry.settlesFromOutside?.()) continue;
     // An outer entry waits on its inner one; failing the innermost is enough.

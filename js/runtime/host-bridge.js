@@ -7,6 +7,7 @@
 import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { ops } from "pihost:runtime/ops.js";
 import { noOpUIContext } from "pihost:runtime/runner.js";
+import { withScreenComponents } from "pihost:runtime/ui/components.js";
 
 /** Host state that getters read; the embedder replaces any part with setHostState. */
 export const hostState = {
@@ -30,6 +31,8 @@ export const hostState = {
   setThemeResult: undefined,
   hasUI: false,
   canExecuteTools: false,
+  /** `{ columns, rows }` when pihost draws extension components itself (attachTerminal). */
+  terminal: undefined,
 };
 
 export function setHostState(partial) {
@@ -181,6 +184,18 @@ export function createHostBinding() {
     contextActions,
     providerActions,
     commandActions,
-    ui: hostState.hasUI ? createHostUI() : undefined,
+    ui: createUI(),
   };
+}
+
+/** pi's mode name for the UI the host gives: pihost's own screen is pi's TUI. */
+export function uiMode() {
+  if (hostState.terminal) return "tui";
+  return hostState.hasUI ? "interactive" : "print";
+}
+
+/** The UI context a bound runner gets for the current host state; undefined is headless pi's. */
+export function createUI() {
+  if (hostState.terminal) return withScreenComponents(createHostUI());
+  return hostState.hasUI ? createHostUI() : undefined;
 }

@@ -8,7 +8,22 @@ import { describeLoad } from "pihost:runtime/snapshot.js";
 import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js";
 import { wrapRegisteredTool } from "pihost:runtime/tool-wrapper.js";
 import { ops } from "pihost:runtime/ops.js";
-import { createHostBinding, hostState, setHostState as updateHostState } from "pihost:runtime/host-bridge.js";
+import {
+  createHostBinding,
+  createUI,
+  hostState,
+  setHostState as updateHostState,
+  uiMode,
+} from "pihost:runtime/host-bridge.js";
+import {
+  attachScreen,
+  closeOpenComponents,
+  sendInput,
+  setComponentErrorReporter,
+  takeFrames,
+  waitForFocus,
+} from "pihost:runtime/ui/components.js";
+import { encodeKey } from "pihost:pi/pi-tui/keys.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
 import { validateToolArguments } from "pihost:runtime/validate-tool-arguments.js";
 import { reloadExtensions } from "pihost:runtime/reload.js";
@@ -67,12 +82,60 @@ function resultJson(result) {
 export function bindHost(stateJson) {
   const runner = currentRunner();
   updateHostState(JSON.parse(stateJson));
+  if (hostState.terminal) attachScreen(hostState.terminal);
   const binding = createHostBinding();
   runner.bindCore(binding.actions, binding.contextActions, binding.providerActions);
   runner.bindCommandContext(binding.commandActions);
-  runner.setUIContext(binding.ui, hostState.hasUI ? "interactive" : "print");
+  runner.setUIContext(binding.ui, uiMode());
+  setComponentErrorReporter((error) => runner.emitError(error));
   session.bound = true;
   return "null";
+}
+
+/**
+ * Gives pihost a screen (`{ columns, rows }`) to draw extension components
+ * on: from now on the UI is pi's TUI (`ctx.mode` "tui") and `ctx.ui.custom`
+ * shows the extension's own component. Again with another size: a resize.
+ */
+export function attachTerminal(sizeJson) {
+  const { columns, rows } = JSON.parse(sizeJson);
+  const terminal = { columns, rows };
+  updateHostState({ terminal });
+  attachScreen(terminal);
+  if (session.bound) currentRunner().setUIContext(createUI(), uiMode());
+  return "null";
+}
+
+/** Resolves once a component has focus and can take keys. */
+export async function waitForComponent() {
+  await waitForFocus();
+  return "null";
+}
+
+/** Sends one raw key sequence to the focused component; resolves to the JSON id of the component that got it. */
+export async function sendUiInput(dataJson) {
+  return JSON.stringify(await sendInput(JSON.parse(dataJson)));
+}
+
+/** The frames drawn since the last call: JSON `[{ component, extension, overlay?, lines }]`. */
+export function takeUiFrames() {
+  return JSON.stringify(takeFrames());
+}
+
+/** Closes every open component, resolving its promise with undefined; resolves to their JSON ids. */
+export function closeUiComponents() {
+  return JSON.stringify(closeOpenComponents());
+}
+
+/** pi-tui key names ("down", "ctrl+c") as the raw sequences a terminal sends; an unknown name throws. */
+export function encodeKeys(namesJson) {
+  return JSON.stringify(
+    JSON.parse(namesJson).map((name) => {
+      const sequence = encodeKey(name);
+      if (sequence === undefined) throw new Error(`"${name}" is not a key pi-tui knows (for example up, enter, escape, ctrl+c, shift+tab, a)`);
+      return sequence;
+    }),
+  );
 }
 
 /**

@@ -1,0 +1,435 @@
+// pi-tui's TUI as extension components see it, with no terminal behind it:
+// the host says how big the screen is, pihost renders each shown component
+// at that width and keeps the lines as frames, and the host's keys reach
+// whichever component has focus. What pi-tui does to a real terminal
+// (cursor moves, diffing, compositing overlays into the base lines) is the
+// host's business: it gets every shown component's lines on their own.
+import { core } from "pihost:runtime/ops.js";
+import { enterExtensionSync } from "pihost:runtime/entries.js";
+import { CURSOR_MARKER, FAKE_CURSOR_END, FAKE_CURSOR_START } from "pihost:pi/pi-tui/components/cursor.js";
+import { isKeyRelease, matchesKey } from "pihost:pi/pi-tui/keys.js";
+import { visibleWidth } from "pihost:pi/pi-tui/width.js";
+
+/** pi-tui's default overlay width, when its options name none. */
+const DEFAULT_OVERLAY_WIDTH = 80;
+
+/** `"50%"` of `total`, or an absolute number; undefined for anything else. */
+function sizeValue(value, total) {
+  if (typeof value === "number") return value;
+  const percent = typeof value === "string" ? /^(\d+(?:\.\d+)?)%$/.exec(value) : null;
+  return percent ? Math.floor((total * parseFloat(percent[1])) / 100) : undefined;
+}
+
+function marginsOf(margin) {
+  if (typeof margin === "number") return { top: margin, right: margin, bottom: margin, left: margin };
+  return margin ?? {};
+}
+
+/** The width and height an overlay gets on a screen, as pi-tui sizes it. */
+export function overlaySize(options, columns, rows) {
+  const margin = marginsOf(options?.margin);
+  const availableWidth = Math.max(1, columns - Math.max(0, margin.left ?? 0) - Math.max(0, margin.right ?? 0));
+  const availableHeight = Math.max(1, rows - Math.max(0, margin.top ?? 0) - Math.max(0, margin.bottom ?? 0));
+  let width = sizeValue(options?.width, columns) ?? Math.min(DEFAULT_OVERLAY_WIDTH, availableWidth);
+  if (options?.minWidth !== undefined) width = Math.max(width, options.minWidth);
+  width = Math.max(1, Math.min(width, availableWidth));
+  const maxHeight = sizeValue(options?.maxHeight, rows);
+  return { width, maxHeight: maxHeight === undefined ? undefined : Math.max(1, Math.min(maxHeight, availableHeight)) };
+}
+
+/** A terminal line as the host should draw it: pi-tui's cursor markers resolved. */
+function displayLine(line) {
+  const withoutCursor = line.replaceAll(CURSOR_MARKER, "");
+  if (!withoutCursor.includes(FAKE_CURSOR_START)) return withoutCursor;
+  return withoutCursor.replaceAll(FAKE_CURSOR_START, "\x1b[7m").replaceAll(FAKE_CURSOR_END, "\x1b[27m");
+}
+
+function sameLines(left, right) {
+  return left !== undefined && left.length === right.length && left.every((line, index) => line === right[index]);
+}
+
+/**
+ * The screen: its size, the components shown on it (dialogs, of which the
+ * newest is visible, and overlays), focus, input listeners, and render
+ * scheduling. `onFrame({ surface, lines })` gets every changed render of a
+ * shown component; `surface.fail(error)` is called when its component throws.
+ */
+export class VirtualScreen {
+  #columns;
+  #rows;
+  #onFrame;
+  #dialogs = [];
+  #overlays = [];
+  /** Widgets (`ctx.ui.setWidget`): always drawn, never focused. */
+  #widgets = [];
+  #focused = null;
+  /** The surface focus belongs to, when its code focused a component of its own. */
+  #focusOwner = undefined;
+  #inputListeners = new Set();
+  #renderTimer = undefined;
+  #focusOrder = 0;
+
+  #adopt;
+
+  /** `adopt(component)` makes a surface of a component extension code shows itself (`tui.showOverlay`). */
+  constructor({ columns, rows, onFrame, adopt }) {
+    this.#columns = columns;
+    this.#rows = rows;
+    this.#onFrame = onFrame;
+    this.#adopt = adopt;
+    this.tui = createTui(this);
+  }
+
+  surfaceFor(component) {
+    return this.#adopt(component);
+  }
+
+  get columns() {
+    return this.#columns;
+  }
+
+  get rows() {
+    return this.#rows;
+  }
+
+  resize({ columns, rows }) {
+    this.#columns = columns;
+    this.#rows = rows;
+    this.requestRender();
+  }
+
+  get focused() {
+    return this.#focused;
+  }
+
+  /** Every surface that can take focus, shown or waiting behind another. */
+  surfaces() {
+    return [...this.#dialogs, ...this.#overlays];
+  }
+
+  /** Shows a widget surface (`{ component, owner, fail, widget, placement }`). */
+  showWidget(surface) {
+    this.#widgets.push(surface);
+    this.requestRender();
+  }
+
+  /**
+   * The shown surface whose component has focus, or whose code gave it to
+   * a component of its own (an editor inside a dialog): keys go there and
+   * what they break is that extension's error.
+   */
+  focusedSurface() {
+    if (this.#focused === null) return undefined;
+    const shown = this.surfaces();
+    return shown.find((surface) => surface.component === this.#focused) ?? (shown.includes(this.#focusOwner) ? this.#focusOwner : undefined);
+  }
+
+  setFocus(component) {
+    if (this.#focused === component) return;
+    if (this.#focused && "focused" in this.#focused) this.#focused.focused = false;
+    this.#focused = component ?? null;
+    if (this.#focused && "focused" in this.#focused) this.#focused.focused = true;
+    const surface = this.surfaces().find((candidate) => candidate.component === this.#focused);
+    if (surface || this.#focused === null) this.#focusOwner = surface;
+  }
+
+  /** Shows `surface` (`{ component, owner, fail }`) as the top dialog, with focus. */
+  showDialog(surface) {
+    this.#dialogs.push(surface);
+    this.setFocus(surface.component);
+    this.renderNow();
+  }
+
+  /** Shows `surface` as an overlay; answers pi-tui's OverlayHandle. */
+  showOverlay(surface, options) {
+    const entry = { ...surface, overlay: true, options, hidden: false, preFocus: this.#focused, order: ++this.#focusOrder };
+    surface.entry = entry;
+    this.#overlays.push(entry);
+    if (!options?.nonCapturing) this.setFocus(entry.component);
+    this.requestRender();
+    return this.#overlayHandle(entry);
+  }
+
+  #overlayHandle(entry) {
+    const screen = this;
+    return {
+      hide: () => screen.remove(entry),
+      setHidden: (hidden) => {
+        if (entry.hidden === hidden) return;
+        entry.hidden = hidden;
+        if (hidden && screen.focusedSurface() === entry) screen.#focusAfter(entry);
+        if (!hidden && !entry.options?.nonCapturing) {
+          entry.order = ++screen.#focusOrder;
+          screen.setFocus(entry.component);
+        }
+        screen.requestRender();
+      },
+      isHidden: () => entry.hidden,
+      focus: () => {
+        if (!screen.#overlays.includes(entry) || entry.hidden) return;
+        entry.order = ++screen.#focusOrder;
+        screen.setFocus(entry.component);
+        screen.requestRender();
+      },
+      unfocus: (options) => {
+        if (screen.focusedSurface() !== entry) return;
+        if (options && "target" in options) screen.setFocus(options.target);
+        else screen.#focusAfter(entry);
+        screen.requestRender();
+      },
+      isFocused: () => screen.focusedSurface() === entry,
+      // Where an overlay sits is the host's choice: pihost does not composite.
+      getBounds: () => undefined,
+    };
+  }
+
+  /** Focus goes to the frontmost other capturing overlay, else where it was before `entry`. */
+  #focusAfter(entry) {
+    const next = this.#overlays
+      .filter((other) => other !== entry && !other.hidden && !other.options?.nonCapturing)
+      .sort((a, b) => b.order - a.order)[0];
+    this.setFocus(next?.component ?? this.#topDialog()?.component ?? entry.preFocus ?? null);
+  }
+
+  #topDialog() {
+    return this.#dialogs.at(-1);
+  }
+
+  /** Takes a dialog or overlay off the screen; focus moves on as pi-tui moves it. */
+  remove(surface) {
+    const widgetIndex = this.#widgets.indexOf(surface);
+    if (widgetIndex !== -1) {
+      this.#widgets.splice(widgetIndex, 1);
+      return;
+    }
+    const entry = surface.entry ?? surface;
+    const hadFocus = this.#focused === entry.component || this.#focusOwner === entry;
+    const overlayIndex = this.#overlays.indexOf(entry);
+    if (overlayIndex !== -1) {
+      this.#overlays.splice(overlayIndex, 1);
+      if (hadFocus) this.#focusAfter(entry);
+    } else {
+      const dialogIndex = this.#dialogs.indexOf(entry);
+      if (dialogIndex === -1) return;
+      this.#dialogs.splice(dialogIndex, 1);
+      if (hadFocus) this.setFocus(this.#topDialog()?.component ?? null);
+    }
+    this.requestRender();
+  }
+
+  hasOverlay() {
+    return this.#overlays.some((entry) => !entry.hidden && this.#overlayVisible(entry));
+  }
+
+  hideTopOverlay() {
+    const top = [...this.#overlays].sort((a, b) => b.order - a.order)[0];
+    if (top) this.remove(top);
+  }
+
+  #overlayVisible(entry) {
+    return entry.options?.visible ? entry.options.visible(this.#columns, this.#rows) !== false : true;
+  }
+
+  addInputListener(listener) {
+    this.#inputListeners.add(listener);
+    return () => this.#inputListeners.delete(listener);
+  }
+
+  removeInputListener(listener) {
+    this.#inputListeners.delete(listener);
+  }
+
+  /**
+   * One key from the host (a raw sequence): input listeners first (they may
+   * consume or rewrite it), then the focused component, then a frame.
+   * Answers the surface the key reached, if any.
+   */
+  input(data) {
+    let current = data;
+    for (const listener of [...this.#inputListeners]) {
+      const result = listener(current);
+      if (result?.consume) return undefined;
+      if (result?.data !== undefined) current = result.data;
+    }
+    if (current.length === 0) return undefined;
+    const target = this.focusedSurface();
+    if (matchesKey(current, "shift+ctrl+d") && this.tui.onDebug) {
+      this.tui.onDebug();
+      return undefined;
+    }
+    const component = this.#focused;
+    if (!component?.handleInput) return undefined;
+    if (isKeyRelease(current) && !component.wantsKeyRelease) return undefined;
+    try {
+      const owner = target?.owner ?? { path: "<unknown>", where: "in a component", event: "ui.input" };
+      enterExtensionSync(owner, () => component.handleInput(current));
+    } catch (error) {
+      if (!target) throw error;
+      target.fail(error);
+      return target;
+    }
+    this.renderNow();
+    return target;
+  }
+
+  /** Coalesces renders: at most one frame per turn of the event loop. */
+  requestRender() {
+    if (this.#renderTimer !== undefined) return;
+    this.#renderTimer = core.createTimer(
+      () => {
+        this.#renderTimer = undefined;
+        this.renderNow();
+      },
+      0,
+      undefined,
+      false,
+      true,
+    );
+  }
+
+  /** Draws now what a coalesced render still owes. */
+  flush() {
+    if (this.#renderTimer !== undefined) this.renderNow();
+  }
+
+  /** Renders every shown component now and hands on what changed. */
+  renderNow() {
+    if (this.#renderTimer !== undefined) {
+      core.cancelTimer(this.#renderTimer);
+      this.#renderTimer = undefined;
+    }
+    const shown = [];
+    const full = (surface) => ({ surface, width: this.#columns, maxHeight: undefined });
+    // Top to bottom as pi lays them out: widgets above the editor, the
+    // dialog in the editor's place, widgets below it, then overlays.
+    shown.push(...this.#widgets.filter((widget) => widget.placement !== "belowEditor").map(full));
+    const top = this.#topDialog();
+    if (top) shown.push(full(top));
+    shown.push(...this.#widgets.filter((widget) => widget.placement === "belowEditor").map(full));
+    for (const entry of [...this.#overlays].sort((a, b) => a.order - b.order)) {
+      if (entry.hidden || !this.#overlayVisible(entry)) continue;
+      const { width, maxHeight } = overlaySize(entry.resolveOptions?.() ?? entry.options, this.#columns, this.#rows);
+      shown.push({ surface: entry, width, maxHeight });
+    }
+    for (const { surface, width, maxHeight } of shown) {
+      let lines;
+      try {
+        lines = renderSurface(surface, width, maxHeight);
+      } catch (error) {
+        surface.fail(error);
+        continue;
+      }
+      if (sameLines(surface.lastLines, lines)) continue;
+      surface.lastLines = lines;
+      this.#onFrame({ surface, lines, width });
+    }
+  }
+
+  invalidate() {
+    for (const surface of [...this.#widgets, ...this.surfaces()]) {
+      enterExtensionSync(surface.owner, () => surface.component.invalidate?.());
+    }
+  }
+}
+
+/** A component's lines at `width`; pi-tui's rule that no line may be wider is kept. */
+function renderSurface(surface, width, maxHeight) {
+  const rendered = enterExtensionSync(surface.owner, () => surface.component.render(width));
+  if (!Array.isArray(rendered)) throw new TypeError("render(width) must return an array of lines");
+  const lines = (maxHeight === undefined ? rendered : rendered.slice(0, maxHeight)).map((line) => displayLine(String(line)));
+  lines.forEach((line, index) => {
+    const lineWidth = visibleWidth(line);
+    if (lineWidth > width) {
+      throw new Error(
+        `Rendered line ${index} exceeds terminal width (${lineWidth} > ${width}). A component must cut its lines to the width it is given (visibleWidth, truncateToWidth).`,
+      );
+    }
+  });
+  return lines;
+}
+
+/** The `tui` argument of component factories: pi-tui's TUI interface over the screen. */
+function createTui(screen) {
+  const terminal = {
+    get columns() {
+      return screen.columns;
+    },
+    get rows() {
+      return screen.rows;
+    },
+    kittyProtocolActive: false,
+    // There is no terminal to write to: what would be drawn is the frames.
+    start() {},
+    stop() {},
+    drainInput: async () => {},
+    write() {},
+    moveBy() {},
+    hideCursor() {},
+    showCursor() {},
+    clearLine() {},
+    clearFromCursor() {},
+    clearScreen() {},
+    setTitle() {},
+    setProgress() {},
+  };
+  let showHardwareCursor = false;
+  let clearOnShrink = false;
+  let fullRedraws = 0;
+  const tui = {
+    mode: "regular",
+    children: [],
+    terminal,
+    onDebug: undefined,
+    get fullRedraws() {
+      return fullRedraws;
+    },
+    addChild(component) {
+      tui.children.push(component);
+    },
+    removeChild(component) {
+      const index = tui.children.indexOf(component);
+      if (index !== -1) tui.children.splice(index, 1);
+    },
+    clear() {
+      tui.children = [];
+    },
+    render(width) {
+      return tui.children.flatMap((child) => child.render(width));
+    },
+    invalidate() {
+      for (const child of tui.children) child.invalidate?.();
+      screen.invalidate();
+    },
+    getShowHardwareCursor: () => showHardwareCursor,
+    setShowHardwareCursor(enabled) {
+      showHardwareCursor = enabled;
+    },
+    getClearOnShrink: () => clearOnShrink,
+    setClearOnShrink(enabled) {
+      clearOnShrink = enabled;
+    },
+    getFocusedComponent: () => screen.focused,
+    setFocus: (component) => screen.setFocus(component),
+    showOverlay: (component, options) => screen.showOverlay(screen.surfaceFor(component), options),
+    hideOverlay: () => screen.hideTopOverlay(),
+    hasOverlay: () => screen.hasOverlay(),
+    start() {},
+    stop() {},
+    renderNow(force) {
+      if (force) fullRedraws++;
+      screen.renderNow();
+    },
+    requestRender(force) {
+      if (force) fullRedraws++;
+      screen.requestRender();
+    },
+    addInputListener: (listener) => screen.addInputListener(listener),
+    removeInputListener: (listener) => screen.removeInputListener(listener),
+    onTerminalColorSchemeChange: () => () => {},
+    setTerminalColorSchemeNotifications() {},
+    setSuspendSignalHandler() {},
+    // No terminal answers colour queries: every colour is unknown.
+    queryTerminalColors: async () => ({}),
+  };
+  return tui;
+}

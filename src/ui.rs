@@ -1,0 +1,44 @@
+//! Extension components that pihost draws itself. With a screen attached
+//! ([`Pihost::attach_terminal`](crate::Pihost::attach_terminal)) the
+//! extensions run as under pi's interactive mode (`ctx.mode` is `"tui"`):
+//! `ctx.ui.custom(factory)` builds the extension's own pi-tui component in
+//! the isolate, renders it at the screen's width into [`Frame`]s, and takes
+//! keys ([`Pihost::send_key`](crate::Pihost::send_key)) until the component
+//! calls `done(result)`, which settles the extension's promise and disposes
+//! the component. Widgets (`ctx.ui.setWidget`) are drawn into the same
+//! frames. The component's life lives in `js/runtime/ui/`.
+
+use serde::{Deserialize, Serialize};
+
+/// The size of the screen extension components are drawn for, in terminal cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TerminalSize {
+    /// The width every component renders at (`tui.terminal.columns`).
+    pub columns: u16,
+    /// The height (`tui.terminal.rows`); overlays' percentages are of it.
+    pub rows: u16,
+}
+
+/// What a shown component drew: one render that differs from its last.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Frame {
+    /// The component's id, the same for every frame it draws.
+    pub component: u64,
+    /// The extension that showed it.
+    pub extension: String,
+    /// Whether it is an overlay (drawn over the rest, at its own width)
+    /// rather than the dialog in place of the editor.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub overlay: bool,
+    /// The key of the widget (`ctx.ui.setWidget(key, …)`) this frame is of;
+    /// widgets are always drawn and never take keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub widget: Option<String>,
+    /// Where a widget goes: `aboveEditor` (pi's default) or `belowEditor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<String>,
+    /// Its lines, ANSI styling kept as pi-tui renders it; no line is wider
+    /// than the width it was drawn for.
+    pub lines: Vec<String>,
+}
