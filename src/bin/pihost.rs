@@ -53,6 +53,8 @@ enum Verb {
         event: String,
         #[command(flatten)]
         session: SessionArgs,
+        #[command(flatten)]
+        ui: UiArgs,
     },
     /// Load extensions and execute one registered tool.
     Tool {
@@ -66,6 +68,8 @@ enum Verb {
         tool_call_id: String,
         #[command(flatten)]
         session: SessionArgs,
+        #[command(flatten)]
+        ui: UiArgs,
     },
     /// Load extensions and run one command by its invocation name.
     Command {
@@ -76,6 +80,8 @@ enum Verb {
         args: String,
         #[command(flatten)]
         session: SessionArgs,
+        #[command(flatten)]
+        ui: UiArgs,
     },
     /// Speak newline-delimited JSON-RPC 2.0 on stdin/stdout, for agents in
     /// any language (see docs/protocol.md). Logs go to stderr.
@@ -134,6 +140,75 @@ struct SessionArgs {
     limits: LimitArgs,
     #[command(flatten)]
     permissions: PermissionArgs,
+}
+
+/// A scripted UI for `emit`, `tool` and `command`: pihost draws the
+/// extensions' components itself and sends them keys.
+#[derive(clap::Args)]
+struct UiArgs {
+    /// Run with a UI as pi's interactive mode does (ctx.mode "tui") and send these keys, one at a
+    /// time, to whichever component has focus: pi-tui key names separated by commas
+    /// ("down,down,enter", "ctrl+c", "a"), or a JSON list of raw sequences ('["\u001b[B","\r"]').
+    /// Components still open when the keys run out are closed as done(undefined); --keys '' gives
+    /// a screen and no keys.
+    #[arg(long)]
+    keys: Option<String>,
+    /// The width components are drawn at.
+    #[arg(long, default_value_t = 80, requires = "keys")]
+    width: u16,
+    /// The height of the screen (overlays' percentages are of it).
+    #[arg(long, default_value_t = 24, requires = "keys")]
+    height: u16,
+}
+
+impl UiArgs {
+    fn script(&self) -> anyhow::Result<Option<UiScript>> {
+        let Some(keys) = &self.keys else { return Ok(None) };
+        let keys = if keys.trim_start().starts_with('[') {
+            let raw: Vec<String> =
+                serde_json::from_str(keys).context("--keys: a JSON list must hold raw key sequences (strings)")?;
+            Keys::Raw(raw)
+        } else {
+            Keys::Names(
+                keys.split(',')
+                    .map(str::trim)
+                    .filter(|name| !name.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            )
+        };
+        if self.width == 0 || self.height == 0 {
+            anyhow::bail!("--width and --height must be at least 1");
+        }
+        Ok(Some(UiScript {
+            keys,
+            size: pihost::ui::TerminalSize {
+                columns: self.width,
+                rows: self.height,
+            },
+        }))
+    }
+}
+
+/// The keys of a scripted UI, as given.
+enum Keys {
+    /// pi-tui key names, translated to what a terminal sends.
+    Names(Vec<String>),
+    /// Raw sequences, sent as they are.
+    Raw(Vec<String>),
+}
+
+impl Keys {
+    fn as_given(&self) -> &[String] {
+        match self {
+            Keys::Names(keys) | Keys::Raw(keys) => keys,
+        }
+    }
+}
+
+struct UiScript {
+    keys: Keys,
+    size: pihost::ui::TerminalSize,
 }
 
 /// The default of `--timeout-ms` for emit, tool and command.
@@ -282,10 +357,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             runtime.block_on(pihost::serve::serve(options, timeout_ms));
             Ok(ExitCode::SUCCESS)
         }
-        Verb::Emit { event, session } => {
+        Verb::Emit { event, session, ui } => {
             let event: serde_json::Value = parse_json_argument("--event", &event)?;
             one_shot(
                 session,
+                ui.script()?,
                 Box::new(move |pihost| Box::pin(async move { pihost.emit(&event).await })),
             )
         }
@@ -294,17 +370,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             args,
             tool_call_id,
             session,
+            ui,
         } => {
             let args: serde_json::Value = parse_json_argument("--args", &args)?;
             one_shot(
                 session,
+                ui.script()?,
                 Box::new(move |pihost| {
                     Box::pin(async move { pihost.execute_tool(&name, &tool_call_id, &args, None).await })
                 }),
             )
         }
-        Verb::Command { name, args, session } => one_shot(
+        Verb::Command {
+            name,
+            args,
             session,
+            ui,
+        } => one_shot(
+            session,
+            ui.script()?,
             Box::new(move |pihost| Box::pin(async move { pihost.run_command(&name, &args).await })),
         ),
         Verb::Inspect {
@@ -368,9 +452,60 @@ type Operation = Box<
     >,
 >;
 
-/// Loads, binds a recording host, runs one operation, and prints
-/// { result, error?, hostCalls, errors, loadErrors } as JSON.
-fn one_shot(session: SessionArgs, operation: Operation) -> anyhow::Result<ExitCode> {
+/// What a scripted UI run adds to the one-shot output.
+struct UiRun {
+    frames: Vec<pihost::ui::Frame>,
+    unused_keys: Vec<String>,
+    closed_components: Vec<u64>,
+}
+
+/// Runs `operation` while sending `keys` one at a time to whichever
+/// component has focus; when they run out, components still open are
+/// closed (as `done(undefined)`) so the call can finish.
+async fn drive_ui(
+    pihost: &pihost::Pihost,
+    keys: &[String],
+    operation: std::pin::Pin<Box<dyn std::future::Future<Output = CallOutcome>>>,
+) -> (CallOutcome, usize, Vec<u64>) {
+    let mut operation = operation;
+    let mut sent = 0;
+    for key in keys {
+        tokio::select! {
+            outcome = &mut operation => return (outcome, sent, Vec::new()),
+            ready = pihost.wait_for_component() => if let Err(error) = ready {
+                return (Err(error), sent, Vec::new());
+            },
+        }
+        if let Err(error) = pihost.send_key(key).await {
+            return (Err(error), sent, Vec::new());
+        }
+        sent += 1;
+    }
+    let mut closed = Vec::new();
+    loop {
+        tokio::select! {
+            outcome = &mut operation => return (outcome, sent, closed),
+            ready = pihost.wait_for_component() => if let Err(error) = ready {
+                return (Err(error), sent, closed);
+            },
+        }
+        match pihost.close_components().await {
+            // Only a component of no ctx.ui.custom call has focus: nothing
+            // of the call waits on keys, so it finishes (or times out) alone.
+            Ok(ids) if ids.is_empty() => return (operation.await, sent, closed),
+            Ok(ids) => closed.extend(ids),
+            Err(error) => return (Err(error), sent, closed),
+        }
+    }
+}
+
+/// What one call answered: a result (`None` is pi's `undefined`) or its failure.
+type CallOutcome = Result<Option<serde_json::Value>, pihost::PihostError>;
+
+/// Loads, binds a recording host, runs one operation (under a scripted UI
+/// when `ui` is given), and prints { result, error?, frames?, hostCalls,
+/// errors, loadErrors } as JSON.
+fn one_shot(session: SessionArgs, ui: Option<UiScript>, operation: Operation) -> anyhow::Result<ExitCode> {
     let cwd = match session.cwd {
         Some(cwd) => cwd,
         None => std::env::current_dir().context("cannot read the current directory")?,
@@ -409,7 +544,23 @@ fn one_shot(session: SessionArgs, operation: Operation) -> anyhow::Result<ExitCo
         let mut errors = pihost.errors();
         let report = pihost.load(&session.paths).await?;
         pihost.bind(host.clone(), &state).await?;
-        let outcome = operation(pihost.clone()).await;
+        let (outcome, ui_run) = match &ui {
+            None => (operation(pihost.clone()).await, None),
+            Some(script) => {
+                pihost.attach_terminal(script.size).await?;
+                let sequences = match &script.keys {
+                    Keys::Names(names) => pihost.key_sequences(names).await.context("--keys")?,
+                    Keys::Raw(raw) => raw.clone(),
+                };
+                let (outcome, sent, closed_components) = drive_ui(&pihost, &sequences, operation(pihost.clone())).await;
+                let run = UiRun {
+                    frames: pihost.take_frames().await?,
+                    unused_keys: script.keys.as_given()[sent..].to_vec(),
+                    closed_components,
+                };
+                (outcome, Some(run))
+            }
+        };
         let mut reported = Vec::new();
         while let Ok(error) = errors.try_recv() {
             reported.push(error);
@@ -419,6 +570,15 @@ fn one_shot(session: SessionArgs, operation: Operation) -> anyhow::Result<ExitCo
             "errors": reported,
             "loadErrors": report.errors,
         });
+        if let Some(run) = ui_run {
+            output["frames"] = serde_json::to_value(&run.frames)?;
+            if !run.unused_keys.is_empty() {
+                output["unusedKeys"] = serde_json::to_value(&run.unused_keys)?;
+            }
+            if !run.closed_components.is_empty() {
+                output["closedComponents"] = serde_json::to_value(&run.closed_components)?;
+            }
+        }
         let failed = match outcome {
             Ok(Some(result)) => {
                 output["result"] = result;

@@ -1,0 +1,604 @@
+//! The scripted UI (`pihost tool|command … --keys … --width N`) as an
+//! extension author uses it: pihost draws the extension's own
+//! `ctx.ui.custom` component, sends it the keys, and prints what the
+//! component answered and what it drew. pi's own examples are loaded from the
+//! reference install.
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::*;
+
+/// One of pi's example extensions, from the reference install.
+fn pi_example(file: &str) -> Option<String> {
+    let path: PathBuf = reference_dir()?
+        .join("node_modules/@earendil-works/pi-coding-agent/examples/extensions")
+        .join(file);
+    assert!(
+        path.exists(),
+        "{} is missing from the reference install",
+        path.display()
+    );
+    Some(path.display().to_string())
+}
+
+/// Runs pihost in an empty project (no extensions of the user's are
+/// discovered); the JSON it printed and the exit code.
+fn run(project: &Project, args: &[&str]) -> (Value, i32) {
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(args)
+        .arg("--cwd")
+        .arg(project.root.path())
+        .arg("--agent-dir")
+        .arg(project.path("agent"))
+        .output()
+        .expect("pihost runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|error| {
+        panic!(
+            "pihost printed no JSON ({error}):\n{stdout}\nstderr:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (json, output.status.code().unwrap_or(-1))
+}
+
+/// A line as a terminal shows it: without escape sequences.
+fn visible(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            // CSI: parameters up to a final byte.
+            Some('[') => {
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            // OSC and APC: up to BEL or ST.
+            Some(']') | Some('_') => {
+                while let Some(c) = chars.next() {
+                    if c == '\u{7}' {
+                        break;
+                    }
+                    if c == '\u{1b}' && chars.peek() == Some(&'\\') {
+                        chars.next();
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every frame's lines as a terminal shows them.
+fn frames(output: &Value) -> Vec<Vec<String>> {
+    output["frames"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no frames in {output:#}"))
+        .iter()
+        .map(|frame| {
+            frame["lines"]
+                .as_array()
+                .unwrap_or_else(|| panic!("a frame without lines: {frame:#}"))
+                .iter()
+                .map(|line| visible(line.as_str().unwrap_or_default()))
+                .collect()
+        })
+        .collect()
+}
+
+fn result_text(output: &Value) -> &str {
+    output["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text result in {output:#}"))
+}
+
+const QUESTION_ARGS: &str = r#"{"question":"Pick a colour","options":[{"label":"Alpha"},{"label":"Beta"}]}"#;
+
+#[test]
+fn the_question_example_answers_what_the_keys_picked_and_shows_the_question() {
+    let Some(question) = pi_example("question.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &[
+            "tool",
+            "question",
+            "-e",
+            &question,
+            "--args",
+            QUESTION_ARGS,
+            "--keys",
+            "down,enter",
+            "--width",
+            "60",
+        ],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(result_text(&output), "User selected: 2. Beta");
+    let frames = frames(&output);
+    let first = frames.first().expect("the component drew a first frame");
+    assert!(first.iter().any(|line| line.contains("Pick a colour")), "{first:#?}");
+    assert!(
+        first.iter().any(|line| line == "> 1. Alpha"),
+        "Alpha is selected at first: {first:#?}"
+    );
+    assert!(
+        frames.iter().any(|frame| frame.iter().any(|line| line == "> 2. Beta")),
+        "down moved the selection to Beta in a frame: {frames:#?}"
+    );
+    for line in frames.iter().flatten() {
+        assert!(line.chars().count() <= 60, "a line wider than --width 60: {line:?}");
+    }
+    assert!(
+        first.iter().any(|line| line == &"─".repeat(60)),
+        "the border spans the width: {first:#?}"
+    );
+    assert!(output.get("unusedKeys").is_none(), "{output:#}");
+    assert_eq!(output["frames"][0]["extension"], Value::String(question.clone()));
+}
+
+#[test]
+fn the_question_example_without_keys_keeps_pi_headless_answer() {
+    let Some(question) = pi_example("question.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &["tool", "question", "-e", &question, "--args", QUESTION_ARGS],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(
+        result_text(&output),
+        "Error: UI not available (running in non-interactive mode)"
+    );
+    assert!(output.get("frames").is_none(), "no UI, no frames: {output:#}");
+}
+
+#[test]
+fn keys_left_when_the_component_is_gone_are_reported_and_escape_cancels() {
+    let Some(question) = pi_example("question.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &[
+            "tool",
+            "question",
+            "-e",
+            &question,
+            "--args",
+            QUESTION_ARGS,
+            "--keys",
+            "escape,down,enter",
+        ],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(result_text(&output), "User cancelled the selection");
+    assert_eq!(output["unusedKeys"], serde_json::json!(["down", "enter"]));
+}
+
+#[test]
+fn a_component_still_open_when_the_keys_run_out_is_closed_as_cancelled() {
+    let Some(question) = pi_example("question.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &[
+            "tool",
+            "question",
+            "-e",
+            &question,
+            "--args",
+            QUESTION_ARGS,
+            "--keys",
+            "down",
+        ],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(result_text(&output), "User cancelled the selection");
+    assert_eq!(
+        output["closedComponents"].as_array().map(Vec::len),
+        Some(1),
+        "{output:#}"
+    );
+}
+
+#[test]
+fn raw_sequences_are_sent_as_given() {
+    let Some(question) = pi_example("question.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &[
+            "tool",
+            "question",
+            "-e",
+            &question,
+            "--args",
+            QUESTION_ARGS,
+            "--keys",
+            r#"["\u001b[B", "\r"]"#,
+        ],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(result_text(&output), "User selected: 2. Beta");
+}
+
+#[test]
+fn an_unknown_key_name_is_refused_before_anything_runs() {
+    let Some(question) = pi_example("question.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args([
+            "tool",
+            "question",
+            "-e",
+            &question,
+            "--args",
+            QUESTION_ARGS,
+            "--keys",
+            "down,sideways",
+        ])
+        .arg("--cwd")
+        .arg(project.root.path())
+        .arg("--agent-dir")
+        .arg(project.path("agent"))
+        .output()
+        .expect("pihost runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("\"sideways\" is not a key"), "{stderr}");
+}
+
+#[test]
+fn the_tools_example_toggles_a_tool_through_its_settings_list() {
+    let Some(tools) = pi_example("tools.ts") else { return };
+    let project = Project::new();
+    let state = r#"{"allTools":[{"name":"read","description":"Read a file"},{"name":"bash","description":"Run a command"}],"activeTools":[]}"#;
+    let (output, code) = run(
+        &project,
+        &[
+            "command",
+            "tools",
+            "-e",
+            &tools,
+            "--state",
+            state,
+            "--keys",
+            "down,enter,escape",
+            "--width",
+            "50",
+        ],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    let frames = frames(&output);
+    let first = frames.first().expect("a first frame");
+    assert!(
+        first.iter().any(|line| line.contains("Tool Configuration")),
+        "{first:#?}"
+    );
+    let row = |frame: &Vec<String>, tool: &str| {
+        frame
+            .iter()
+            .find(|line| line.split_whitespace().any(|word| word == tool))
+            .cloned()
+            .unwrap_or_default()
+    };
+    assert!(row(first, "bash").contains("disabled"), "{first:#?}");
+    let last = frames.last().expect("a last frame");
+    assert!(
+        row(last, "bash").contains("enabled") && !row(last, "bash").contains("disabled"),
+        "{last:#?}"
+    );
+    assert!(row(last, "read").contains("disabled"), "{last:#?}");
+    let calls = output["hostCalls"].as_array().expect("host calls");
+    assert!(
+        calls
+            .iter()
+            .any(|call| call["method"] == "setActiveTools" && call["toolNames"] == serde_json::json!(["bash"])),
+        "enter on bash enabled it: {calls:#?}"
+    );
+    assert!(
+        output.get("closedComponents").is_none(),
+        "escape closed the list itself: {output:#}"
+    );
+}
+
+const COMPONENTS: &str = r#"
+export default (pi) => {
+  pi.registerCommand("broken", {
+    handler: async (_args, ctx) => {
+      await ctx.ui.custom(() => ({
+        render() { throw new Error("cannot draw"); },
+        invalidate() {},
+      }));
+      return "resolved anyway";
+    },
+  });
+  pi.registerCommand("pick", {
+    handler: async (_args, ctx) => {
+      let disposed = false;
+      let keysAfterDone = 0;
+      let closed = false;
+      const picked = await ctx.ui.custom((tui, _theme, _keybindings, done) => {
+        let count = 0;
+        return {
+          render: (width) => [`count ${count} mode ${ctx.mode} ui ${ctx.hasUI} width ${width} of ${tui.terminal.columns}`],
+          invalidate() {},
+          handleInput(data) {
+            if (closed) keysAfterDone++;
+            if (data === "\r") {
+              closed = true;
+              done(`picked after ${count}`);
+              return;
+            }
+            count++;
+            tui.requestRender();
+            tui.requestRender();
+            tui.requestRender();
+          },
+          dispose() { disposed = true; },
+        };
+      });
+      return { picked, disposed, keysAfterDone };
+    },
+  });
+  pi.registerCommand("widget", {
+    handler: async (_args, ctx) => {
+      let disposed = 0;
+      const later = () => new Promise((resolve) => setTimeout(resolve, 10));
+      ctx.ui.setWidget("clock", (tui) => ({
+        render: (width) => [`first at ${width} of ${tui.terminal.columns}`],
+        invalidate() {},
+        dispose() { disposed++; },
+      }));
+      await later();
+      ctx.ui.setWidget("clock", () => ({ render: (width) => [`second at ${width}`], invalidate() {} }), { placement: "belowEditor" });
+      await later();
+      return { disposed };
+    },
+  });
+};
+"#;
+
+#[test]
+fn a_component_that_throws_in_render_is_reported_closed_and_rejects_its_promise() {
+    let project = Project::new();
+    let path = project.write("components.ts", COMPONENTS);
+    let started = Instant::now();
+    let (output, code) = run(
+        &project,
+        &[
+            "command",
+            "broken",
+            "-e",
+            &path,
+            "--keys",
+            "enter",
+            "--timeout-ms",
+            "20000",
+        ],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "the failure ends the call at once, not at its timeout"
+    );
+    assert_eq!(code, 1, "{output:#}");
+    assert_eq!(
+        output["error"], "cannot draw",
+        "the command's await rejected: {output:#}"
+    );
+    let errors = output["errors"].as_array().expect("errors");
+    assert!(
+        errors
+            .iter()
+            .any(|error| error["extensionPath"] == Value::String(path.clone()) && error["error"] == "cannot draw"),
+        "the error is reported as the extension's: {errors:#?}"
+    );
+    assert_eq!(output["frames"], serde_json::json!([]), "nothing was drawn: {output:#}");
+    assert_eq!(
+        output["unusedKeys"],
+        serde_json::json!(["enter"]),
+        "no component took the key"
+    );
+}
+
+#[test]
+fn done_settles_the_promise_and_disposes_the_component_and_renders_coalesce() {
+    let project = Project::new();
+    let path = project.write("components.ts", COMPONENTS);
+    let (output, code) = run(
+        &project,
+        &["command", "pick", "-e", &path, "--keys", "a,b,enter,c", "--width", "44"],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(
+        output["result"],
+        serde_json::json!({ "picked": "picked after 2", "disposed": true, "keysAfterDone": 0 })
+    );
+    assert_eq!(
+        frames(&output),
+        vec![
+            vec!["count 0 mode tui ui true width 44 of 44".to_string()],
+            vec!["count 1 mode tui ui true width 44 of 44".to_string()],
+            vec!["count 2 mode tui ui true width 44 of 44".to_string()],
+        ],
+        "one frame per change, however often the component asks for one"
+    );
+    assert_eq!(
+        output["unusedKeys"],
+        serde_json::json!(["c"]),
+        "a closed component takes no keys"
+    );
+}
+
+#[test]
+fn key_names_become_sequences_pi_tui_reads_as_those_keys() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let pihost = pihost::Pihost::start(project.options()).await.expect("start");
+        let names: Vec<String> = [
+            "up",
+            "down",
+            "left",
+            "right",
+            "enter",
+            "escape",
+            "tab",
+            "shift+tab",
+            "space",
+            "backspace",
+            "delete",
+            "home",
+            "end",
+            "pageUp",
+            "pageDown",
+            "f1",
+            "f3",
+            "f12",
+            "a",
+            "A",
+            "shift+a",
+            "1",
+            "ctrl+c",
+            "ctrl+d",
+            "alt+x",
+            "ctrl+shift+p",
+            "shift+enter",
+            "ctrl+left",
+            "alt+up",
+            "ctrl+delete",
+        ]
+        .iter()
+        .map(|name| name.to_string())
+        .collect();
+        let sequences = pihost.key_sequences(&names).await.expect("every name is a key");
+        assert_eq!(sequences[0], "\u{1b}[A", "up is what a terminal sends");
+        assert_eq!(&sequences[4..6], ["\r", "\u{1b}"]);
+        assert_eq!(sequences[22], "\u{3}", "ctrl+c is ETX");
+        let distinct: std::collections::BTreeSet<_> = sequences.iter().collect();
+        // pi-tui reads key ids without case: "A" is "a" (shift+a is "A").
+        assert_eq!(distinct.len(), names.len() - 1, "{names:?} -> {sequences:?}");
+        let unknown = pihost.key_sequences(&["sideways".to_string()]).await;
+        assert!(unknown.is_err(), "an unknown name is an error: {unknown:?}");
+    });
+}
+
+#[test]
+fn widgets_are_drawn_into_the_frames_and_a_new_one_replaces_the_old() {
+    let project = Project::new();
+    let path = project.write("components.ts", COMPONENTS);
+    let (output, code) = run(
+        &project,
+        &["command", "widget", "-e", &path, "--keys", "", "--width", "40"],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(
+        output["result"],
+        serde_json::json!({ "disposed": 1 }),
+        "the replaced widget was disposed"
+    );
+    let drawn: Vec<(Value, Value, Vec<String>)> = output["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .map(|frame| {
+            (
+                frame["widget"].clone(),
+                frame["placement"].clone(),
+                frames(&serde_json::json!({ "frames": [frame] })).remove(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        drawn,
+        vec![
+            (
+                Value::from("clock"),
+                Value::from("aboveEditor"),
+                vec!["first at 40 of 40".to_string()]
+            ),
+            (
+                Value::from("clock"),
+                Value::from("belowEditor"),
+                vec!["second at 40".to_string()]
+            ),
+        ]
+    );
+    let told = output["hostCalls"]
+        .as_array()
+        .expect("host calls")
+        .iter()
+        .filter(|call| call["method"] == "ui.setWidget")
+        .count();
+    assert_eq!(told, 2, "the host is still told of each widget: {output:#}");
+}
+
+#[test]
+fn the_widget_placement_example_draws_its_lines_above_and_below_the_editor() {
+    let Some(example) = pi_example("widget-placement.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &[
+            "emit",
+            "--event",
+            r#"{"type":"session_start","reason":"startup"}"#,
+            "-e",
+            &example,
+            "--keys",
+            "",
+        ],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    let shown: Vec<(String, String)> = output["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .map(|frame| {
+            let text: Vec<String> = frame["lines"]
+                .as_array()
+                .expect("lines")
+                .iter()
+                .map(|line| visible(line.as_str().unwrap_or_default()).trim().to_string())
+                .collect();
+            (
+                frame["placement"].as_str().unwrap_or_default().to_string(),
+                text.join("\n"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        vec![
+            ("aboveEditor".to_string(), "Above editor widget".to_string()),
+            ("belowEditor".to_string(), "Below editor widget".to_string()),
+        ]
+    );
+}
