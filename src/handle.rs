@@ -590,13 +590,16 @@ impl Pihost {
         serde_json::from_str(&answer).map_err(|error| internal_error("frames", error))
     }
 
-    /// Closes every open component as if it had called `done(undefined)`
-    /// (headless pi's answer to `ctx.ui.custom`); answers their ids.
-    pub async fn close_components(&self) -> Result<Vec<u64>, PihostError> {
+    /// Closes every open component: each is disposed, and the extension's
+    /// `ctx.ui.custom` promise rejects with an `Error` of `reason` (pi itself
+    /// never closes a component from outside, so there is no answer of the
+    /// component's own to give). Answers their ids.
+    pub async fn close_components(&self, reason: &str) -> Result<Vec<u64>, PihostError> {
+        let reason = Value::String(reason.to_string()).to_string();
         let answer = self
             .call(
                 "closeUiComponents",
-                "null".to_string(),
+                reason,
                 "closeUiComponents".to_string(),
                 None,
                 false,

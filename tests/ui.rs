@@ -196,7 +196,7 @@ fn keys_left_when_the_component_is_gone_are_reported_and_escape_cancels() {
 }
 
 #[test]
-fn a_component_still_open_when_the_keys_run_out_is_closed_as_cancelled() {
+fn a_component_still_open_when_the_keys_run_out_is_closed_and_its_promise_rejects() {
     let Some(question) = pi_example("question.ts") else {
         return;
     };
@@ -214,12 +214,16 @@ fn a_component_still_open_when_the_keys_run_out_is_closed_as_cancelled() {
             "down",
         ],
     );
-    assert_eq!(code, 0, "{output:#}");
-    assert_eq!(result_text(&output), "User cancelled the selection");
+    assert_eq!(code, 1, "{output:#}");
     assert_eq!(
-        output["closedComponents"].as_array().map(Vec::len),
-        Some(1),
-        "{output:#}"
+        output["error"],
+        "pihost: the keys given with --keys ran out while this component was still open"
+    );
+    assert_eq!(output["closedComponents"], serde_json::json!([1]), "{output:#}");
+    assert_eq!(
+        frames(&output).len(),
+        2,
+        "the first frame and the one after down: {output:#}"
     );
 }
 
@@ -602,3 +606,4 @@ fn the_widget_placement_example_draws_its_lines_above_and_below_the_editor() {
         ]
     );
 }
+

@@ -122,9 +122,9 @@ export function takeUiFrames() {
   return JSON.stringify(takeFrames());
 }
 
-/** Closes every open component, resolving its promise with undefined; resolves to their JSON ids. */
-export function closeUiComponents() {
-  return JSON.stringify(closeOpenComponents());
+/** Closes every open component, rejecting its promise with the reason given (JSON text); resolves to their JSON ids. */
+export function closeUiComponents(reasonJson) {
+  return JSON.stringify(closeOpenComponents(JSON.parse(reasonJson)));
 }
 
 /** pi-tui key names ("down", "ctrl+c") as the raw sequences a terminal sends; an unknown name throws. */

@@ -149,8 +149,8 @@ struct UiArgs {
     /// Run with a UI as pi's interactive mode does (ctx.mode "tui") and send these keys, one at a
     /// time, to whichever component has focus: pi-tui key names separated by commas
     /// ("down,down,enter", "ctrl+c", "a"), or a JSON list of raw sequences ('["\u001b[B","\r"]').
-    /// Components still open when the keys run out are closed as done(undefined); --keys '' gives
-    /// a screen and no keys.
+    /// A component still open when the keys run out is closed and its ctx.ui.custom promise
+    /// rejects ("the keys ran out"); --keys '' gives a screen and no keys.
     #[arg(long)]
     keys: Option<String>,
     /// The width components are drawn at.
@@ -461,7 +461,7 @@ struct UiRun {
 
 /// Runs `operation` while sending `keys` one at a time to whichever
 /// component has focus; when they run out, components still open are
-/// closed (as `done(undefined)`) so the call can finish.
+/// closed (their promises reject) so the call can finish.
 async fn drive_ui(
     pihost: &pihost::Pihost,
     keys: &[String],
@@ -489,7 +489,7 @@ async fn drive_ui(
                 return (Err(error), sent, closed);
             },
         }
-        match pihost.close_components().await {
+        match pihost.close_components(KEYS_RAN_OUT).await {
             // Only a component of no ctx.ui.custom call has focus: nothing
             // of the call waits on keys, so it finishes (or times out) alone.
             Ok(ids) if ids.is_empty() => return (operation.await, sent, closed),
@@ -498,6 +498,9 @@ async fn drive_ui(
         }
     }
 }
+
+/// Why a component still open after the last key is closed.
+const KEYS_RAN_OUT: &str = "pihost: the keys given with --keys ran out while this component was still open";
 
 /// What one call answered: a result (`None` is pi's `undefined`) or its failure.
 type CallOutcome = Result<Option<serde_json::Value>, pihost::PihostError>;

@@ -17,7 +17,7 @@ let screen;
 let nextComponentId = 1;
 /** Frames since the host last took them: `{ component, extension, overlay?, lines }`. */
 const frames = [];
-/** Components whose promise is still open, by id: what closing each from outside does. */
+/** Components whose promise is still open, by id: how the host closes each (with the error its promise rejects with). */
 const openComponents = new Map();
 /** Widgets on the screen, by key. */
 const widgets = new Map();
@@ -124,7 +124,7 @@ export function showCustom(factory, options) {
       reportError({ extensionPath: owner.path, event: "ui.custom", ...describe(error) });
       close(() => reject(error));
     };
-    openComponents.set(id, done);
+    openComponents.set(id, (error) => close(() => reject(error)));
     // Called at once, as pi does: a factory that throws rejects the promise.
     const made = factory(screen.tui, currentTheme(), getKeybindings(), done);
     Promise.resolve(made).then(
@@ -262,9 +262,13 @@ export function takeFrames() {
   return frames.splice(0);
 }
 
-/** Closes every open component as `done(undefined)` would; answers their ids. */
-export function closeOpenComponents() {
+/**
+ * Closes every open component for the host: each is disposed and its
+ * promise rejects with `reason` (pi never closes a component from outside,
+ * so no answer of the component's own type would be honest). Answers their ids.
+ */
+export function closeOpenComponents(reason) {
   const ids = [...openComponents.keys()];
-  for (const id of ids) openComponents.get(id)?.(undefined);
+  for (const id of ids) openComponents.get(id)?.(new Error(reason));
   return ids;
 }
