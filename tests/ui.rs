@@ -31,6 +31,8 @@ fn pi_example(file: &str) -> Option<String> {
 fn run(project: &Project, args: &[&str]) -> (Value, i32) {
     let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
         .args(args)
+        // One colour mode whatever the terminal the tests run in.
+        .env("PI_TRUE_COLOR", "1")
         .arg("--cwd")
         .arg(project.root.path())
         .arg("--agent-dir")
@@ -607,3 +609,99 @@ fn the_widget_placement_example_draws_its_lines_above_and_below_the_editor() {
     );
 }
 
+/// The same call under the reference pi with a UI: its frames and result
+/// (tests/reference/drive-ui-reference.mjs).
+fn reference_run(
+    project: &Project,
+    extension: &str,
+    call: [&str; 2],
+    args: &str,
+    raw_keys: &[&str],
+    width: u16,
+) -> Value {
+    let reference = reference_dir().expect("the reference is installed");
+    let output = Command::new(reference.join("node_modules/.bin/node"))
+        .arg(project_root().join("tests/reference/drive-ui-reference.mjs"))
+        .arg("--pi-dir")
+        .arg(&reference)
+        .args(["--extension", extension, call[0], call[1], "--args", args])
+        .args(["--keys", &serde_json::to_string(raw_keys).expect("keys as JSON")])
+        .args(["--width", &width.to_string()])
+        .env("PI_TRUE_COLOR", "1")
+        .current_dir(project.root.path())
+        .output()
+        .expect("the reference node runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    serde_json::from_str(&stdout).unwrap_or_else(|error| {
+        panic!(
+            "the reference printed no JSON ({error}):\n{stdout}\nstderr:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+fn raw_frames(output: &Value) -> Vec<Value> {
+    output["frames"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no frames in {output:#}"))
+        .iter()
+        .map(|frame| frame["lines"].clone())
+        .collect()
+}
+
+/// pihost's frames and answer for `keys` are the reference pi's, byte for byte.
+fn assert_draws_as_pi(example: &str, tool: &str, args: &str, keys: &str, raw_keys: &[&str], width: u16) {
+    let Some(path) = pi_example(example) else { return };
+    let project = Project::new();
+    let width_text = width.to_string();
+    let (ours, code) = run(
+        &project,
+        &[
+            "tool",
+            tool,
+            "-e",
+            &path,
+            "--args",
+            args,
+            "--keys",
+            keys,
+            "--width",
+            &width_text,
+        ],
+    );
+    assert_eq!(code, 0, "{ours:#}");
+    let theirs = reference_run(&project, &path, ["--tool", tool], args, raw_keys, width);
+    assert_eq!(ours["result"], theirs["result"], "the same answer as pi");
+    let (ours, theirs) = (raw_frames(&ours), raw_frames(&theirs));
+    assert!(theirs.len() > 1, "pi drew more than one frame: {theirs:#?}");
+    assert_eq!(
+        ours,
+        theirs,
+        "pihost's frames are pi's:\n{}",
+        json_diff(&Value::Array(theirs.clone()), &Value::Array(ours.clone()))
+    );
+}
+
+#[test]
+fn the_question_example_draws_what_pi_draws_typing_an_answer_too() {
+    assert_draws_as_pi(
+        "question.ts",
+        "question",
+        r#"{"question":"Pick a colour","options":[{"label":"Alpha","description":"the first"},{"label":"Beta"}]}"#,
+        "down,down,enter,h,i,left,x,enter",
+        &["\u{1b}[B", "\u{1b}[B", "\r", "h", "i", "\u{1b}[D", "x", "\r"],
+        40,
+    );
+}
+
+#[test]
+fn the_questionnaire_example_draws_what_pi_draws_across_its_tabs() {
+    assert_draws_as_pi(
+        "questionnaire.ts",
+        "questionnaire",
+        r#"{"questions":[{"id":"c","prompt":"Colour?","options":[{"value":"r","label":"Red"},{"value":"g","label":"Green"}]},{"id":"s","prompt":"Size?","options":[{"value":"s","label":"Small"},{"value":"l","label":"Large"}]}]}"#,
+        "down,enter,enter,enter",
+        &["\u{1b}[B", "\r", "\r", "\r"],
+        50,
+    );
+}
