@@ -5,8 +5,8 @@
 //! the isolate, renders it at the screen's width into [`Frame`]s, and takes
 //! keys ([`Pihost::send_key`](crate::Pihost::send_key)) until the component
 //! calls `done(result)`, which settles the extension's promise and disposes
-//! the component. Widgets (`ctx.ui.setWidget`) are drawn into the same
-//! frames. The component's life lives in `js/runtime/ui/`.
+//! the component. Widgets, the header and the footer (`ctx.ui.setWidget`,
+//! `setHeader`, `setFooter`) are drawn into the same frames. The component's life lives in `js/runtime/ui/`.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +19,26 @@ pub struct TerminalSize {
     pub rows: u16,
 }
 
+/// What a component is, which says where a host draws it. Top to bottom
+/// as pi lays out its screen: header, widgets above the editor, a custom
+/// component in the editor's place, widgets below it, footer; overlays go
+/// over the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FrameKind {
+    /// A `ctx.ui.custom` component, shown in place of the editor; it takes keys.
+    Custom,
+    /// A `ctx.ui.custom(…, { overlay: true })` component, or one its code
+    /// showed with `tui.showOverlay`, drawn over the rest at its own width.
+    Overlay,
+    /// A `ctx.ui.setWidget` widget; never takes keys.
+    Widget,
+    /// The `ctx.ui.setHeader` component.
+    Header,
+    /// The `ctx.ui.setFooter` component.
+    Footer,
+}
+
 /// What a shown component drew: one render that differs from its last.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -27,10 +47,8 @@ pub struct Frame {
     pub component: u64,
     /// The extension that showed it.
     pub extension: String,
-    /// Whether it is an overlay (drawn over the rest, at its own width)
-    /// rather than the dialog in place of the editor.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub overlay: bool,
+    /// Where it goes on the screen.
+    pub kind: FrameKind,
     /// The key of the widget (`ctx.ui.setWidget(key, …)`) this frame is of;
     /// widgets are always drawn and never take keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -388,6 +388,23 @@ export default (pi) => {
       return { disposed };
     },
   });
+  pi.registerCommand("wide", {
+    handler: (_args, ctx) => ctx.ui.custom(() => ({ render: (width) => ["x".repeat(width + 1)], invalidate() {} })),
+  });
+  pi.registerCommand("footer", {
+    handler: async (_args, ctx) => {
+      const later = () => new Promise((resolve) => setTimeout(resolve, 10));
+      ctx.ui.setFooter((_tui, _theme, footerData) => ({
+        render: () => [`branch ${footerData.getGitBranch()} ${[...footerData.getExtensionStatuses()].map(([key, text]) => `${key}=${text}`).join(" ")}`],
+        invalidate() {},
+      }));
+      await later();
+      ctx.ui.setStatus("mode", "plan");
+      await later();
+      ctx.ui.setHeader(() => ({ render: (width) => ["=".repeat(width)], invalidate() {} }));
+      await later();
+    },
+  });
 };
 "#;
 
@@ -703,5 +720,99 @@ fn the_questionnaire_example_draws_what_pi_draws_across_its_tabs() {
         "down,enter,enter,enter",
         &["\u{1b}[B", "\r", "\r", "\r"],
         50,
+    );
+}
+
+#[test]
+fn the_footer_shows_the_statuses_and_the_header_goes_above_everything() {
+    let project = Project::new();
+    let path = project.write("components.ts", COMPONENTS);
+    let (output, code) = run(
+        &project,
+        &["command", "footer", "-e", &path, "--keys", "", "--width", "30"],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    let drawn: Vec<(Value, Vec<String>)> = output["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .map(|frame| {
+            (
+                frame["kind"].clone(),
+                frame["lines"]
+                    .as_array()
+                    .expect("lines")
+                    .iter()
+                    .map(|line| line.as_str().unwrap_or_default().to_string())
+                    .collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        drawn,
+        vec![
+            (Value::from("footer"), vec!["branch null ".to_string()]),
+            (Value::from("footer"), vec!["branch null mode=plan".to_string()]),
+            (Value::from("header"), vec!["=".repeat(30)]),
+        ],
+        "a status reaches the footer at once; the header is drawn at the width"
+    );
+}
+
+#[test]
+fn the_custom_header_example_draws_pi_s_mascot() {
+    let Some(example) = pi_example("custom-header.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &[
+            "emit",
+            "--event",
+            r#"{"type":"session_start","reason":"startup"}"#,
+            "-e",
+            &example,
+            "--keys",
+            "",
+        ],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    let frames_of_header: Vec<&Value> = output["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .filter(|frame| frame["kind"] == "header")
+        .collect();
+    assert_eq!(frames_of_header.len(), 1, "{output:#}");
+    let lines = frames(&serde_json::json!({ "frames": frames_of_header }));
+    assert!(
+        lines[0].iter().any(|line| line.contains("██████████████")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines[0].iter().any(|line| line.contains("shitty coding agent")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn a_line_wider_than_the_screen_fails_the_component_as_pi_tui_refuses_it() {
+    let project = Project::new();
+    let path = project.write("components.ts", COMPONENTS);
+    let (output, code) = run(
+        &project,
+        &["command", "wide", "-e", &path, "--keys", "", "--width", "40"],
+    );
+    assert_eq!(code, 1, "{output:#}");
+    let error = output["error"].as_str().expect("the command failed");
+    assert!(
+        error.starts_with("Rendered line 0 exceeds terminal width (41 > 40)."),
+        "{error}"
+    );
+    assert_eq!(
+        output["errors"][0]["extensionPath"],
+        Value::String(path.clone()),
+        "{output:#}"
     );
 }

@@ -19,8 +19,8 @@ let nextComponentId = 1;
 const frames = [];
 /** Components whose promise is still open, by id: how the host closes each (with the error its promise rejects with). */
 const openComponents = new Map();
-/** Widgets on the screen, by key. */
-const widgets = new Map();
+/** Header, footer and widgets on the screen, by slot ("header", "footer", "widget:<key>"). */
+const fixedSurfaces = new Map();
 /** pi shows at most this many lines of a widget given as lines. */
 const MAX_WIDGET_LINES = 10;
 /** Callers waiting for a component to take keys. */
@@ -56,8 +56,8 @@ export function attachScreen({ columns, rows }) {
       frames.push({
         component: surface.id,
         extension: surface.owner.path,
-        ...(surface.overlay ? { overlay: true } : {}),
-        ...(surface.widget !== undefined ? { widget: surface.widget, placement: surface.placement } : {}),
+        kind: surface.kind,
+        ...(surface.kind === "widget" ? { widget: surface.widget, placement: surface.placement } : {}),
         lines,
       });
     },
@@ -74,6 +74,7 @@ function adoptComponent(component) {
   const owner = ownerNamed(currentOwner()?.path ?? "<unknown>");
   const surface = {
     id: nextComponentId++,
+    kind: "overlay",
     component,
     owner,
     fail: (error) => {
@@ -130,7 +131,7 @@ export function showCustom(factory, options) {
     Promise.resolve(made).then(
       (component) => {
         if (closed) return;
-        surface = { id, component, owner, fail };
+        surface = { id, kind: "custom", component, owner, fail };
         if (isOverlay) {
           const resolveOptions = () =>
             typeof options?.overlayOptions === "function"
@@ -168,67 +169,125 @@ export function addTerminalInputHandler(handler) {
   });
 }
 
-function disposeWidget(surface) {
+function disposeFixed(surface) {
   try {
     enterExtensionSync(surface.owner, () => surface.component.dispose?.());
   } catch {
-    // As in pi: a failing dispose does not keep the widget.
+    // As in pi: a failing dispose does not keep the component on screen.
   }
 }
 
 /**
- * `ctx.ui.setWidget(key, content, options)` on pihost's screen: lines (at
- * most ten, as pi shows them) or a component factory `(tui, theme)`; the
- * same key replaces the widget (the old one disposed), undefined removes it.
+ * Puts what `make()` builds in `slot` (a new one replaces the old, which is
+ * disposed; `make` undefined only clears it). `fields` says what it is
+ * (`kind`, a widget's key and placement); `event` names the extension's
+ * call in its errors.
  */
-export function setScreenWidget(key, content, options) {
-  const owner = { path: currentOwner()?.path ?? "<unknown>", where: "in its widget", event: "ui.setWidget" };
-  const existing = widgets.get(key);
+function placeFixed(slot, make, fields, event) {
+  const owner = { path: currentOwner()?.path ?? "<unknown>", where: `in its ${fields.kind}`, event };
+  const existing = fixedSurfaces.get(slot);
   if (existing) {
-    widgets.delete(key);
+    fixedSurfaces.delete(slot);
     screen.remove(existing);
-    disposeWidget(existing);
-    screen.requestRender();
+    disposeFixed(existing);
   }
-  if (content === undefined) return;
-  let component;
-  if (Array.isArray(content)) {
-    component = new Container();
-    for (const line of content.slice(0, MAX_WIDGET_LINES)) component.addChild(new Text(line, 1, 0));
-    if (content.length > MAX_WIDGET_LINES) {
-      component.addChild(new Text(currentTheme().fg("muted", "... (widget truncated)"), 1, 0));
-    }
-  } else {
-    component = content(screen.tui, currentTheme());
-  }
+  if (make === undefined) return;
+  // Called at once, as pi does: a factory that throws throws to the extension.
+  const component = make();
   const surface = {
     id: nextComponentId++,
+    ...fields,
     component,
     owner,
-    widget: key,
-    placement: options?.placement ?? "aboveEditor",
     fail: (error) => {
-      reportError({ extensionPath: owner.path, event: "ui.setWidget", ...describe(error) });
-      if (widgets.get(key) === surface) widgets.delete(key);
+      reportError({ extensionPath: owner.path, event, ...describe(error) });
+      if (fixedSurfaces.get(slot) === surface) fixedSurfaces.delete(slot);
       screen.remove(surface);
-      disposeWidget(surface);
+      disposeFixed(surface);
     },
   };
-  widgets.set(key, surface);
-  screen.showWidget(surface);
+  fixedSurfaces.set(slot, surface);
+  screen.showFixed(surface);
+}
+
+/** Widget content given as lines: at most ten, as pi shows them, each padded as pi's Text pads it. */
+function linesComponent(lines) {
+  const component = new Container();
+  for (const line of lines.slice(0, MAX_WIDGET_LINES)) component.addChild(new Text(line, 1, 0));
+  if (lines.length > MAX_WIDGET_LINES) {
+    component.addChild(new Text(currentTheme().fg("muted", "... (widget truncated)"), 1, 0));
+  }
+  return component;
+}
+
+/** `ctx.ui.setWidget(key, content, options)`: lines or a factory `(tui, theme)`; undefined removes it. */
+export function setScreenWidget(key, content, options) {
+  const make =
+    content === undefined
+      ? undefined
+      : () => (Array.isArray(content) ? linesComponent(content) : content(screen.tui, currentTheme()));
+  placeFixed(`widget:${key}`, make, { kind: "widget", widget: key, placement: options?.placement ?? "aboveEditor" }, "ui.setWidget");
+}
+
+/** `ctx.ui.setHeader(factory)`: a factory `(tui, theme)`, or undefined for pi's own header. */
+export function setScreenHeader(factory) {
+  placeFixed("header", factory && (() => factory(screen.tui, currentTheme())), { kind: "header" }, "ui.setHeader");
+}
+
+/** Extension statuses (`ctx.ui.setStatus`), which footers read. */
+const statuses = new Map();
+const branchListeners = new Set();
+
+/**
+ * What pi's footer factories get beside `tui` and the theme. pihost knows no
+ * git branch (null, as outside a repository) and no model providers (0).
+ */
+const footerData = {
+  getGitBranch: () => null,
+  getExtensionStatuses: () => new Map(statuses),
+  getAvailableProviderCount: () => 0,
+  onBranchChange(callback) {
+    branchListeners.add(callback);
+    return () => branchListeners.delete(callback);
+  },
+};
+
+/** `ctx.ui.setFooter(factory)`: a factory `(tui, theme, footerData)`, or undefined for pi's own footer. */
+export function setScreenFooter(factory) {
+  placeFixed("footer", factory && (() => factory(screen.tui, currentTheme(), footerData)), { kind: "footer" }, "ui.setFooter");
+}
+
+/** `ctx.ui.setStatus(key, text)`: kept for footers, which are drawn again. */
+function setScreenStatus(key, text) {
+  if (text === undefined) statuses.delete(key);
+  else statuses.set(key, text);
+  screen.requestRender();
 }
 
 /**
  * Gives `ui` (the host's UI context) pihost's components: custom, terminal
- * input and widgets (the host is still told of each setWidget).
+ * input, widgets, header and footer (the host is still told of each
+ * setWidget, setHeader, setFooter and setStatus).
  */
 export function withScreenComponents(ui) {
-  const tellHost = ui.setWidget;
+  const tellHost = { setWidget: ui.setWidget, setHeader: ui.setHeader, setFooter: ui.setFooter, setStatus: ui.setStatus };
   ui.custom = showCustom;
   ui.onTerminalInput = addTerminalInputHandler;
   ui.setWidget = (key, content, options) => {
-    tellHost(key, content, options);
+    tellHost.setWidget(key, content, options);
     setScreenWidget(key, content, options);
+  };
+  ui.setHeader = (factory) => {
+    tellHost.setHeader(factory);
+    setScreenHeader(factory);
+  };
+  ui.setFooter = (factory) => {
+    tellHost.setFooter(factory);
+    setScreenFooter(factory);
+  };
+  ui.setStatus = (key, text) => {
+    tellHost.setStatus(key, text);
+    setScreenStatus(key, text);
   };
   return ui;
 }

@@ -60,8 +60,8 @@ export class VirtualScreen {
   #onFrame;
   #dialogs = [];
   #overlays = [];
-  /** Widgets (`ctx.ui.setWidget`): always drawn, never focused. */
-  #widgets = [];
+  /** Header, widgets and footer: always drawn, never focused. */
+  #fixed = [];
   #focused = null;
   /** The surface focus belongs to, when its code focused a component of its own. */
   #focusOwner = undefined;
@@ -107,9 +107,12 @@ export class VirtualScreen {
     return [...this.#dialogs, ...this.#overlays];
   }
 
-  /** Shows a widget surface (`{ component, owner, fail, widget, placement }`). */
-  showWidget(surface) {
-    this.#widgets.push(surface);
+  /**
+   * Shows a surface that is always drawn and never takes keys: `kind`
+   * "header", "widget" (with its `placement`) or "footer".
+   */
+  showFixed(surface) {
+    this.#fixed.push(surface);
     this.requestRender();
   }
 
@@ -142,7 +145,7 @@ export class VirtualScreen {
 
   /** Shows `surface` as an overlay; answers pi-tui's OverlayHandle. */
   showOverlay(surface, options) {
-    const entry = { ...surface, overlay: true, options, hidden: false, preFocus: this.#focused, order: ++this.#focusOrder };
+    const entry = { ...surface, kind: "overlay", options, hidden: false, preFocus: this.#focused, order: ++this.#focusOrder };
     surface.entry = entry;
     this.#overlays.push(entry);
     if (!options?.nonCapturing) this.setFocus(entry.component);
@@ -197,9 +200,10 @@ export class VirtualScreen {
 
   /** Takes a dialog or overlay off the screen; focus moves on as pi-tui moves it. */
   remove(surface) {
-    const widgetIndex = this.#widgets.indexOf(surface);
-    if (widgetIndex !== -1) {
-      this.#widgets.splice(widgetIndex, 1);
+    const fixedIndex = this.#fixed.indexOf(surface);
+    if (fixedIndex !== -1) {
+      this.#fixed.splice(fixedIndex, 1);
+      this.requestRender();
       return;
     }
     const entry = surface.entry ?? surface;
@@ -300,12 +304,16 @@ export class VirtualScreen {
     }
     const shown = [];
     const full = (surface) => ({ surface, width: this.#columns, maxHeight: undefined });
-    // Top to bottom as pi lays them out: widgets above the editor, the
-    // dialog in the editor's place, widgets below it, then overlays.
-    shown.push(...this.#widgets.filter((widget) => widget.placement !== "belowEditor").map(full));
+    const fixed = (test) => this.#fixed.filter(test).map(full);
+    // Top to bottom as pi lays them out: the header, widgets above the
+    // editor, the dialog in the editor's place, widgets below it, the
+    // footer, then overlays.
+    shown.push(...fixed((surface) => surface.kind === "header"));
+    shown.push(...fixed((surface) => surface.kind === "widget" && surface.placement !== "belowEditor"));
     const top = this.#topDialog();
     if (top) shown.push(full(top));
-    shown.push(...this.#widgets.filter((widget) => widget.placement === "belowEditor").map(full));
+    shown.push(...fixed((surface) => surface.kind === "widget" && surface.placement === "belowEditor"));
+    shown.push(...fixed((surface) => surface.kind === "footer"));
     for (const entry of [...this.#overlays].sort((a, b) => a.order - b.order)) {
       if (entry.hidden || !this.#overlayVisible(entry)) continue;
       const { width, maxHeight } = overlaySize(entry.resolveOptions?.() ?? entry.options, this.#columns, this.#rows);
@@ -326,7 +334,7 @@ export class VirtualScreen {
   }
 
   invalidate() {
-    for (const surface of [...this.#widgets, ...this.surfaces()]) {
+    for (const surface of [...this.#fixed, ...this.surfaces()]) {
       enterExtensionSync(surface.owner, () => surface.component.invalidate?.());
     }
   }
