@@ -388,6 +388,22 @@ export default (pi) => {
       return { disposed };
     },
   });
+  pi.registerCommand("listen", {
+    handler: async (_args, ctx) => {
+      const seen = [];
+      const stop = ctx.ui.onTerminalInput((data) => (data === "x" ? { consume: true } : data === "y" ? { data: "z" } : undefined));
+      const answer = await ctx.ui.custom((_tui, _theme, _keybindings, done) => ({
+        render: (width) => [`seen ${seen.join("")}`.slice(0, width)],
+        invalidate() {},
+        handleInput(data) {
+          if (data === "\r") return done(seen.join(""));
+          seen.push(data);
+        },
+      }));
+      stop();
+      return answer;
+    },
+  });
   pi.registerCommand("wide", {
     handler: (_args, ctx) => ctx.ui.custom(() => ({ render: (width) => ["x".repeat(width + 1)], invalidate() {} })),
   });
@@ -815,4 +831,65 @@ fn a_line_wider_than_the_screen_fails_the_component_as_pi_tui_refuses_it() {
         Value::String(path.clone()),
         "{output:#}"
     );
+}
+
+#[test]
+fn terminal_input_handlers_see_keys_first_and_may_consume_or_rewrite_them() {
+    let project = Project::new();
+    let path = project.write("components.ts", COMPONENTS);
+    let (output, code) = run(&project, &["command", "listen", "-e", &path, "--keys", "a,x,y,b,enter"]);
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(output["result"], "azb", "x was consumed, y became z: {output:#}");
+}
+
+#[test]
+fn a_second_attach_terminal_draws_the_open_component_again_at_the_new_width() {
+    let project = Project::new();
+    let path = project.write("components.ts", COMPONENTS);
+    runtime().block_on(async {
+        let pihost = pihost::Pihost::start(project.options()).await.expect("start");
+        pihost.load(&[path.clone()]).await.expect("load");
+        let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
+        pihost
+            .bind(host, &pihost::host::HostState::default())
+            .await
+            .expect("bind");
+        pihost
+            .attach_terminal(pihost::ui::TerminalSize { columns: 50, rows: 10 })
+            .await
+            .expect("a screen");
+        let command = {
+            let pihost = pihost.clone();
+            tokio::spawn(async move { pihost.run_command("pick", "").await })
+        };
+        pihost.wait_for_component().await.expect("the component opens");
+        pihost
+            .attach_terminal(pihost::ui::TerminalSize { columns: 42, rows: 10 })
+            .await
+            .expect("a resize");
+        let drawn: Vec<Vec<String>> = pihost
+            .take_frames()
+            .await
+            .expect("frames")
+            .into_iter()
+            .map(|frame| frame.lines)
+            .collect();
+        assert_eq!(
+            drawn,
+            vec![
+                vec!["count 0 mode tui ui true width 50 of 50".to_string()],
+                vec!["count 0 mode tui ui true width 42 of 42".to_string()],
+            ]
+        );
+        assert_eq!(
+            pihost.send_key("\r").await.expect("a key"),
+            Some(1),
+            "component 1 took it"
+        );
+        let answer = command.await.expect("the command task").expect("the command");
+        assert_eq!(
+            answer,
+            Some(serde_json::json!({ "picked": "picked after 0", "disposed": true, "keysAfterDone": 0 }))
+        );
+    });
 }
