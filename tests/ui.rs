@@ -848,7 +848,7 @@ fn a_second_attach_terminal_draws_the_open_component_again_at_the_new_width() {
     let path = project.write("components.ts", COMPONENTS);
     runtime().block_on(async {
         let pihost = pihost::Pihost::start(project.options()).await.expect("start");
-        pihost.load(&[path.clone()]).await.expect("load");
+        pihost.load(std::slice::from_ref(&path)).await.expect("load");
         let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
         pihost
             .bind(host, &pihost::host::HostState::default())
