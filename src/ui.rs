@@ -56,6 +56,14 @@ pub struct Frame {
     /// Where a widget goes: `aboveEditor` (pi's default) or `belowEditor`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement: Option<String>,
+    /// What it drew is gone for good (done, closed, replaced, a reload);
+    /// `lines` is empty.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub closed: bool,
+    /// An overlay was hidden (`setHidden(true)`); `lines` is empty, and
+    /// shown again it draws anew.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
     /// Its lines, ANSI styling kept as pi-tui renders it; no line is wider
     /// than the width it was drawn for.
     pub lines: Vec<String>,

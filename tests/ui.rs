@@ -224,8 +224,8 @@ fn a_component_still_open_when_the_keys_run_out_is_closed_and_its_promise_reject
     assert_eq!(output["closedComponents"], serde_json::json!([1]), "{output:#}");
     assert_eq!(
         frames(&output).len(),
-        2,
-        "the first frame and the one after down: {output:#}"
+        3,
+        "the first frame, the one after down, and the closing one: {output:#}"
     );
 }
 
@@ -315,7 +315,16 @@ fn the_tools_example_toggles_a_tool_through_its_settings_list() {
             .unwrap_or_default()
     };
     assert!(row(first, "bash").contains("disabled"), "{first:#?}");
-    let last = frames.last().expect("a last frame");
+    let closing = output["frames"]
+        .as_array()
+        .and_then(|all| all.last())
+        .map(|frame| frame["closed"].clone());
+    assert_eq!(closing, Some(Value::Bool(true)), "escape closed the list: {output:#}");
+    let last = frames
+        .iter()
+        .rev()
+        .find(|frame| !frame.is_empty())
+        .expect("a last drawn frame");
     assert!(
         row(last, "bash").contains("enabled") && !row(last, "bash").contains("disabled"),
         "{last:#?}"
@@ -485,9 +494,11 @@ fn done_settles_the_promise_and_disposes_the_component_and_renders_coalesce() {
             vec!["count 0 mode tui ui true width 44 of 44".to_string()],
             vec!["count 1 mode tui ui true width 44 of 44".to_string()],
             vec!["count 2 mode tui ui true width 44 of 44".to_string()],
+            vec![],
         ],
-        "one frame per change, however often the component asks for one"
+        "one frame per change, however often the component asks for one, and an empty one when done closed it"
     );
+    assert_eq!(output["frames"][3]["closed"], true, "{output:#}");
     assert_eq!(
         output["unusedKeys"],
         serde_json::json!(["c"]),
@@ -581,12 +592,17 @@ fn widgets_are_drawn_into_the_frames_and_a_new_one_replaces_the_old() {
                 Value::from("aboveEditor"),
                 vec!["first at 40 of 40".to_string()]
             ),
+            (Value::from("clock"), Value::from("aboveEditor"), vec![]),
             (
                 Value::from("clock"),
                 Value::from("belowEditor"),
                 vec!["second at 40".to_string()]
             ),
         ]
+    );
+    assert_eq!(
+        output["frames"][1]["closed"], true,
+        "the replaced widget is erased: {output:#}"
     );
     let told = output["hostCalls"]
         .as_array()
@@ -705,7 +721,17 @@ fn assert_draws_as_pi(example: &str, tool: &str, args: &str, keys: &str, raw_key
     assert_eq!(code, 0, "{ours:#}");
     let theirs = reference_run(&project, &path, ["--tool", tool], args, raw_keys, width);
     assert_eq!(ours["result"], theirs["result"], "the same answer as pi");
-    let (ours, theirs) = (raw_frames(&ours), raw_frames(&theirs));
+    let closing = ours["frames"]
+        .as_array()
+        .and_then(|all| all.last())
+        .map(|frame| frame["closed"].clone());
+    assert_eq!(
+        closing,
+        Some(Value::Bool(true)),
+        "pihost says the component is gone: {ours:#}"
+    );
+    let (mut ours, theirs) = (raw_frames(&ours), raw_frames(&theirs));
+    ours.pop();
     assert!(theirs.len() > 1, "pi drew more than one frame: {theirs:#?}");
     assert_eq!(
         ours,
@@ -890,6 +916,49 @@ fn a_second_attach_terminal_draws_the_open_component_again_at_the_new_width() {
         assert_eq!(
             answer,
             Some(serde_json::json!({ "picked": "picked after 0", "disposed": true, "keysAfterDone": 0 }))
+        );
+    });
+}
+
+#[test]
+fn a_reload_takes_every_widget_off_the_screen_as_pi_resets_extension_ui() {
+    let Some(example) = pi_example("widget-placement.ts") else {
+        return;
+    };
+    let project = Project::new();
+    runtime().block_on(async {
+        let pihost = pihost::Pihost::start(project.options()).await.expect("start");
+        pihost.load(std::slice::from_ref(&example)).await.expect("load");
+        let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
+        pihost
+            .bind(host, &pihost::host::HostState::default())
+            .await
+            .expect("bind");
+        pihost
+            .attach_terminal(pihost::ui::TerminalSize { columns: 40, rows: 10 })
+            .await
+            .expect("a screen");
+        pihost
+            .emit(&serde_json::json!({ "type": "session_start", "reason": "startup" }))
+            .await
+            .expect("session_start");
+        let before = pihost.take_frames().await.expect("frames");
+        assert_eq!(
+            before.iter().map(|frame| frame.component).collect::<Vec<_>>(),
+            vec![1, 2]
+        );
+        pihost.reload(std::slice::from_ref(&example)).await.expect("reload");
+        let after: Vec<(u64, bool, bool)> = pihost
+            .take_frames()
+            .await
+            .expect("frames")
+            .iter()
+            .map(|frame| (frame.component, frame.closed, frame.lines.is_empty()))
+            .collect();
+        assert_eq!(
+            after,
+            vec![(1, true, true), (2, true, true), (3, false, false), (4, false, false)],
+            "the old widgets are erased, and session_start after the reload draws them anew"
         );
     });
 }

@@ -18,6 +18,7 @@ import {
 import {
   attachScreen,
   closeOpenComponents,
+  resetScreen,
   sendInput,
   setComponentErrorReporter,
   takeFrames,
@@ -168,6 +169,7 @@ export async function reload(requestJson) {
       return session.runner;
     },
     bind() {
+      resetScreen();
       bindHost("{}");
     },
   });

@@ -52,12 +52,14 @@ export function attachScreen({ columns, rows }) {
   screen = new VirtualScreen({
     columns,
     rows,
-    onFrame: ({ surface, lines }) => {
+    onFrame: ({ surface, lines, closed, hidden }) => {
       frames.push({
         component: surface.id,
         extension: surface.owner.path,
         kind: surface.kind,
         ...(surface.kind === "widget" ? { widget: surface.widget, placement: surface.placement } : {}),
+        ...(closed ? { closed: true } : {}),
+        ...(hidden ? { hidden: true } : {}),
         lines,
       });
     },
@@ -290,6 +292,29 @@ export function withScreenComponents(ui) {
     setScreenStatus(key, text);
   };
   return ui;
+}
+
+/**
+ * pi's reset of extension UI when extensions reload: every component, widget,
+ * header, footer and input listener goes (each disposed). An open
+ * `ctx.ui.custom` promise is left unsettled, as pi leaves it: its extension
+ * is gone, and the never-settles check may now fail the call that awaits it.
+ */
+export function resetScreen() {
+  if (!screen) return;
+  const shown = [...fixedSurfaces.values(), ...screen.surfaces()];
+  fixedSurfaces.clear();
+  openComponents.clear();
+  statuses.clear();
+  branchListeners.clear();
+  screen.clear();
+  for (const surface of shown) {
+    try {
+      enterExtensionSync(surface.owner, () => surface.component?.dispose?.());
+    } catch {
+      // As in pi: a failing dispose does not stop the reset.
+    }
+  }
 }
 
 /** Resolves once some component has focus (at once if one has). */

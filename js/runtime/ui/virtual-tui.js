@@ -160,6 +160,7 @@ export class VirtualScreen {
       setHidden: (hidden) => {
         if (entry.hidden === hidden) return;
         entry.hidden = hidden;
+        if (hidden) screen.#erase(entry, { hidden: true });
         if (hidden && screen.focusedSurface() === entry) screen.#focusAfter(entry);
         if (!hidden && !entry.options?.nonCapturing) {
           entry.order = ++screen.#focusOrder;
@@ -203,6 +204,7 @@ export class VirtualScreen {
     const fixedIndex = this.#fixed.indexOf(surface);
     if (fixedIndex !== -1) {
       this.#fixed.splice(fixedIndex, 1);
+      this.#erase(surface, { closed: true });
       this.requestRender();
       return;
     }
@@ -218,7 +220,25 @@ export class VirtualScreen {
       this.#dialogs.splice(dialogIndex, 1);
       if (hadFocus) this.setFocus(this.#topDialog()?.component ?? null);
     }
+    this.#erase(entry, { closed: true });
     this.requestRender();
+  }
+
+  /**
+   * Tells the host that what `surface` drew is gone (`{ closed: true }` or
+   * `{ hidden: true }`, with no lines); a surface that never drew has
+   * nothing to erase. Shown again, it draws anew.
+   */
+  #erase(surface, how) {
+    if (surface.lastLines === undefined) return;
+    surface.lastLines = undefined;
+    this.#onFrame({ surface, lines: [], ...how });
+  }
+
+  /** Takes every surface off the screen and forgets every input listener (pi's reset of extension UI on reload). */
+  clear() {
+    for (const surface of [...this.#fixed, ...this.#dialogs, ...this.#overlays]) this.remove(surface);
+    this.#inputListeners.clear();
   }
 
   hasOverlay() {
@@ -329,7 +349,7 @@ export class VirtualScreen {
       }
       if (sameLines(surface.lastLines, lines)) continue;
       surface.lastLines = lines;
-      this.#onFrame({ surface, lines, width });
+      this.#onFrame({ surface, lines });
     }
   }
 
