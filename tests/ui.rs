@@ -413,6 +413,9 @@ export default (pi) => {
       return answer;
     },
   });
+  pi.registerCommand("spin", {
+    handler: (_args, ctx) => ctx.ui.custom(() => ({ render() { for (;;) {} }, invalidate() {} })),
+  });
   pi.registerCommand("wide", {
     handler: (_args, ctx) => ctx.ui.custom(() => ({ render: (width) => ["x".repeat(width + 1)], invalidate() {} })),
   });
@@ -961,4 +964,37 @@ fn a_reload_takes_every_widget_off_the_screen_as_pi_resets_extension_ui() {
             "the old widgets are erased, and session_start after the reload draws them anew"
         );
     });
+}
+
+#[test]
+fn a_render_that_never_returns_is_stopped_and_fails_the_call_that_showed_it() {
+    let project = Project::new();
+    let path = project.write("components.ts", COMPONENTS);
+    let started = Instant::now();
+    let (output, code) = run(
+        &project,
+        &[
+            "command",
+            "spin",
+            "-e",
+            &path,
+            "--keys",
+            "a",
+            "--cpu-limit-ms",
+            "300",
+            "--timeout-ms",
+            "30000",
+        ],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "stopped at the CPU limit, not the timeout"
+    );
+    assert_eq!(code, 1, "{output:#}");
+    assert_eq!(
+        output["error"],
+        Value::String(format!(
+            "Extension \"{path}\" did not return within 300 ms in its ui.custom component (terminated)"
+        ))
+    );
 }

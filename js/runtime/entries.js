@@ -35,10 +35,19 @@ export function adoptTimer(cancel) {
   if (owner) (owner.timers ??= new Set()).add(cancel);
 }
 
+/** Who hears that pihost stopped an entry (its extension code is dead: what it showed goes too). */
+const stopListeners = new Set();
+
+/** `listener(entry, error)` after pihost stops an entry (a limit, a timeout, nothing left to settle it). */
+export function onEntryStopped(listener) {
+  stopListeners.add(listener);
+}
+
 function stop(entry, error) {
   openEntries.delete(entry);
   for (const cancel of entry.timers ?? []) cancel();
   entry.fail(error);
+  for (const listener of stopListeners) listener(entry, error);
 }
 
 /** The extension whose code runs now, for callbacks it schedules (timers). */
@@ -117,16 +126,19 @@ export function enterExtension(owner, invoke) {
 /**
  * Runs `invoke` synchronously as code of `owner.path` (a timer callback, an
  * event-bus listener, a renderer): callers that need the answer at once.
+ * `owner.parent` names the entry it runs for when that is not the one
+ * running now (a component's render runs for the call that showed it).
  */
 export function enterExtensionSync(owner, invoke) {
-  return runAs({ ...owner, fail: undefined, parent: running }, invoke);
+  return runAs({ ...owner, fail: undefined, parent: owner.parent ?? running }, invoke);
 }
 
 function timedOut(entry) {
   return new Error(entry.timeoutMessage ?? `Extension "${entry.path}" did not settle ${entry.where} within ${entry.timeoutMs} ms`);
 }
 
-function failable(entry) {
+/** The entry pihost can fail for `entry`: itself, or the nearest one it runs inside. */
+export function failable(entry) {
   let current = entry;
   while (current && !current.fail) current = current.parent;
   return current;

@@ -9,7 +9,7 @@ import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { Container } from "pihost:pi/pi-tui/components/container.js";
 import { Text } from "pihost:pi/pi-tui/components/text.js";
 import { getKeybindings } from "pihost:pi/pi-tui/keybindings.js";
-import { addOutsideSettler, currentOwner, enterExtensionSync } from "pihost:runtime/entries.js";
+import { addOutsideSettler, currentOwner, enterExtensionSync, failable, onEntryStopped } from "pihost:runtime/entries.js";
 import { core } from "pihost:runtime/ops.js";
 import { VirtualScreen } from "pihost:runtime/ui/virtual-tui.js";
 
@@ -17,7 +17,10 @@ let screen;
 let nextComponentId = 1;
 /** Frames since the host last took them: `{ component, extension, overlay?, lines }`. */
 const frames = [];
-/** Components whose promise is still open, by id: how the host closes each (with the error its promise rejects with). */
+/**
+ * Components whose promise is still open, by id: `close(error)` rejects it,
+ * `waiting` is the entry (the tool, command or handler) that showed it.
+ */
 const openComponents = new Map();
 /** Header, footer and widgets on the screen, by slot ("header", "footer", "widget:<key>"). */
 const fixedSurfaces = new Map();
@@ -30,6 +33,16 @@ let reportError = () => {};
 // An open component can settle whatever waits on it with the next key the
 // host sends, so nothing waiting is "stalled" while one is open.
 addOutsideSettler(() => openComponents.size > 0);
+
+// A call pihost stopped (its render ran past the CPU limit, say) takes its
+// components with it: nothing is left to answer them. Closing disposes them,
+// which is extension code: it runs as a job of its own, under the limits,
+// not inside pihost's handling of the stop.
+onEntryStopped((entry, error) => {
+  for (const { close, waiting } of [...openComponents.values()]) {
+    if (waiting === entry) Promise.resolve().then(() => close(error));
+  }
+});
 
 function describe(error) {
   return {
@@ -101,7 +114,9 @@ function wakeFocusWaiters() {
 
 /** `ctx.ui.custom(factory, options)` on pihost's screen. */
 export function showCustom(factory, options) {
-  const owner = ownerNamed(currentOwner()?.path ?? "<unknown>");
+  const caller = currentOwner();
+  // Its render and keys run for the call that showed it, which pihost fails if they run away.
+  const owner = { ...ownerNamed(caller?.path ?? "<unknown>"), parent: caller };
   const id = nextComponentId++;
   const isOverlay = options?.overlay ?? false;
   return new Promise((resolve, reject) => {
@@ -127,7 +142,7 @@ export function showCustom(factory, options) {
       reportError({ extensionPath: owner.path, event: "ui.custom", ...describe(error) });
       close(() => reject(error));
     };
-    openComponents.set(id, (error) => close(() => reject(error)));
+    openComponents.set(id, { close: (error) => close(() => reject(error)), waiting: failable(caller) });
     // Called at once, as pi does: a factory that throws rejects the promise.
     const made = factory(screen.tui, currentTheme(), getKeybindings(), done);
     Promise.resolve(made).then(
@@ -353,6 +368,6 @@ export function takeFrames() {
  */
 export function closeOpenComponents(reason) {
   const ids = [...openComponents.keys()];
-  for (const id of ids) openComponents.get(id)?.(new Error(reason));
+  for (const id of ids) openComponents.get(id)?.close(new Error(reason));
   return ids;
 }
