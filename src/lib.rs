@@ -77,7 +77,7 @@ pub mod serve;
 mod stdio;
 pub mod transpile;
 
-pub use engine::{Engine, EngineOptions};
+pub use engine::{Engine, EngineOptions, PermissionHost};
 pub use error::PihostError;
 pub use handle::Pihost;
 pub use limits::Limits;
