@@ -20,6 +20,7 @@ fn options() -> EngineOptions {
         config_dir_name: ".pi".to_string(),
         limits: pihost::Limits::default(),
         permissions: pihost::Permissions::default(),
+        permission_host: None,
     }
 }
 

@@ -177,6 +177,7 @@ pub fn run_scenario(dir: &Path) -> Result<serde_json::Value, String> {
                 config_dir_name: crate::discovery::DEFAULT_CONFIG_DIR_NAME.to_string(),
                 limits: crate::limits::Limits::default(),
                 permissions: crate::Permissions::default(),
+                permission_host: None,
             };
             let mut engine = Engine::new(options).await.map_err(|error| error.to_string())?;
             run_scenario_in(&mut engine, &dir)

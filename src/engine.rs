@@ -32,6 +32,20 @@ pub struct EngineOptions {
     pub limits: Limits,
     /// What extensions may touch ([`Permissions::default`]: everything, as in pi).
     pub permissions: crate::Permissions,
+    /// Who is asked about a touch no grant covers when `permissions.prompt`
+    /// is set, and told every such decision (the audit stream). `None`: the
+    /// host bound later ([`Engine::bind`]); until then, touches are denied.
+    pub permission_host: Option<PermissionHost>,
+}
+
+/// The host that decides a sandbox's prompts (see [`EngineOptions::permission_host`]).
+#[derive(Clone)]
+pub struct PermissionHost(pub Arc<dyn Host>);
+
+impl std::fmt::Debug for PermissionHost {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("PermissionHost")
+    }
 }
 
 impl EngineOptions {
@@ -47,6 +61,7 @@ impl EngineOptions {
             config_dir_name,
             limits: Limits::default(),
             permissions: crate::Permissions::default(),
+            permission_host: None,
         }
     }
 }
@@ -166,6 +181,7 @@ impl Drop for Engine {
     fn drop(&mut self) {
         // The watchdog holds a handle of the isolate; stop it before the isolate goes.
         self.watchdog.take();
+        crate::permissions::prompt::end_session_of(self.isolate_ptr());
     }
 }
 
@@ -313,6 +329,9 @@ impl Engine {
             replay: Replay::default(),
         };
         engine.watch_heap();
+        if !allows_everything {
+            engine.start_prompt_session();
+        }
         let limits =
             serde_json::json!({ "loadTimeoutMs": engine.options.limits.load_timeout.map(|limit| limit.as_millis()) });
         engine.call_json("configureLimits", &limits.to_string()).await?;
@@ -333,6 +352,29 @@ impl Engine {
             // Room for the stopped code to unwind and for pihost to report it.
             current.saturating_add((current / 4).max(32 * 1024 * 1024))
         });
+    }
+
+    fn isolate_ptr(&mut self) -> *mut v8::Isolate {
+        let isolate: &mut v8::Isolate = self.runtime.v8_isolate();
+        isolate
+    }
+
+    /// Makes this runtime's thread decide the touches no grant covers in
+    /// this session: by asking the permission host, or by denying them.
+    fn start_prompt_session(&mut self) {
+        let host: Arc<dyn Host> = match &self.options.permission_host {
+            Some(PermissionHost(host)) => host.clone(),
+            None => Arc::new(crate::host::HeadlessHost),
+        };
+        let session = crate::permissions::prompt::PromptSession {
+            host,
+            prompts: self.options.permissions.prompt,
+            timeout: self.options.permissions.prompt_timeout(),
+            isolate: self.isolate_ptr(),
+            context: self.runtime.main_context(),
+            clock: self.watchdog.as_ref().map(Watchdog::clock),
+        };
+        crate::permissions::prompt::set_session(Some(session));
     }
 
     /// Whether a heap stop left this runtime unusable; [`Engine::restart`]
@@ -711,6 +753,15 @@ impl Engine {
     /// code ran is told so (its entry fails, or the stop is reported).
     #[inline]
     fn leave(&mut self) -> bool {
+        if crate::permissions::prompt::has_allowed_once() {
+            let permissions = self
+                .runtime
+                .op_state()
+                .borrow()
+                .borrow::<deno_permissions::PermissionsContainer>()
+                .clone();
+            crate::permissions::prompt::take_back_allowed_once(&permissions);
+        }
         let stop = self.watchdog.as_ref().and_then(Watchdog::leave);
         match stop {
             None => false,
@@ -835,6 +886,9 @@ impl Engine {
     }
 
     pub(crate) fn put_host(&mut self, host: Arc<dyn Host>) {
+        if self.options.permission_host.is_none() {
+            crate::permissions::prompt::set_session_host(host.clone());
+        }
         self.runtime.op_state().borrow_mut().put(BoundHost(host));
     }
 

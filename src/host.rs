@@ -208,6 +208,23 @@ pub enum HostNotification {
         /// Whether tool output is shown expanded.
         expanded: bool,
     },
+    /// The audit stream of a sandbox: how a touch that no grant covered was
+    /// decided (by the host's answer to `permission.request`, by its
+    /// silence, or denied because the session does not prompt).
+    #[serde(rename = "permission.decision", rename_all = "camelCase")]
+    PermissionDecision {
+        /// The path of the extension whose code asked, when pihost can tell.
+        extension: Option<String>,
+        /// Deno's permission name: `read`, `write`, `run`, `net`, `env` or
+        /// `sys` (not `kind`, which the CLI's `hostCalls` use for the call's kind).
+        permission: String,
+        /// What was touched, as in `permission.request`.
+        target: String,
+        /// `allowedOnce`, `allowedAlways` or `denied`.
+        outcome: crate::permissions::PermissionOutcome,
+        /// `host`, `noPrompt`, `timeout` or `hostError`.
+        decided_by: crate::permissions::DecidedBy,
+    },
 }
 
 /// Calls whose answer an extension awaits.
@@ -382,6 +399,25 @@ pub enum HostRequest {
         #[serde(default)]
         options: Option<Value>,
     },
+    /// A sandboxed session that prompts (`permissions.prompt`) asks before
+    /// an extension touches what no grant covers. The extension's code waits
+    /// for the answer (its CPU limit does not count the wait), at most
+    /// `permissions.promptTimeoutMs`, then the touch is denied.
+    /// Answer `"allowOnce"`, `"allowAlways"` or `"deny"`; headless: deny.
+    #[serde(rename = "permission.request")]
+    PermissionRequest {
+        /// The path of the extension whose code asked, when pihost can tell
+        /// (null for pihost's own code).
+        extension: Option<String>,
+        /// Deno's permission name: `read`, `write`, `run`, `net`, `env` or
+        /// `sys` (not `kind`, which the CLI's `hostCalls` use for the call's kind).
+        permission: String,
+        /// What is touched: a path, a program, `host:port`, a variable
+        /// name, a system fact, or `<all>` for the whole kind.
+        target: String,
+        /// Deno's description, as its prompt shows it (`read access to "/x"`).
+        message: String,
+    },
 }
 
 impl HostRequest {
@@ -398,6 +434,7 @@ impl HostRequest {
             | HostRequest::Reload
             | HostRequest::ModelComplete { .. } => Value::Null,
             HostRequest::BuildBoundaryContext { .. } => serde_json::json!({}),
+            HostRequest::PermissionRequest { .. } => serde_json::json!("deny"),
             HostRequest::ExecuteTool { name, .. } => serde_json::json!({
                 "isError": true,
                 "result": {

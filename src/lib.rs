@@ -78,7 +78,7 @@ mod stdio;
 pub mod transpile;
 pub mod ui;
 
-pub use engine::{Engine, EngineOptions};
+pub use engine::{Engine, EngineOptions, PermissionHost};
 pub use error::PihostError;
 pub use handle::Pihost;
 pub use limits::Limits;

@@ -146,9 +146,42 @@ impl Watchdog {
         Some(if heap { Stop::Heap } else { Stop::Cpu })
     }
 
+    /// A handle that pauses the current run's clock.
+    pub(crate) fn clock(&self) -> WatchdogClock {
+        WatchdogClock(self.shared.clone())
+    }
+
     /// A handle the heap callback can keep (it outlives no engine).
     pub(crate) fn heap_signal(&self) -> HeapSignal {
         HeapSignal(self.shared.clone())
+    }
+}
+
+/// What a run that waits for the host (a permission prompt) holds to keep
+/// the wait out of its CPU time.
+#[derive(Clone)]
+pub(crate) struct WatchdogClock(Arc<Shared>);
+
+impl WatchdogClock {
+    /// Runs `wait` with the current run's clock stopped: the run resumes
+    /// with the CPU time it had used before.
+    pub(crate) fn paused<R>(&self, wait: impl FnOnce() -> R) -> R {
+        let shared = &self.0;
+        let entry = shared.entry.load(Ordering::Acquire);
+        let paused = entry != 0
+            && entry & FIRED == 0
+            && shared
+                .entry
+                .compare_exchange(entry, 0, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok();
+        let used = shared.epoch.elapsed().saturating_sub(Duration::from_nanos(entry));
+        let result = wait();
+        if paused {
+            let resumed = shared.epoch.elapsed().saturating_sub(used);
+            let nanos = (resumed.as_nanos() as u64).clamp(1, FIRED - 1);
+            shared.entry.store(nanos, Ordering::Release);
+        }
+        result
     }
 }
 

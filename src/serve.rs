@@ -597,6 +597,8 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
         timeout: Duration::from_millis(timeout),
         closed: shared.closed.clone(),
     });
+    // Prompts while loading, before `bind`, reach the agent too.
+    options.permission_host = Some(crate::PermissionHost(host.clone()));
     let pihost = match Pihost::start(options.clone()).await {
         Ok(pihost) => pihost,
         Err(error) => return fail(move |id| pihost_error(id, error)),

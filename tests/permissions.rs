@@ -389,3 +389,147 @@ fn a_deny_list_refuses_without_a_sandbox_and_over_allow_all() {
         assert_eq!(outcomes["process.env read"], "ok", "{flags:?}");
     }
 }
+
+/// A host that answers every `permission.request` with `answer` and keeps
+/// what it was asked and told.
+struct PromptedHost {
+    answer: Value,
+    calls: std::sync::Mutex<Vec<Value>>,
+}
+
+impl pihost::host::Host for PromptedHost {
+    fn notify(&self, notification: pihost::host::HostNotification) {
+        if let Ok(mut calls) = self.calls.lock() {
+            calls.push(serde_json::to_value(notification).unwrap_or_default());
+        }
+    }
+
+    fn request(&self, request: pihost::host::HostRequest) -> pihost::host::HostFuture {
+        if let Ok(mut calls) = self.calls.lock() {
+            calls.push(serde_json::to_value(&request).unwrap_or_default());
+        }
+        let answer = match request {
+            pihost::host::HostRequest::PermissionRequest { .. } => self.answer.clone(),
+            other => other.headless_answer(),
+        };
+        Box::pin(async move {
+            // An answer that takes a while: the extension's code waits for it.
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            Ok(answer)
+        })
+    }
+}
+
+#[test]
+fn the_rust_host_is_asked_while_extensions_load_and_run() {
+    let project = support::Project::new();
+    let note = project.write("note.txt", "note");
+    project.write(
+        "peeks.ts",
+        &format!(
+            "import fs from 'node:fs';\nconst atLoad = fs.readFileSync({note:?}, 'utf8');\nexport default function (pi) {{\n  pi.registerCommand('peek', {{ handler: async (args) => atLoad + ' ' + process.env[args] }});\n}}\n"
+        ),
+    );
+    let home = std::env::var("HOME").unwrap_or_default();
+    let visible = format!("note {home}");
+    for (answer, expected) in [
+        ("allowOnce", Ok(visible.as_str())),
+        ("deny", Err(format!("Requires read access to \"{note}\""))),
+    ] {
+        let host = std::sync::Arc::new(PromptedHost {
+            answer: json!(answer),
+            calls: Default::default(),
+        });
+        let mut options = project.options();
+        options.permissions = pihost::Permissions {
+            sandbox: true,
+            prompt: true,
+            ..Default::default()
+        };
+        options.permission_host = Some(pihost::PermissionHost(host.clone()));
+        let outcome = support::runtime().block_on(async {
+            let pihost = pihost::Pihost::start(options).await.expect("start");
+            let report = pihost
+                .load(&[project.path("peeks.ts").display().to_string()])
+                .await
+                .expect("load");
+            if let Some(error) = report.errors.first() {
+                return Err(error.error.clone());
+            }
+            pihost.bind(host.clone(), &Default::default()).await.expect("bind");
+            let result = pihost.run_command("peek", "HOME").await.expect("peek");
+            Ok(result
+                .and_then(|value| value.as_str().map(String::from))
+                .unwrap_or_default())
+        });
+        match expected {
+            Ok(text) => assert_eq!(outcome.as_deref(), Ok(text), "{answer}"),
+            Err(message) => assert!(
+                outcome.as_ref().is_err_and(|error| error.contains(&message)),
+                "{answer}: {outcome:?}"
+            ),
+        }
+        let calls = host.calls.lock().expect("calls").clone();
+        let asked: Vec<(&str, &str)> = calls
+            .iter()
+            .filter(|call| call["method"] == "permission.request")
+            .map(|call| {
+                (
+                    call["permission"].as_str().unwrap_or(""),
+                    call["target"].as_str().unwrap_or(""),
+                )
+            })
+            .collect();
+        let expected_asks = if answer == "deny" {
+            vec![("read", note.as_str())]
+        } else {
+            vec![("read", note.as_str()), ("env", "HOME")]
+        };
+        assert_eq!(asked, expected_asks, "{answer}: {calls:#?}");
+        let decisions = calls
+            .iter()
+            .filter(|call| call["method"] == "permission.decision")
+            .count();
+        assert_eq!(decisions, asked.len(), "every decision is reported: {calls:#?}");
+    }
+}
+
+#[test]
+fn the_cli_answers_prompts_from_its_answers() {
+    let ground = Ground::new();
+    let fixture = ground.path("peeks.ts");
+    std::fs::write(
+        &fixture,
+        "import fs from 'node:fs';\nexport default function (pi) {\n  pi.registerCommand('peek', { handler: async (args) => fs.readFileSync(args, 'utf8') });\n}\n",
+    )
+    .expect("write");
+    let outside = ground.outside().display().to_string();
+    let run = |extra: &[&str]| -> Value {
+        let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+            .args(["command", "peek", "--args", &outside, "-e"])
+            .arg(&fixture)
+            .arg("--cwd")
+            .arg(ground.root.path())
+            .args(["--sandbox", "--prompt"])
+            .args(extra)
+            .output()
+            .expect("pihost runs");
+        serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|error| panic!("no JSON ({error}): {}", String::from_utf8_lossy(&output.stderr)))
+    };
+    let allowed = run(&["--answer", "permission.request=\"allowOnce\""]);
+    assert_eq!(allowed["result"], "secret", "{allowed:#}");
+    let decision = allowed["hostCalls"]
+        .as_array()
+        .and_then(|calls| calls.iter().find(|call| call["method"] == "permission.decision"))
+        .cloned()
+        .unwrap_or_else(|| panic!("the decision is among the host calls: {allowed:#}"));
+    assert_eq!(decision["outcome"], "allowedOnce");
+    assert_eq!(decision["target"], outside);
+    let refused = run(&[]);
+    assert_eq!(
+        refused["error"],
+        format!("Requires read access to \"{outside}\", run again with the --allow-read flag"),
+        "headless, a prompt is denied: {refused:#}"
+    );
+}

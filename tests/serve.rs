@@ -337,3 +337,139 @@ fn initialize_takes_a_sandbox_and_its_grants() {
         "{refused:#}"
     );
 }
+
+const PEEKS: &str = "import fs from 'node:fs';\nexport default function (pi) {\n  pi.registerCommand('peek', { handler: async (args) => fs.readFileSync(args, 'utf8') });\n}\n";
+
+/// An agent whose session is a sandbox that prompts, with `peeks.ts` loaded and bound.
+fn prompting_agent(project: &Project, permissions: Value, cpu_limit_ms: u64) -> Agent {
+    project.write("peeks.ts", PEEKS);
+    let mut agent = Agent::start(project);
+    agent.request(
+        1,
+        "initialize",
+        json!({
+            "paths": ["peeks.ts"],
+            "permissions": permissions,
+            "cpuLimitMs": cpu_limit_ms,
+            "capabilities": { "requests": ["permission.request"], "notifications": true },
+        }),
+    );
+    agent.response(1);
+    agent.request(2, "load", json!({}));
+    assert_eq!(agent.response(2)["result"]["errors"], json!([]));
+    agent.request(3, "bind", json!({}));
+    agent.response(3);
+    agent
+}
+
+impl Agent {
+    /// Every message up to the response to `id`, which comes last.
+    fn messages_until_response(&self, id: u64) -> Vec<Value> {
+        let mut messages = Vec::new();
+        loop {
+            let message = self.wait_for(|_| true);
+            let done = message["id"] == json!(id) && message.get("method").is_none();
+            messages.push(message);
+            if done {
+                return messages;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_sandbox_that_prompts_asks_the_agent_and_reports_each_decision() {
+    let project = Project::new();
+    let note = project.write("note.txt", "note");
+    let other = project.write("other.txt", "other");
+    let mut agent = prompting_agent(&project, json!({ "sandbox": true, "prompt": true }), 10_000);
+    let answer = |agent: &mut Agent, answer: &str| {
+        let asked = agent.wait_for(|m| m["method"] == "host/permission.request");
+        agent.send(&json!({ "jsonrpc": "2.0", "id": asked["id"], "result": answer }).to_string());
+        asked["params"].clone()
+    };
+
+    agent.request(4, "runCommand", json!({ "name": "peek", "args": note }));
+    let asked = answer(&mut agent, "allowOnce");
+    assert_eq!(asked["permission"], "read");
+    assert_eq!(asked["target"], note);
+    assert_eq!(asked["message"], format!("read access to \"{note}\""));
+    assert!(
+        asked["extension"]
+            .as_str()
+            .is_some_and(|path| path.ends_with("peeks.ts")),
+        "the prompt names the extension: {asked:#}"
+    );
+    let decision = agent.wait_for(|m| m["method"] == "host/permission.decision");
+    assert_eq!(
+        decision["params"],
+        json!({ "extension": asked["extension"], "permission": "read", "target": note, "outcome": "allowedOnce", "decidedBy": "host" })
+    );
+    assert_eq!(agent.response(4)["result"], json!({ "result": "note" }));
+
+    // Allowed once: the next read asks again; allowed always: never again.
+    agent.request(5, "runCommand", json!({ "name": "peek", "args": note }));
+    answer(&mut agent, "allowAlways");
+    assert_eq!(agent.response(5)["result"], json!({ "result": "note" }));
+    agent.request(6, "runCommand", json!({ "name": "peek", "args": note }));
+    let messages = agent.messages_until_response(6);
+    assert!(
+        messages.iter().all(|m| m["method"] != "host/permission.request"),
+        "allowed always is not asked again: {messages:#?}"
+    );
+    assert_eq!(
+        messages.last().map(|m| m["result"].clone()),
+        Some(json!({ "result": "note" }))
+    );
+
+    agent.request(7, "runCommand", json!({ "name": "peek", "args": other }));
+    answer(&mut agent, "deny");
+    let decision = agent.wait_for(|m| m["method"] == "host/permission.decision");
+    assert_eq!(decision["params"]["outcome"], "denied");
+    assert_eq!(decision["params"]["decidedBy"], "host");
+    assert_eq!(
+        agent.response(7)["error"]["message"],
+        format!("Requires read access to \"{other}\", run again with the --allow-read flag")
+    );
+}
+
+#[test]
+fn a_prompt_the_agent_never_answers_is_a_denial_after_its_timeout() {
+    let project = Project::new();
+    let note = project.write("note.txt", "note");
+    // The wait is not the extension's CPU time: a 100 ms CPU limit does not stop it.
+    let mut agent = prompting_agent(
+        &project,
+        json!({ "sandbox": true, "prompt": true, "promptTimeoutMs": 400 }),
+        100,
+    );
+    agent.request(4, "runCommand", json!({ "name": "peek", "args": note }));
+    agent.wait_for(|m| m["method"] == "host/permission.request");
+    let decision = agent.wait_for(|m| m["method"] == "host/permission.decision");
+    assert_eq!(decision["params"]["outcome"], "denied");
+    assert_eq!(decision["params"]["decidedBy"], "timeout");
+    assert_eq!(
+        agent.response(4)["error"]["message"],
+        format!("Requires read access to \"{note}\", run again with the --allow-read flag")
+    );
+}
+
+#[test]
+fn a_sandbox_that_does_not_prompt_still_reports_each_denial() {
+    let project = Project::new();
+    let note = project.write("note.txt", "note");
+    let mut agent = prompting_agent(&project, json!({ "sandbox": true }), 10_000);
+    agent.request(4, "runCommand", json!({ "name": "peek", "args": note }));
+    let messages = agent.messages_until_response(4);
+    assert!(
+        messages.iter().all(|m| m["method"] != "host/permission.request"),
+        "{messages:#?}"
+    );
+    let decision = messages
+        .iter()
+        .find(|m| m["method"] == "host/permission.decision")
+        .unwrap_or_else(|| panic!("a decision was reported: {messages:#?}"));
+    assert_eq!(decision["params"]["outcome"], "denied");
+    assert_eq!(decision["params"]["decidedBy"], "noPrompt");
+    assert_eq!(decision["params"]["target"], note);
+}

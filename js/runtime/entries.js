@@ -55,7 +55,8 @@ export function currentOwner() {
   return running ?? core.getAsyncContext?.()?.[entryMark];
 }
 
-const entryMark = Symbol("pihost.entry");
+// Registered, so that the permission prompter in Rust can read it (src/permissions/prompt.rs).
+const entryMark = Symbol.for("pihost.entry");
 
 function runAs(entry, invoke) {
   const previous = running;

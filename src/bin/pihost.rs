@@ -248,6 +248,13 @@ struct PermissionArgs {
     /// Grant everything.
     #[arg(long, short = 'A')]
     allow_all: bool,
+    /// Ask the host about every touch not granted (a permission.request host call; on the CLI,
+    /// answer it with --answer 'permission.request="allowOnce"', "allowAlways" or "deny").
+    #[arg(long)]
+    prompt: bool,
+    /// How long a prompt may wait for its answer before the touch is denied.
+    #[arg(long, value_name = "MS")]
+    prompt_timeout_ms: Option<u64>,
     /// Files and folders extensions may read (all without a list).
     #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "PATHS")]
     allow_read: Option<Vec<String>>,
@@ -297,6 +304,8 @@ impl PermissionArgs {
         pihost::Permissions {
             sandbox: self.sandbox,
             allow_all: self.allow_all,
+            prompt: self.prompt,
+            prompt_timeout_ms: self.prompt_timeout_ms,
             allow_read: list(&self.allow_read),
             allow_write: list(&self.allow_write),
             allow_run: list(&self.allow_run),
@@ -523,6 +532,7 @@ fn one_shot(session: SessionArgs, ui: Option<UiScript>, operation: Operation) ->
         options.agent_dir = pihost::discovery::resolve_user_path(&agent_dir.display().to_string(), &options.cwd);
     }
     let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
+    options.permission_host = Some(pihost::PermissionHost(host.clone()));
     let mut has_ui = false;
     for answer in &session.answers {
         let (method, value) = answer

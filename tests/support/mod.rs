@@ -174,6 +174,7 @@ impl Project {
             config_dir_name: ".pi".to_string(),
             limits: pihost::Limits::default(),
             permissions: pihost::Permissions::default(),
+            permission_host: None,
         }
     }
 

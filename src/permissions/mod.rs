@@ -4,8 +4,13 @@
 //! grep and find tools, `process.env`) checked the same way.
 //!
 //! The default is pi's: everything allowed. A sandboxed session denies
-//! whatever is not granted, and every denial is recorded so that the host
-//! can show what an extension asked for (`pihost inspect --sandbox`).
+//! whatever is not granted, or asks the host (`prompt`, see [`prompt`]), and
+//! every denial is recorded so that the host can show what an extension
+//! asked for (`pihost inspect --sandbox`).
+pub(crate) mod prompt;
+
+pub use prompt::{DEFAULT_PROMPT_TIMEOUT, DecidedBy, PermissionAnswer, PermissionOutcome};
+
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -27,6 +32,14 @@ pub struct Permissions {
     /// Grant everything (`-A`).
     #[serde(default)]
     pub allow_all: bool,
+    /// Ask the host (`permission.request`) about a touch that is not
+    /// granted, instead of denying it.
+    #[serde(default)]
+    pub prompt: bool,
+    /// How long the host has to answer a prompt before the touch is denied
+    /// (default [`DEFAULT_PROMPT_TIMEOUT`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_timeout_ms: Option<u64>,
     /// Files and folders that may be read (`--allow-read`).
     #[serde(default)]
     pub allow_read: Option<Vec<String>>,
@@ -71,6 +84,13 @@ pub struct Permissions {
 pub struct PermissionsError(String);
 
 impl Permissions {
+    /// How long the host has to answer a prompt.
+    pub fn prompt_timeout(&self) -> std::time::Duration {
+        self.prompt_timeout_ms
+            .map(std::time::Duration::from_millis)
+            .unwrap_or(DEFAULT_PROMPT_TIMEOUT)
+    }
+
     /// Whether nothing is restricted: the runtime then skips every check.
     /// A `deny*` list restricts even with `allow_all`, as in Deno.
     pub fn allows_everything(&self) -> bool {
@@ -255,8 +275,9 @@ pub(crate) fn op_pihost_take_denials() -> Vec<Denial> {
 }
 
 /// deno_permissions asks its (process-wide) prompter before refusing a
-/// touch that was not granted; pihost's records the touch for the runtime
-/// on whose thread it was asked, and refuses it.
+/// touch that was not granted; pihost's decides it in the session of the
+/// runtime on whose thread it was asked ([`prompt::decide`]) and records
+/// each refusal for that runtime.
 struct DenialRecorder;
 
 impl PermissionPrompter for DenialRecorder {
@@ -268,6 +289,11 @@ impl PermissionPrompter for DenialRecorder {
         _is_unary: bool,
         _get_stack: Option<deno_permissions::prompter::GetFormattedStackFn>,
     ) -> PromptResponse {
+        let decision = prompt::decide(name, message);
+        match decision.outcome {
+            PermissionOutcome::AllowedOnce | PermissionOutcome::AllowedAlways => return PromptResponse::Allow,
+            PermissionOutcome::Denied => {}
+        }
         let denial = Denial {
             kind: name.to_string(),
             target: message.to_string(),

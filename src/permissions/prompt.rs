@@ -1,0 +1,335 @@
+//! What happens to a touch that no grant settles: in a session that
+//! prompts, the host is asked (`permission.request`) and answers allow once,
+//! allow always or deny; otherwise, or when the host does not answer in
+//! time, the touch is denied. Every such decision goes to the host as a
+//! `permission.decision` notification, the audit stream.
+//!
+//! deno_permissions asks one process-wide prompter, synchronously, inside
+//! the op that makes the touch. So the prompter finds the session of the
+//! runtime whose thread asks (a thread-local set by the engine), blocks that
+//! thread while the host decides (the CPU limit does not count the wait),
+//! and names the extension by the entry mark that pihost's runtime puts in
+//! the async context of all extension code (js/runtime/entries.js).
+
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::time::Duration;
+
+use deno_core::v8;
+use serde::{Deserialize, Serialize};
+
+use crate::host::{Host, HostNotification, HostRequest};
+use crate::limits::WatchdogClock;
+
+/// How long the host has to answer a `permission.request` by default.
+pub const DEFAULT_PROMPT_TIMEOUT: Duration = Duration::from_millis(60_000);
+
+/// The async-context key under which js/runtime/entries.js keeps the entry
+/// of the extension whose code runs (a registered symbol).
+const ENTRY_MARK: &str = "pihost.entry";
+
+/// The host's answer to `permission.request`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum PermissionAnswer {
+    /// Allow this touch; the next touch of the same target is asked again.
+    AllowOnce,
+    /// Allow this target for the rest of the session (Deno's `y`).
+    AllowAlways,
+    /// Refuse it; the same target is refused from now on without asking.
+    Deny,
+}
+
+/// How a touch that no grant settled was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum PermissionOutcome {
+    /// The host allowed it this once.
+    AllowedOnce,
+    /// The host allowed the target for the rest of the session.
+    AllowedAlways,
+    /// It was refused.
+    Denied,
+}
+
+/// Why the decision was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum DecidedBy {
+    /// The host answered `permission.request`.
+    Host,
+    /// The session does not prompt: whatever is not granted is denied.
+    NoPrompt,
+    /// The host did not answer within the prompt timeout.
+    Timeout,
+    /// The host failed to answer (an error, or an answer that is not one of
+    /// `allowOnce`, `allowAlways`, `deny`).
+    HostError,
+}
+
+/// The session a runtime's thread prompts in.
+pub(crate) struct PromptSession {
+    /// Who is asked and told; a host that does not handle
+    /// `permission.request` answers headless pi's way: deny.
+    pub(crate) host: Arc<dyn Host>,
+    /// Whether the host is asked at all.
+    pub(crate) prompts: bool,
+    pub(crate) timeout: Duration,
+    /// The runtime's isolate and main context, to read which extension's code runs.
+    pub(crate) isolate: *mut v8::Isolate,
+    pub(crate) context: v8::Global<v8::Context>,
+    /// Stops the CPU limit while the host decides.
+    pub(crate) clock: Option<WatchdogClock>,
+}
+
+thread_local! {
+    static SESSION: RefCell<Option<PromptSession>> = const { RefCell::new(None) };
+    /// Targets allowed once, to take back when the run that asked ends.
+    static ALLOWED_ONCE: RefCell<Vec<(String, String)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Makes `session` the one this thread's runtime prompts in (`None`: none,
+/// when the runtime goes away).
+pub(crate) fn set_session(session: Option<PromptSession>) {
+    SESSION.with(|slot| *slot.borrow_mut() = session);
+    ALLOWED_ONCE.with(|once| once.borrow_mut().clear());
+}
+
+/// Ends the session of the runtime whose isolate is `isolate`, if it is
+/// still this thread's (a restart may have made the next one already).
+pub(crate) fn end_session_of(isolate: *mut v8::Isolate) {
+    let ours = SESSION.with(|slot| slot.borrow().as_ref().is_some_and(|session| session.isolate == isolate));
+    if ours {
+        set_session(None);
+    }
+}
+
+/// Points this thread's session at another host (the one bound later).
+pub(crate) fn set_session_host(host: Arc<dyn Host>) {
+    SESSION.with(|slot| {
+        if let Some(session) = slot.borrow_mut().as_mut() {
+            session.host = host;
+        }
+    });
+}
+
+/// A touch and its decision, as the audit stream reports it.
+pub(crate) struct Decision {
+    pub(crate) extension: Option<String>,
+    pub(crate) kind: String,
+    pub(crate) target: String,
+    pub(crate) outcome: PermissionOutcome,
+    pub(crate) decided_by: DecidedBy,
+}
+
+/// Decides a touch no grant settled: `kind` is Deno's flag name, `message`
+/// Deno's description (`read access to "/x"`).
+pub(crate) fn decide(kind: &str, message: &str) -> Decision {
+    let target = target_of(kind, message);
+    let asked = SESSION.with(|slot| {
+        slot.borrow().as_ref().map(|session| {
+            (
+                session.host.clone(),
+                session.prompts,
+                session.timeout,
+                current_extension(session.isolate, &session.context),
+                session.clock.clone(),
+            )
+        })
+    });
+    let Some((host, prompts, timeout, extension, clock)) = asked else {
+        return Decision {
+            extension: None,
+            kind: kind.to_string(),
+            target,
+            outcome: PermissionOutcome::Denied,
+            decided_by: DecidedBy::NoPrompt,
+        };
+    };
+    let (outcome, decided_by) = if prompts {
+        let request = HostRequest::PermissionRequest {
+            extension: extension.clone(),
+            permission: kind.to_string(),
+            target: target.clone(),
+            message: message.to_string(),
+        };
+        let answer = match &clock {
+            Some(clock) => clock.paused(|| ask(host.as_ref(), request, timeout)),
+            None => ask(host.as_ref(), request, timeout),
+        };
+        match answer {
+            Ok(PermissionAnswer::AllowOnce) => {
+                ALLOWED_ONCE.with(|once| once.borrow_mut().push((kind.to_string(), target.clone())));
+                (PermissionOutcome::AllowedOnce, DecidedBy::Host)
+            }
+            Ok(PermissionAnswer::AllowAlways) => (PermissionOutcome::AllowedAlways, DecidedBy::Host),
+            Ok(PermissionAnswer::Deny) => (PermissionOutcome::Denied, DecidedBy::Host),
+            Err(by) => (PermissionOutcome::Denied, by),
+        }
+    } else {
+        (PermissionOutcome::Denied, DecidedBy::NoPrompt)
+    };
+    let decision = Decision {
+        extension,
+        kind: kind.to_string(),
+        target,
+        outcome,
+        decided_by,
+    };
+    host.notify(HostNotification::PermissionDecision {
+        extension: decision.extension.clone(),
+        permission: decision.kind.clone(),
+        target: decision.target.clone(),
+        outcome: decision.outcome,
+        decided_by: decision.decided_by,
+    });
+    decision
+}
+
+/// Asks `host` and waits at most `timeout`. The host's future runs on a
+/// thread of its own: this thread is the engine's, inside an op, and may
+/// already be driving an async runtime.
+fn ask(host: &dyn Host, request: HostRequest, timeout: Duration) -> Result<PermissionAnswer, DecidedBy> {
+    let future = host.request(request);
+    let waited = std::thread::scope(|scope| {
+        scope
+            .spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .ok()?;
+                // The timer is made inside the runtime: it needs its clock.
+                Some(runtime.block_on(async move { tokio::time::timeout(timeout, future).await }))
+            })
+            .join()
+            .ok()
+            .flatten()
+    });
+    match waited {
+        None => Err(DecidedBy::HostError),
+        Some(Err(_elapsed)) => Err(DecidedBy::Timeout),
+        Some(Ok(Err(error))) => {
+            tracing::warn!("the host failed to answer permission.request: {error}");
+            Err(DecidedBy::HostError)
+        }
+        Some(Ok(Ok(answer))) => serde_json::from_value(answer).map_err(|error| {
+            tracing::warn!("the host's answer to permission.request is not allowOnce, allowAlways or deny: {error}");
+            DecidedBy::HostError
+        }),
+    }
+}
+
+/// What was asked for, out of Deno's description: `read access to "/x"`
+/// names `/x`; a request for a whole kind (`env access`) names `<all>`.
+fn target_of(kind: &str, message: &str) -> String {
+    let described = message
+        .strip_prefix(kind)
+        .and_then(|rest| rest.strip_prefix(" access"))
+        .map(str::trim_start);
+    match described {
+        Some("") => "<all>".to_string(),
+        Some(rest) => {
+            let rest = rest.strip_prefix("to ").unwrap_or(rest);
+            rest.strip_prefix('"')
+                .and_then(|quoted| quoted.strip_suffix('"'))
+                .unwrap_or(rest)
+                .to_string()
+        }
+        None => message.to_string(),
+    }
+}
+
+/// Takes back what was allowed once on this thread since the last call:
+/// the engine calls it whenever a run of JavaScript ends.
+pub(crate) fn take_back_allowed_once(permissions: &deno_permissions::PermissionsContainer) {
+    let allowed = ALLOWED_ONCE.with(|once| {
+        let mut once = once.borrow_mut();
+        if once.is_empty() {
+            Vec::new()
+        } else {
+            std::mem::take(&mut *once)
+        }
+    });
+    for (kind, target) in allowed {
+        let target = (target != "<all>").then_some(target.as_str());
+        let revoked = match kind.as_str() {
+            "read" => permissions
+                .revoke_read(target)
+                .map(|_| ())
+                .map_err(|error| error.to_string()),
+            "write" => permissions
+                .revoke_write(target)
+                .map(|_| ())
+                .map_err(|error| error.to_string()),
+            "net" => permissions
+                .revoke_net(target)
+                .map(|_| ())
+                .map_err(|error| error.to_string()),
+            "env" => {
+                permissions.revoke_env(target);
+                Ok(())
+            }
+            "sys" => permissions
+                .revoke_sys(target)
+                .map(|_| ())
+                .map_err(|error| error.to_string()),
+            "run" => permissions
+                .revoke_run(target)
+                .map(|_| ())
+                .map_err(|error| error.to_string()),
+            _ => Ok(()),
+        };
+        if let Err(error) = revoked {
+            tracing::warn!("cannot take back {kind} access to {target:?} allowed once: {error}");
+        }
+    }
+}
+
+/// Whether something allowed once waits to be taken back (cheap: the
+/// engine asks after every run).
+#[inline]
+pub(crate) fn has_allowed_once() -> bool {
+    ALLOWED_ONCE.with(|once| !once.borrow().is_empty())
+}
+
+/// The path of the extension whose code runs on `isolate` now: the entry
+/// js/runtime/entries.js marks in the async context, which every
+/// continuation of that code carries. `None` for pihost's own code.
+fn current_extension(isolate: *mut v8::Isolate, context: &v8::Global<v8::Context>) -> Option<String> {
+    if isolate.is_null() {
+        return None;
+    }
+    // SAFETY: the engine sets the pointer for the isolate it owns on this
+    // thread and clears it before the isolate goes away; the prompter runs
+    // on that thread, inside an op, while the isolate is entered.
+    let isolate = unsafe { &mut *isolate };
+    v8::scope_with_context!(let scope, isolate, context);
+    let async_context = scope.get_continuation_preserved_embedder_data();
+    if !async_context.is_object() {
+        return None;
+    }
+    let async_context = async_context.to_object(scope)?;
+    let name = v8::String::new(scope, ENTRY_MARK)?;
+    let mark = v8::Symbol::for_key(scope, name);
+    let entry = async_context.get(scope, mark.into())?;
+    if !entry.is_object() {
+        return None;
+    }
+    let entry = entry.to_object(scope)?;
+    let path_key = v8::String::new(scope, "path")?;
+    let path = entry.get(scope, path_key.into())?;
+    path.is_string().then(|| path.to_rust_string_lossy(scope))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::target_of;
+
+    #[test]
+    fn the_target_is_what_deno_quotes() {
+        assert_eq!(target_of("read", "read access to \"/etc/hosts\""), "/etc/hosts");
+        assert_eq!(target_of("net", "net access to \"127.0.0.1:8080\""), "127.0.0.1:8080");
+        assert_eq!(target_of("env", "env access"), "<all>");
+        assert_eq!(target_of("run", "something else"), "something else");
+    }
+}
