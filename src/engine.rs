@@ -173,6 +173,9 @@ pub struct Engine {
     /// Set when a heap stop left the runtime as full as before: only a new
     /// runtime helps ([`Engine::restart`]).
     beyond_saving: bool,
+    /// This engine's number in the process, which names its permission
+    /// prompt session.
+    number: u64,
     /// What to do again on a new runtime to get back to where this one is.
     replay: Replay,
 }
@@ -181,7 +184,7 @@ impl Drop for Engine {
     fn drop(&mut self) {
         // The watchdog holds a handle of the isolate; stop it before the isolate goes.
         self.watchdog.take();
-        crate::permissions::prompt::end_session_of(self.isolate_ptr());
+        crate::permissions::prompt::end_session_of(self.number);
     }
 }
 
@@ -326,6 +329,10 @@ impl Engine {
             side_modules: HashMap::new(),
             watchdog: Some(watchdog),
             beyond_saving: false,
+            number: {
+                static ENGINES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+                ENGINES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
             replay: Replay::default(),
         };
         engine.watch_heap();
@@ -354,9 +361,10 @@ impl Engine {
         });
     }
 
-    fn isolate_ptr(&mut self) -> *mut v8::Isolate {
-        let isolate: &mut v8::Isolate = self.runtime.v8_isolate();
-        isolate
+    fn isolate_ptr(&mut self) -> v8::UnsafeRawIsolatePtr {
+        // SAFETY: the pointer is of the isolate itself, which stays where it
+        // is while the engine (and so the `OwnedIsolate` holding it) moves.
+        unsafe { self.runtime.v8_isolate().as_raw_isolate_ptr() }
     }
 
     /// Makes this runtime's thread decide the touches no grant covers in
@@ -367,6 +375,7 @@ impl Engine {
             None => Arc::new(crate::host::HeadlessHost),
         };
         let session = crate::permissions::prompt::PromptSession {
+            runtime: self.number,
             host,
             prompts: self.options.permissions.prompt,
             timeout: self.options.permissions.prompt_timeout(),

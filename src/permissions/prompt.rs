@@ -75,8 +75,10 @@ pub(crate) struct PromptSession {
     /// Whether the host is asked at all.
     pub(crate) prompts: bool,
     pub(crate) timeout: Duration,
+    /// Which runtime's session this is (an engine's own number).
+    pub(crate) runtime: u64,
     /// The runtime's isolate and main context, to read which extension's code runs.
-    pub(crate) isolate: *mut v8::Isolate,
+    pub(crate) isolate: v8::UnsafeRawIsolatePtr,
     pub(crate) context: v8::Global<v8::Context>,
     /// Stops the CPU limit while the host decides.
     pub(crate) clock: Option<WatchdogClock>,
@@ -95,10 +97,10 @@ pub(crate) fn set_session(session: Option<PromptSession>) {
     ALLOWED_ONCE.with(|once| once.borrow_mut().clear());
 }
 
-/// Ends the session of the runtime whose isolate is `isolate`, if it is
-/// still this thread's (a restart may have made the next one already).
-pub(crate) fn end_session_of(isolate: *mut v8::Isolate) {
-    let ours = SESSION.with(|slot| slot.borrow().as_ref().is_some_and(|session| session.isolate == isolate));
+/// Ends the session of `runtime`, if it is still this thread's (a restart
+/// may have made the next one already).
+pub(crate) fn end_session_of(runtime: u64) {
+    let ours = SESSION.with(|slot| slot.borrow().as_ref().is_some_and(|session| session.runtime == runtime));
     if ours {
         set_session(None);
     }
@@ -295,14 +297,16 @@ pub(crate) fn has_allowed_once() -> bool {
 /// The path of the extension whose code runs on `isolate` now: the entry
 /// js/runtime/entries.js marks in the async context, which every
 /// continuation of that code carries. `None` for pihost's own code.
-fn current_extension(isolate: *mut v8::Isolate, context: &v8::Global<v8::Context>) -> Option<String> {
+fn current_extension(isolate: v8::UnsafeRawIsolatePtr, context: &v8::Global<v8::Context>) -> Option<String> {
     if isolate.is_null() {
         return None;
     }
-    // SAFETY: the engine sets the pointer for the isolate it owns on this
-    // thread and clears it before the isolate goes away; the prompter runs
-    // on that thread, inside an op, while the isolate is entered.
-    let isolate = unsafe { &mut *isolate };
+    // SAFETY: the engine sets the pointer of the isolate it owns on this
+    // thread and ends the session before the isolate goes away; the
+    // prompter runs on that thread, inside an op, while the isolate is
+    // entered. `Isolate` is a non-owning handle: dropping it frees nothing.
+    let mut isolate = unsafe { v8::Isolate::from_raw_isolate_ptr(isolate) };
+    let isolate = &mut isolate;
     v8::scope_with_context!(let scope, isolate, context);
     let async_context = scope.get_continuation_preserved_embedder_data();
     if !async_context.is_object() {
