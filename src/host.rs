@@ -221,9 +221,9 @@ pub enum HostNotification {
         /// What was touched, as in `permission.request`.
         target: String,
         /// `allowedOnce`, `allowedAlways` or `denied`.
-        outcome: crate::permissions::PermissionOutcome,
+        outcome: PermissionOutcome,
         /// `host`, `noPrompt`, `timeout` or `hostError`.
-        decided_by: crate::permissions::DecidedBy,
+        decided_by: DecidedBy,
     },
 }
 
@@ -497,6 +497,45 @@ pub enum ProviderChange {
         /// The virtual model's id.
         id: String,
     },
+}
+
+/// The host's answer to `permission.request`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum PermissionAnswer {
+    /// Allow this touch; the next touch of the same target is asked again.
+    AllowOnce,
+    /// Allow this target for the rest of the session (Deno's `y`).
+    AllowAlways,
+    /// Refuse it; the same target is refused from now on without asking.
+    Deny,
+}
+
+/// How a touch that no grant settled was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum PermissionOutcome {
+    /// The host allowed it this once.
+    AllowedOnce,
+    /// The host allowed the target for the rest of the session.
+    AllowedAlways,
+    /// It was refused.
+    Denied,
+}
+
+/// Why the decision was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum DecidedBy {
+    /// The host answered `permission.request`.
+    Host,
+    /// The session does not prompt: whatever is not granted is denied.
+    NoPrompt,
+    /// The host did not answer within the prompt timeout.
+    Timeout,
+    /// The host failed to answer (an error, or an answer that is not one of
+    /// `allowOnce`, `allowAlways`, `deny`).
+    HostError,
 }
 
 /// A host's refusal or failure; extensions see it as a rejected promise or a

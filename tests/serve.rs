@@ -437,11 +437,12 @@ fn a_sandbox_that_prompts_asks_the_agent_and_reports_each_decision() {
 fn a_prompt_the_agent_never_answers_is_a_denial_after_its_timeout() {
     let project = Project::new();
     let note = project.write("note.txt", "note");
-    // The wait is not the extension's CPU time: a 100 ms CPU limit does not stop it.
+    // The wait is not the extension's CPU time: a CPU limit shorter than
+    // the wait does not stop it (and is long enough to load in a debug build).
     let mut agent = prompting_agent(
         &project,
-        json!({ "sandbox": true, "prompt": true, "promptTimeoutMs": 400 }),
-        100,
+        json!({ "sandbox": true, "prompt": true, "promptTimeoutMs": 2500 }),
+        1500,
     );
     agent.request(4, "runCommand", json!({ "name": "peek", "args": note }));
     agent.wait_for(|m| m["method"] == "host/permission.request");

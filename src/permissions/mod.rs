@@ -9,7 +9,7 @@
 //! asked for (`pihost inspect --sandbox`).
 pub(crate) mod prompt;
 
-pub use prompt::{DEFAULT_PROMPT_TIMEOUT, DecidedBy, PermissionAnswer, PermissionOutcome};
+pub use prompt::DEFAULT_PROMPT_TIMEOUT;
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -291,8 +291,10 @@ impl PermissionPrompter for DenialRecorder {
     ) -> PromptResponse {
         let decision = prompt::decide(name, message);
         match decision.outcome {
-            PermissionOutcome::AllowedOnce | PermissionOutcome::AllowedAlways => return PromptResponse::Allow,
-            PermissionOutcome::Denied => {}
+            crate::host::PermissionOutcome::AllowedOnce | crate::host::PermissionOutcome::AllowedAlways => {
+                return PromptResponse::Allow;
+            }
+            crate::host::PermissionOutcome::Denied => {}
         }
         let denial = Denial {
             kind: name.to_string(),

@@ -16,9 +16,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use deno_core::v8;
-use serde::{Deserialize, Serialize};
 
-use crate::host::{Host, HostNotification, HostRequest};
+use crate::host::{DecidedBy, Host, HostNotification, HostRequest, PermissionAnswer, PermissionOutcome};
 use crate::limits::WatchdogClock;
 
 /// How long the host has to answer a `permission.request` by default.
@@ -27,45 +26,6 @@ pub const DEFAULT_PROMPT_TIMEOUT: Duration = Duration::from_millis(60_000);
 /// The async-context key under which js/runtime/entries.js keeps the entry
 /// of the extension whose code runs (a registered symbol).
 const ENTRY_MARK: &str = "pihost.entry";
-
-/// The host's answer to `permission.request`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub enum PermissionAnswer {
-    /// Allow this touch; the next touch of the same target is asked again.
-    AllowOnce,
-    /// Allow this target for the rest of the session (Deno's `y`).
-    AllowAlways,
-    /// Refuse it; the same target is refused from now on without asking.
-    Deny,
-}
-
-/// How a touch that no grant settled was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub enum PermissionOutcome {
-    /// The host allowed it this once.
-    AllowedOnce,
-    /// The host allowed the target for the rest of the session.
-    AllowedAlways,
-    /// It was refused.
-    Denied,
-}
-
-/// Why the decision was made.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub enum DecidedBy {
-    /// The host answered `permission.request`.
-    Host,
-    /// The session does not prompt: whatever is not granted is denied.
-    NoPrompt,
-    /// The host did not answer within the prompt timeout.
-    Timeout,
-    /// The host failed to answer (an error, or an answer that is not one of
-    /// `allowOnce`, `allowAlways`, `deny`).
-    HostError,
-}
 
 /// The session a runtime's thread prompts in.
 pub(crate) struct PromptSession {
