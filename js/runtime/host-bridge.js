@@ -7,7 +7,6 @@
 import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { ops } from "pihost:runtime/ops.js";
 import { noOpUIContext } from "pihost:runtime/runner.js";
-import { withScreenComponents } from "pihost:runtime/ui/components.js";
 
 /** Host state that getters read; the embedder replaces any part with setHostState. */
 export const hostState = {
@@ -194,8 +193,18 @@ export function uiMode() {
   return hostState.hasUI ? "interactive" : "print";
 }
 
+/**
+ * js/runtime/ui/components.js once a host gave pihost a screen: loaded then,
+ * not at start-up, which most sessions never need it for.
+ */
+let screenComponents;
+
+export function useScreenComponents(module) {
+  screenComponents = module;
+}
+
 /** The UI context a bound runner gets for the current host state; undefined is headless pi's. */
 export function createUI() {
-  if (hostState.terminal) return withScreenComponents(createHostUI());
+  if (hostState.terminal && screenComponents) return screenComponents.withScreenComponents(createHostUI());
   return hostState.hasUI ? createHostUI() : undefined;
 }

@@ -11,20 +11,11 @@ import { ops } from "pihost:runtime/ops.js";
 import {
   createHostBinding,
   createUI,
+  useScreenComponents,
   hostState,
   setHostState as updateHostState,
   uiMode,
 } from "pihost:runtime/host-bridge.js";
-import {
-  attachScreen,
-  closeOpenComponents,
-  resetScreen,
-  sendInput,
-  setComponentErrorReporter,
-  takeFrames,
-  waitForFocus,
-} from "pihost:runtime/ui/components.js";
-import { encodeKey } from "pihost:pi/pi-tui/keys.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
 import { validateToolArguments } from "pihost:runtime/validate-tool-arguments.js";
 import { reloadExtensions } from "pihost:runtime/reload.js";
@@ -83,14 +74,29 @@ function resultJson(result) {
 export function bindHost(stateJson) {
   const runner = currentRunner();
   updateHostState(JSON.parse(stateJson));
-  if (hostState.terminal) attachScreen(hostState.terminal);
+  if (hostState.terminal) screen?.attachScreen(hostState.terminal);
   const binding = createHostBinding();
   runner.bindCore(binding.actions, binding.contextActions, binding.providerActions);
   runner.bindCommandContext(binding.commandActions);
   runner.setUIContext(binding.ui, uiMode());
-  setComponentErrorReporter((error) => runner.emitError(error));
+  screen?.setComponentErrorReporter((error) => runner.emitError(error));
   session.bound = true;
   return "null";
+}
+
+/**
+ * pihost's screen for extension components (js/runtime/ui/components.js),
+ * loaded when a host first attaches one: runtime creation does not pay for it.
+ */
+let screen;
+
+async function loadScreen() {
+  if (!screen) {
+    screen = await import("pihost:runtime/ui/components.js");
+    useScreenComponents(screen);
+    if (session.bound) screen.setComponentErrorReporter((error) => currentRunner().emitError(error));
+  }
+  return screen;
 }
 
 /**
@@ -98,9 +104,10 @@ export function bindHost(stateJson) {
  * on: from now on the UI is pi's TUI (`ctx.mode` "tui") and `ctx.ui.custom`
  * shows the extension's own component. Again with another size: a resize.
  */
-export function attachTerminal(sizeJson) {
+export async function attachTerminal(sizeJson) {
   const { columns, rows } = JSON.parse(sizeJson);
   const terminal = { columns, rows };
+  const { attachScreen } = await loadScreen();
   updateHostState({ terminal });
   attachScreen(terminal);
   if (session.bound) currentRunner().setUIContext(createUI(), uiMode());
@@ -109,27 +116,28 @@ export function attachTerminal(sizeJson) {
 
 /** Resolves once a component has focus and can take keys. */
 export async function waitForComponent() {
-  await waitForFocus();
+  await (await loadScreen()).waitForFocus();
   return "null";
 }
 
 /** Sends one raw key sequence to the focused component; resolves to the JSON id of the component that got it. */
 export async function sendUiInput(dataJson) {
-  return JSON.stringify(await sendInput(JSON.parse(dataJson)));
+  return JSON.stringify(screen ? await screen.sendInput(JSON.parse(dataJson)) : null);
 }
 
 /** The frames drawn since the last call: JSON `[{ component, extension, overlay?, lines }]`. */
 export function takeUiFrames() {
-  return JSON.stringify(takeFrames());
+  return JSON.stringify(screen ? screen.takeFrames() : []);
 }
 
 /** Closes every open component, rejecting its promise with the reason given (JSON text); resolves to their JSON ids. */
 export function closeUiComponents(reasonJson) {
-  return JSON.stringify(closeOpenComponents(JSON.parse(reasonJson)));
+  return JSON.stringify(screen ? screen.closeOpenComponents(JSON.parse(reasonJson)) : []);
 }
 
 /** pi-tui key names ("down", "ctrl+c") as the raw sequences a terminal sends; an unknown name throws. */
-export function encodeKeys(namesJson) {
+export async function encodeKeys(namesJson) {
+  const { encodeKey } = await import("pihost:pi/pi-tui/keys.js");
   return JSON.stringify(
     JSON.parse(namesJson).map((name) => {
       const sequence = encodeKey(name);
@@ -169,7 +177,7 @@ export async function reload(requestJson) {
       return session.runner;
     },
     bind() {
-      resetScreen();
+      screen?.resetScreen();
       bindHost("{}");
     },
   });
