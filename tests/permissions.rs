@@ -514,8 +514,7 @@ fn the_cli_answers_prompts_from_its_answers() {
             .args(extra)
             .output()
             .expect("pihost runs");
-        serde_json::from_slice(&output.stdout)
-            .unwrap_or_else(|error| panic!("no JSON ({error}): {}", String::from_utf8_lossy(&output.stderr)))
+        support::printed_json(&output).0
     };
     let allowed = run(&["--answer", "permission.request=\"allowOnce\""]);
     assert_eq!(allowed["result"], "secret", "{allowed:#}");

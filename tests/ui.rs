@@ -39,14 +39,7 @@ fn run(project: &Project, args: &[&str]) -> (Value, i32) {
         .arg(project.path("agent"))
         .output()
         .expect("pihost runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let json = serde_json::from_str(&stdout).unwrap_or_else(|error| {
-        panic!(
-            "pihost printed no JSON ({error}):\n{stdout}\nstderr:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-    });
-    (json, output.status.code().unwrap_or(-1))
+    printed_json(&output)
 }
 
 /// A line as a terminal shows it: without escape sequences.

@@ -204,41 +204,24 @@ fn target_of(kind: &str, message: &str) -> String {
 /// Takes back what was allowed once on this thread since the last call:
 /// the engine calls it whenever a run of JavaScript ends.
 pub(crate) fn take_back_allowed_once(permissions: &deno_permissions::PermissionsContainer) {
-    let allowed = ALLOWED_ONCE.with(|once| {
-        let mut once = once.borrow_mut();
-        if once.is_empty() {
-            Vec::new()
-        } else {
-            std::mem::take(&mut *once)
-        }
-    });
+    let allowed = ALLOWED_ONCE.with(|once| std::mem::take(&mut *once.borrow_mut()));
     for (kind, target) in allowed {
         let target = (target != "<all>").then_some(target.as_str());
+        fn taken_back<E: std::fmt::Display>(
+            revoked: Result<deno_permissions::PermissionState, E>,
+        ) -> Result<(), String> {
+            revoked.map(|_| ()).map_err(|error| error.to_string())
+        }
         let revoked = match kind.as_str() {
-            "read" => permissions
-                .revoke_read(target)
-                .map(|_| ())
-                .map_err(|error| error.to_string()),
-            "write" => permissions
-                .revoke_write(target)
-                .map(|_| ())
-                .map_err(|error| error.to_string()),
-            "net" => permissions
-                .revoke_net(target)
-                .map(|_| ())
-                .map_err(|error| error.to_string()),
+            "read" => taken_back(permissions.revoke_read(target)),
+            "write" => taken_back(permissions.revoke_write(target)),
+            "net" => taken_back(permissions.revoke_net(target)),
             "env" => {
                 permissions.revoke_env(target);
                 Ok(())
             }
-            "sys" => permissions
-                .revoke_sys(target)
-                .map(|_| ())
-                .map_err(|error| error.to_string()),
-            "run" => permissions
-                .revoke_run(target)
-                .map(|_| ())
-                .map_err(|error| error.to_string()),
+            "sys" => taken_back(permissions.revoke_sys(target)),
+            "run" => taken_back(permissions.revoke_run(target)),
             _ => Ok(()),
         };
         if let Err(error) = revoked {

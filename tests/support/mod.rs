@@ -36,14 +36,20 @@ pub fn pihost_inspect(cwd: &Path, agent_dir: &Path, paths: &[&str]) -> (serde_js
         .args(paths)
         .output()
         .expect("pihost runs");
+    printed_json(&output)
+}
+
+/// The JSON a pihost command printed, and its exit code; a panic showing
+/// both streams when it printed none.
+pub fn printed_json(output: &std::process::Output) -> (serde_json::Value, i32) {
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let report = serde_json::from_str(&stdout).unwrap_or_else(|error| {
+    let json = serde_json::from_str(&stdout).unwrap_or_else(|error| {
         panic!(
-            "pihost inspect printed no JSON ({error}):\n{stdout}\nstderr:\n{}",
+            "pihost printed no JSON ({error}):\n{stdout}\nstderr:\n{}",
             String::from_utf8_lossy(&output.stderr)
         )
     });
-    (report, output.status.code().unwrap_or(-1))
+    (json, output.status.code().unwrap_or(-1))
 }
 
 /// The reference install, from PI_REFERENCE_DIR or the installer's default.
