@@ -8,6 +8,7 @@
 //! for it.
 
 mod fs_events;
+mod lazy_scripts;
 mod link_checking_fs;
 mod ops;
 mod sources;
@@ -64,6 +65,7 @@ pub(crate) fn extensions(permissions: &PermissionSlot) -> Result<Vec<Extension>,
     for extension in &mut extensions {
         sources::embed(extension)?;
     }
+    lazy_scripts::defer(&mut extensions);
     Ok(extensions)
 }
 
@@ -208,6 +210,7 @@ deno_core::extension!(
         ops::op_pihost_cpu_usage,
         ops::op_pihost_memory_usage,
         ops::op_pihost_runtime_env,
+        lazy_scripts::op_pihost_compile_lazy_script,
         fs_events::op_pihost_fs_watch_open,
         fs_events::op_pihost_fs_watch_poll,
         stand_ins::op_current_thread_cpu_usage,
