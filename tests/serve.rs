@@ -499,6 +499,11 @@ export default function (pi) {
       }
     },
   });
+  pi.registerCommand("widget", {
+    handler: async (_args, ctx) => {
+      ctx.ui.setWidget("clock", ["twelve o'clock"], { placement: "belowEditor" });
+    },
+  });
   pi.registerCommand("broken", {
     handler: async (_args, ctx) => {
       await ctx.ui.custom(() => ({
@@ -551,15 +556,29 @@ fn visible_lines(frame: &Value) -> Vec<String> {
 
 /// Every message up to and including the response to `id`.
 fn until_response(agent: &Agent, id: u64) -> Vec<Value> {
+    until_responses(agent, &[id])
+}
+
+/// Every message up to and including the last of the responses to `ids`,
+/// which may come in any order.
+fn until_responses(agent: &Agent, ids: &[u64]) -> Vec<Value> {
     let mut seen = Vec::new();
-    loop {
+    let mut waiting: Vec<u64> = ids.to_vec();
+    while !waiting.is_empty() {
         let message = agent.wait_for(|_| true);
-        let done = message["id"] == json!(id) && message.get("method").is_none();
-        seen.push(message);
-        if done {
-            return seen;
+        if message.get("method").is_none() {
+            waiting.retain(|id| message["id"] != json!(id));
         }
+        seen.push(message);
     }
+    seen
+}
+
+/// The response to `id` among `seen`.
+fn response_in(seen: &[Value], id: u64) -> &Value {
+    seen.iter()
+        .find(|message| message["id"] == json!(id) && message.get("method").is_none())
+        .unwrap_or_else(|| panic!("no response to {id} in {seen:#?}"))
 }
 
 const QUESTION: &str = "Pick a colour";
@@ -628,16 +647,19 @@ fn a_declared_screen_gets_the_question_frames_and_sends_keys_and_sizes_back() {
     );
 
     agent.request(8, "ui/input", json!({ "id": id, "data": "\r" }));
-    let seen = until_response(&agent, 4);
-    let closed = seen
-        .iter()
-        .position(|message| is_frame(message) && message["params"]["closed"] == true);
-    assert!(closed.is_some(), "a closed frame before the tool's answer: {seen:#?}");
+    let seen = until_responses(&agent, &[4, 8]);
+    let position = |wanted: &dyn Fn(&Value) -> bool| seen.iter().position(wanted);
+    let closed = position(&|message| is_frame(message) && message["params"]["closed"] == true);
+    let answered = position(&|message| message["id"] == 4);
+    assert!(
+        closed.is_some() && closed < answered,
+        "a closed frame before the tool's answer: {seen:#?}"
+    );
     assert_eq!(
-        seen.last().expect("the tool's answer")["result"]["result"]["content"][0]["text"],
+        response_in(&seen, 4)["result"]["result"]["content"][0]["text"],
         "User selected: 2. Beta"
     );
-    assert_eq!(agent.response(8)["result"], json!({ "delivered": true }));
+    assert_eq!(response_in(&seen, 8)["result"], json!({ "delivered": true }));
 }
 
 #[test]
@@ -650,20 +672,20 @@ fn closing_a_component_rejects_the_extensions_promise() {
     let id = first["params"]["component"].as_u64().expect("a component id");
 
     agent.request(5, "ui/close", json!({ "id": id }));
-    let seen = until_response(&agent, 4);
+    let seen = until_responses(&agent, &[4, 5]);
     assert!(
         seen.iter()
             .any(|message| is_frame(message) && message["params"]["closed"] == true),
         "a closed frame: {seen:#?}"
     );
     assert_eq!(
-        seen.last().expect("the command's answer")["result"]["result"],
+        response_in(&seen, 4)["result"]["result"],
         json!({
             "rejected": "pihost: the agent closed this component (ui/close) before it called done",
             "disposed": true,
         })
     );
-    assert_eq!(agent.response(5)["result"], Value::Null);
+    assert_eq!(response_in(&seen, 5)["result"], Value::Null);
 
     agent.request(6, "ui/close", json!({ "id": id }));
     let again = agent.response(6);
@@ -751,5 +773,28 @@ fn without_a_screen_ui_custom_stays_headless_and_the_screen_methods_are_refused(
             .unwrap_or_default()
             .contains("capabilities.ui"),
         "{refused}"
+    );
+}
+
+#[test]
+fn a_widget_is_drawn_for_the_agent_and_takes_no_keys() {
+    let project = Project::new();
+    let mut agent = screen_agent(&project, Some(30));
+    agent.request(4, "runCommand", json!({ "name": "widget" }));
+    let frame = agent.wait_for(is_frame);
+    assert_eq!(frame["params"]["kind"], "widget");
+    assert_eq!(frame["params"]["widget"], "clock");
+    assert_eq!(frame["params"]["placement"], "belowEditor");
+    assert_eq!(
+        visible_lines(&frame),
+        vec![format!("{:<30}", " twelve o'clock")],
+        "padded to the screen's width as pi's Text pads it"
+    );
+    let id = frame["params"]["component"].clone();
+    agent.request(5, "ui/input", json!({ "id": id, "data": "a" }));
+    assert_eq!(
+        agent.response(5)["result"],
+        json!({ "delivered": false }),
+        "only a focused component takes keys"
     );
 }
