@@ -68,6 +68,14 @@ pub enum PihostError {
         /// The call that was in flight.
         call: String,
     },
+    /// No extension component on pihost's screen has this id (it never
+    /// existed, or it is closed); for a close, no open `ctx.ui.custom`
+    /// component has it.
+    #[error("no extension component has id {id} (it is closed, or never was open)")]
+    UnknownComponent {
+        /// The id asked for.
+        id: u64,
+    },
     /// A dispatch did not settle within the embedder's timeout; its handlers
     /// keep running in the isolate, and their late results are dropped.
     #[error("{call} did not settle within {millis} ms")]

@@ -545,10 +545,85 @@ impl Pihost {
     /// over and which [`Pihost::send_key`] sends keys to. Prompts
     /// (`ui.select`, `ui.confirm`, …) still go to the host.
     pub async fn attach_terminal(&self, size: crate::ui::TerminalSize) -> Result<(), PihostError> {
-        let size = serde_json::to_string(&size).map_err(|error| internal_error("terminal size", error))?;
-        self.call("attachTerminal", size, "attachTerminal".to_string(), None, false)
-            .await
-            .map(|_| ())
+        self.attach_screen(size, crate::ui::FrameDelivery::Pull).await
+    }
+
+    /// [`Pihost::attach_terminal`] with a choice of how the frames reach
+    /// the embedder: kept for [`Pihost::take_frames`], or pushed to the bound
+    /// [`Host`] as [`HostNotification::UiFrame`](crate::host::HostNotification::UiFrame)s
+    /// while they are drawn. Again with another size: a resize, after which
+    /// every shown component is drawn again (a frame each, changed or not).
+    pub async fn attach_screen(
+        &self,
+        size: crate::ui::TerminalSize,
+        delivery: crate::ui::FrameDelivery,
+    ) -> Result<(), PihostError> {
+        let screen = serde_json::json!({
+            "columns": size.columns,
+            "rows": size.rows,
+            "push": delivery == crate::ui::FrameDelivery::Push,
+        });
+        self.call(
+            "attachTerminal",
+            screen.to_string(),
+            "attachTerminal".to_string(),
+            None,
+            false,
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// Sends one key (a raw sequence, as [`Pihost::send_key`]) to component
+    /// `component`, and lets the event loop turn so what it started is
+    /// drawn. Keys only reach the component that has focus, as in pi-tui:
+    /// answers whether this one had it and got the key.
+    pub async fn send_key_to(&self, component: u64, data: &str) -> Result<bool, PihostError> {
+        let request = serde_json::json!({ "id": component, "data": data }).to_string();
+        let answer = self
+            .call("sendUiInputTo", request, "sendUiInputTo".to_string(), None, false)
+            .await?;
+        let answer: Value = serde_json::from_str(&answer).map_err(|error| internal_error("ui input", error))?;
+        if answer.get("unknown").and_then(Value::as_bool) == Some(true) {
+            return Err(PihostError::UnknownComponent { id: component });
+        }
+        Ok(answer.get("delivered").and_then(Value::as_bool) == Some(true))
+    }
+
+    /// Draws component `component` at `size` from now on, whatever the
+    /// screen's size (a host that gives it a pane of its own), and again at
+    /// once; its `tui.terminal` still reports the screen's size.
+    pub async fn resize_component(&self, component: u64, size: crate::ui::TerminalSize) -> Result<(), PihostError> {
+        let request = serde_json::json!({ "id": component, "columns": size.columns, "rows": size.rows }).to_string();
+        let answer = self
+            .call(
+                "resizeUiComponent",
+                request,
+                "resizeUiComponent".to_string(),
+                None,
+                false,
+            )
+            .await?;
+        match serde_json::from_str::<bool>(&answer) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(PihostError::UnknownComponent { id: component }),
+            Err(error) => Err(internal_error("ui resize", error)),
+        }
+    }
+
+    /// Closes the open `ctx.ui.custom` component `component`: it is
+    /// disposed, and the extension's promise rejects with an `Error` of
+    /// `reason` (as [`Pihost::close_components`] does for all of them).
+    pub async fn close_component(&self, component: u64, reason: &str) -> Result<(), PihostError> {
+        let request = serde_json::json!({ "id": component, "reason": reason }).to_string();
+        let answer = self
+            .call("closeUiComponent", request, "closeUiComponent".to_string(), None, false)
+            .await?;
+        match serde_json::from_str::<bool>(&answer) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(PihostError::UnknownComponent { id: component }),
+            Err(error) => Err(internal_error("ui close", error)),
+        }
     }
 
     /// Resolves once an extension component has focus and can take keys.

@@ -208,6 +208,14 @@ pub enum HostNotification {
         /// Whether tool output is shown expanded.
         expanded: bool,
     },
+    /// What an extension component on pihost's screen drew, sent only when
+    /// the screen pushes its frames (`FrameDelivery::Push`; over serve, a
+    /// declared `capabilities.ui`): its id, extension, kind and lines, ANSI
+    /// styling kept. A component's first frame says it opened; a `closed`
+    /// one, that it is gone. A `ctx.ui.custom` component takes keys through
+    /// `Pihost::send_key_to` (serve: `ui/input`).
+    #[serde(rename = "ui.frame")]
+    UiFrame(crate::ui::Frame),
     /// The audit stream of a sandbox: how a touch that no grant covered was
     /// decided (by the host's answer to `permission.request`, by its
     /// silence, or denied because the session does not prompt).

@@ -13,6 +13,7 @@ use serde_json::{Map, Value, json};
 use crate::engine::{RegisteredCommand, RegisteredFlag};
 use crate::host::{ExtensionError, HostNotification, HostRequest, HostState, ProviderChange};
 use crate::report::{InspectReport, ToolReport};
+use crate::ui::TerminalSize;
 
 /// The protocol version `initialize` answers with; it changes when a message
 /// changes incompatibly.
@@ -90,6 +91,54 @@ pub struct Capabilities {
     /// the waiting extension call fails; default 60 000.
     #[serde(default)]
     pub request_timeout_ms: Option<u64>,
+    /// A screen the agent draws extension components on, `{ columns, rows }`
+    /// in terminal cells. With it the extensions run as under pi's TUI
+    /// (`ctx.mode` `"tui"`, `ctx.hasUI` true): `ctx.ui.custom` builds the
+    /// extension's own component, whose frames come as `host/ui.frame`
+    /// notifications (sent whatever `notifications` says) and which takes
+    /// keys through `ui/input`. Without it, `ctx.ui.custom` is the
+    /// `host/ui.custom` request (or headless pi's `undefined`).
+    #[serde(default)]
+    pub ui: Option<TerminalSize>,
+}
+
+/// `ui/input`: one key for one extension component.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UiInputParams {
+    /// The component's id (`component` of its frames).
+    pub id: u64,
+    /// The raw sequence a terminal sends for the key (`"\u001b[B"` for
+    /// down, `"\r"` for enter, `"a"`), read with pi-tui's `matchesKey`.
+    pub data: String,
+}
+
+/// The answer to `ui/input`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UiInputResult {
+    /// Whether the component had focus and got the key (keys only reach
+    /// the focused component, as in pi-tui); a frame follows when it drew
+    /// something new.
+    pub delivered: bool,
+}
+
+/// `ui/resize`: a new size for the screen, or for one component.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UiResizeParams {
+    /// One component to draw at this size from now on (a pane of its own);
+    /// absent: the whole screen, which every shown component is drawn for.
+    #[serde(default)]
+    pub id: Option<u64>,
+    /// The width in terminal cells (at least 1).
+    pub columns: u16,
+    /// The height in terminal cells (at least 1).
+    pub rows: u16,
+}
+
+/// `ui/close`: close an open `ctx.ui.custom` component.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UiCloseParams {
+    /// The component's id.
+    pub id: u64,
 }
 
 /// The answer to `initialize`.
@@ -310,6 +359,13 @@ pub fn schema() -> Value {
         json!({ "type": "object" }),
     );
     method("invalidate", sub::<InvalidateParams>(&mut generator), none.clone());
+    method(
+        "ui/input",
+        sub::<UiInputParams>(&mut generator),
+        sub::<UiInputResult>(&mut generator),
+    );
+    method("ui/resize", sub::<UiResizeParams>(&mut generator), none.clone());
+    method("ui/close", sub::<UiCloseParams>(&mut generator), none.clone());
     method("shutdown", none.clone(), none.clone());
     let methods = Value::Object(methods);
     let notifications = json!({
@@ -365,6 +421,9 @@ mod tests {
             "setFlag",
             "shortcuts",
             "invalidate",
+            "ui/input",
+            "ui/resize",
+            "ui/close",
             "shutdown",
         ] {
             assert!(schema["methods"][method].is_object(), "{method}");

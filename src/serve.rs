@@ -5,7 +5,10 @@
 //! requests it declared in `initialize` (`host/ui.confirm`, `host/setModel`,
 //! …); undeclared ones get headless pi's answers. Host notifications
 //! (`host/sendMessage`, …) and extension errors (`extensionError`) are
-//! JSON-RPC notifications to the agent.
+//! JSON-RPC notifications to the agent. An agent that declares a screen
+//! (`capabilities.ui`) gets the frames of extension components as
+//! `host/ui.frame` notifications and sends keys, sizes and closes back
+//! (`ui/input`, `ui/resize`, `ui/close`).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,8 +27,9 @@ use crate::limits::Limits;
 use crate::protocol::{
     CallResult, CancelParams, EmitParams, EngineRestartedParams, ExecuteToolParams, InitializeParams, InitializeResult,
     InvalidateParams, ListFlagsResult, LoadParams, RunCommandParams, ServerInfo, SetFlagParams, ShortcutsParams,
-    StateParams, ToolUpdateParams, decode,
+    StateParams, ToolUpdateParams, UiCloseParams, UiInputParams, UiInputResult, UiResizeParams, decode,
 };
+use crate::ui::{FrameDelivery, TerminalSize};
 
 pub use crate::protocol::PROTOCOL_VERSION;
 
@@ -56,6 +60,9 @@ struct AgentHost {
     next_id: AtomicU64,
     requests: HashSet<String>,
     notifications: bool,
+    /// Whether the agent declared a screen (`capabilities.ui`): its
+    /// `host/ui.frame` notifications go out whatever `notifications` says.
+    screen: bool,
     timeout: Duration,
     /// Set when stdin closes: the agent can no longer answer anything.
     closed: Arc<std::sync::atomic::AtomicBool>,
@@ -73,7 +80,8 @@ fn method_of<T: serde::Serialize>(call: &T) -> (String, Value) {
 
 impl Host for AgentHost {
     fn notify(&self, notification: HostNotification) {
-        if self.notifications {
+        let frame = matches!(notification, HostNotification::UiFrame(_));
+        if self.notifications || (frame && self.screen) {
             let (method, params) = method_of(&notification);
             let line = json!({ "jsonrpc": "2.0", "method": format!("host/{method}"), "params": params });
             let _ = self.out.send(line.to_string());
@@ -137,6 +145,8 @@ struct Session {
     default_paths: Vec<String>,
     /// Running executeTool requests by JSON-RPC id, for `$/cancelRequest`.
     running_tools: HashMap<String, String>,
+    /// Whether the agent declared a screen (`capabilities.ui`).
+    screen: bool,
 }
 
 fn error_response(id: &Value, code: i64, message: impl Into<String>) -> String {
@@ -200,6 +210,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         host: None,
         default_paths: Vec::new(),
         running_tools: HashMap::new(),
+        screen: false,
     }));
     let mut stdin = BufReader::new(tokio::io::stdin()).lines();
     let mut tasks = tokio::task::JoinSet::new();
@@ -208,6 +219,10 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     // session changes sent before it are done. Other requests run side by side,
     // so a tool can run while the agent answers a UI request.
     let (done, mut gate) = tokio::sync::watch::channel(true);
+    // Requests to the screen (`ui/input`, …) also take effect in the order
+    // they were sent, among themselves: keys typed in a row must reach the
+    // component in that row. They do not wait on other requests.
+    let mut screen_gate = gate.clone();
     drop(done);
     loop {
         let line = match stdin.next_line().await {
@@ -271,9 +286,14 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
             closed: closed.clone(),
         };
         let mut wait_for = gate.clone();
+        let mut wait_for_screen = None;
         let finished = if changes_session(&method) {
             let (finished, next_gate) = tokio::sync::watch::channel(false);
             gate = next_gate;
+            Some(finished)
+        } else if method.starts_with("ui/") {
+            let (finished, next_gate) = tokio::sync::watch::channel(false);
+            wait_for_screen = Some(std::mem::replace(&mut screen_gate, next_gate));
             Some(finished)
         } else {
             None
@@ -281,6 +301,9 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         tasks.spawn(async move {
             // A dropped sender (the change before finished) also opens the gate.
             let _ = wait_for.wait_for(|open| *open).await;
+            if let Some(mut previous) = wait_for_screen {
+                let _ = previous.wait_for(|open| *open).await;
+            }
             let response = handle(&method, id.clone(), params, &shared).await;
             if let (Some(id), Some(response)) = (id, response) {
                 let _ = shared.out.send(response(&id));
@@ -437,22 +460,47 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                 .running_tools
                 .insert(request_key.clone(), tool_call_id.clone());
             let (updates, mut received) = mpsc::unbounded_channel::<Value>();
+            let (stop_forwarding, mut stop) = oneshot::channel::<()>();
             let progress_out = out.clone();
             let progress_id = tool_call_id.clone();
             let forward = tokio::spawn(async move {
-                while let Some(update) = received.recv().await {
+                let send = |update| {
                     let params = ToolUpdateParams {
                         tool_call_id: progress_id.clone(),
                         update,
                     };
                     let line = json!({ "jsonrpc": "2.0", "method": "toolUpdate", "params": params });
                     let _ = progress_out.send(line.to_string());
+                };
+                loop {
+                    tokio::select! {
+                        biased;
+                        update = received.recv() => match update {
+                            Some(update) => send(update),
+                            None => break,
+                        },
+                        // A timed-out tool may run on in the isolate: what it
+                        // sent so far goes out, its late updates are dropped.
+                        _ = &mut stop => {
+                            while let Ok(update) = received.try_recv() {
+                                send(update);
+                            }
+                            break;
+                        }
+                    }
                 }
             });
             let result = within(&pihost, timeout_ms)
                 .execute_tool(&name, &tool_call_id, &args, Some(updates))
                 .await;
-            let _ = forward.await;
+            // The updates end with the tool; one that timed out has not ended.
+            if matches!(result, Err(PihostError::Timeout { .. })) {
+                let _ = stop_forwarding.send(());
+                let _ = forward.await;
+            } else {
+                let _ = forward.await;
+                drop(stop_forwarding);
+            }
             session.lock().await.running_tools.remove(&request_key);
             match result {
                 Ok(result) => ok(envelope(result)),
@@ -501,10 +549,75 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
         }
+        "ui/input" | "ui/resize" | "ui/close" => {
+            if !session.lock().await.screen {
+                return fail(|id| {
+                    error_response(
+                        id,
+                        codes::SERVER_ERROR,
+                        "no screen: declare capabilities.ui { columns, rows } in initialize",
+                    )
+                });
+            }
+            screen_request(method, params, &pihost).await
+        }
         other => {
             let other = other.to_string();
             fail(move |id| error_response(id, codes::METHOD_NOT_FOUND, format!("method not found: {other}")))
         }
+    }
+}
+
+/// Why a component the agent closed rejects its extension's promise.
+const CLOSED_BY_AGENT: &str = "pihost: the agent closed this component (ui/close) before it called done";
+
+fn component_error(id: &Value, error: PihostError) -> String {
+    match error {
+        // The agent named a component that is not there: its params are wrong.
+        PihostError::UnknownComponent { .. } => error_response(id, codes::INVALID_PARAMS, error.to_string()),
+        error => pihost_error(id, error),
+    }
+}
+
+fn screen_size(columns: u16, rows: u16) -> Result<TerminalSize, String> {
+    if columns == 0 || rows == 0 {
+        return Err(format!(
+            "a screen needs at least one column and one row, not {columns} × {rows}"
+        ));
+    }
+    Ok(TerminalSize { columns, rows })
+}
+
+/// `ui/input`, `ui/resize` and `ui/close`, for a session with a screen.
+async fn screen_request(method: &str, params: Value, pihost: &Pihost) -> Option<Respond> {
+    let outcome = match method {
+        "ui/input" => {
+            let UiInputParams { id, data } = params!(params);
+            pihost
+                .send_key_to(id, &data)
+                .await
+                .map(|delivered| encode(&UiInputResult { delivered }))
+        }
+        "ui/resize" => {
+            let UiResizeParams { id, columns, rows } = params!(params);
+            let size = match screen_size(columns, rows) {
+                Ok(size) => size,
+                Err(error) => return fail(move |id| params_error(id, error)),
+            };
+            match id {
+                Some(component) => pihost.resize_component(component, size).await,
+                None => pihost.attach_screen(size, FrameDelivery::Push).await,
+            }
+            .map(|()| Value::Null)
+        }
+        _ => {
+            let UiCloseParams { id } = params!(params);
+            pihost.close_component(id, CLOSED_BY_AGENT).await.map(|()| Value::Null)
+        }
+    };
+    match outcome {
+        Ok(result) => ok(result),
+        Err(error) => fail(move |id| component_error(id, error)),
     }
 }
 
@@ -588,12 +701,21 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
         .map(|method| method.trim_start_matches("host/").to_string())
         .collect();
     let timeout = capabilities.request_timeout_ms.unwrap_or(60_000);
+    let screen = match capabilities
+        .ui
+        .map(|size| screen_size(size.columns, size.rows))
+        .transpose()
+    {
+        Ok(screen) => screen,
+        Err(error) => return fail(move |id| params_error(id, format!("capabilities.ui: {error}"))),
+    };
     let host = Arc::new(AgentHost {
         out: out.clone(),
         pending: pending.clone(),
         next_id: AtomicU64::new(1),
         requests,
         notifications: capabilities.notifications.unwrap_or(false),
+        screen: screen.is_some(),
         timeout: Duration::from_millis(timeout),
         closed: shared.closed.clone(),
     });
@@ -606,6 +728,11 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
     pihost.set_dispatch_timeout(Limits::millis(
         dispatch_timeout_ms.unwrap_or(shared.default_dispatch_timeout_ms),
     ));
+    if let Some(size) = screen
+        && let Err(error) = pihost.attach_screen(size, FrameDelivery::Push).await
+    {
+        return fail(move |id| pihost_error(id, error));
+    }
     let mut errors = pihost.errors();
     let error_out = out.clone();
     tokio::spawn(async move {
@@ -630,6 +757,7 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
         session.pihost = Some(pihost);
         session.host = Some(host);
         session.default_paths = paths.unwrap_or_default();
+        session.screen = screen.is_some();
     }
     ok(encode(&InitializeResult {
         protocol_version: PROTOCOL_VERSION.to_string(),

@@ -3,15 +3,20 @@
 //! extensions run as under pi's interactive mode (`ctx.mode` is `"tui"`):
 //! `ctx.ui.custom(factory)` builds the extension's own pi-tui component in
 //! the isolate, renders it at the screen's width into [`Frame`]s, and takes
-//! keys ([`Pihost::send_key`](crate::Pihost::send_key)) until the component
+//! keys ([`Pihost::send_key`](crate::Pihost::send_key),
+//! [`Pihost::send_key_to`](crate::Pihost::send_key_to)) until the component
 //! calls `done(result)`, which settles the extension's promise and disposes
 //! the component. Widgets, the header and the footer (`ctx.ui.setWidget`,
-//! `setHeader`, `setFooter`) are drawn into the same frames. The component's life lives in `js/runtime/ui/`.
+//! `setHeader`, `setFooter`) are drawn into the same frames. The frames wait
+//! for [`Pihost::take_frames`](crate::Pihost::take_frames), or, with
+//! [`FrameDelivery::Push`], go to the bound [`Host`](crate::host::Host) as
+//! [`HostNotification::UiFrame`](crate::host::HostNotification::UiFrame)s
+//! while they are drawn. The component's life lives in `js/runtime/ui/`.
 
 use serde::{Deserialize, Serialize};
 
 /// The size of the screen extension components are drawn for, in terminal cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TerminalSize {
     /// The width every component renders at (`tui.terminal.columns`).
     pub columns: u16,
@@ -23,7 +28,7 @@ pub struct TerminalSize {
 /// as pi lays out its screen: header, widgets above the editor, a custom
 /// component in the editor's place, widgets below it, footer; overlays go
 /// over the rest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum FrameKind {
     /// A `ctx.ui.custom` component, shown in place of the editor; it takes keys.
@@ -39,8 +44,10 @@ pub enum FrameKind {
     Footer,
 }
 
-/// What a shown component drew: one render that differs from its last.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// What a shown component drew: one render that differs from its last (or
+/// any render after a resize). A component's first frame is how a host
+/// learns it opened; its `closed` frame, that it is gone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Frame {
     /// The component's id, the same for every frame it draws.
@@ -67,4 +74,20 @@ pub struct Frame {
     /// Its lines, ANSI styling kept as pi-tui renders it; no line is wider
     /// than the width it was drawn for.
     pub lines: Vec<String>,
+}
+
+/// How the frames of an attached screen reach the embedder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FrameDelivery {
+    /// They wait until [`Pihost::take_frames`](crate::Pihost::take_frames)
+    /// takes them: a front end that drives the components itself and reads
+    /// what they drew when it likes (the CLI's `--keys`).
+    #[default]
+    Pull,
+    /// Each goes to the bound host's [`Host::notify`](crate::host::Host::notify)
+    /// as a [`HostNotification::UiFrame`](crate::host::HostNotification::UiFrame)
+    /// the moment it is drawn, in the order drawn (at most one per component
+    /// per render; renders are coalesced to one per event-loop turn, and a
+    /// key draws at once). Nothing is kept for `take_frames`.
+    Push,
 }

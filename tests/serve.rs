@@ -43,6 +43,11 @@ struct Agent {
 impl Agent {
     fn start(project: &Project) -> Self {
         project.write("ext.ts", EXTENSION);
+        Self::spawn(project)
+    }
+
+    /// `pihost serve` in `project`, with no extension written for it.
+    fn spawn(project: &Project) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pihost"))
             .arg("serve")
             .arg("--cwd")
@@ -473,4 +478,323 @@ fn a_sandbox_that_does_not_prompt_still_reports_each_denial() {
     assert_eq!(decision["params"]["outcome"], "denied");
     assert_eq!(decision["params"]["decidedBy"], "noPrompt");
     assert_eq!(decision["params"]["target"], note);
+}
+
+/// Components for the screen tests: one that waits for the agent, one that
+/// cannot draw.
+const SCREEN_EXTENSION: &str = r#"
+export default function (pi) {
+  pi.registerCommand("hold", {
+    handler: async (_args, ctx) => {
+      let disposed = false;
+      try {
+        return await ctx.ui.custom(() => ({
+          render: (width) => [`holding at ${width}`],
+          invalidate() {},
+          handleInput() {},
+          dispose() { disposed = true; },
+        }));
+      } catch (error) {
+        return { rejected: error.message, disposed };
+      }
+    },
+  });
+  pi.registerCommand("widget", {
+    handler: async (_args, ctx) => {
+      ctx.ui.setWidget("clock", ["twelve o'clock"], { placement: "belowEditor" });
+    },
+  });
+  pi.registerCommand("broken", {
+    handler: async (_args, ctx) => {
+      await ctx.ui.custom(() => ({
+        render() { throw new Error("cannot draw"); },
+        invalidate() {},
+      }));
+      return "resolved anyway";
+    },
+  });
+}
+"#;
+
+/// An agent that declares a screen of `columns` × 12 (or none), with pi's
+/// question example (when the reference is installed) and the screen
+/// components loaded and bound.
+fn screen_agent(project: &Project, columns: Option<u16>) -> Agent {
+    let mut paths = vec![project.write("screen.ts", SCREEN_EXTENSION)];
+    paths.extend(pi_example("question.ts"));
+    let mut agent = Agent::spawn(project);
+    let params = json!({
+        "paths": paths,
+        "agentDir": project.path("agent"),
+        "capabilities": match columns {
+            Some(columns) => json!({ "ui": { "columns": columns, "rows": 12 } }),
+            None => json!({}),
+        },
+    });
+    agent.request(1, "initialize", params);
+    assert!(agent.response(1)["result"].is_object());
+    agent.request(2, "load", json!({}));
+    assert_eq!(agent.response(2)["result"]["errors"], json!([]));
+    agent.request(3, "bind", json!({}));
+    assert_eq!(agent.response(3)["result"], Value::Null);
+    agent
+}
+
+fn is_frame(message: &Value) -> bool {
+    message["method"] == "host/ui.frame"
+}
+
+/// A frame's lines as a terminal shows them.
+fn visible_lines(frame: &Value) -> Vec<String> {
+    frame["params"]["lines"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a frame without lines: {frame}"))
+        .iter()
+        .map(|line| visible(line.as_str().unwrap_or_default()))
+        .collect()
+}
+
+/// Every message up to and including the response to `id`.
+fn until_response(agent: &Agent, id: u64) -> Vec<Value> {
+    until_responses(agent, &[id])
+}
+
+/// Every message up to and including the last of the responses to `ids`,
+/// which may come in any order.
+fn until_responses(agent: &Agent, ids: &[u64]) -> Vec<Value> {
+    let mut seen = Vec::new();
+    let mut waiting: Vec<u64> = ids.to_vec();
+    while !waiting.is_empty() {
+        let message = agent.wait_for(|_| true);
+        if message.get("method").is_none() {
+            waiting.retain(|id| message["id"] != json!(id));
+        }
+        seen.push(message);
+    }
+    seen
+}
+
+/// The response to `id` among `seen`.
+fn response_in(seen: &[Value], id: u64) -> &Value {
+    seen.iter()
+        .find(|message| message["id"] == json!(id) && message.get("method").is_none())
+        .unwrap_or_else(|| panic!("no response to {id} in {seen:#?}"))
+}
+
+const QUESTION: &str = "Pick a colour";
+
+fn question_args() -> Value {
+    json!({ "question": QUESTION, "options": [{ "label": "Alpha" }, { "label": "Beta" }] })
+}
+
+#[test]
+fn a_declared_screen_gets_the_question_frames_and_sends_keys_and_sizes_back() {
+    if pi_example("question.ts").is_none() {
+        return;
+    }
+    let project = Project::new();
+    let mut agent = screen_agent(&project, Some(40));
+    agent.request(4, "executeTool", json!({ "name": "question", "args": question_args() }));
+    let first = agent.wait_for(is_frame);
+    assert_eq!(first["params"]["kind"], "custom");
+    assert_eq!(first["params"]["extension"], json!(pi_example("question.ts")));
+    let id = first["params"]["component"].as_u64().expect("a component id");
+    let lines = visible_lines(&first);
+    assert!(lines.iter().any(|line| line.contains(QUESTION)), "{lines:#?}");
+    assert!(lines.iter().any(|line| line == "> 1. Alpha"), "{lines:#?}");
+
+    agent.request(5, "ui/input", json!({ "id": id, "data": "\u{1b}[B" }));
+    let seen = until_response(&agent, 5);
+    assert_eq!(seen.last().expect("the answer")["result"], json!({ "delivered": true }));
+    let moved = seen
+        .iter()
+        .find(|message| is_frame(message))
+        .expect("a frame before the answer");
+    assert!(
+        visible_lines(moved).iter().any(|line| line == "> 2. Beta"),
+        "down moved the selection: {moved}"
+    );
+
+    agent.request(6, "ui/resize", json!({ "columns": 24, "rows": 12 }));
+    let seen = until_response(&agent, 6);
+    assert_eq!(seen.last().expect("the answer")["result"], Value::Null);
+    let resized = seen
+        .iter()
+        .find(|message| is_frame(message))
+        .expect("a frame before the answer");
+    let lines = visible_lines(resized);
+    assert!(
+        lines.iter().any(|line| line == &"─".repeat(24)),
+        "the border spans 24: {lines:#?}"
+    );
+    for line in &lines {
+        assert!(line.chars().count() <= 24, "a line wider than 24 columns: {line:?}");
+    }
+    assert!(
+        lines.iter().any(|line| line == "> 2. Beta"),
+        "the selection stays: {lines:#?}"
+    );
+
+    agent.request(7, "ui/input", json!({ "id": id + 100, "data": "\r" }));
+    let refused = agent.response(7);
+    assert_eq!(refused["error"]["code"], -32602);
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(&format!("id {}", id + 100)),
+        "{refused}"
+    );
+
+    agent.request(8, "ui/input", json!({ "id": id, "data": "\r" }));
+    let seen = until_responses(&agent, &[4, 8]);
+    let position = |wanted: &dyn Fn(&Value) -> bool| seen.iter().position(wanted);
+    let closed = position(&|message| is_frame(message) && message["params"]["closed"] == true);
+    let answered = position(&|message| message["id"] == 4);
+    assert!(
+        closed.is_some() && closed < answered,
+        "a closed frame before the tool's answer: {seen:#?}"
+    );
+    assert_eq!(
+        response_in(&seen, 4)["result"]["result"]["content"][0]["text"],
+        "User selected: 2. Beta"
+    );
+    assert_eq!(response_in(&seen, 8)["result"], json!({ "delivered": true }));
+}
+
+#[test]
+fn closing_a_component_rejects_the_extensions_promise() {
+    let project = Project::new();
+    let mut agent = screen_agent(&project, Some(30));
+    agent.request(4, "runCommand", json!({ "name": "hold" }));
+    let first = agent.wait_for(is_frame);
+    assert_eq!(visible_lines(&first), vec!["holding at 30".to_string()]);
+    let id = first["params"]["component"].as_u64().expect("a component id");
+
+    agent.request(5, "ui/close", json!({ "id": id }));
+    let seen = until_responses(&agent, &[4, 5]);
+    assert!(
+        seen.iter()
+            .any(|message| is_frame(message) && message["params"]["closed"] == true),
+        "a closed frame: {seen:#?}"
+    );
+    assert_eq!(
+        response_in(&seen, 4)["result"]["result"],
+        json!({
+            "rejected": "pihost: the agent closed this component (ui/close) before it called done",
+            "disposed": true,
+        })
+    );
+    assert_eq!(response_in(&seen, 5)["result"], Value::Null);
+
+    agent.request(6, "ui/close", json!({ "id": id }));
+    let again = agent.response(6);
+    assert_eq!(again["error"]["code"], -32602);
+    assert!(
+        again["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(&format!("id {id}")),
+        "{again}"
+    );
+}
+
+#[test]
+fn a_component_whose_render_throws_is_reported_closed_and_rejects_its_promise() {
+    let project = Project::new();
+    let mut agent = screen_agent(&project, Some(30));
+    agent.request(4, "runCommand", json!({ "name": "broken" }));
+    let seen = until_response(&agent, 4);
+    let reported = seen
+        .iter()
+        .find(|message| message["method"] == "extensionError")
+        .unwrap_or_else(|| panic!("an extensionError: {seen:#?}"));
+    assert_eq!(reported["params"]["event"], "ui.custom");
+    assert_eq!(reported["params"]["error"], "cannot draw");
+    let answer = seen.last().expect("the command's answer");
+    assert_eq!(answer["error"]["code"], -32000, "the promise rejected: {answer}");
+    assert_eq!(answer["error"]["message"], "cannot draw");
+    assert!(!seen.iter().any(is_frame), "it never drew: {seen:#?}");
+    // The first component of the session was it; it is gone.
+    agent.request(5, "ui/close", json!({ "id": 1 }));
+    assert_eq!(agent.response(5)["error"]["code"], -32602);
+}
+
+#[test]
+fn a_screen_nobody_types_on_keeps_the_call_pending_until_its_timeout() {
+    if pi_example("question.ts").is_none() {
+        return;
+    }
+    let project = Project::new();
+    let mut agent = screen_agent(&project, Some(40));
+    agent.request(
+        4,
+        "executeTool",
+        json!({ "name": "question", "args": question_args(), "timeoutMs": 1500 }),
+    );
+    let id = agent.wait_for(is_frame)["params"]["component"]
+        .as_u64()
+        .expect("a component id");
+    agent.request(5, "listTools", json!({}));
+    let seen = until_response(&agent, 5);
+    assert!(
+        seen.last().expect("the answer")["result"].is_array(),
+        "another request answers: {seen:#?}"
+    );
+    assert!(
+        !seen.iter().any(|message| message["id"] == 4),
+        "the tool waits for keys: {seen:#?}"
+    );
+    let timed_out = agent.response(4);
+    assert_eq!(timed_out["error"]["code"], -32001, "{timed_out}");
+    // pi has no timeout on a component: it stays open until the agent closes it.
+    agent.request(6, "ui/close", json!({ "id": id }));
+    assert_eq!(agent.response(6)["result"], Value::Null);
+}
+
+#[test]
+fn without_a_screen_ui_custom_stays_headless_and_the_screen_methods_are_refused() {
+    let project = Project::new();
+    let mut agent = screen_agent(&project, None);
+    agent.request(4, "runCommand", json!({ "name": "hold" }));
+    let seen = until_response(&agent, 4);
+    assert_eq!(
+        seen.last().expect("the answer")["result"],
+        json!({}),
+        "headless pi's undefined"
+    );
+    assert!(!seen.iter().any(is_frame), "{seen:#?}");
+    agent.request(5, "ui/input", json!({ "id": 1, "data": "\r" }));
+    let refused = agent.response(5);
+    assert_eq!(refused["error"]["code"], -32002);
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("capabilities.ui"),
+        "{refused}"
+    );
+}
+
+#[test]
+fn a_widget_is_drawn_for_the_agent_and_takes_no_keys() {
+    let project = Project::new();
+    let mut agent = screen_agent(&project, Some(30));
+    agent.request(4, "runCommand", json!({ "name": "widget" }));
+    let frame = agent.wait_for(is_frame);
+    assert_eq!(frame["params"]["kind"], "widget");
+    assert_eq!(frame["params"]["widget"], "clock");
+    assert_eq!(frame["params"]["placement"], "belowEditor");
+    assert_eq!(
+        visible_lines(&frame),
+        vec![format!("{:<30}", " twelve o'clock")],
+        "padded to the screen's width as pi's Text pads it"
+    );
+    let id = frame["params"]["component"].clone();
+    agent.request(5, "ui/input", json!({ "id": id, "data": "a" }));
+    assert_eq!(
+        agent.response(5)["result"],
+        json!({ "delivered": false }),
+        "only a focused component takes keys"
+    );
 }

@@ -6,25 +6,11 @@
 
 mod support;
 
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::*;
-
-/// One of pi's example extensions, from the reference install.
-fn pi_example(file: &str) -> Option<String> {
-    let path: PathBuf = reference_dir()?
-        .join("node_modules/@earendil-works/pi-coding-agent/examples/extensions")
-        .join(file);
-    assert!(
-        path.exists(),
-        "{} is missing from the reference install",
-        path.display()
-    );
-    Some(path.display().to_string())
-}
 
 /// Runs pihost in an empty project (no extensions of the user's are
 /// discovered); the JSON it printed and the exit code.
@@ -40,42 +26,6 @@ fn run(project: &Project, args: &[&str]) -> (Value, i32) {
         .output()
         .expect("pihost runs");
     printed_json(&output)
-}
-
-/// A line as a terminal shows it: without escape sequences.
-fn visible(line: &str) -> String {
-    let mut out = String::new();
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\u{1b}' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            // CSI: parameters up to a final byte.
-            Some('[') => {
-                for c in chars.by_ref() {
-                    if ('@'..='~').contains(&c) {
-                        break;
-                    }
-                }
-            }
-            // OSC and APC: up to BEL or ST.
-            Some(']') | Some('_') => {
-                while let Some(c) = chars.next() {
-                    if c == '\u{7}' {
-                        break;
-                    }
-                    if c == '\u{1b}' && chars.peek() == Some(&'\\') {
-                        chars.next();
-                        break;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Every frame's lines as a terminal shows them.
@@ -990,4 +940,83 @@ fn a_render_that_never_returns_is_stopped_and_fails_the_call_that_showed_it() {
             "Extension \"{path}\" did not return within 300 ms in its ui.custom component (terminated)"
         ))
     );
+}
+
+#[test]
+fn a_pushed_screen_hands_every_frame_to_the_bound_host_as_it_is_drawn() {
+    let project = Project::new();
+    let path = project.write("components.ts", COMPONENTS);
+    runtime().block_on(async {
+        let pihost = pihost::Pihost::start(project.options()).await.expect("start");
+        pihost.load(std::slice::from_ref(&path)).await.expect("load");
+        let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
+        pihost
+            .bind(host.clone(), &pihost::host::HostState::default())
+            .await
+            .expect("bind");
+        pihost
+            .attach_screen(
+                pihost::ui::TerminalSize { columns: 50, rows: 10 },
+                pihost::ui::FrameDelivery::Push,
+            )
+            .await
+            .expect("a screen");
+        let command = {
+            let pihost = pihost.clone();
+            tokio::spawn(async move { pihost.run_command("pick", "").await })
+        };
+        pihost.wait_for_component().await.expect("the component opens");
+        let pushed = || -> Vec<(u64, bool, Vec<String>)> {
+            host.calls()
+                .into_iter()
+                .filter_map(|call| match call {
+                    pihost::host::RecordedCall::Notification(pihost::host::HostNotification::UiFrame(frame)) => {
+                        Some((frame.component, frame.closed, frame.lines))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            pushed(),
+            vec![(1, false, vec!["count 0 mode tui ui true width 50 of 50".to_string()])],
+            "the first frame says the component opened"
+        );
+        assert!(
+            pihost.send_key_to(1, "a").await.expect("a key"),
+            "component 1 has focus and takes the key"
+        );
+        assert!(matches!(
+            pihost.send_key_to(7, "a").await,
+            Err(pihost::PihostError::UnknownComponent { id: 7 })
+        ));
+        pihost
+            .resize_component(1, pihost::ui::TerminalSize { columns: 45, rows: 10 })
+            .await
+            .expect("a pane of its own");
+        assert!(
+            pihost.send_key_to(1, "\r").await.expect("enter"),
+            "enter reaches it too"
+        );
+        let answer = command.await.expect("the command task").expect("the command");
+        assert_eq!(
+            answer,
+            Some(serde_json::json!({ "picked": "picked after 1", "disposed": true, "keysAfterDone": 0 }))
+        );
+        assert_eq!(
+            pushed(),
+            vec![
+                (1, false, vec!["count 0 mode tui ui true width 50 of 50".to_string()]),
+                (1, false, vec!["count 1 mode tui ui true width 50 of 50".to_string()]),
+                (1, false, vec!["count 1 mode tui ui true width 45 of 50".to_string()]),
+                (1, true, vec![]),
+            ],
+            "one frame per key however often it asked to render, in order, then the closing one"
+        );
+        assert_eq!(
+            pihost.take_frames().await.expect("frames"),
+            vec![],
+            "pushed frames are not kept as well"
+        );
+    });
 }

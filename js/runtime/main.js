@@ -74,7 +74,6 @@ function resultJson(result) {
 export function bindHost(stateJson) {
   const runner = currentRunner();
   updateHostState(JSON.parse(stateJson));
-  if (hostState.terminal) screen?.attachScreen(hostState.terminal);
   const binding = createHostBinding();
   runner.bindCore(binding.actions, binding.contextActions, binding.providerActions);
   runner.bindCommandContext(binding.commandActions);
@@ -105,11 +104,11 @@ async function loadScreen() {
  * shows the extension's own component. Again with another size: a resize.
  */
 export async function attachTerminal(sizeJson) {
-  const { columns, rows } = JSON.parse(sizeJson);
+  const { columns, rows, push } = JSON.parse(sizeJson);
   const terminal = { columns, rows };
   const { attachScreen } = await loadScreen();
   updateHostState({ terminal });
-  attachScreen(terminal);
+  attachScreen({ ...terminal, push: push === true });
   if (session.bound) currentRunner().setUIContext(createUI(), uiMode());
   return "null";
 }
@@ -125,7 +124,28 @@ export async function sendUiInput(dataJson) {
   return JSON.stringify(screen ? await screen.sendInput(JSON.parse(dataJson)) : null);
 }
 
-/** The frames drawn since the last call: JSON `[{ component, extension, overlay?, lines }]`. */
+/**
+ * Sends a raw key sequence to one component (`{ id, data }`); resolves to
+ * JSON `{ delivered }`, or `{ unknown: true }` when no component has the id.
+ */
+export async function sendUiInputTo(requestJson) {
+  const { id, data } = JSON.parse(requestJson);
+  return JSON.stringify(screen ? await screen.sendInputTo(id, data) : { unknown: true });
+}
+
+/** Draws one component (`{ id, columns, rows }`) at a size of its own; JSON false for an unknown id. */
+export function resizeUiComponent(requestJson) {
+  const { id, columns, rows } = JSON.parse(requestJson);
+  return JSON.stringify(screen ? screen.resizeComponent(id, { columns, rows }) : false);
+}
+
+/** Closes one open component (`{ id, reason }`), rejecting its promise; JSON false for an unknown id. */
+export function closeUiComponent(requestJson) {
+  const { id, reason } = JSON.parse(requestJson);
+  return JSON.stringify(screen ? screen.closeComponent(id, reason) : false);
+}
+
+/** The frames drawn since the last call: JSON `[{ component, extension, kind, …, lines }]`. */
 export function takeUiFrames() {
   return JSON.stringify(screen ? screen.takeFrames() : []);
 }

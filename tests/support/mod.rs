@@ -201,3 +201,52 @@ pub fn command_description(report: &pihost::InspectReport, name: &str) -> String
         .and_then(|command| command.description.clone())
         .unwrap_or_else(|| panic!("no command {name} in {report:#?}"))
 }
+
+/// A line as a terminal shows it: without escape sequences.
+pub fn visible(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            // CSI: parameters up to a final byte.
+            Some('[') => {
+                for c in chars.by_ref() {
+                    if ('@'..='~').contains(&c) {
+                        break;
+                    }
+                }
+            }
+            // OSC and APC: up to BEL or ST.
+            Some(']') | Some('_') => {
+                while let Some(c) = chars.next() {
+                    if c == '\u{7}' {
+                        break;
+                    }
+                    if c == '\u{1b}' && chars.peek() == Some(&'\\') {
+                        chars.next();
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// One of pi's example extensions, from the reference install.
+pub fn pi_example(file: &str) -> Option<String> {
+    let path: PathBuf = reference_dir()?
+        .join("node_modules/@earendil-works/pi-coding-agent/examples/extensions")
+        .join(file);
+    assert!(
+        path.exists(),
+        "{} is missing from the reference install",
+        path.display()
+    );
+    Some(path.display().to_string())
+}

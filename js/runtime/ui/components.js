@@ -10,13 +10,25 @@ import { Container } from "pihost:pi/pi-tui/components/container.js";
 import { Text } from "pihost:pi/pi-tui/components/text.js";
 import { getKeybindings } from "pihost:pi/pi-tui/keybindings.js";
 import { addOutsideSettler, currentOwner, enterExtensionSync, failable, onEntryStopped } from "pihost:runtime/entries.js";
-import { core } from "pihost:runtime/ops.js";
+import { core, ops } from "pihost:runtime/ops.js";
 import { VirtualScreen } from "pihost:runtime/ui/virtual-tui.js";
 
 let screen;
 let nextComponentId = 1;
-/** Frames since the host last took them: `{ component, extension, overlay?, lines }`. */
+/**
+ * Frames since the host last took them (`takeFrames`), when it pulls them:
+ * `{ component, extension, kind, widget?, placement?, closed?, hidden?, lines }`.
+ */
 const frames = [];
+/**
+ * Whether frames go to the bound host as they are drawn (a `ui.frame`
+ * notification each) instead of waiting in `frames` to be taken. Pushed
+ * synchronously from the render that made them, a frame can neither be
+ * lost nor overtaken: it reaches the host before anything the same turn
+ * goes on to do (the answer of the key that caused it, a closed
+ * component's settled promise).
+ */
+let pushFrames = false;
 /**
  * Components whose promise is still open, by id: `close(error)` rejects it,
  * `waiting` is the entry (the tool, command or handler) that showed it.
@@ -56,8 +68,13 @@ export function setComponentErrorReporter(report) {
   reportError = report;
 }
 
-/** Gives pihost a screen of `columns` × `rows`, or a new size for the one it has. */
-export function attachScreen({ columns, rows }) {
+/**
+ * Gives pihost a screen of `columns` × `rows`, or a new size for the one it
+ * has (every shown component is drawn again). `push`: frames go to the
+ * host as they are drawn; otherwise they wait for `takeFrames`.
+ */
+export function attachScreen({ columns, rows, push = false }) {
+  pushFrames = push;
   if (screen) {
     screen.resize({ columns, rows });
     return;
@@ -66,7 +83,7 @@ export function attachScreen({ columns, rows }) {
     columns,
     rows,
     onFrame: ({ surface, lines, closed, hidden }) => {
-      frames.push({
+      const frame = {
         component: surface.id,
         extension: surface.owner.path,
         kind: surface.kind,
@@ -74,7 +91,9 @@ export function attachScreen({ columns, rows }) {
         ...(closed ? { closed: true } : {}),
         ...(hidden ? { hidden: true } : {}),
         lines,
-      });
+      };
+      if (pushFrames) ops.op_pihost_host_notify("ui.frame", JSON.stringify(frame));
+      else frames.push(frame);
     },
     adopt: (component) => adoptComponent(component),
   });
@@ -353,6 +372,49 @@ export async function sendInput(data) {
   const target = screen.input(data);
   await nextTurn();
   return target?.id ?? null;
+}
+
+/** The surface on the screen with component id `id`, of any kind. */
+function surfaceWithId(id) {
+  return screen?.allSurfaces().find((surface) => surface.id === id);
+}
+
+/**
+ * Sends the host's key `data` to component `id`, if it has focus (keys only
+ * ever reach the focused component, as in pi-tui), and lets the event loop
+ * turn so what it started is drawn. Answers `{ delivered }`, or
+ * `{ unknown: true }` when no component has that id.
+ */
+export async function sendInputTo(id, data) {
+  const known = openComponents.has(id) || surfaceWithId(id) !== undefined;
+  if (!known) return { unknown: true };
+  if (focusedSurface()?.id !== id) return { delivered: false };
+  screen.input(data);
+  await nextTurn();
+  return { delivered: true };
+}
+
+/**
+ * Draws component `id` at a size of its own from now on (and again at
+ * once); answers false when no component on the screen has that id.
+ */
+export function resizeComponent(id, size) {
+  const surface = surfaceWithId(id);
+  if (!surface) return false;
+  screen.resizeSurface(surface, size);
+  return true;
+}
+
+/**
+ * Closes the open `ctx.ui.custom` component `id` for the host: it is
+ * disposed and its promise rejects with `reason`. Answers false when no
+ * open component has that id.
+ */
+export function closeComponent(id, reason) {
+  const open = openComponents.get(id);
+  if (!open) return false;
+  open.close(new Error(reason));
+  return true;
 }
 
 /** The frames since the last call, oldest first. */

@@ -92,10 +92,43 @@ export class VirtualScreen {
     return this.#rows;
   }
 
+  /**
+   * A new size for the whole screen: every shown component is drawn again
+   * at once, changed or not, since the host laid its screen out anew. Each
+   * is invalidated first: pi-tui only requests a render on a resize, and a
+   * component that keeps its lines for the old width (pi's question example
+   * does) then crashes pi's TUI with a line wider than the screen.
+   */
   resize({ columns, rows }) {
     this.#columns = columns;
     this.#rows = rows;
-    this.requestRender();
+    for (const surface of this.allSurfaces()) this.#invalidateSurface(surface);
+    this.renderNow({ redraw: () => true });
+  }
+
+  /**
+   * A size of its own for one component (a host that gives it a pane of its
+   * own): it is drawn at `columns` from now on, and again at once;
+   * `tui.terminal` still reports the screen's size.
+   */
+  resizeSurface(surface, { columns, rows }) {
+    surface.size = { columns, rows };
+    this.#invalidateSurface(surface);
+    this.renderNow({ redraw: (candidate) => candidate === surface });
+  }
+
+  /** Drops what a component cached of its render; a throwing invalidate fails it. */
+  #invalidateSurface(surface) {
+    try {
+      enterExtensionSync(surface.owner, () => surface.component?.invalidate?.());
+    } catch (error) {
+      surface.fail(error);
+    }
+  }
+
+  /** Every surface on the screen: fixed ones, dialogs and overlays. */
+  allSurfaces() {
+    return [...this.#fixed, ...this.surfaces()];
   }
 
   get focused() {
@@ -316,14 +349,17 @@ export class VirtualScreen {
     if (this.#renderTimer !== undefined) this.renderNow();
   }
 
-  /** Renders every shown component now and hands on what changed. */
-  renderNow() {
+  /**
+   * Renders every shown component now and hands on what changed, and what
+   * `redraw(surface)` asks for even unchanged.
+   */
+  renderNow({ redraw } = {}) {
     if (this.#renderTimer !== undefined) {
       core.cancelTimer(this.#renderTimer);
       this.#renderTimer = undefined;
     }
     const shown = [];
-    const full = (surface) => ({ surface, width: this.#columns, maxHeight: undefined });
+    const full = (surface) => ({ surface, width: surface.size?.columns ?? this.#columns, maxHeight: undefined });
     const fixed = (test) => this.#fixed.filter(test).map(full);
     // Top to bottom as pi lays them out: the header, widgets above the
     // editor, the dialog in the editor's place, widgets below it, the
@@ -336,7 +372,11 @@ export class VirtualScreen {
     shown.push(...fixed((surface) => surface.kind === "footer"));
     for (const entry of [...this.#overlays].sort((a, b) => a.order - b.order)) {
       if (entry.hidden || !this.#overlayVisible(entry)) continue;
-      const { width, maxHeight } = overlaySize(entry.resolveOptions?.() ?? entry.options, this.#columns, this.#rows);
+      const { width, maxHeight } = overlaySize(
+        entry.resolveOptions?.() ?? entry.options,
+        entry.size?.columns ?? this.#columns,
+        entry.size?.rows ?? this.#rows,
+      );
       shown.push({ surface: entry, width, maxHeight });
     }
     for (const { surface, width, maxHeight } of shown) {
@@ -347,7 +387,7 @@ export class VirtualScreen {
         surface.fail(error);
         continue;
       }
-      if (sameLines(surface.lastLines, lines)) continue;
+      if (sameLines(surface.lastLines, lines) && !redraw?.(surface)) continue;
       surface.lastLines = lines;
       this.#onFrame({ surface, lines });
     }
