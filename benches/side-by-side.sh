@@ -3,6 +3,8 @@
 # each in a fresh process, RUNS times, and prints the medians and the ratio.
 #
 #   benches/side-by-side.sh [FOLDER]     (default: extensions-examples)
+#   PIHOST=path/to/pihost benches/side-by-side.sh   (another build, e.g. an
+#   older commit's, side by side)
 #
 # Needs a release build of pihost (cargo build --release) and the reference
 # (scripts/install-reference).
@@ -12,7 +14,7 @@ folder="${1:-extensions-examples}"
 runs="${RUNS:-10}"
 reference="${PI_REFERENCE_DIR:-$HOME/.cache/pi-reference/1.6.0}"
 node="$reference/node_modules/.bin/node"
-pihost=target/release/pihost
+pihost="${PIHOST:-target/release/pihost}"
 [ -x "$pihost" ] || { echo "build first: cargo build --release" >&2; exit 2; }
 agent_dir="$(mktemp -d)"
 

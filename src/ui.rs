@@ -9,8 +9,8 @@
 //! the component. Widgets, the header and the footer (`ctx.ui.setWidget`,
 //! `setHeader`, `setFooter`) are drawn into the same frames. The frames wait
 //! for [`Pihost::take_frames`](crate::Pihost::take_frames), or, with
-//! [`FrameDelivery::Push`], go to the bound [`Host`](crate::host::Host) as
-//! [`HostNotification::UiFrame`](crate::host::HostNotification::UiFrame)s
+//! [`FrameDelivery::Push`], go to the bound `Host` as
+//! `HostNotification::UiFrame`s
 //! while they are drawn. The component's life lives in `js/runtime/ui/`.
 
 use serde::{Deserialize, Serialize};
@@ -84,8 +84,8 @@ pub enum FrameDelivery {
     /// what they drew when it likes (the CLI's `--keys`).
     #[default]
     Pull,
-    /// Each goes to the bound host's [`Host::notify`](crate::host::Host::notify)
-    /// as a [`HostNotification::UiFrame`](crate::host::HostNotification::UiFrame)
+    /// Each goes to the bound host's `Host::notify`
+    /// as a `HostNotification::UiFrame`
     /// the moment it is drawn, in the order drawn (at most one per component
     /// per render; renders are coalesced to one per event-loop turn, and a
     /// key draws at once). Nothing is kept for `take_frames`.
