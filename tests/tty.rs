@@ -306,3 +306,62 @@ fn tty_without_a_terminal_fails_and_names_the_flag() {
     assert!(stderr.contains("--tty needs a terminal"), "stderr: {stderr}");
     assert!(output.stdout.is_empty(), "printed to stdout: {:?}", output.stdout);
 }
+
+/// A command that fills every place of pi's screen, then shows an overlay.
+const LAYOUT: &str = r#"
+export default (pi) => {
+  pi.registerCommand("layout", {
+    handler: async (_args, ctx) => {
+      const lines = (...lines) => () => ({ render: () => lines, invalidate() {} });
+      ctx.ui.setHeader(() => ({ render: (width) => ["HEADER".padEnd(width, "=")], invalidate() {} }));
+      ctx.ui.setWidget("below", lines("BELOW"), { placement: "belowEditor" });
+      ctx.ui.setWidget("above", lines("ABOVE"));
+      ctx.ui.setFooter(lines("FOOTER"));
+      const answer = (lines, result) => (_tui, _theme, _keybindings, done) => ({
+        render: () => lines,
+        invalidate() {},
+        handleInput(data) { if (data === "\r") done(result); },
+      });
+      const dialog = await ctx.ui.custom(answer(["DIALOG"], "dialog"));
+      const overlay = await ctx.ui.custom(answer(["+------+", "|OVER  |", "+------+"], "overlay"), { overlay: true });
+      return [dialog, overlay];
+    },
+  });
+};
+"#;
+
+#[test]
+fn the_screen_is_laid_out_as_pi_s_with_an_overlay_centred_over_it() {
+    let Some(()) = Tmux::available() else { return };
+    let project = Project::new();
+    let layout = project.write("layout.ts", LAYOUT);
+    let tmux = Tmux::start(&tty_script(&project, &["command", "layout", "-e", &layout]));
+    let rows = |screen: &str| -> Vec<String> { screen.lines().map(|line| line.trim_end().to_string()).collect() };
+    let screen = tmux.wait_for("the dialog", |screen| {
+        screen.contains("DIALOG") && screen.contains("FOOTER")
+    });
+    assert_eq!(
+        rows(&screen)[..5],
+        [
+            format!("HEADER{}", "=".repeat(74)),
+            "ABOVE".to_string(),
+            "DIALOG".to_string(),
+            "BELOW".to_string(),
+            "FOOTER".to_string()
+        ],
+        "header, widget above, the dialog in the editor's place, widget below, footer:\n{screen}"
+    );
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("the overlay", |screen| screen.contains("|OVER  |"));
+    let rows = rows(&screen);
+    assert_eq!(rows[2], "BELOW", "the dialog is gone:\n{screen}");
+    // 8 columns by 3 rows, in the middle of 80 by 24.
+    for (row, text) in [(10, "+------+"), (11, "|OVER  |"), (12, "+------+")] {
+        assert_eq!(rows[row], format!("{}{text}", " ".repeat(36)), "row {row}:\n{screen}");
+    }
+    tmux.keys(&["Enter"]);
+    let (output, code) = tmux.finished();
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(output["result"], serde_json::json!(["dialog", "overlay"]));
+    assert_terminal_restored(&tmux, &project);
+}
