@@ -365,3 +365,44 @@ fn the_screen_is_laid_out_as_pi_s_with_an_overlay_centred_over_it() {
     assert_eq!(output["result"], serde_json::json!(["dialog", "overlay"]));
     assert_terminal_restored(&tmux, &project);
 }
+
+/// A command whose component answers every key it got before Enter.
+const KEYS: &str = r#"
+export default (pi) => {
+  pi.registerCommand("keys", {
+    handler: (_args, ctx) => {
+      const got = [];
+      return ctx.ui.custom((_tui, _theme, _keybindings, done) => ({
+        render: () => [`got ${got.length} keys`],
+        invalidate() {},
+        handleInput(data) { if (data === "\r") done(got); else got.push(data); },
+      }));
+    },
+  });
+};
+"#;
+
+#[test]
+fn a_paste_and_kitty_sequences_reach_the_component_whole_and_unchanged() {
+    let Some(()) = Tmux::available() else { return };
+    let project = Project::new();
+    let keys = project.write("keys.ts", KEYS);
+    let tmux = Tmux::start(&tty_script(&project, &["command", "keys", "-e", &keys]));
+    tmux.wait_for("the component", |screen| screen.contains("got 0 keys"));
+    let buffer = tmux.run(&["set-buffer", "pasted text"]);
+    assert!(buffer.status.success(), "tmux set-buffer: {buffer:?}");
+    // -p brackets the paste only if pihost turned bracketed paste on.
+    let pasted = tmux.run(&["paste-buffer", "-p"]);
+    assert!(pasted.status.success(), "tmux paste-buffer: {pasted:?}");
+    tmux.wait_for("the paste", |screen| screen.contains("got 1 keys"));
+    // shift+enter as the Kitty keyboard protocol sends it, then down: one read each or both.
+    tmux.keys(&["-H", "1b", "5b", "31", "33", "3b", "32", "75", "1b", "5b", "42"]);
+    tmux.wait_for("both keys", |screen| screen.contains("got 3 keys"));
+    tmux.keys(&["Enter"]);
+    let (output, code) = tmux.finished();
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(
+        output["result"],
+        serde_json::json!(["\u{1b}[200~pasted text\u{1b}[201~", "\u{1b}[13;2u", "\u{1b}[B"])
+    );
+}

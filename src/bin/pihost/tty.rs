@@ -154,13 +154,19 @@ pub fn restore_terminal() {
     release_stderr();
 }
 
+/// On a panic of the thread that drives the screen, gives the terminal
+/// back before the message is printed (on the alternate screen it would be
+/// lost). A panic elsewhere (the engine's thread, which pihost recovers
+/// from) leaves the screen up; its message goes to the captured stderr.
 fn install_panic_hook() {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
+    let driver = std::thread::current().id();
     INSTALLED.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            // The message would be lost on the alternate screen.
-            restore_terminal();
+            if std::thread::current().id() == driver {
+                restore_terminal();
+            }
             previous(info);
         }));
     });
@@ -229,6 +235,10 @@ fn release_stderr() {}
 /// the rest before it counts as the escape key.
 const ESCAPE_WAIT: Duration = Duration::from_millis(30);
 
+/// How long an unfinished bracketed paste waits for more before what came
+/// is handed over as it is; a big paste arrives over many reads.
+const PASTE_WAIT: Duration = Duration::from_millis(500);
+
 /// How often the terminal's size and the termination signals are checked.
 const POLL_EVERY: Duration = Duration::from_millis(100);
 
@@ -252,7 +262,8 @@ pub async fn drive(
     let mut input = spawn_input_reader();
     let mut input_open = true;
     let mut splitter = KeySplitter::default();
-    let mut escape_deadline: Option<tokio::time::Instant> = None;
+    // When what waits in the splitter is handed over as it is.
+    let mut flush_deadline: Option<tokio::time::Instant> = None;
     let mut screen = Screen::default();
     let mut poll = tokio::time::interval(POLL_EVERY);
     // The component that got a ctrl+c no other key has followed yet.
@@ -261,14 +272,18 @@ pub async fn drive(
     loop {
         let mut keys = Vec::new();
         let mut aborted: Option<String> = None;
+        let mut read = false;
         tokio::select! {
             outcome = &mut operation => return Ok(TtyRun { outcome: Some(outcome), aborted: None }),
             Some(frame) = frames.recv() => screen.apply(frame),
             chunk = input.recv(), if input_open => match chunk {
-                Some(bytes) => keys = splitter.push(&bytes),
+                Some(bytes) => {
+                    keys = splitter.push(&bytes);
+                    read = true;
+                }
                 None => input_open = false,
             },
-            _ = sleep_until(escape_deadline), if escape_deadline.is_some() => keys = splitter.flush(),
+            _ = sleep_until(flush_deadline), if flush_deadline.is_some() => keys = splitter.flush(),
             _ = poll.tick() => {
                 if let Some(signal) = signals.received() {
                     aborted = Some(signal.to_string());
@@ -282,9 +297,12 @@ pub async fn drive(
                 }
             },
         }
-        escape_deadline = splitter
-            .has_pending()
-            .then(|| escape_deadline.unwrap_or_else(|| tokio::time::Instant::now() + ESCAPE_WAIT));
+        // Every read that leaves something waiting starts its wait anew.
+        flush_deadline = match splitter.wait() {
+            None => None,
+            Some(wait) if read || flush_deadline.is_none() => Some(tokio::time::Instant::now() + wait),
+            Some(_) => flush_deadline,
+        };
         for key in keys {
             if aborted.is_some() {
                 break;
@@ -422,6 +440,15 @@ impl KeySplitter {
 
     fn has_pending(&self) -> bool {
         !self.pending.is_empty()
+    }
+
+    /// How long what waits may wait for its rest; `None` when nothing waits.
+    fn wait(&self) -> Option<Duration> {
+        if self.pending.starts_with(PASTE_START) {
+            Some(PASTE_WAIT)
+        } else {
+            self.has_pending().then_some(ESCAPE_WAIT)
+        }
     }
 
     /// Hands over what waited in vain for the rest of its sequence: a lone
