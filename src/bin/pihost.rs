@@ -154,8 +154,9 @@ struct UiArgs {
     /// Run with a UI as pi's interactive mode does, in this terminal: the extensions' components
     /// are drawn on its alternate screen at its size, laid out as pi lays out its screen, and what
     /// you type goes to the focused one. ctrl+c goes to the component; a second ctrl+c in a row,
-    /// or ctrl+\, aborts the run. When the call ends the terminal is restored and the same JSON
-    /// as without --tty (less the frames) is printed. Needs a terminal on stdin and stdout.
+    /// or ctrl+\, aborts the run (exit code 130). When the call ends the terminal is restored and
+    /// the same JSON as without --tty (less the frames) is printed. Needs a terminal on stdin and
+    /// stdout.
     #[arg(long, conflicts_with = "keys")]
     tty: bool,
     /// Run with a UI as pi's interactive mode does (ctx.mode "tui") and send these keys, one at a
