@@ -7,7 +7,6 @@ mod support;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -21,10 +20,11 @@ const QUESTION_ARGS: &str = r#"{"question":"Pick a colour","options":[{"label":"
 /// The line pihost's run is followed by in the pane, with its exit code.
 const EXIT_MARK: &str = "pihost-exit=";
 
-/// A tmux server of its own (`tmux -L`), killed when dropped, pass or fail,
-/// so no other tmux is touched and nothing outlives the test.
+/// A tmux server of its own (`tmux -S`, its socket in the test's project),
+/// killed when dropped, pass or fail, so no other tmux is touched and
+/// nothing outlives the test.
 struct Tmux {
-    socket: String,
+    socket: std::path::PathBuf,
 }
 
 impl Tmux {
@@ -39,15 +39,11 @@ impl Tmux {
         }
     }
 
-    /// Starts an 80×24 pane running `script`.
+    /// Starts an 80×24 pane running `script`, with its server's socket
+    /// beside the script.
     fn start(script: &Path) -> Tmux {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
         let tmux = Tmux {
-            socket: format!(
-                "pihost-tty-test-{}-{}",
-                std::process::id(),
-                NEXT.fetch_add(1, Ordering::SeqCst)
-            ),
+            socket: script.with_file_name("tmux.socket"),
         };
         let output = tmux.run(&[
             "-f",
@@ -67,7 +63,7 @@ impl Tmux {
 
     fn run(&self, args: &[&str]) -> Output {
         Command::new("tmux")
-            .arg("-L")
+            .arg("-S")
             .arg(&self.socket)
             .args(args)
             .output()
