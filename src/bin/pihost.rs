@@ -1,6 +1,9 @@
 //! The pihost command line: `pihost inspect` shows what pi extensions
 //! register, or exactly why they failed, the way pi itself loads them.
 
+#[path = "pihost/tty.rs"]
+mod tty;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -133,19 +136,29 @@ struct SessionArgs {
     /// Host state the extensions' getters read, as JSON (model, activeTools, …).
     #[arg(long)]
     state: Option<String>,
-    /// Give up on the dispatch after this many milliseconds (a tool is aborted through its signal); 0 is none.
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS)]
-    timeout_ms: u64,
+    /// Give up on the dispatch after this many milliseconds (a tool is aborted through its signal); 0 is
+    /// none. Default 60000, and none with --tty (a person may take their time).
+    #[arg(long)]
+    timeout_ms: Option<u64>,
     #[command(flatten)]
     limits: LimitArgs,
     #[command(flatten)]
     permissions: PermissionArgs,
 }
 
-/// A scripted UI for `emit`, `tool` and `command`: pihost draws the
-/// extensions' components itself and sends them keys.
+/// A UI for `emit`, `tool` and `command`: pihost draws the extensions'
+/// components itself and sends them keys, scripted (`--keys`) or typed in
+/// the terminal (`--tty`).
 #[derive(clap::Args)]
 struct UiArgs {
+    /// Run with a UI as pi's interactive mode does, in this terminal: the extensions' components
+    /// are drawn on its alternate screen at its size, laid out as pi lays out its screen, and what
+    /// you type goes to the focused one. ctrl+c goes to the component; a second ctrl+c in a row,
+    /// or ctrl+\, aborts the run (exit code 130). When the call ends the terminal is restored and
+    /// the same JSON as without --tty (less the frames) is printed. Needs a terminal on stdin and
+    /// stdout.
+    #[arg(long, conflicts_with = "keys")]
+    tty: bool,
     /// Run with a UI as pi's interactive mode does (ctx.mode "tui") and send these keys, one at a
     /// time, to whichever component has focus: pi-tui key names separated by commas
     /// ("down,down,enter", "ctrl+c", "a"), or a JSON list of raw sequences ('["\u001b[B","\r"]').
@@ -162,6 +175,14 @@ struct UiArgs {
 }
 
 impl UiArgs {
+    fn mode(&self) -> anyhow::Result<Option<UiMode>> {
+        if self.tty {
+            tty::require_terminal()?;
+            return Ok(Some(UiMode::Terminal));
+        }
+        Ok(self.script()?.map(UiMode::Scripted))
+    }
+
     fn script(&self) -> anyhow::Result<Option<UiScript>> {
         let Some(keys) = &self.keys else { return Ok(None) };
         let keys = if keys.trim_start().starts_with('[') {
@@ -209,6 +230,14 @@ impl Keys {
 struct UiScript {
     keys: Keys,
     size: pihost::ui::TerminalSize,
+}
+
+/// How the components of a one-shot command are shown, when they are.
+enum UiMode {
+    /// `--keys`: drawn into frames the JSON output lists, with keys given up front.
+    Scripted(UiScript),
+    /// `--tty`: drawn in the terminal, with keys typed into it.
+    Terminal,
 }
 
 /// The default of `--timeout-ms` for emit, tool and command.
@@ -370,7 +399,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let event: serde_json::Value = parse_json_argument("--event", &event)?;
             one_shot(
                 session,
-                ui.script()?,
+                ui.mode()?,
                 Box::new(move |pihost| Box::pin(async move { pihost.emit(&event).await })),
             )
         }
@@ -384,7 +413,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let args: serde_json::Value = parse_json_argument("--args", &args)?;
             one_shot(
                 session,
-                ui.script()?,
+                ui.mode()?,
                 Box::new(move |pihost| {
                     Box::pin(async move { pihost.execute_tool(&name, &tool_call_id, &args, None).await })
                 }),
@@ -397,7 +426,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ui,
         } => one_shot(
             session,
-            ui.script()?,
+            ui.mode()?,
             Box::new(move |pihost| Box::pin(async move { pihost.run_command(&name, &args).await })),
         ),
         Verb::Inspect {
@@ -512,12 +541,12 @@ async fn drive_ui(
 const KEYS_RAN_OUT: &str = "pihost: the keys given with --keys ran out while this component was still open";
 
 /// What one call answered: a result (`None` is pi's `undefined`) or its failure.
-type CallOutcome = Result<Option<serde_json::Value>, pihost::PihostError>;
+pub(crate) type CallOutcome = Result<Option<serde_json::Value>, pihost::PihostError>;
 
 /// Loads, binds a recording host, runs one operation (under a scripted UI
-/// when `ui` is given), and prints { result, error?, frames?, hostCalls,
-/// errors, loadErrors } as JSON.
-fn one_shot(session: SessionArgs, ui: Option<UiScript>, operation: Operation) -> anyhow::Result<ExitCode> {
+/// or in the terminal when `ui` says so), and prints { result, error?,
+/// frames?, aborted?, hostCalls, errors, loadErrors } as JSON.
+fn one_shot(session: SessionArgs, ui: Option<UiMode>, operation: Operation) -> anyhow::Result<ExitCode> {
     let cwd = match session.cwd {
         Some(cwd) => cwd,
         None => std::env::current_dir().context("cannot read the current directory")?,
@@ -550,16 +579,48 @@ fn one_shot(session: SessionArgs, ui: Option<UiScript>, operation: Operation) ->
     if has_ui {
         state.has_ui = Some(true);
     }
+    let in_terminal = matches!(ui, Some(UiMode::Terminal));
+    let timeout_ms = session
+        .timeout_ms
+        .unwrap_or(if in_terminal { 0 } else { DEFAULT_TIMEOUT_MS });
+    // Under --tty the frames go to the terminal, not into hostCalls.
+    let (frame_sender, frame_receiver) = tokio::sync::mpsc::unbounded_channel();
+    let bound_host: std::sync::Arc<dyn pihost::host::Host> = if in_terminal {
+        std::sync::Arc::new(tty::TtyHost {
+            recorder: host.clone(),
+            frames: frame_sender,
+        })
+    } else {
+        host.clone()
+    };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     runtime.block_on(async move {
         let pihost = pihost::Pihost::start(options).await?;
-        pihost.set_dispatch_timeout(pihost::Limits::millis(session.timeout_ms));
+        pihost.set_dispatch_timeout(pihost::Limits::millis(timeout_ms));
         let mut errors = pihost.errors();
         let report = pihost.load(&session.paths).await?;
-        pihost.bind(host.clone(), &state).await?;
+        pihost.bind(bound_host, &state).await?;
+        let mut aborted = None;
         let (outcome, ui_run) = match &ui {
-            None => (operation(pihost.clone()).await, None),
-            Some(script) => {
+            None => (operation(pihost.clone()).await.map_err(|error| error.to_string()), None),
+            Some(UiMode::Terminal) => {
+                let terminal = tty::Terminal::enter()?;
+                let size = tty::Terminal::size()?;
+                pihost.attach_screen(size, pihost::ui::FrameDelivery::Push).await?;
+                let run = tty::drive(&pihost, &terminal, size, frame_receiver, operation(pihost.clone())).await;
+                // The terminal is back before anything is printed.
+                drop(terminal);
+                let run = run?;
+                aborted = run.aborted;
+                let outcome = match run.outcome {
+                    Some(outcome) => outcome.map_err(|error| error.to_string()),
+                    None => {
+                        Err("the call had not finished two seconds after the abort closed its components".to_string())
+                    }
+                };
+                (outcome, None)
+            }
+            Some(UiMode::Scripted(script)) => {
                 pihost.attach_terminal(script.size).await?;
                 let sequences = match &script.keys {
                     Keys::Names(names) => pihost.key_sequences(names).await.context("--keys")?,
@@ -571,7 +632,7 @@ fn one_shot(session: SessionArgs, ui: Option<UiScript>, operation: Operation) ->
                     unused_keys: script.keys.as_given()[sent..].to_vec(),
                     closed_components,
                 };
-                (outcome, Some(run))
+                (outcome.map_err(|error| error.to_string()), Some(run))
             }
         };
         let mut reported = Vec::new();
@@ -592,6 +653,9 @@ fn one_shot(session: SessionArgs, ui: Option<UiScript>, operation: Operation) ->
                 output["closedComponents"] = serde_json::to_value(&run.closed_components)?;
             }
         }
+        if let Some(how) = &aborted {
+            output["aborted"] = serde_json::Value::String(how.clone());
+        }
         let failed = match outcome {
             Ok(Some(result)) => {
                 output["result"] = result;
@@ -599,14 +663,21 @@ fn one_shot(session: SessionArgs, ui: Option<UiScript>, operation: Operation) ->
             }
             Ok(None) => false,
             Err(error) => {
-                output["error"] = serde_json::Value::String(error.to_string());
+                output["error"] = serde_json::Value::String(error);
                 true
             }
         };
         let mut stdout = std::io::stdout().lock();
         serde_json::to_writer_pretty(&mut stdout, &output)?;
         writeln!(stdout)?;
-        Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        Ok(if aborted.is_some() {
+            // What a shell reports for a run ended by ctrl+c.
+            ExitCode::from(130)
+        } else if failed {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        })
     })
 }
 
