@@ -72,12 +72,19 @@ fn a_cwd_that_is_not_a_directory_is_a_clear_error() {
 #[test]
 fn the_examples_folder_loads_with_only_its_intended_failures() {
     let agent = tempfile::tempdir().expect("tempdir");
-    // The MCP SDK's load takes seconds in a debug build on a busy machine:
-    // the default 10 s timeout would fail it for the machine's sake.
+    // The MCP SDK's module takes seconds to evaluate in a debug build on a
+    // busy machine, and the limits count wall-clock time: their defaults
+    // (10 s for one synchronous run) would fail it for the machine's sake.
     let (report, code) = pihost_inspect(
         &project_root(),
         agent.path(),
-        &["--load-timeout-ms", "120000", "extensions-examples"],
+        &[
+            "--cpu-limit-ms",
+            "120000",
+            "--load-timeout-ms",
+            "120000",
+            "extensions-examples",
+        ],
     );
     assert_eq!(code, 1);
     let failed: Vec<String> = report["errors"]
