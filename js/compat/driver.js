@@ -28,7 +28,8 @@
 //     (attachScreen's third argument: { reportError } for component errors)
 //   screenView() -> what the screen shows now, top to bottom as pi lays it
 //     out: [{ id, kind, widget?, placement?, hidden?, lines }] (id: the
-//     side's own; hidden: an overlay hidden with setHidden, no lines)
+//     side's own; hidden, with no lines: an overlay hidden with setHidden
+//     or a dialog a newer one covers)
 
 import { dispatchEvent } from "../runtime/dispatch.js";
 import { reloadExtensions } from "../runtime/reload.js";
@@ -373,8 +374,9 @@ function keySequence(key) {
  * The frames a screen drew, as the driver records them on both sides: after
  * every step and every key, what each shown component draws now is
  * compared with what it drew before; a change is a frame, a component gone
- * (done, replaced, removed) a `closed` frame with no lines, an overlay
- * hidden (setHidden) a `hidden` one; shown again it draws anew. Components are
+ * (done, replaced, removed) a `closed` frame with no lines, one not drawn
+ * for now (an overlay hidden with setHidden, a dialog covered by a newer
+ * one) a `hidden` frame; shown again it draws anew. Components are
  * numbered in the order they first appeared, so no side's own ids show.
  */
 function createScreenRecorder(env) {
@@ -406,7 +408,7 @@ function createScreenRecorder(env) {
         if (!same) frames.push({ ...describeSurface(number, surface), lines: surface.lines });
       }
       for (const [id, surface] of shown) {
-        if (!now.has(id) && !surface.hidden) frames.push({ ...describeSurface(numbers.get(id), surface), closed: true, lines: [] });
+        if (!now.has(id)) frames.push({ ...describeSurface(numbers.get(id), surface), closed: true, lines: [] });
       }
       shown = now;
     },

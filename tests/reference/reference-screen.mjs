@@ -189,6 +189,8 @@ export function createReferenceScreen({ columns, rows, tuiModule, theme, keybind
     };
     if (header) push(header, "header");
     for (const [key, widget] of widgetsAbove) push(widget, "widget", { widget: key, placement: "aboveEditor" });
+    // pi draws only the newest dialog; the ones it covers come back when it goes.
+    for (const covered of dialogs.slice(0, -1)) shown.push({ id: idOf(covered), kind: "custom", hidden: true, lines: [] });
     if (dialogs.length > 0) push(dialogs.at(-1), "custom");
     for (const [key, widget] of widgetsBelow) push(widget, "widget", { widget: key, placement: "belowEditor" });
     if (footer) push(footer, "footer");
