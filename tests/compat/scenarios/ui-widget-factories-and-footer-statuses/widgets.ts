@@ -38,6 +38,13 @@ export default function (pi: ExtensionAPI) {
     },
   });
 
+  pi.registerCommand("long", {
+    description: "A widget of twelve lines, more than pi shows",
+    handler: async (_args, ctx) => {
+      ctx.ui.setWidget("long", Array.from({ length: 12 }, (_, index) => `line ${index + 1}`));
+    },
+  });
+
   pi.registerCommand("replace", {
     description: "Replace the counter with lines and remove the hint",
     handler: async (_args, ctx) => {
