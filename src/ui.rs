@@ -67,8 +67,10 @@ pub struct Frame {
     /// `lines` is empty.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub closed: bool,
-    /// An overlay was hidden (`setHidden(true)`); `lines` is empty, and
-    /// shown again it draws anew.
+    /// It is not drawn for now: an overlay hidden (`setHidden(true)`), or a
+    /// custom component a newer one covers (pi draws only the newest in the
+    /// editor's place); `lines` is empty, and shown again it draws anew. A
+    /// hidden component still gets its `closed` frame when it goes.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
     /// Its lines, ANSI styling kept as pi-tui renders it; no line is wider

@@ -12,7 +12,7 @@
 //
 // `env` gives the implementation under test:
 //   loadExtensions(paths, cwd, eventBus) -> { extensions, errors, runtime }
-//   createRunner(extensions, runtime, cwd) -> runner
+//   createRunner(extensions, runtime, cwd, sessionManager) -> runner
 //   createEventBus() -> bus
 //   emitProjectTrustEvent({ extensions }, event, ctx) -> { result, errors }
 //   wrapToolDefinition(definition, ctxFactory) -> agent tool
@@ -20,6 +20,16 @@
 //   flush() -> Promise resolved after pending timers and microtasks
 //   afterLoad() -> what pi's CLI sets up after loading (terminal, theme)
 //   currentTheme() -> the theme interactive pi's ctx.ui.theme gives (reference side)
+//   attachScreen({ columns, rows }, baseUi) -> a UI context that draws
+//     extension components on a screen of that size, as pi's interactive
+//     mode does (custom, widgets, header, footer, overlays); baseUi is the
+//     canned host UI for the rest (reference side; pihost ignores it)
+//   sendKey(data) -> sends one raw key sequence through the screen's input path
+//     (attachScreen's third argument: { reportError } for component errors)
+//   screenView() -> what the screen shows now, top to bottom as pi lays it
+//     out: [{ id, kind, widget?, placement?, hidden?, lines }] (id: the
+//     side's own; hidden, with no lines: an overlay hidden with setHidden
+//     or a dialog a newer one covers)
 
 import { dispatchEvent } from "../runtime/dispatch.js";
 import { reloadExtensions } from "../runtime/reload.js";
@@ -91,7 +101,8 @@ export const SCENARIO_SET_THEME_RESULT = { success: false, error: "no themes in 
  *   thinkingLevel, commands, isIdle, projectTrusted, pendingMessages,
  *   contextUsage, systemPrompt, callableTools, executeToolResult (absent:
  *   nested tool calls are unavailable), failProviders (names whose
- *   registration throws), setModelResult,
+ *   registration throws), setModelResult, sessionEntries (the branch
+ *   ctx.sessionManager reads; see cannedSessionManager),
  *   ui: null for headless, else { select, confirm, input, editor, custom, editorText }.
  * Returns { actions, contextActions, providerActions, commandActions, ui }.
  */
@@ -212,9 +223,31 @@ export function recordCalls(host, log) {
   };
 }
 
+/** A UI context with every call recorded, as recordCalls records the host's. */
+export function recordUICalls(ui, log) {
+  return recordCalls({ actions: {}, contextActions: {}, providerActions: {}, commandActions: {}, ui }, log).ui;
+}
+
 /** The canned host with every call recorded: what the reference side runs. */
 export function createRecordingHost(answers, log, currentTheme) {
   return recordCalls(createCannedHost(answers, currentTheme), log);
+}
+
+/**
+ * The runner's `ctx.sessionManager`: with `sessionEntries` (scenario.host)
+ * a session whose branch holds those entries, for extensions that read it
+ * (pi's footer and game examples); else the empty object scenarios always had.
+ */
+function cannedSessionManager(answers) {
+  const entries = answers.sessionEntries;
+  if (!entries) return {};
+  return {
+    getEntries: () => entries.slice(),
+    getBranch: () => entries.slice(),
+    getLeafEntry: () => entries.at(-1),
+    getLabel: () => undefined,
+    getSessionFile: () => undefined,
+  };
 }
 
 function replaceAll(text, search, replacement) {
@@ -270,18 +303,23 @@ export async function runScenario(scenario, dir, env) {
     session.runner = runner;
     return runner;
   };
-  adopt(env.createRunner(loaded.extensions, loaded.runtime, dir));
+  const sessionManager = cannedSessionManager(scenario.host ?? {});
+  adopt(env.createRunner(loaded.extensions, loaded.runtime, dir, sessionManager));
   session.reload = async () => {
     const { runner, loaded: reloaded } = await reloadExtensions(session.runner, {
       bound: session.bound,
       loadExtensions: () => env.loadExtensions(paths, dir, eventBus),
-      createRunner: (fresh) => adopt(env.createRunner(fresh.extensions, fresh.runtime, dir)),
+      createRunner: (fresh) => adopt(env.createRunner(fresh.extensions, fresh.runtime, dir, sessionManager)),
       bind: (fresh) => bindHost(fresh, host, session.bindStep),
     });
     session.runner = runner;
     session.loaded = reloaded;
     session.reloads.push(describeRegistrations(reloaded));
   };
+  session.answers = scenario.host ?? {};
+  session.log = log;
+  session.started = [];
+  session.screen = undefined;
   const steps = [];
   for (const step of scenario.steps ?? []) {
     const outcome = { op: step.op };
@@ -292,6 +330,7 @@ export async function runScenario(scenario, dir, env) {
       outcome.error = errorText(error);
     }
     await env.flush();
+    if (session.screen) session.screen.look();
     outcome.log = log.splice(at);
     steps.push(outcome);
   }
@@ -301,10 +340,104 @@ export async function runScenario(scenario, dir, env) {
   return JSON.parse(portable);
 }
 
+/**
+ * pi-tui key names a scenario's `keys` step may use, as the raw sequences a
+ * terminal (without the kitty protocol) sends for them. Anything else must
+ * be one character or a raw sequence starting with a control character.
+ */
+const KEY_SEQUENCES = {
+  up: "\x1b[A",
+  down: "\x1b[B",
+  right: "\x1b[C",
+  left: "\x1b[D",
+  home: "\x1b[H",
+  end: "\x1b[F",
+  pageUp: "\x1b[5~",
+  pageDown: "\x1b[6~",
+  delete: "\x1b[3~",
+  enter: "\r",
+  escape: "\x1b",
+  tab: "\t",
+  "shift+tab": "\x1b[Z",
+  backspace: "\x7f",
+  space: " ",
+  "ctrl+c": "\x03",
+};
+
+function keySequence(key) {
+  if (Object.hasOwn(KEY_SEQUENCES, key)) return KEY_SEQUENCES[key];
+  if (typeof key === "string" && (key.length === 1 || key.charCodeAt(0) < 0x20)) return key;
+  throw new Error(`"${key}" is not a key name of the driver (${Object.keys(KEY_SEQUENCES).join(", ")}), one character or a raw sequence`);
+}
+
+/**
+ * The frames a screen drew, as the driver records them on both sides: after
+ * every step and every key, what each shown component draws now is
+ * compared with what it drew before; a change is a frame, a component gone
+ * (done, replaced, removed) a `closed` frame with no lines, one not drawn
+ * for now (an overlay hidden with setHidden, a dialog covered by a newer
+ * one) a `hidden` frame; shown again it draws anew. Components are
+ * numbered in the order they first appeared, so no side's own ids show.
+ */
+function createScreenRecorder(env) {
+  const numbers = new Map();
+  let shown = new Map();
+  let frames = [];
+  const describeSurface = (number, surface) => ({
+    component: number,
+    kind: surface.kind,
+    ...(surface.kind === "widget" ? { widget: surface.widget, placement: surface.placement } : {}),
+  });
+  return {
+    look() {
+      const now = new Map();
+      for (const surface of env.screenView()) {
+        if (!numbers.has(surface.id)) numbers.set(surface.id, numbers.size + 1);
+        const number = numbers.get(surface.id);
+        now.set(surface.id, surface);
+        const before = shown.get(surface.id);
+        if (surface.hidden) {
+          if (before && !before.hidden) frames.push({ ...describeSurface(number, surface), hidden: true, lines: [] });
+          continue;
+        }
+        const same =
+          before &&
+          !before.hidden &&
+          before.lines.length === surface.lines.length &&
+          before.lines.every((line, i) => line === surface.lines[i]);
+        if (!same) frames.push({ ...describeSurface(number, surface), lines: surface.lines });
+      }
+      for (const [id, surface] of shown) {
+        if (!now.has(id)) frames.push({ ...describeSurface(numbers.get(id), surface), closed: true, lines: [] });
+      }
+      shown = now;
+    },
+    take() {
+      const taken = frames;
+      frames = [];
+      return taken;
+    },
+  };
+}
+
+/** Starts a step's call without awaiting it (`"background": true`); an `await` step takes its outcome. */
+function startInBackground(session, run) {
+  const call = { settled: false };
+  call.promise = Promise.resolve()
+    .then(run)
+    .then(
+      (result) => Object.assign(call, { settled: true, result }),
+      (error) => Object.assign(call, { settled: true, failed: true, error }),
+    );
+  session.started.push(call);
+  return { started: session.started.length };
+}
+
 function bindHost(runner, host, step) {
   runner.bindCore(host.actions, host.contextActions, host.providerActions);
   runner.bindCommandContext(step.commandContext === false ? undefined : host.commandActions);
-  runner.setUIContext(step.ui === false ? undefined : host.ui, host.ui ? "interactive" : "print");
+  // With a screen attached (attachScreen) the UI is pi's TUI.
+  runner.setUIContext(step.ui === false ? undefined : host.ui, host.uiMode ?? (host.ui ? "interactive" : "print"));
 }
 
 async function runStep(step, session, env, host, eventBus) {
@@ -330,10 +463,13 @@ async function runStep(step, session, env, host, eventBus) {
       if (!definition) throw new Error(`Tool "${step.name}" not found`);
       const tool = env.wrapToolDefinition(definition, (toolCallId, signal) => runner.createToolContext(toolCallId, signal));
       const updates = [];
-      const result = await tool.execute(step.toolCallId ?? "call-1", step.args ?? {}, undefined, (update) =>
-        updates.push(describe(update)),
-      );
-      return { result, updates };
+      const execute = async () => {
+        const result = await tool.execute(step.toolCallId ?? "call-1", step.args ?? {}, undefined, (update) =>
+          updates.push(describe(update)),
+        );
+        return { result, updates };
+      };
+      return step.background ? startInBackground(session, execute) : execute();
     }
     case "executeRegisteredTool": {
       // The extension wrapper pi puts around registered tools (W1; in pi
@@ -346,7 +482,44 @@ async function runStep(step, session, env, host, eventBus) {
     case "runCommand": {
       const command = runner.getCommand(step.name);
       if (!command) throw new Error(`Unknown command: ${step.name}`);
-      return command.handler(step.args ?? "", runner.createCommandContext());
+      const run = () => command.handler(step.args ?? "", runner.createCommandContext());
+      return step.background ? startInBackground(session, run) : run();
+    }
+    case "attachScreen": {
+      // pi's interactive mode: the UI draws extension components on a
+      // screen, and the mode extensions see is "tui".
+      const base = createCannedHost(session.answers, env.currentTheme).ui ?? createCannedHost({ ui: {} }, env.currentTheme).ui;
+      const reportError = (error) => session.runner.emitError(error);
+      const ui = await env.attachScreen({ columns: step.columns, rows: step.rows }, base, { reportError });
+      host.ui = recordUICalls(ui, session.log);
+      host.uiMode = "tui";
+      session.screen = createScreenRecorder(env);
+      if (session.bound) runner.setUIContext(host.ui, host.uiMode);
+      return { hasUI: runner.hasUI() };
+    }
+    case "keys": {
+      if (!session.screen) throw new Error("keys need a screen (attachScreen first)");
+      for (const key of step.keys ?? []) {
+        await env.sendKey(keySequence(key));
+        await env.flush();
+        session.screen.look();
+      }
+      return step.keys?.length ?? 0;
+    }
+    case "frames": {
+      if (!session.screen) throw new Error("frames need a screen (attachScreen first)");
+      await env.flush();
+      session.screen.look();
+      return session.screen.take();
+    }
+    case "await": {
+      // The oldest call started in the background and not yet awaited.
+      const call = session.started.shift();
+      if (!call) throw new Error("no call was started in the background");
+      await env.flush();
+      if (!call.settled) throw new Error("the call started in the background has not finished");
+      if (call.failed) throw call.error;
+      return call.result;
     }
     case "commands":
       return runner.getRegisteredCommands().map((command) => ({

@@ -8,7 +8,7 @@ import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js
 import { wrapRegisteredTool, wrapToolDefinition } from "pihost:runtime/tool-wrapper.js";
 import { recordCalls, runScenario as runCompatScenario, SCENARIO_SET_THEME_RESULT } from "pihost:compat/driver.js";
 import { ops } from "pihost:runtime/ops.js";
-import { createHostBinding, setHostState as updateHostState } from "pihost:runtime/host-bridge.js";
+import { createHostBinding, createUI, setHostState as updateHostState, useScreenComponents } from "pihost:runtime/host-bridge.js";
 import { createTheme, setThemeInstance } from "pihost:pi/coding-agent/ui/theme.js";
 
 /** The implementation under test, in the shape the compat driver expects. */
@@ -19,7 +19,7 @@ const compatEnvironment = {
     const result = await loadExtensionList(entries, { cwd, eventBus, runtime });
     return { extensions: result.extensions, errors: result.errors, runtime };
   },
-  createRunner: (extensions, runtime, cwd) => new ExtensionRunner(extensions, runtime, cwd, {}, {}),
+  createRunner: (extensions, runtime, cwd, sessionManager) => new ExtensionRunner(extensions, runtime, cwd, sessionManager, {}),
   createEventBus,
   emitProjectTrustEvent: (loaded, event, ctx) => emitProjectTrustEvent(loaded.extensions, event, ctx),
   wrapToolDefinition,
@@ -57,7 +57,44 @@ const compatEnvironment = {
     setThemeInstance(createTheme({ mode: "truecolor" }));
   },
   flush: () => new Promise((resolve) => setTimeout(resolve, 0)),
+  // pihost's own screen (js/runtime/ui/components.js), attached as
+  // main.js's attachTerminal attaches it for a host.
+  async attachScreen(size, _base, { reportError }) {
+    screen = await import("pihost:runtime/ui/components.js");
+    useScreenComponents(screen);
+    screen.setComponentErrorReporter(reportError);
+    updateHostState({ terminal: size });
+    screen.attachScreen(size);
+    return createUI();
+  },
+  sendKey: (data) => screen.sendInput(data),
+  // What pihost's frames say is on the screen now: each component's latest
+  // frame (a hidden overlay's says so), until a closed frame takes it off.
+  screenView() {
+    for (const frame of screen.takeFrames()) {
+      if (frame.closed) shownFrames.delete(frame.component);
+      else shownFrames.set(frame.component, frame);
+    }
+    const frames = [...shownFrames.values()];
+    const rank = (frame) => SCREEN_ORDER.indexOf(frame.kind === "widget" ? `widget:${frame.placement}` : frame.kind);
+    return frames
+      .map((frame, index) => ({ frame, index }))
+      .sort((a, b) => rank(a.frame) - rank(b.frame) || a.index - b.index)
+      .map(({ frame }) => ({
+        id: frame.component,
+        kind: frame.kind,
+        ...(frame.kind === "widget" ? { widget: frame.widget, placement: frame.placement } : {}),
+        ...(frame.hidden ? { hidden: true } : {}),
+        lines: frame.lines,
+      }));
+  },
 };
+
+/** Top to bottom as pi lays out its screen, overlays last. */
+const SCREEN_ORDER = ["header", "widget:aboveEditor", "custom", "widget:belowEditor", "footer", "overlay"];
+let screen;
+/** The latest frame of each component on pihost's screen, in the order they first drew. */
+const shownFrames = new Map();
 
 /**
  * Runs a compat scenario. `requestJson`: { dir, scenario, examplesDir }

@@ -104,7 +104,8 @@ async function recordOne(piDir, dir) {
   const cliSettings = settings.SettingsManager.inMemory(CLI_SETTINGS);
   const env = {
     loadExtensions: (paths, cwd, bus) => loader.loadExtensions(paths, cwd, bus),
-    createRunner: (extensions, runtime, cwd) => new runnerModule.ExtensionRunner(extensions, runtime, cwd, {}, {}),
+    createRunner: (extensions, runtime, cwd, sessionManager) =>
+      new runnerModule.ExtensionRunner(extensions, runtime, cwd, sessionManager, {}),
     createEventBus: () => eventBus.createEventBus(),
     emitProjectTrustEvent: (result, event, ctx) => runnerModule.emitProjectTrustEvent(result, event, ctx),
     wrapToolDefinition: (definition, ctxFactory) => wrapper.wrapToolDefinition(definition, ctxFactory),
@@ -116,7 +117,24 @@ async function recordOne(piDir, dir) {
       themes.initTheme(cliSettings.getTheme(), false);
     },
     currentTheme: () => themes.theme,
+    // A screen as pi's interactive mode shows extension components on
+    // (tests/reference/reference-screen.mjs), with pi's keybindings.
+    async attachScreen(size, base) {
+      const [{ VIRTUAL_MODULES }, { KeybindingsManager }, { createReferenceScreen }] = await Promise.all([
+        importFrom(path.join(core, "extensions/virtual-modules.js")),
+        importFrom(path.join(core, "keybindings.js")),
+        importFrom(path.join(repoRoot, "tests/reference/reference-screen.mjs")),
+      ]);
+      const tuiModule = VIRTUAL_MODULES["@earendil-works/pi-tui"];
+      const keybindings = KeybindingsManager.create(path.join(dir, ".no-agent-dir"));
+      tuiModule.setKeybindings(keybindings);
+      screen = createReferenceScreen({ ...size, tuiModule, theme: () => themes.theme, keybindings });
+      return screen.ui(base);
+    },
+    sendKey: (data) => screen.sendKey(data),
+    screenView: () => screen.view(),
   };
+  let screen;
   const scenario = JSON.parse(fs.readFileSync(path.join(dir, "scenario.json"), "utf8"));
   const output = await driver.runScenario(scenario, dir, env);
   fs.writeFileSync(path.join(dir, "expected.json"), `${JSON.stringify(output, null, 2)}\n`);

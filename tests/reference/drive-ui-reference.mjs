@@ -13,6 +13,7 @@
 // The output is produced live from the reference; do not commit recordings.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { nullTerminal, written } from "./reference-screen.mjs";
 
 function parseArgs(argv) {
   const options = { height: 24 };
@@ -34,14 +35,6 @@ function parseArgs(argv) {
   return options;
 }
 
-const CURSOR_MARKER = "\x1b_pi:c\x07";
-const FAKE_CURSOR_START = "\x1b_pi:fc\x07";
-const FAKE_CURSOR_END = "\x1b_pi:/fc\x07";
-
-/** A line as pi-tui writes it with the hardware cursor hidden (its default), without its per-line reset. */
-const written = (line) =>
-  line.replaceAll(CURSOR_MARKER, "").replaceAll(FAKE_CURSOR_START, "\x1b[7m").replaceAll(FAKE_CURSOR_END, "\x1b[27m");
-
 const settle = () => new Promise((resolve) => setTimeout(resolve, 40));
 
 async function main() {
@@ -61,30 +54,7 @@ async function main() {
   tuiModule.setKeybindings(keybindings);
 
   let sendInput;
-  const terminal = {
-    start(onInput) {
-      sendInput = onInput;
-    },
-    stop() {},
-    drainInput: async () => {},
-    write() {},
-    get columns() {
-      return options.width;
-    },
-    get rows() {
-      return options.height;
-    },
-    kittyProtocolActive: false,
-    moveBy() {},
-    hideCursor() {},
-    showCursor() {},
-    clearLine() {},
-    clearFromCursor() {},
-    clearScreen() {},
-    setTitle() {},
-    setProgress() {},
-    setProgramStatus() {},
-  };
+  const terminal = nullTerminal({ columns: options.width, rows: options.height }, (onInput) => (sendInput = onInput));
   const tui = new tuiModule.TuiMainScreen(terminal);
   tui.start();
 

@@ -169,8 +169,14 @@ export class VirtualScreen {
     if (surface || this.#focused === null) this.#focusOwner = surface;
   }
 
-  /** Shows `surface` (`{ component, owner, fail }`) as the top dialog, with focus. */
+  /**
+   * Shows `surface` (`{ component, owner, fail }`) as the top dialog, with
+   * focus. pi draws only the top dialog in the editor's place: the one it
+   * covers is hidden until the new one goes, then draws anew.
+   */
   showDialog(surface) {
+    const covered = this.#topDialog();
+    if (covered) this.#erase(covered, { hidden: true });
     this.#dialogs.push(surface);
     this.setFocus(surface.component);
     this.renderNow();
@@ -260,10 +266,12 @@ export class VirtualScreen {
   /**
    * Tells the host that what `surface` drew is gone (`{ closed: true }` or
    * `{ hidden: true }`, with no lines); a surface that never drew has
-   * nothing to erase. Shown again, it draws anew.
+   * nothing to erase. Shown again, it draws anew. One hidden still closes:
+   * the host keeps a hidden surface until told it is gone for good.
    */
   #erase(surface, how) {
-    if (surface.lastLines === undefined) return;
+    if (how.closed ? !surface.drew : surface.lastLines === undefined) return;
+    if (how.closed) surface.drew = false;
     surface.lastLines = undefined;
     this.#onFrame({ surface, lines: [], ...how });
   }
@@ -389,6 +397,7 @@ export class VirtualScreen {
       }
       if (sameLines(surface.lastLines, lines) && !redraw?.(surface)) continue;
       surface.lastLines = lines;
+      surface.drew = true;
       this.#onFrame({ surface, lines });
     }
   }
