@@ -145,8 +145,6 @@ struct Session {
     default_paths: Vec<String>,
     /// Running executeTool requests by JSON-RPC id, for `$/cancelRequest`.
     running_tools: HashMap<String, String>,
-    /// Whether the agent declared a screen (`capabilities.ui`).
-    screen: bool,
 }
 
 fn error_response(id: &Value, code: i64, message: impl Into<String>) -> String {
@@ -210,7 +208,6 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         host: None,
         default_paths: Vec::new(),
         running_tools: HashMap::new(),
-        screen: false,
     }));
     let mut stdin = BufReader::new(tokio::io::stdin()).lines();
     let mut tasks = tokio::task::JoinSet::new();
@@ -550,7 +547,8 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             }
         }
         "ui/input" | "ui/resize" | "ui/close" => {
-            if !session.lock().await.screen {
+            let has_screen = session.lock().await.host.as_ref().is_some_and(|host| host.screen);
+            if !has_screen {
                 return fail(|id| {
                     error_response(
                         id,
@@ -757,7 +755,6 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
         session.pihost = Some(pihost);
         session.host = Some(host);
         session.default_paths = paths.unwrap_or_default();
-        session.screen = screen.is_some();
     }
     ok(encode(&InitializeResult {
         protocol_version: PROTOCOL_VERSION.to_string(),

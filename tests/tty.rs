@@ -195,17 +195,20 @@ fn border_width(screen: &str) -> usize {
         .unwrap_or(0)
 }
 
+/// pi's question example asked in a tmux pane, when both are there.
+fn question_in_tmux(project: &Project) -> Option<Tmux> {
+    let question = pi_example("question.ts")?;
+    Tmux::available()?;
+    Some(Tmux::start(&tty_script(
+        project,
+        &["tool", "question", "-e", &question, "--args", QUESTION_ARGS],
+    )))
+}
+
 #[test]
 fn the_question_is_drawn_in_the_terminal_and_answers_the_keys_typed() {
-    let Some(question) = pi_example("question.ts") else {
-        return;
-    };
-    let Some(()) = Tmux::available() else { return };
     let project = Project::new();
-    let tmux = Tmux::start(&tty_script(
-        &project,
-        &["tool", "question", "-e", &question, "--args", QUESTION_ARGS],
-    ));
+    let Some(tmux) = question_in_tmux(&project) else { return };
     let screen = tmux.wait_for("the question", |screen| {
         screen.contains("Pick a colour") && screen.lines().any(|line| line.trim_end() == "> 1. Alpha")
     });
@@ -229,15 +232,8 @@ fn the_question_is_drawn_in_the_terminal_and_answers_the_keys_typed() {
 
 #[test]
 fn a_resized_terminal_draws_the_component_at_its_new_width() {
-    let Some(question) = pi_example("question.ts") else {
-        return;
-    };
-    let Some(()) = Tmux::available() else { return };
     let project = Project::new();
-    let tmux = Tmux::start(&tty_script(
-        &project,
-        &["tool", "question", "-e", &question, "--args", QUESTION_ARGS],
-    ));
+    let Some(tmux) = question_in_tmux(&project) else { return };
     tmux.wait_for("the question at 80 columns", |screen| border_width(screen) == 80);
     let resized = tmux.run(&["resize-window", "-x", "50", "-y", "20"]);
     assert!(resized.status.success(), "tmux resize-window: {resized:?}");
@@ -252,15 +248,8 @@ fn a_resized_terminal_draws_the_component_at_its_new_width() {
 
 #[test]
 fn a_second_ctrl_c_aborts_a_component_that_ignores_the_first() {
-    let Some(question) = pi_example("question.ts") else {
-        return;
-    };
-    let Some(()) = Tmux::available() else { return };
     let project = Project::new();
-    let tmux = Tmux::start(&tty_script(
-        &project,
-        &["tool", "question", "-e", &question, "--args", QUESTION_ARGS],
-    ));
+    let Some(tmux) = question_in_tmux(&project) else { return };
     tmux.wait_for("the question", |screen| screen.contains("Pick a colour"));
     tmux.keys(&["C-c"]);
     // The first goes to the component, which does not act on it.

@@ -814,18 +814,27 @@ fn terminal_input_handlers_see_keys_first_and_may_consume_or_rewrite_them() {
     assert_eq!(output["result"], "azb", "x was consumed, y became z: {output:#}");
 }
 
+/// A session with the extension at `path` loaded and a recording host bound.
+async fn loaded_and_bound(
+    project: &Project,
+    path: &str,
+) -> (pihost::Pihost, std::sync::Arc<pihost::host::RecordingHost>) {
+    let pihost = pihost::Pihost::start(project.options()).await.expect("start");
+    pihost.load(&[path.to_string()]).await.expect("load");
+    let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
+    pihost
+        .bind(host.clone(), &pihost::host::HostState::default())
+        .await
+        .expect("bind");
+    (pihost, host)
+}
+
 #[test]
 fn a_second_attach_terminal_draws_the_open_component_again_at_the_new_width() {
     let project = Project::new();
     let path = project.write("components.ts", COMPONENTS);
     runtime().block_on(async {
-        let pihost = pihost::Pihost::start(project.options()).await.expect("start");
-        pihost.load(std::slice::from_ref(&path)).await.expect("load");
-        let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
-        pihost
-            .bind(host, &pihost::host::HostState::default())
-            .await
-            .expect("bind");
+        let (pihost, _host) = loaded_and_bound(&project, &path).await;
         pihost
             .attach_terminal(pihost::ui::TerminalSize { columns: 50, rows: 10 })
             .await
@@ -873,13 +882,7 @@ fn a_reload_takes_every_widget_off_the_screen_as_pi_resets_extension_ui() {
     };
     let project = Project::new();
     runtime().block_on(async {
-        let pihost = pihost::Pihost::start(project.options()).await.expect("start");
-        pihost.load(std::slice::from_ref(&example)).await.expect("load");
-        let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
-        pihost
-            .bind(host, &pihost::host::HostState::default())
-            .await
-            .expect("bind");
+        let (pihost, _host) = loaded_and_bound(&project, &example).await;
         pihost
             .attach_terminal(pihost::ui::TerminalSize { columns: 40, rows: 10 })
             .await
@@ -947,13 +950,7 @@ fn a_pushed_screen_hands_every_frame_to_the_bound_host_as_it_is_drawn() {
     let project = Project::new();
     let path = project.write("components.ts", COMPONENTS);
     runtime().block_on(async {
-        let pihost = pihost::Pihost::start(project.options()).await.expect("start");
-        pihost.load(std::slice::from_ref(&path)).await.expect("load");
-        let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
-        pihost
-            .bind(host.clone(), &pihost::host::HostState::default())
-            .await
-            .expect("bind");
+        let (pihost, host) = loaded_and_bound(&project, &path).await;
         pihost
             .attach_screen(
                 pihost::ui::TerminalSize { columns: 50, rows: 10 },

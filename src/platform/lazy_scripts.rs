@@ -59,10 +59,8 @@ pub(super) fn defer(extensions: &mut [Extension]) {
             .lazy_loaded_js_files
             .iter()
             .map(|file| match stubs.get(file.specifier) {
-                Some(stub) if static_code(file).is_some() => {
-                    ExtensionFileSource::new_computed(file.specifier, stub.clone())
-                }
-                _ => file.clone(),
+                Some(stub) => ExtensionFileSource::new_computed(file.specifier, stub.clone()),
+                None => file.clone(),
             })
             .collect::<Vec<_>>();
         extension.lazy_loaded_js_files = std::borrow::Cow::Owned(files);
