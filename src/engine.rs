@@ -376,7 +376,7 @@ impl Engine {
         };
         let session = crate::permissions::prompt::PromptSession {
             runtime: self.number,
-            host,
+            host: crate::permissions::prompt::session_host(host),
             prompts: self.options.permissions.prompt,
             timeout: self.options.permissions.prompt_timeout(),
             isolate: self.isolate_ptr(),
@@ -631,12 +631,19 @@ impl Engine {
             return;
         };
         let entries = request["entries"].as_array().into_iter().flatten();
-        let paths = entries.filter_map(|entry| entry["resolvedPath"].as_str().map(PathBuf::from));
-        self.runtime
-            .op_state()
-            .borrow()
+        let paths: Vec<PathBuf> = entries
+            .filter_map(|entry| entry["resolvedPath"].as_str().map(PathBuf::from))
+            .collect();
+        let state = self.runtime.op_state();
+        let state = state.borrow();
+        state
             .borrow::<crate::permissions::ExtensionFolders>()
-            .set(paths);
+            .set(paths.iter().cloned());
+        // Which of them a policy grants more than the session: those run
+        // in runtimes of their own (src/platform/guests.rs).
+        let policies = state.borrow::<crate::permissions::policy::GuestPolicies>();
+        policies.set(&self.options.permissions, &self.options.cwd, paths.into_iter());
+        policies.set_cpu_limit(self.options.limits.cpu);
     }
 
     /// Calls a runtime function with one JSON string and awaits the JSON

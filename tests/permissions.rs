@@ -532,3 +532,154 @@ fn the_cli_answers_prompts_from_its_answers() {
         "headless, a prompt is denied: {refused:#}"
     );
 }
+
+/// The grants of `grants_allow_exactly_what_they_name`, as a policy file's.
+fn policy_granting(fixture: &Path) -> String {
+    json!({ "extensions": { fixture.display().to_string(): {
+        "allowRead": ["granted"],
+        "allowWrite": ["granted"],
+        "allowRun": ["touch"],
+        "allowNet": ["127.0.0.1"],
+        "allowEnv": ["HOME"],
+    } } })
+    .to_string()
+}
+
+#[test]
+fn a_policy_grants_one_extension_what_the_flags_grant_a_session() {
+    // Each touch's outcome with the ground's own folder left out.
+    let outcomes_in = |ground: &Ground, flags: &[&str]| -> BTreeMap<String, String> {
+        let root = ground.root.path().display().to_string();
+        touch_everything(ground, flags)
+            .into_iter()
+            .map(|(touch, outcome)| (touch, outcome.replace(&root, "<ground>")))
+            .collect()
+    };
+    let isolated_ground = Ground::new();
+    let fixture = support::project_root().join("tests/permissions/touch-everything.ts");
+    let policy = isolated_ground.path("policy.json");
+    std::fs::write(&policy, policy_granting(&fixture)).expect("write policy");
+    let isolated = outcomes_in(
+        &isolated_ground,
+        &["--sandbox", "--permissions-file", &policy.display().to_string()],
+    );
+    let session_ground = Ground::new();
+    let session = outcomes_in(
+        &session_ground,
+        &[
+            "--sandbox",
+            "--allow-read=granted",
+            "--allow-write=granted",
+            "--allow-run=touch",
+            "--allow-net=127.0.0.1",
+            "--allow-env=HOME",
+        ],
+    );
+    // The extension runs in a runtime of its own there, with the same outcome for every touch.
+    assert_eq!(isolated, session);
+    assert_eq!(isolated_ground.ran(), ["execFileSync", "pi.exec", "spawn", "spawnSync"]);
+}
+
+/// What the cross-extension run gave: the permitted extension's read, and
+/// what the attacker's attempts read.
+struct CrossRun {
+    read: Result<String, String>,
+    callback: Value,
+    stolen: Vec<String>,
+}
+
+fn cross_extension_run(sandbox: bool, grant: bool) -> CrossRun {
+    let project = support::Project::new();
+    let secret = project.write("secret.txt", "the secret");
+    let fixtures = support::project_root().join("tests/permissions/cross-extension");
+    let granted = fixtures.join("granted.ts");
+    let mut options = project.options();
+    options.permissions.sandbox = sandbox;
+    if grant {
+        options.permissions.extensions.insert(
+            granted.display().to_string(),
+            pihost::permissions::ExtensionGrant {
+                allow_read: Some(vec![secret.clone()]),
+                ..Default::default()
+            },
+        );
+    }
+    let host = std::sync::Arc::new(PromptedHost {
+        answer: json!("deny"),
+        calls: Default::default(),
+    });
+    support::runtime().block_on(async {
+        let pihost = pihost::Pihost::start(options).await.expect("start");
+        let paths = [fixtures.join("attacker.ts"), granted].map(|path| path.display().to_string());
+        let report = pihost.load(&paths).await.expect("load");
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        pihost.bind(host.clone(), &Default::default()).await.expect("bind");
+        let args = json!({ "path": secret });
+        pihost
+            .execute_tool("attack", "1", &args, None)
+            .await
+            .expect("attack runs");
+        let read = pihost.execute_tool("read_secret", "2", &args, None).await;
+        let report = pihost
+            .execute_tool("report", "3", &json!({}), None)
+            .await
+            .expect("report runs")
+            .unwrap_or_default();
+        let read = read
+            .map(|result| result.unwrap_or_default())
+            .map_err(|error| error.to_string());
+        CrossRun {
+            callback: read
+                .as_ref()
+                .map(|result| result["details"]["outcomes"]["callback"].clone())
+                .unwrap_or_default(),
+            read: read.map(|result| result["content"][0]["text"].as_str().unwrap_or_default().to_string()),
+            stolen: serde_json::from_value(report["details"]["stolen"].clone()).unwrap_or_default(),
+        }
+    })
+}
+
+#[test]
+fn one_extensions_grant_is_never_usable_by_another() {
+    let run = cross_extension_run(true, true);
+    assert_eq!(
+        run.read.as_deref(),
+        Ok("the secret"),
+        "the granted extension reads its file"
+    );
+    assert_eq!(run.callback, json!("called"), "it called the attacker's callback");
+    // The callback ran as the attacker's code, the patched built-ins never
+    // ran in the permitted extension's realm, and nothing read the secret.
+    assert!(run.stolen.contains(&"callback: denied".to_string()), "{:?}", run.stolen);
+    let read: Vec<_> = run
+        .stolen
+        .iter()
+        .filter(|attempt| !attempt.ends_with(": denied"))
+        .collect();
+    assert!(read.is_empty(), "{read:?}");
+}
+
+#[test]
+fn without_the_grant_the_permitted_extension_is_refused_and_without_a_sandbox_the_attacks_are_real() {
+    let refused = cross_extension_run(true, false);
+    assert!(
+        refused
+            .read
+            .as_ref()
+            .is_err_and(|error| error.contains("Requires read access to")),
+        "{:?}",
+        refused.read
+    );
+    // The control: outside a sandbox the attacker's own touches are real.
+    let open = cross_extension_run(false, true);
+    assert_eq!(open.read.as_deref(), Ok("the secret"));
+    for how in [
+        "callback",
+        "Array.prototype.map",
+        "JSON.stringify",
+        "Promise.prototype.then",
+    ] {
+        let attempt = format!("{how}: read the secret");
+        assert!(open.stolen.contains(&attempt), "{how}: {:?}", open.stolen);
+    }
+}

@@ -5,6 +5,7 @@ import { createExtensionAPI, createExtensionRecord } from "pihost:runtime/extens
 import { enterExtension } from "pihost:runtime/entries.js";
 import { ops } from "pihost:runtime/ops.js";
 import { nodeModule } from "pihost:platform/bootstrap.js";
+import { isolationOf, loadIsolated } from "pihost:runtime/isolation.js";
 
 let loadTimeoutMs = 0;
 
@@ -63,8 +64,8 @@ async function loadFactory(entry, cacheToken, owner) {
   return factory;
 }
 
-async function initializeExtension(factory, entry, cwd, eventBus, runtime, owner) {
-  const extension = createExtensionRecord(entry.path, entry.resolvedPath);
+async function initializeExtension(factory, entry, cwd, eventBus, runtime, owner, createRecord) {
+  const extension = createRecord(entry.path, entry.resolvedPath);
   const load = createExtensionAPI(extension, runtime, cwd, eventBus);
   try {
     await enterExtension(owner(), () => factory(load.api));
@@ -84,7 +85,7 @@ function errorMessage(error) {
  * Loads `entries` ({ path, resolvedPath, moduleUrl }) in order. Returns
  * `{ extensions, errors, timings }`; `errors` holds `{ path, error, stack }`.
  */
-export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache = false }) {
+export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache = false, createRecord = createExtensionRecord }) {
   const extensions = [];
   const errors = [];
   const timings = new Map();
@@ -108,11 +109,21 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
       timeoutMessage: `Extension "${entry.path}" did not finish loading within ${loadTimeoutMs} ms`,
     });
     try {
+      const isolation = isolationOf(entry);
+      if (isolation) {
+        // A grant of its own: the extension loads in a runtime of its own
+        // (js/runtime/isolation.js), and what it was refused there is its.
+        const loaded = await loadIsolated(entry, { eventBus, runtime, loadTimeoutMs });
+        if (loaded.denials.length > 0) denials.set(entry.path, loaded.denials);
+        if (loaded.extension) extensions.push(loaded.extension);
+        else errors.push(loaded.error);
+      } else {
       const factory = await loadFactory(entry, cacheToken, owner);
       if (!factory) {
         errors.push({ path: entry.path, error: `Extension does not export a valid factory function: ${entry.path}` });
       } else {
-        extensions.push(await initializeExtension(factory, entry, cwd, eventBus, runtime, owner));
+        extensions.push(await initializeExtension(factory, entry, cwd, eventBus, runtime, owner, createRecord));
+      }
       }
     } catch (error) {
       errors.push({
@@ -123,7 +134,7 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
     }
     timings.set(entry.path, performance.now() - started);
     const denied = ops.op_pihost_take_denials();
-    if (denied.length > 0) denials.set(entry.path, denied);
+    if (denied.length > 0) denials.set(entry.path, [...(denials.get(entry.path) ?? []), ...denied]);
   }
   return { extensions, errors, timings, denials };
 }

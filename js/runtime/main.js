@@ -21,6 +21,7 @@ import { validateToolArguments } from "pihost:runtime/validate-tool-arguments.js
 import { reloadExtensions } from "pihost:runtime/reload.js";
 import { enterExtension } from "pihost:runtime/entries.js";
 import { configureLoadLimits } from "pihost:runtime/loader.js";
+import { stopGuests } from "pihost:runtime/isolation.js";
 export { failStalled, failTerminated } from "pihost:runtime/entries.js";
 
 /** Takes the engine's limits that JavaScript keeps (`{ loadTimeoutMs }`). */
@@ -39,6 +40,7 @@ const runningTools = new Map();
  */
 export async function loadExtensions(requestJson) {
   const request = JSON.parse(requestJson);
+  stopGuests();
   // Each load gets its own shared runtime and bus, as each pi loadExtensions() call does.
   session.runtime = createExtensionRuntime();
   session.eventBus = createEventBus();
@@ -181,6 +183,7 @@ export async function reload(requestJson) {
   const { runner } = await reloadExtensions(currentRunner(), {
     bound: wasBound,
     async loadExtensions() {
+      stopGuests();
       session.runtime = createExtensionRuntime();
       result = await loadExtensionList(request.entries, {
         cwd: request.cwd,
@@ -262,10 +265,14 @@ export async function executeTool(requestJson) {
       // repair, then pi-ai's coercion and schema check, whose text is the error.
       const given = args ?? {};
       const prepared = tool.prepareArguments ? tool.prepareArguments(given) : given;
-      const validated = validateToolArguments(tool, { type: "toolCall", id: toolCallId, name, arguments: prepared });
-      return tool.execute(toolCallId, validated, signal, (update) =>
-        ops.op_pihost_tool_update(toolCallId, JSON.parse(JSON.stringify(update ?? null))),
-      );
+      const run = (ready) => {
+        const validated = validateToolArguments(tool, { type: "toolCall", id: toolCallId, name, arguments: ready });
+        return tool.execute(toolCallId, validated, signal, (update) =>
+          ops.op_pihost_tool_update(toolCallId, JSON.parse(JSON.stringify(update ?? null))),
+        );
+      };
+      // An isolated extension's prepareArguments answers from its own runtime.
+      return registered.isolated && tool.prepareArguments ? Promise.resolve(prepared).then(run) : run(prepared);
     });
     return resultJson(result);
   } finally {

@@ -5,7 +5,7 @@
 mod tty;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -320,17 +320,22 @@ struct PermissionArgs {
     /// System facts extensions may never read (all without a list).
     #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "NAMES")]
     deny_sys: Option<Vec<String>>,
+    /// Per-extension grants ({"extensions": {"./ext.ts" or "package-name": {"allowRead": [...], …}}});
+    /// default: <cwd>/.pi/pihost-permissions.json when it exists. Each extension granted more than
+    /// the session runs in a runtime of its own.
+    #[arg(long, value_name = "FILE")]
+    permissions_file: Option<PathBuf>,
 }
 
 impl PermissionArgs {
-    fn permissions(&self) -> pihost::Permissions {
+    fn permissions(&self, cwd: &Path) -> anyhow::Result<pihost::Permissions> {
         // `--allow-read` alone arrives as one empty value: everything.
         let list = |values: &Option<Vec<String>>| {
             values
                 .as_ref()
                 .map(|values| values.iter().filter(|value| !value.is_empty()).cloned().collect())
         };
-        pihost::Permissions {
+        Ok(pihost::Permissions {
             sandbox: self.sandbox,
             allow_all: self.allow_all,
             prompt: self.prompt,
@@ -347,7 +352,26 @@ impl PermissionArgs {
             deny_net: list(&self.deny_net),
             deny_env: list(&self.deny_env),
             deny_sys: list(&self.deny_sys),
-        }
+            extensions: self.policy(cwd)?,
+        })
+    }
+
+    /// The per-extension grants: the file named, or the project's own.
+    fn policy(
+        &self,
+        cwd: &Path,
+    ) -> anyhow::Result<std::collections::BTreeMap<String, pihost::permissions::ExtensionGrant>> {
+        let file = match &self.permissions_file {
+            Some(file) => file.clone(),
+            None => {
+                let default = cwd.join(pihost::permissions::POLICY_FILE);
+                if !default.exists() {
+                    return Ok(Default::default());
+                }
+                default
+            }
+        };
+        Ok(pihost::permissions::read_policy_file(&file)?)
     }
 }
 
@@ -390,7 +414,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let mut options = EngineOptions::for_cwd(&cwd);
             options.limits = limits.limits();
-            options.permissions = permissions.permissions();
+            options.permissions = permissions.permissions(&cwd)?;
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             runtime.block_on(pihost::serve::serve(options, timeout_ms));
             Ok(ExitCode::SUCCESS)
@@ -446,7 +470,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             let mut options = EngineOptions::for_cwd(&cwd);
             options.limits = limits.limits();
-            options.permissions = permissions.permissions();
+            options.permissions = permissions.permissions(&cwd)?;
             if let Some(agent_dir) = agent_dir {
                 options.agent_dir =
                     pihost::discovery::resolve_user_path(&agent_dir.display().to_string(), &options.cwd);
@@ -556,7 +580,7 @@ fn one_shot(session: SessionArgs, ui: Option<UiMode>, operation: Operation) -> a
     }
     let mut options = EngineOptions::for_cwd(&cwd);
     options.limits = session.limits.limits();
-    options.permissions = session.permissions.permissions();
+    options.permissions = session.permissions.permissions(&cwd)?;
     if let Some(agent_dir) = &session.agent_dir {
         options.agent_dir = pihost::discovery::resolve_user_path(&agent_dir.display().to_string(), &options.cwd);
     }

@@ -7,8 +7,10 @@
 //! whatever is not granted, or asks the host (`prompt`, see [`prompt`]), and
 //! every denial is recorded so that the host can show what an extension
 //! asked for (`pihost inspect --sandbox`).
+pub(crate) mod policy;
 pub(crate) mod prompt;
 
+pub use policy::{ExtensionGrant, POLICY_FILE, read_policy_file};
 pub use prompt::DEFAULT_PROMPT_TIMEOUT;
 
 use std::cell::RefCell;
@@ -76,12 +78,17 @@ pub struct Permissions {
     /// System facts that may never be read (`--deny-sys`).
     #[serde(default)]
     pub deny_sys: Option<Vec<String>>,
+    /// Grants of single extensions, by path or package name, on top of the
+    /// rest (a policy: `.pi/pihost-permissions.json`'s `extensions`). Each
+    /// extension granted more than the session runs in a runtime of its own.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub extensions: std::collections::BTreeMap<String, ExtensionGrant>,
 }
 
 /// Grants that could not be understood.
 #[derive(Debug, thiserror::Error)]
 #[error("invalid permissions: {0}")]
-pub struct PermissionsError(String);
+pub struct PermissionsError(pub(crate) String);
 
 impl Permissions {
     /// How long the host has to answer a prompt.

@@ -31,7 +31,9 @@ const ENTRY_MARK: &str = "pihost.entry";
 pub(crate) struct PromptSession {
     /// Who is asked and told; a host that does not handle
     /// `permission.request` answers headless pi's way: deny.
-    pub(crate) host: Arc<dyn Host>,
+    /// Shared with the session's guest runtimes (per-extension grants), so
+    /// that a host bound later is the one they ask too.
+    pub(crate) host: SessionHost,
     /// Whether the host is asked at all.
     pub(crate) prompts: bool,
     pub(crate) timeout: Duration,
@@ -42,6 +44,57 @@ pub(crate) struct PromptSession {
     pub(crate) context: v8::Global<v8::Context>,
     /// Stops the CPU limit while the host decides.
     pub(crate) clock: Option<WatchdogClock>,
+}
+
+/// The host a session asks, replaced in place when another is bound.
+pub(crate) type SessionHost = Arc<std::sync::RwLock<Arc<dyn Host>>>;
+
+/// Makes the cell a session keeps its host in.
+pub(crate) fn session_host(host: Arc<dyn Host>) -> SessionHost {
+    Arc::new(std::sync::RwLock::new(host))
+}
+
+fn current_host(host: &SessionHost) -> Arc<dyn Host> {
+    host.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+}
+
+/// What a guest runtime (an extension with a grant of its own, on a thread
+/// of its own) takes from its session to prompt in it.
+pub(crate) struct GuestPrompting {
+    host: SessionHost,
+    prompts: bool,
+    timeout: Duration,
+    runtime: u64,
+}
+
+/// This thread's session, for a guest runtime it starts; `None` outside a session.
+pub(crate) fn guest_prompting() -> Option<GuestPrompting> {
+    SESSION.with(|slot| {
+        slot.borrow().as_ref().map(|session| GuestPrompting {
+            host: session.host.clone(),
+            prompts: session.prompts,
+            timeout: session.timeout,
+            runtime: session.runtime,
+        })
+    })
+}
+
+/// Makes the guest runtime on this thread prompt in its parent's session.
+pub(crate) fn start_guest_session(
+    prompting: GuestPrompting,
+    isolate: v8::UnsafeRawIsolatePtr,
+    context: v8::Global<v8::Context>,
+    clock: Option<WatchdogClock>,
+) {
+    set_session(Some(PromptSession {
+        host: prompting.host,
+        prompts: prompting.prompts,
+        timeout: prompting.timeout,
+        runtime: prompting.runtime,
+        isolate,
+        context,
+        clock,
+    }));
 }
 
 thread_local! {
@@ -70,7 +123,7 @@ pub(crate) fn end_session_of(runtime: u64) {
 pub(crate) fn set_session_host(host: Arc<dyn Host>) {
     SESSION.with(|slot| {
         if let Some(session) = slot.borrow_mut().as_mut() {
-            session.host = host;
+            *session.host.write().unwrap_or_else(std::sync::PoisonError::into_inner) = host;
         }
     });
 }
@@ -91,7 +144,7 @@ pub(crate) fn decide(kind: &str, message: &str) -> Decision {
     let asked = SESSION.with(|slot| {
         slot.borrow().as_ref().map(|session| {
             (
-                session.host.clone(),
+                current_host(&session.host),
                 session.prompts,
                 session.timeout,
                 current_extension(session.isolate, &session.context),

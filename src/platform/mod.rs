@@ -8,6 +8,7 @@
 //! for it.
 
 mod fs_events;
+mod guests;
 mod lazy_scripts;
 mod link_checking_fs;
 mod ops;
@@ -112,6 +113,7 @@ pub(crate) fn put_state(state: &mut OpState, permissions: PermissionSlot) {
     ));
     state.put(deno_permissions::PermissionsContainer::allow_all(parser));
     state.put(permissions);
+    state.put(crate::permissions::policy::GuestPolicies::default());
     ops::put_state(state);
 }
 
@@ -225,6 +227,7 @@ deno_core::extension!(
     customizer = |extension: &mut Extension| {
         sources::add_stand_ins(extension);
         extension.ops.to_mut().extend(workers::ops());
+        extension.ops.to_mut().extend(guests::ops());
     },
 );
 

@@ -39,7 +39,7 @@ const DEFAULT_STACK_MB: usize = 4;
 
 /// Thread ids as Node numbers them: the main thread is 0, workers count
 /// from 1 across the whole process.
-static NEXT_THREAD_ID: AtomicU32 = AtomicU32::new(1);
+pub(super) static NEXT_THREAD_ID: AtomicU32 = AtomicU32::new(1);
 
 /// Where an `ArrayBuffer` transferred in a message waits for the runtime
 /// that receives it. Every runtime of the process shares this one store, so
@@ -89,7 +89,7 @@ pub enum WorkerError {
 
 /// A worker's last word to its parent.
 #[derive(Debug)]
-enum Control {
+pub(super) enum Control {
     /// It ended with this exit code (its event loop ran dry, or `process.exit()`).
     Exited(i32),
     /// An error nobody caught ended it (exit code 1).
@@ -104,7 +104,7 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn generic(message: impl Into<String>) -> Self {
+    pub(super) fn generic(message: impl Into<String>) -> Self {
         Self {
             name: "Error".to_string(),
             message: message.into(),
@@ -132,7 +132,7 @@ impl Control {
 /// worker's isolate (so a stop interrupts even a loop that never yields),
 /// and the worker thread's id for its CPU time.
 #[derive(Default)]
-struct Shared {
+pub(super) struct Shared {
     stop: Mutex<Stop>,
     /// Wakes the worker's event loop when a stop is requested.
     woken: tokio::sync::Notify,
@@ -156,7 +156,7 @@ impl Shared {
 
     /// Asks the worker to stop now: its JavaScript is interrupted wherever
     /// it is and its event loop is woken.
-    fn terminate(&self) {
+    pub(super) fn terminate(&self) {
         let mut stop = self.stop();
         stop.requested = true;
         if let Some(isolate) = &stop.isolate {
@@ -176,7 +176,7 @@ impl Shared {
         true
     }
 
-    fn stop_requested(&self) -> bool {
+    pub(super) fn stop_requested(&self) -> bool {
         self.stop().requested
     }
 
@@ -187,7 +187,7 @@ impl Shared {
         }
     }
 
-    fn mark_finished(&self) {
+    pub(super) fn mark_finished(&self) {
         self.finished_flag.store(true, Ordering::SeqCst);
         self.finished.notify_waiters();
     }
@@ -256,15 +256,19 @@ struct ResourceLimits {
 }
 
 /// What the worker thread starts from.
-struct WorkerStart {
-    thread_id: u32,
-    name: String,
-    specifier: String,
-    source_code: Option<String>,
-    metadata: Option<(DetachedBuffer, Vec<Transferable>)>,
+pub(super) struct WorkerStart {
+    pub(super) thread_id: u32,
+    pub(super) name: String,
+    pub(super) specifier: String,
+    pub(super) source_code: Option<String>,
+    pub(super) metadata: Option<(DetachedBuffer, Vec<Transferable>)>,
     /// The parent's permissions, shared: a worker never has more, and what
     /// either is refused stays refused for both.
-    permissions: Option<super::InheritedPermissions>,
+    pub(super) permissions: Option<super::InheritedPermissions>,
+    /// The module the thread evaluates first ([`ENTRY`], or a guest's).
+    pub(super) entry: &'static str,
+    /// Set for a guest runtime (an extension with a grant of its own).
+    pub(super) guest: Option<super::guests::GuestLink>,
 }
 
 /// Starts a worker and answers its thread id. A worker that cannot start
@@ -312,6 +316,8 @@ fn op_create_worker(
         source_code: args.has_source_code.then_some(args.source_code),
         metadata,
         permissions: Some(super::inherited_permissions(state)),
+        entry: ENTRY,
+        guest: None,
     };
     let thread_shared = shared.clone();
     let thread_control = control_sender.clone();
@@ -722,7 +728,12 @@ fn op_pihost_worker_exit(
 
 /// The worker thread: its own async runtime and JsRuntime, dropped when
 /// the worker ends, whatever ends it.
-fn run_thread(start: WorkerStart, port: MessagePort, control: UnboundedSender<Control>, shared: Arc<Shared>) {
+pub(super) fn run_thread(
+    start: WorkerStart,
+    port: MessagePort,
+    control: UnboundedSender<Control>,
+    shared: Arc<Shared>,
+) {
     // SAFETY: gettid has no preconditions.
     shared.tid.store(unsafe { libc::gettid() }, Ordering::Release);
     let thread_id = start.thread_id;
@@ -799,6 +810,8 @@ async fn run_worker(
     if let Some(inherited) = start.permissions.take() {
         super::inherit_permissions(&mut runtime.op_state().borrow_mut(), inherited);
     }
+    let entry_module = start.entry;
+    let watchdog = start.guest.take().map(|link| link.install(&mut runtime));
     runtime.op_state().borrow_mut().put(WorkerSelf {
         port: Rc::new(port),
         control,
@@ -806,12 +819,12 @@ async fn run_worker(
         shared: shared.clone(),
         closing: false,
     });
-    let entry = match entry_functions(&mut runtime, &shared).await {
+    let entry = match entry_functions(&mut runtime, &shared, entry_module).await {
         Ok(Some(entry)) => entry,
         Ok(None) => return None,
         Err(failure) => return Some(Control::Failed(failure)),
     };
-    match drive(&mut runtime, &shared, &entry).await {
+    match drive(&mut runtime, &shared, &entry, watchdog.as_ref()).await {
         Ended::Terminated | Ended::Closed => None,
         Ended::Failed(failure) => Some(Control::Failed(failure)),
         Ended::Idle => Some(Control::Exited(call_finish(&mut runtime, &entry.finish))),
@@ -848,8 +861,8 @@ struct Entry {
 }
 
 /// Evaluates the entry module; None when the worker was terminated meanwhile.
-async fn entry_functions(runtime: &mut JsRuntime, shared: &Shared) -> Result<Option<Entry>, Failure> {
-    let url = ModuleSpecifier::parse(ENTRY).map_err(|error| Failure::generic(error.to_string()))?;
+async fn entry_functions(runtime: &mut JsRuntime, shared: &Shared, entry: &str) -> Result<Option<Entry>, Failure> {
+    let url = ModuleSpecifier::parse(entry).map_err(|error| Failure::generic(error.to_string()))?;
     let failed =
         |error: &dyn std::fmt::Display| Failure::generic(format!("pihost: the worker's bootstrap failed: {error}"));
     let evaluated = async {
@@ -875,9 +888,9 @@ async fn entry_functions(runtime: &mut JsRuntime, shared: &Shared) -> Result<Opt
         let key = v8::String::new(scope, name).ok_or_else(|| Failure::generic("pihost: cannot make a key"))?;
         let value = namespace
             .get(scope, key.into())
-            .ok_or_else(|| Failure::generic(format!("pihost: {ENTRY} has no {name}")))?;
+            .ok_or_else(|| Failure::generic(format!("pihost: {entry} has no {name}")))?;
         let function = v8::Local::<v8::Function>::try_from(value)
-            .map_err(|_| Failure::generic(format!("pihost: {ENTRY}'s {name} is not a function")))?;
+            .map_err(|_| Failure::generic(format!("pihost: {entry}'s {name} is not a function")))?;
         Ok(v8::Global::new(scope, function))
     };
     Ok(Some(Entry {
@@ -890,7 +903,15 @@ async fn entry_functions(runtime: &mut JsRuntime, shared: &Shared) -> Result<Opt
 /// Runs the worker's code and its event loop until it ends. A worker whose
 /// loop runs dry stays while something listens for its parent's messages
 /// (or a referenced port's), as a Node worker does.
-async fn drive(runtime: &mut JsRuntime, shared: &Shared, entry: &Entry) -> Ended {
+async fn drive(
+    runtime: &mut JsRuntime,
+    shared: &Shared,
+    entry: &Entry,
+    watchdog: Option<&super::guests::GuestWatchdog>,
+) -> Ended {
+    if let Some(watchdog) = watchdog {
+        watchdog.enter();
+    }
     let mut started = Some(Box::pin(runtime.call_with_args(&entry.start, &[])));
     let woken = shared.woken.notified();
     let mut woken = std::pin::pin!(woken);
@@ -898,6 +919,32 @@ async fn drive(runtime: &mut JsRuntime, shared: &Shared, entry: &Entry) -> Ended
         if shared.stop_requested() || woken.as_mut().poll(cx).is_ready() {
             return Poll::Ready(Ended::Terminated);
         }
+        if let Some(watchdog) = watchdog {
+            watchdog.enter();
+        }
+        let ended = drive_turn(runtime, shared, entry, &mut started, cx);
+        // A guest's run past the CPU limit ends the guest: its extension's
+        // calls fail with the limit's error (js/runtime/isolation.js).
+        if let Some(failure) = watchdog.and_then(|watchdog| watchdog.leave()) {
+            return Poll::Ready(Ended::Failed(failure));
+        }
+        ended
+    })
+    .await
+}
+
+/// One turn of a worker's event loop, and whether the worker ended in it.
+fn drive_turn<F>(
+    runtime: &mut JsRuntime,
+    shared: &Shared,
+    entry: &Entry,
+    started: &mut Option<std::pin::Pin<Box<F>>>,
+    cx: &mut std::task::Context<'_>,
+) -> Poll<Ended>
+where
+    F: Future<Output = Result<v8::Global<v8::Value>, Box<deno_core::error::JsError>>>,
+{
+    {
         let turn = runtime.poll_event_loop(cx, PollEventLoopOptions::default());
         if shared.stop_requested() {
             return Poll::Ready(Ended::Terminated);
@@ -907,22 +954,35 @@ async fn drive(runtime: &mut JsRuntime, shared: &Shared, entry: &Entry) -> Ended
         }
         // start() reports the worker's own errors itself; one escaping it
         // is pihost's fault, reported all the same.
-        if let Some(call) = &mut started
+        if let Some(call) = started
             && let Poll::Ready(result) = call.as_mut().poll(cx)
         {
-            started = None;
+            *started = None;
             if let Err(error) = result {
                 return Poll::Ready(Ended::Failed(failure_of_js(&error)));
             }
         }
         match turn {
             Poll::Ready(Err(error)) => Poll::Ready(Ended::Failed(failure_of_core(&error))),
-            Poll::Ready(Ok(())) if call_bool(runtime, &entry.keeps_alive) => Poll::Pending,
-            Poll::Ready(Ok(())) => Poll::Ready(Ended::Idle),
+            Poll::Ready(Ok(())) => match keeps_alive(runtime, &entry.keeps_alive) {
+                KeepsAlive::No => Poll::Ready(Ended::Idle),
+                KeepsAlive::Yes => Poll::Pending,
+                KeepsAlive::AndHasWork => {
+                    cx.waker().wake_by_ref();
+                    Poll::Pending
+                }
+            },
             Poll::Pending => Poll::Pending,
         }
-    })
-    .await
+    }
+}
+
+/// What `keepsAlive()` answered when the event loop ran dry.
+enum KeepsAlive {
+    No,
+    Yes,
+    /// Yes, and it queued work (a guest failed calls nothing could settle).
+    AndHasWork,
 }
 
 fn closing(runtime: &mut JsRuntime) -> bool {
@@ -933,13 +993,16 @@ fn closing(runtime: &mut JsRuntime) -> bool {
         .is_some_and(|worker| worker.closing)
 }
 
-fn call_bool(runtime: &mut JsRuntime, function: &v8::Global<v8::Function>) -> bool {
+/// `true`/`false`, or a guest's 2 for "yes, and there is work queued".
+fn keeps_alive(runtime: &mut JsRuntime, function: &v8::Global<v8::Function>) -> KeepsAlive {
     deno_core::scope!(scope, runtime);
     let function = v8::Local::new(scope, function);
     let undefined = v8::undefined(scope).into();
-    function
-        .call(scope, undefined, &[])
-        .is_some_and(|value| value.is_true())
+    match function.call(scope, undefined, &[]) {
+        Some(value) if value.is_number() && value.int32_value(scope) == Some(2) => KeepsAlive::AndHasWork,
+        Some(value) if value.is_true() => KeepsAlive::Yes,
+        _ => KeepsAlive::No,
+    }
 }
 
 /// Emits the worker's `process` `'exit'` and answers its exit code.

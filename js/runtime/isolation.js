@@ -1,0 +1,228 @@
+// The main runtime's side of isolated extensions: an extension that a policy
+// grants more than the session loads in a guest runtime of its own
+// (src/platform/guests.rs, js/runtime/guest.js). Here it is an extension
+// record like any other, whose handlers, tools, commands and shortcuts call
+// into the guest; the runner never knows the difference. The guest reaches
+// this realm only through what it was handed: the shared runtime, the
+// event bus, and the contexts and callbacks of the calls it gets.
+//
+// No function of this realm runs in the guest, so what another extension
+// does here (patching a built-in, handing over a callback) runs with the
+// session's permissions only, never with the guest's grant.
+import { core, ops } from "pihost:runtime/ops.js";
+import { createMembrane } from "pihost:runtime/membrane.js";
+import { addOutsideSettler } from "pihost:runtime/entries.js";
+
+/** Calls from this runtime into guests that have not answered yet. */
+let waiting = 0;
+// A guest's answer arrives from outside this event loop.
+addOutsideSettler(() => waiting > 0);
+
+/** Every guest of the current load, stopped when the next load replaces it. */
+const liveGuests = new Set();
+
+/** The policy key that makes `entry` a guest, or null. */
+export function isolationOf(entry) {
+  return ops.op_pihost_guest_policy(entry.resolvedPath);
+}
+
+/** Stops the guests of the last load (a reload, a new load). */
+export function stopGuests() {
+  for (const guest of [...liveGuests]) guest.stop();
+}
+
+/** What crossing cannot carry: components drawn here from a guest's code. */
+function notHere(what, path) {
+  return () => {
+    throw new Error(
+      `pihost: ${what} of "${path}" cannot run: the extension is isolated by a permission policy, and components drawn in the host's runtime are not built for isolated extensions`,
+    );
+  };
+}
+
+function limitMessage(path, failure) {
+  if (failure.name === "PihostLimit" && failure.message.startsWith("cpu:")) {
+    return `Extension "${path}" did not return within ${failure.message.slice(4)} ms (terminated; its isolated runtime was stopped)`;
+  }
+  return `Extension "${path}" stopped: ${failure.message}`;
+}
+
+function startGuest(entry) {
+  const id = ops.op_pihost_start_guest(entry.path, entry.resolvedPath, entry.moduleUrl);
+  const calls = new Map();
+  let nextCall = 1;
+  let endedWith;
+  const send = (message) => ops.op_pihost_guest_send(id, membrane.toJson(message));
+
+  function call(message) {
+    if (endedWith) return Promise.reject(new Error(endedWith));
+    const callId = nextCall++;
+    waiting++;
+    return new Promise((resolve, reject) => {
+      calls.set(callId, { resolve, reject });
+      send({ ...message, id: callId });
+    });
+  }
+
+  const membrane = createMembrane({
+    remoteCall: (fn, args) => call({ t: "call", fn, args }),
+    remoteObject: () => {
+      throw new TypeError("pihost: an isolated extension sent an object handle");
+    },
+    sendSettle: (promiseId, outcome) => send({ t: "settle", id: promiseId, outcome }),
+    sendAbort: (signalId, reason) => send({ t: "abort", id: signalId, reason }),
+    objectsAsHandles: true,
+  });
+
+  const guest = { id, membrane, call, extension: undefined, stop };
+
+  function end(message) {
+    if (endedWith) return;
+    endedWith = message;
+    liveGuests.delete(guest);
+    ops.op_pihost_guest_stop(id);
+    for (const pending of calls.values()) {
+      waiting--;
+      pending.reject(new Error(message));
+    }
+    calls.clear();
+  }
+
+  function stop() {
+    end(`pihost: the isolated runtime of "${entry.path}" was stopped`);
+  }
+
+  function receive(message) {
+    switch (message.t) {
+      case "return": {
+        const pending = calls.get(message.id);
+        if (!pending) return;
+        calls.delete(message.id);
+        waiting--;
+        if (message.ok) pending.resolve(membrane.decode(message.value));
+        else pending.reject(membrane.decodeError(message.error));
+        return;
+      }
+      case "sync":
+        ops.op_pihost_guest_reply(id, membrane.toJson(membrane.answerSync(message)));
+        return;
+      case "settle":
+        membrane.settle(message.id, message.outcome);
+        return;
+      case "record":
+        if (guest.extension) applyRecord(guest.extension, membrane.decode(message.record));
+        return;
+      case "error":
+        ops.op_pihost_report_error(message.error);
+        return;
+    }
+  }
+
+  (async () => {
+    for (;;) {
+      const next = ops.op_pihost_guest_recv(id);
+      // Listening to a guest is not work of this event loop: it may still
+      // run dry, and what waits on a guest says so itself (`waiting`).
+      core.unrefOpPromise(next);
+      const event = await next;
+      if (event.ended) {
+        if (!endedWith) {
+          const message = limitMessage(entry.path, event.ended);
+          ops.op_pihost_report_error({ extensionPath: entry.path, event: "isolated runtime", error: message });
+          end(message);
+        }
+        return;
+      }
+      try {
+        receive(membrane.fromJson(event.message));
+      } catch (error) {
+        ops.op_pihost_report_error({
+          extensionPath: entry.path,
+          event: "isolated runtime",
+          error: `pihost: a message from the isolated runtime could not be handled: ${error?.message ?? error}`,
+        });
+      }
+    }
+  })();
+  liveGuests.add(guest);
+  return guest;
+}
+
+/** Counts, per event, of a record's handlers (Rust answers unhandled events without entering JS). */
+function handlerCounts(extension) {
+  const counts = new Map();
+  for (const [event, handlers] of extension.handlers) counts.set(event, handlers.length);
+  return counts;
+}
+
+/**
+ * Makes the main-runtime record `extension` say what the guest's says now.
+ * Components cannot cross: renderers become functions that say so.
+ */
+function applyRecord(extension, described) {
+  const before = handlerCounts(extension);
+  const path = extension.path;
+  for (const key of ["handlers", "commands", "flags", "shortcuts"]) extension[key] = described[key] ?? new Map();
+  extension.tools = new Map();
+  for (const [name, registered] of described.tools ?? []) {
+    const definition = { ...registered.definition };
+    for (const renderer of ["renderCall", "renderResult"]) {
+      if (typeof definition[renderer] === "function") definition[renderer] = notHere(`the ${renderer} of tool "${name}"`, path);
+    }
+    extension.tools.set(name, { ...registered, definition, isolated: true });
+  }
+  extension.messageRenderers = new Map(
+    [...(described.messageRenderers ?? [])].map(([type]) => [type, notHere(`the message renderer "${type}"`, path)]),
+  );
+  if (described.entryRenderers) {
+    extension.entryRenderers = new Map(
+      [...described.entryRenderers].map(([type]) => [type, notHere(`the entry renderer "${type}"`, path)]),
+    );
+  }
+  if (described.toolRenderers) extension.toolRenderers = described.toolRenderers.map(() => notHere("a tool renderer", path));
+  if (described.markdownTransformer) {
+    extension.markdownTransformer = {
+      ...described.markdownTransformer,
+      transformer: notHere("the markdown transformer", path),
+    };
+  }
+  const after = handlerCounts(extension);
+  for (const event of new Set([...before.keys(), ...after.keys()])) {
+    const delta = (after.get(event) ?? 0) - (before.get(event) ?? 0);
+    if (delta !== 0) ops.op_pihost_handler_count(String(event), delta);
+  }
+}
+
+/**
+ * Loads `entry` in a guest runtime. Resolves to `{ extension, denials }`,
+ * or `{ error, denials }` with the load error as the loader reports it.
+ */
+export async function loadIsolated(entry, { eventBus, runtime, loadTimeoutMs }) {
+  let guest;
+  try {
+    guest = startGuest(entry);
+  } catch (error) {
+    return { error: { path: entry.path, error: `Failed to load extension: ${error.message}` }, denials: [] };
+  }
+  let loaded;
+  try {
+    loaded = await guest.call({
+      t: "load",
+      runtime: guest.membrane.encode(runtime),
+      eventBus: guest.membrane.encode(eventBus),
+      loadTimeoutMs,
+    });
+  } catch (error) {
+    guest.stop();
+    return { error: { path: entry.path, error: `Failed to load extension: ${error.message}` }, denials: [] };
+  }
+  if (!loaded.record) {
+    guest.stop();
+    return { error: loaded.error, denials: loaded.denials };
+  }
+  const extension = { handlers: new Map() };
+  Object.assign(extension, loaded.record, { handlers: new Map() });
+  applyRecord(extension, loaded.record);
+  guest.extension = extension;
+  return { extension, denials: loaded.denials };
+}

@@ -1,0 +1,320 @@
+// The membrane between the main runtime and a guest (an extension with a
+// grant of its own, src/platform/guests.rs): values cross as JSON text and
+// no function or object of one realm is ever reachable from the other.
+//
+// Data is copied. A function becomes a handle: calling it on the other side
+// asks this side to call it (the main runtime calls guest functions
+// asynchronously, the guest calls main-runtime functions synchronously). An
+// object that is more than data (getters, methods, a class instance: `ctx`,
+// `ctx.ui`, the runtime) crosses from the main runtime as a handle too, seen
+// in the guest as a proxy whose every property is read when used, so `ctx`
+// stays live as in pi. A promise crosses as a handle settled later.
+//
+// Both sides load this module in their own realm; it keeps its intrinsics
+// from before any extension ran.
+const { isArray } = Array;
+const { getPrototypeOf, getOwnPropertyDescriptors, keys: objectKeys } = Object;
+const ObjectPrototype = Object.prototype;
+const JSONStringify = JSON.stringify;
+const JSONParse = JSON.parse;
+const keyFor = Symbol.keyFor;
+const symbolFor = Symbol.for;
+const promiseThen = Promise.prototype.then;
+const MapCtor = Map;
+const SetCtor = Set;
+const mapGet = Map.prototype.get;
+const mapSet = Map.prototype.set;
+const weakGet = WeakMap.prototype.get;
+const weakSet = WeakMap.prototype.set;
+const ErrorCtor = Error;
+const apply = Reflect.apply;
+
+/** A value that is only data: nothing in it runs when it is read. */
+function isPlainRecord(value) {
+  const prototype = getPrototypeOf(value);
+  return prototype === ObjectPrototype || prototype === null;
+}
+
+function hasAccessors(value) {
+  const descriptors = getOwnPropertyDescriptors(value);
+  for (const key of objectKeys(descriptors)) if (descriptors[key].get || descriptors[key].set) return true;
+  return false;
+}
+
+/**
+ * One side of a membrane. `remoteCall(handle, args, self)` calls a function
+ * of the other side; `remoteObject(handle)` makes the stand-in of an
+ * object of the other side; `onSettle(promiseId, outcome)` sends a
+ * promise's outcome. `objectsAsHandles`: whether objects that are more than
+ * data cross as handles (the main runtime's side) or as copies (the guest's).
+ */
+export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort, objectsAsHandles }) {
+  let nextHandle = 1;
+  /** handle → { target, holder } for what this side exported. */
+  const exported = new MapCtor();
+  /** target → handle, for functions with no holder and for objects. */
+  const exportedIds = new WeakMap();
+  /** holder → Map(function → handle), for methods read off an object. */
+  const methodIds = new WeakMap();
+  /** handle → this side's stand-in for something of the other side. */
+  const imported = new MapCtor();
+  /** stand-in → handle, so that a stand-in sent back arrives as the original. */
+  const importedIds = new WeakMap();
+  /** promise handle → { resolve, reject } for promises of the other side. */
+  const pendingPromises = new MapCtor();
+  /** signal handle → the controller of this side's copy of an AbortSignal of the other side. */
+  const signalCopies = new MapCtor();
+
+  function exportTarget(target, holder) {
+    let id;
+    if (holder !== undefined && typeof target === "function") {
+      let methods = apply(weakGet, methodIds, [holder]);
+      if (!methods) {
+        methods = new MapCtor();
+        apply(weakSet, methodIds, [holder, methods]);
+      }
+      id = apply(mapGet, methods, [target]);
+      if (id === undefined) {
+        id = nextHandle++;
+        apply(mapSet, methods, [target, id]);
+        apply(mapSet, exported, [id, { target, holder }]);
+      }
+      return id;
+    }
+    id = apply(weakGet, exportedIds, [target]);
+    if (id === undefined) {
+      id = nextHandle++;
+      apply(weakSet, exportedIds, [target, id]);
+      apply(mapSet, exported, [id, { target, holder: undefined }]);
+    }
+    return id;
+  }
+
+  function exportPromise(promise) {
+    const id = nextHandle++;
+    apply(promiseThen, promise, [
+      (value) => sendSettle(id, { ok: true, value: encode(value) }),
+      (error) => sendSettle(id, { ok: false, error: encodeError(error) }),
+    ]);
+    return id;
+  }
+
+  function encodeError(error) {
+    if (error instanceof ErrorCtor) {
+      return { name: error.name, message: error.message, stack: error.stack, code: error.code };
+    }
+    return { thrown: encode(error) };
+  }
+
+  function decodeError(encoded) {
+    if (encoded && "thrown" in encoded) return decode(encoded.thrown);
+    const error = new ErrorCtor(encoded?.message ?? "pihost: an error crossed without a message");
+    if (encoded?.name && encoded.name !== "Error") error.name = encoded.name;
+    if (encoded?.stack) error.stack = encoded.stack;
+    if (encoded?.code !== undefined) error.code = encoded.code;
+    return error;
+  }
+
+  function encode(value, holder, seen = new SetCtor()) {
+    switch (typeof value) {
+      case "undefined":
+        return { $: "u" };
+      case "string":
+      case "boolean":
+        return value;
+      case "number":
+        return Number.isFinite(value) ? value : { $: "n", v: String(value) };
+      case "bigint":
+        return { $: "b", v: String(value) };
+      case "symbol":
+        return { $: "s", v: keyFor(value) ?? value.description };
+      case "function": {
+        const back = apply(weakGet, importedIds, [value]);
+        if (back !== undefined) return { $: "own", id: back };
+        return { $: "f", id: exportTarget(value, holder) };
+      }
+    }
+    if (value === null) return null;
+    const back = apply(weakGet, importedIds, [value]);
+    if (back !== undefined) return { $: "own", id: back };
+    if (seen.has(value)) throw new TypeError("pihost: a value with a cycle cannot cross to or from an isolated extension");
+    if (typeof value.then === "function") return { $: "p", id: exportPromise(value) };
+    if (value instanceof ErrorCtor) return { $: "e", v: encodeError(value) };
+    if (value instanceof Uint8Array) return { $: "bytes", v: [...value] };
+    if (value instanceof Date) return { $: "d", v: value.getTime() };
+    // A signal crosses as a real AbortSignal of the other realm (fetch
+    // checks), aborted when this one is.
+    if (objectsAsHandles && value instanceof AbortSignal) {
+      const known = apply(weakGet, exportedIds, [value]) !== undefined;
+      const id = exportTarget(value);
+      if (!known && !value.aborted) {
+        value.addEventListener("abort", () => sendAbort(id, encode(value.reason)), { once: true });
+      }
+      return { $: "signal", id, aborted: value.aborted, reason: value.aborted ? encode(value.reason) : undefined };
+    }
+    seen.add(value);
+    try {
+      if (isArray(value)) return { $: "a", v: value.map((item) => encode(item, undefined, seen)) };
+      // The main runtime's maps and sets are live state (flag values): handles.
+      if (objectsAsHandles && (value instanceof MapCtor || value instanceof SetCtor)) return { $: "r", id: exportTarget(value) };
+      if (value instanceof MapCtor) return { $: "map", v: [...value].map(([k, v]) => [encode(k, undefined, seen), encode(v, undefined, seen)]) };
+      if (value instanceof SetCtor) return { $: "set", v: [...value].map((item) => encode(item, undefined, seen)) };
+      if (objectsAsHandles && (!isPlainRecord(value) || hasAccessors(value))) {
+        return { $: "r", id: exportTarget(value) };
+      }
+      const fields = {};
+      for (const key of objectKeys(value)) fields[key] = encode(value[key], value, seen);
+      const encoded = { $: "o", v: fields };
+      // TypeBox marks its schemas with registered symbols; they must survive.
+      for (const symbol of Object.getOwnPropertySymbols(value)) {
+        const name = keyFor(symbol);
+        if (name !== undefined) (encoded.s ??= {})[name] = encode(value[symbol], value, seen);
+      }
+      return encoded;
+    } finally {
+      seen.delete(value);
+    }
+  }
+
+  function decode(value) {
+    if (value === null || typeof value !== "object") return value;
+    switch (value.$) {
+      case "u":
+        return undefined;
+      case "n":
+        return Number(value.v);
+      case "b":
+        return BigInt(value.v);
+      case "s":
+        return symbolFor(value.v);
+      case "e":
+        return decodeError(value.v);
+      case "bytes":
+        return new Uint8Array(value.v);
+      case "d":
+        return new Date(value.v);
+      case "a":
+        return value.v.map(decode);
+      case "map":
+        return new MapCtor(value.v.map(([k, v]) => [decode(k), decode(v)]));
+      case "set":
+        return new SetCtor(value.v.map(decode));
+      case "o": {
+        const object = {};
+        for (const key of objectKeys(value.v)) object[key] = decode(value.v[key]);
+        if (value.s) for (const name of objectKeys(value.s)) object[symbolFor(name)] = decode(value.s[name]);
+        return object;
+      }
+      case "f":
+        return importHandle(value.id, () => {
+          const stand = function (...args) {
+            return remoteCall(value.id, args.map((arg) => encode(arg)));
+          };
+          return stand;
+        });
+      case "r":
+        return importHandle(value.id, () => remoteObject(value.id));
+      case "own":
+        return target(value.id).target;
+      case "signal":
+        return importHandle(value.id, () => {
+          const controller = new AbortController();
+          signalCopies.set(value.id, controller);
+          if (value.aborted) controller.abort(decode(value.reason));
+          return controller.signal;
+        });
+      case "p":
+        return new Promise((resolve, reject) => pendingPromises.set(value.id, { resolve, reject }));
+      default:
+        throw new TypeError(`pihost: an unknown value crossed from an isolated extension (${value.$})`);
+    }
+  }
+
+  function importHandle(id, make) {
+    let stand = imported.get(id);
+    if (!stand) {
+      stand = make();
+      imported.set(id, stand);
+      apply(weakSet, importedIds, [stand, id]);
+    }
+    return stand;
+  }
+
+  /** Settles a promise of the other side that this side holds. */
+  function settle(id, outcome) {
+    const pending = pendingPromises.get(id);
+    if (!pending) return;
+    pendingPromises.delete(id);
+    if (outcome.ok) pending.resolve(decode(outcome.value));
+    else pending.reject(decodeError(outcome.error));
+  }
+
+  function target(id) {
+    const entry = exported.get(id);
+    if (!entry) throw new ReferenceError(`pihost: the isolated extension used a handle that is not its (${id})`);
+    return entry;
+  }
+
+  /** Calls an exported function; answers what it returned (a promise stays one). */
+  function invoke(id, encodedArgs) {
+    const { target: fn, holder } = target(id);
+    if (typeof fn !== "function") throw new TypeError("pihost: a handle that is not a function was called");
+    return apply(fn, holder, encodedArgs.map(decode));
+  }
+
+  /** Reads, writes or lists a property of an exported object. */
+  function objectOperation(object, request) {
+    switch (request.op) {
+      case "get":
+        return object[request.key];
+      case "set":
+        object[request.key] = decode(request.value);
+        return true;
+      case "has":
+        return request.key in object;
+      case "keys": {
+        const names = [];
+        for (const key in object) names.push(key);
+        return names;
+      }
+      default:
+        throw new TypeError(`pihost: an unknown operation on a handle (${request.op})`);
+    }
+  }
+
+  /**
+   * Answers a synchronous request of the other side (`{ op: "call", id,
+   * args }`, or `get`/`set`/`has`/`keys` on an object): `{ ok, value }` or
+   * `{ ok: false, error }`, encoded. A method read off an object keeps it as `this`.
+   */
+  function answerSync(request) {
+    try {
+      if (request.op === "call") return { ok: true, value: encode(invoke(request.id, request.args)) };
+      const object = target(request.id).target;
+      return { ok: true, value: encode(objectOperation(object, request), object) };
+    } catch (error) {
+      return { ok: false, error: encodeError(error) };
+    }
+  }
+
+  /** Aborts this side's copy of a signal of the other side. */
+  function abort(id, reason) {
+    signalCopies.get(id)?.abort(decode(reason));
+  }
+
+  return {
+    encode,
+    decode,
+    encodeError,
+    decodeError,
+    settle,
+    invoke,
+    answerSync,
+    abort,
+    exportTarget,
+    /** Whether promises of the other side are still pending here. */
+    waitsOnOtherSide: () => pendingPromises.size > 0,
+    toJson: JSONStringify,
+    fromJson: JSONParse,
+  };
+}
