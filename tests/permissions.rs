@@ -683,3 +683,109 @@ fn without_the_grant_the_permitted_extension_is_refused_and_without_a_sandbox_th
         assert!(open.stolen.contains(&attempt), "{how}: {:?}", open.stolen);
     }
 }
+
+/// A session with `granted` under a policy grant of `grant`, loaded with `others` beside it and bound to `host`.
+async fn isolated_session(
+    project: &support::Project,
+    granted: &str,
+    grant: pihost::permissions::ExtensionGrant,
+    others: &[&str],
+    tune: impl FnOnce(&mut pihost::EngineOptions),
+    host: std::sync::Arc<PromptedHost>,
+) -> pihost::Pihost {
+    let mut options = project.options();
+    options.permissions.sandbox = true;
+    options.permissions.extensions.insert(granted.to_string(), grant);
+    tune(&mut options);
+    let pihost = pihost::Pihost::start(options).await.expect("start");
+    let mut paths = vec![granted.to_string()];
+    paths.extend(others.iter().map(|other| other.to_string()));
+    let report = pihost.load(&paths).await.expect("load");
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    pihost.bind(host, &Default::default()).await.expect("bind");
+    pihost
+}
+
+const TOOL_PARAMETERS: &str = "parameters: { type: 'object', properties: {} }";
+
+#[test]
+fn a_runaway_isolated_extension_is_stopped_and_the_others_go_on() {
+    let project = support::Project::new();
+    let spin = project.write(
+        "spin.ts",
+        &format!(
+            "export default function (pi) {{\n  pi.registerTool({{ name: 'spin', label: 'spin', description: 'spins', {TOOL_PARAMETERS}, async execute() {{ for (;;) {{}} }} }});\n  pi.registerTool({{ name: 'fine', label: 'fine', description: 'answers', {TOOL_PARAMETERS}, async execute() {{ return {{ content: [], details: 'fine' }}; }} }});\n}}\n"
+        ),
+    );
+    let other = project.write(
+        "other.ts",
+        &format!(
+            "export default function (pi) {{\n  pi.registerTool({{ name: 'other', label: 'other', description: 'answers', {TOOL_PARAMETERS}, async execute() {{ return {{ content: [], details: 'other' }}; }} }});\n}}\n"
+        ),
+    );
+    let host = std::sync::Arc::new(PromptedHost {
+        answer: json!("deny"),
+        calls: Default::default(),
+    });
+    support::runtime().block_on(async {
+        let grant = pihost::permissions::ExtensionGrant {
+            allow_env: Some(Vec::new()),
+            ..Default::default()
+        };
+        let tune =
+            |options: &mut pihost::EngineOptions| options.limits.cpu = Some(std::time::Duration::from_millis(1_000));
+        let pihost = isolated_session(&project, &spin, grant, &[&other], tune, host).await;
+        let fine = pihost
+            .execute_tool("fine", "0", &json!({}), None)
+            .await
+            .expect("fine runs");
+        assert_eq!(fine.map(|result| result["details"].clone()), Some(json!("fine")));
+        let spun = pihost.execute_tool("spin", "1", &json!({}), None).await;
+        let error = spun.expect_err("the runaway tool fails").to_string();
+        assert!(
+            error.contains(&format!("Extension \"{spin}\" did not return within 1000 ms")),
+            "{error}"
+        );
+        let other = pihost
+            .execute_tool("other", "2", &json!({}), None)
+            .await
+            .expect("other runs");
+        assert_eq!(other.map(|result| result["details"].clone()), Some(json!("other")));
+        let after = pihost.execute_tool("fine", "3", &json!({}), None).await;
+        assert!(after.is_err(), "the stopped extension's tools fail: {after:?}");
+    });
+}
+
+#[test]
+fn an_isolated_extension_is_asked_about_in_its_own_name() {
+    let project = support::Project::new();
+    let note = project.write("note.txt", "note");
+    let granted_file = project.write("granted.txt", "granted");
+    let reader = project.write(
+        "reader.ts",
+        "import fs from 'node:fs';\nexport default function (pi) {\n  pi.registerCommand('read', { handler: async (path) => fs.readFileSync(path, 'utf8') });\n}\n",
+    );
+    let host = std::sync::Arc::new(PromptedHost {
+        answer: json!("allowOnce"),
+        calls: Default::default(),
+    });
+    support::runtime().block_on(async {
+        let grant = pihost::permissions::ExtensionGrant {
+            allow_read: Some(vec![granted_file.clone()]),
+            ..Default::default()
+        };
+        let tune = |options: &mut pihost::EngineOptions| options.permissions.prompt = true;
+        let pihost = isolated_session(&project, &reader, grant, &[], tune, host.clone()).await;
+        let granted = pihost.run_command("read", &granted_file).await.expect("granted read");
+        assert_eq!(granted, Some(json!("granted")));
+        let asked = pihost.run_command("read", &note).await.expect("asked read");
+        assert_eq!(asked, Some(json!("note")));
+    });
+    let calls = host.calls.lock().expect("calls").clone();
+    let requests: Vec<_> = calls
+        .iter()
+        .filter(|call| call["method"] == "permission.request")
+        .map(|call| (call["extension"].clone(), call["target"].clone()))
+        .collect();
+    assert_eq!(requests, [(json!(reader), json!(note))], "{calls:#?}");
+}
