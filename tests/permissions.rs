@@ -789,3 +789,65 @@ fn an_isolated_extension_is_asked_about_in_its_own_name() {
         .collect();
     assert_eq!(requests, [(json!(reader), json!(note))], "{calls:#?}");
 }
+
+#[test]
+fn a_reload_shuts_the_old_guest_down_and_loads_the_extension_in_a_new_one() {
+    let project = support::Project::new();
+    let log = project.write("log.txt", "");
+    let logger = project.write(
+        "logger.ts",
+        &format!(
+            "import fs from 'node:fs';\nconst loaded = Date.now() + Math.random();\nexport default function (pi) {{\n  pi.on('session_shutdown', async (event) => {{ fs.appendFileSync({log:?}, `shutdown ${{event.reason}}\\n`); }});\n  pi.registerCommand('loaded', {{ handler: async () => String(loaded) }});\n}}\n"
+        ),
+    );
+    let host = std::sync::Arc::new(PromptedHost {
+        answer: json!("deny"),
+        calls: Default::default(),
+    });
+    support::runtime().block_on(async {
+        let grant = pihost::permissions::ExtensionGrant {
+            allow_write: Some(vec![log.clone()]),
+            ..Default::default()
+        };
+        let pihost = isolated_session(&project, &logger, grant, &[], |_| {}, host).await;
+        let first = pihost.run_command("loaded", "").await.expect("first");
+        let report = pihost.reload(&[logger.clone()]).await.expect("reload");
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let second = pihost.run_command("loaded", "").await.expect("second");
+        assert_ne!(first, second, "the module was evaluated anew, in a new guest");
+    });
+    assert_eq!(std::fs::read_to_string(&log).expect("log"), "shutdown reload\n");
+}
+
+#[test]
+fn an_isolated_extension_cannot_draw_and_is_told_why() {
+    let ground = Ground::new();
+    let fixture = ground.path("draws.ts");
+    std::fs::write(
+        &fixture,
+        "export default function (pi) {\n  pi.registerCommand('draw', { handler: async (_args, ctx) => ctx.ui.custom((tui, theme, kb, done) => ({ render: () => ['hi'], invalidate() {}, handleInput: () => done('x') })) });\n}\n",
+    )
+    .expect("write");
+    let policy = ground.path("policy.json");
+    std::fs::write(
+        &policy,
+        json!({ "extensions": { fixture.display().to_string(): { "allowEnv": [] } } }).to_string(),
+    )
+    .expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["command", "draw", "-e"])
+        .arg(&fixture)
+        .arg("--cwd")
+        .arg(ground.root.path())
+        .args(["--sandbox", "--permissions-file"])
+        .arg(&policy)
+        .args(["--keys", "enter", "--width", "40"])
+        .output()
+        .expect("pihost runs");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let error = report["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("ctx.ui.custom cannot show a component of an extension isolated by a permission policy"),
+        "{report:#}"
+    );
+}

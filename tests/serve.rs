@@ -343,6 +343,46 @@ fn initialize_takes_a_sandbox_and_its_grants() {
     );
 }
 
+#[test]
+fn initialize_takes_per_extension_grants() {
+    let project = Project::new();
+    let reader = |command: &str| {
+        format!(
+            "import fs from 'node:fs';\nexport default function (pi) {{\n  pi.registerCommand('{command}', {{ handler: async (args) => fs.readFileSync(args, 'utf8') }});\n}}\n"
+        )
+    };
+    project.write("granted.ts", &reader("granted_peek"));
+    project.write("other.ts", &reader("other_peek"));
+    let note = project.write("note.txt", "note");
+    let mut agent = Agent::start(&project);
+    agent.request(
+        1,
+        "initialize",
+        json!({
+            "paths": ["granted.ts", "other.ts"],
+            "permissions": { "sandbox": true, "extensions": { "./granted.ts": { "allowRead": ["note.txt"] } } },
+        }),
+    );
+    agent.response(1);
+    agent.request(2, "load", json!({}));
+    assert_eq!(agent.response(2)["result"]["errors"], json!([]));
+    agent.request(3, "bind", json!({}));
+    agent.response(3);
+    agent.request(4, "runCommand", json!({ "name": "granted_peek", "args": note }));
+    assert_eq!(
+        agent.response(4)["result"]["result"],
+        json!("note"),
+        "the granted extension reads its file"
+    );
+    agent.request(5, "runCommand", json!({ "name": "other_peek", "args": note }));
+    let refused = agent.response(5);
+    assert_eq!(
+        refused["error"]["message"],
+        format!("Requires read access to \"{note}\", run again with the --allow-read flag"),
+        "another extension has only the session's permissions: {refused:#}"
+    );
+}
+
 const PEEKS: &str = "import fs from 'node:fs';\nexport default function (pi) {\n  pi.registerCommand('peek', { handler: async (args) => fs.readFileSync(args, 'utf8') });\n}\n";
 
 /// An agent whose session is a sandbox that prompts, with `peeks.ts` loaded and bound.

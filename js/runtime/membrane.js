@@ -29,6 +29,18 @@ const weakSet = WeakMap.prototype.set;
 const ErrorCtor = Error;
 const apply = Reflect.apply;
 
+/** Every stand-in for a function of another realm, in this realm. */
+const standIns = new WeakSet();
+
+/**
+ * Whether `fn` stands for a function of another realm (an isolated
+ * extension's): it answers with a promise, so it cannot be a component's
+ * factory or renderer, which the screen calls synchronously.
+ */
+export function isFromAnotherRealm(fn) {
+  return typeof fn === "function" && standIns.has(fn);
+}
+
 /** A value that is only data: nothing in it runs when it is read. */
 function isPlainRecord(value) {
   const prototype = getPrototypeOf(value);
@@ -210,6 +222,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
           const stand = function (...args) {
             return remoteCall(value.id, args.map((arg) => encode(arg)));
           };
+          standIns.add(stand);
           return stand;
         });
       case "r":

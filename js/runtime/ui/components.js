@@ -12,6 +12,7 @@ import { getKeybindings } from "pihost:pi/pi-tui/keybindings.js";
 import { addOutsideSettler, currentOwner, enterExtensionSync, failable, onEntryStopped } from "pihost:runtime/entries.js";
 import { core, ops } from "pihost:runtime/ops.js";
 import { VirtualScreen } from "pihost:runtime/ui/virtual-tui.js";
+import { isFromAnotherRealm } from "pihost:runtime/membrane.js";
 
 let screen;
 let nextComponentId = 1;
@@ -131,8 +132,18 @@ function wakeFocusWaiters() {
   for (const wake of waiting) wake();
 }
 
+/** A factory from an isolated extension's realm cannot make a component here (README, "Not built yet"). */
+function refuseIsolated(factory, what) {
+  if (isFromAnotherRealm(factory)) {
+    throw new Error(
+      `pihost: ${what} cannot show a component of an extension isolated by a permission policy: components drawn in the host's runtime are not built for isolated extensions`,
+    );
+  }
+}
+
 /** `ctx.ui.custom(factory, options)` on pihost's screen. */
 export function showCustom(factory, options) {
+  refuseIsolated(factory, "ctx.ui.custom");
   const caller = currentOwner();
   // Its render and keys run for the call that showed it, which pihost fails if they run away.
   const owner = { ...ownerNamed(caller?.path ?? "<unknown>"), parent: caller };
@@ -258,6 +269,7 @@ function linesComponent(lines) {
 
 /** `ctx.ui.setWidget(key, content, options)`: lines or a factory `(tui, theme)`; undefined removes it. */
 export function setScreenWidget(key, content, options) {
+  refuseIsolated(content, "ctx.ui.setWidget");
   const make =
     content === undefined
       ? undefined
@@ -267,6 +279,7 @@ export function setScreenWidget(key, content, options) {
 
 /** `ctx.ui.setHeader(factory)`: a factory `(tui, theme)`, or undefined for pi's own header. */
 export function setScreenHeader(factory) {
+  refuseIsolated(factory, "ctx.ui.setHeader");
   placeFixed("header", factory && (() => factory(screen.tui, currentTheme())), { kind: "header" }, "ui.setHeader");
 }
 
@@ -290,6 +303,7 @@ const footerData = {
 
 /** `ctx.ui.setFooter(factory)`: a factory `(tui, theme, footerData)`, or undefined for pi's own footer. */
 export function setScreenFooter(factory) {
+  refuseIsolated(factory, "ctx.ui.setFooter");
   placeFixed("footer", factory && (() => factory(screen.tui, currentTheme(), footerData)), { kind: "footer" }, "ui.setFooter");
 }
 
