@@ -811,7 +811,7 @@ fn a_reload_shuts_the_old_guest_down_and_loads_the_extension_in_a_new_one() {
         };
         let pihost = isolated_session(&project, &logger, grant, &[], |_| {}, host).await;
         let first = pihost.run_command("loaded", "").await.expect("first");
-        let report = pihost.reload(&[logger.clone()]).await.expect("reload");
+        let report = pihost.reload(std::slice::from_ref(&logger)).await.expect("reload");
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         let second = pihost.run_command("loaded", "").await.expect("second");
         assert_ne!(first, second, "the module was evaluated anew, in a new guest");
