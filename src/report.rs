@@ -61,6 +61,10 @@ pub struct ExtensionReport {
     /// What a sandbox refused the extension while it loaded, first touch of each target once.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub denied: Vec<crate::permissions::Denial>,
+    /// The policy key whose grant the extension has (`Permissions::extensions`):
+    /// it runs in a runtime of its own. None for an extension in the session's runtime.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolated: Option<String>,
 }
 
 /// A registered tool.

@@ -91,6 +91,7 @@ const membrane = createMembrane({
   remoteObject,
   sendSettle: (id, outcome) => post({ t: "settle", id, outcome }),
   sendAbort: () => {},
+  sendRelease: (id, count) => post({ t: "release", id, count }),
   objectsAsHandles: false,
 });
 // A promise of the main runtime (a dialog's answer) may still settle what waits.
@@ -185,6 +186,9 @@ async function handle(message) {
       break;
     case "abort":
       membrane.abort(message.id, message.reason);
+      break;
+    case "release":
+      membrane.release(message.id, message.count);
       break;
   }
 }

@@ -54,12 +54,26 @@ function startGuest(entry) {
   let endedWith;
   const send = (message) => ops.op_pihost_guest_send(id, membrane.toJson(message));
 
+  // Listening to a guest is work of this event loop only while a call
+  // waits for its answer: otherwise the loop may run dry (and what nothing
+  // can settle be found) while the guest stays ready for the next call.
+  let receiving;
+  let referenced = false;
+  function referenceWhileWaiting() {
+    const wanted = calls.size > 0;
+    if (receiving === undefined || wanted === referenced) return;
+    referenced = wanted;
+    if (wanted) core.refOpPromise(receiving);
+    else core.unrefOpPromise(receiving);
+  }
+
   function call(message) {
     if (endedWith) return Promise.reject(new Error(endedWith));
     const callId = nextCall++;
     waiting++;
     return new Promise((resolve, reject) => {
       calls.set(callId, { resolve, reject });
+      referenceWhileWaiting();
       send({ ...message, id: callId });
     });
   }
@@ -71,6 +85,7 @@ function startGuest(entry) {
     },
     sendSettle: (promiseId, outcome) => send({ t: "settle", id: promiseId, outcome }),
     sendAbort: (signalId, reason) => send({ t: "abort", id: signalId, reason }),
+    sendRelease: (handle, count) => send({ t: "release", id: handle, count }),
     objectsAsHandles: true,
   });
 
@@ -99,6 +114,7 @@ function startGuest(entry) {
         if (!pending) return;
         calls.delete(message.id);
         waiting--;
+        referenceWhileWaiting();
         if (message.ok) pending.resolve(membrane.decode(message.value));
         else pending.reject(membrane.decodeError(message.error));
         return;
@@ -115,16 +131,20 @@ function startGuest(entry) {
       case "error":
         ops.op_pihost_report_error(message.error);
         return;
+      case "release":
+        membrane.release(message.id, message.count);
+        return;
     }
   }
 
   (async () => {
     for (;;) {
-      const next = ops.op_pihost_guest_recv(id);
-      // Listening to a guest is not work of this event loop: it may still
-      // run dry, and what waits on a guest says so itself (`waiting`).
-      core.unrefOpPromise(next);
+      receiving = ops.op_pihost_guest_recv(id);
+      referenced = true;
+      const next = receiving;
+      referenceWhileWaiting();
       const event = await next;
+      receiving = undefined;
       if (event.ended) {
         if (!endedWith) {
           const message = limitMessage(entry.path, event.ended);
@@ -221,7 +241,7 @@ export async function loadIsolated(entry, { eventBus, runtime, loadTimeoutMs }) 
     return { error: loaded.error, denials: loaded.denials };
   }
   const extension = { handlers: new Map() };
-  Object.assign(extension, loaded.record, { handlers: new Map() });
+  Object.assign(extension, loaded.record, { handlers: new Map(), isolatedBy: isolationOf(entry) });
   applyRecord(extension, loaded.record);
   guest.extension = extension;
   return { extension, denials: loaded.denials };

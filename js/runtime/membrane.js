@@ -60,16 +60,30 @@ function hasAccessors(value) {
  * promise's outcome. `objectsAsHandles`: whether objects that are more than
  * data cross as handles (the main runtime's side) or as copies (the guest's).
  */
-export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort, objectsAsHandles }) {
+export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort, sendRelease, objectsAsHandles }) {
   let nextHandle = 1;
-  /** handle → { target, holder } for what this side exported. */
+  /** handle → { target, holder, sent } for what this side exported; `sent` counts the times it crossed. */
   const exported = new MapCtor();
   /** target → handle, for functions with no holder and for objects. */
   const exportedIds = new WeakMap();
   /** holder → Map(function → handle), for methods read off an object. */
   const methodIds = new WeakMap();
-  /** handle → this side's stand-in for something of the other side. */
+  /** handle → a weak reference to this side's stand-in for something of the other side. */
   const imported = new MapCtor();
+  /** handle → how many times the other side sent it, told back when the stand-in is collected. */
+  const received = new MapCtor();
+  // A stand-in nobody holds any more releases what it stands for on the
+  // other side, which otherwise would keep every context it ever handed over.
+  const releases =
+    typeof FinalizationRegistry === "function"
+      ? new FinalizationRegistry((id) => {
+          if (imported.get(id)?.deref() !== undefined) return;
+          const count = received.get(id) ?? 0;
+          imported.delete(id);
+          received.delete(id);
+          if (count > 0) sendRelease(id, count);
+        })
+      : undefined;
   /** stand-in → handle, so that a stand-in sent back arrives as the original. */
   const importedIds = new WeakMap();
   /** promise handle → { resolve, reject } for promises of the other side. */
@@ -89,17 +103,30 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
       if (id === undefined) {
         id = nextHandle++;
         apply(mapSet, methods, [target, id]);
-        apply(mapSet, exported, [id, { target, holder }]);
+        apply(mapSet, exported, [id, { target, holder, sent: 0 }]);
       }
+      apply(mapGet, exported, [id]).sent++;
       return id;
     }
     id = apply(weakGet, exportedIds, [target]);
     if (id === undefined) {
       id = nextHandle++;
       apply(weakSet, exportedIds, [target, id]);
-      apply(mapSet, exported, [id, { target, holder: undefined }]);
+      apply(mapSet, exported, [id, { target, holder: undefined, sent: 0 }]);
     }
+    apply(mapGet, exported, [id]).sent++;
     return id;
+  }
+
+  /** The other side let go of `count` of the times `id` crossed; once all, it is forgotten here. */
+  function release(id, count) {
+    const entry = apply(mapGet, exported, [id]);
+    if (!entry) return;
+    entry.sent -= count;
+    if (entry.sent > 0) return;
+    exported.delete(id);
+    if (entry.holder !== undefined) apply(weakGet, methodIds, [entry.holder])?.delete(entry.target);
+    else exportedIds.delete(entry.target);
   }
 
   function exportPromise(promise) {
@@ -244,11 +271,13 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
   }
 
   function importHandle(id, make) {
-    let stand = imported.get(id);
+    received.set(id, (received.get(id) ?? 0) + 1);
+    let stand = imported.get(id)?.deref();
     if (!stand) {
       stand = make();
-      imported.set(id, stand);
+      imported.set(id, new WeakRef(stand));
       apply(weakSet, importedIds, [stand, id]);
+      releases?.register(stand, id);
     }
     return stand;
   }
@@ -324,6 +353,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
     invoke,
     answerSync,
     abort,
+    release,
     exportTarget,
     /** Whether promises of the other side are still pending here. */
     waitsOnOtherSide: () => pendingPromises.size > 0,

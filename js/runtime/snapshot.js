@@ -57,7 +57,11 @@ export function describeLoad({ extensions, errors, timings, denials }, runtime) 
   for (const name of [...runtime.flagValues.keys()].sort()) flagValues[name] = jsonValue(runtime.flagValues.get(name));
   return {
     extensions: extensions.map((extension) =>
-      withOptional(describeExtension(extension, timings.get(extension.path) ?? 0), "denied", denials?.get(extension.path)),
+      withOptional(
+        withOptional(describeExtension(extension, timings.get(extension.path) ?? 0), "denied", denials?.get(extension.path)),
+        "isolated",
+        extension.isolatedBy,
+      ),
     ),
     errors: errors.map((error) => {
       const described = { path: error.path, error: error.error };

@@ -885,6 +885,12 @@ fn render_table(report: &InspectReport) -> String {
                 out.push_str(&format!("  {label:<10} {value}\n"));
             }
         }
+        if let Some(policy) = &extension.isolated {
+            out.push_str(&format!(
+                "  {:<10} in a runtime of its own, with the grant of {policy:?}\n",
+                "isolated"
+            ));
+        }
         render_denials(&mut out, &extension.denied);
     }
     if !report.pending_providers.is_empty() {
