@@ -29,6 +29,16 @@ const weakSet = WeakMap.prototype.set;
 const ErrorCtor = Error;
 const apply = Reflect.apply;
 
+/**
+ * `list` mapped by `each`, by index: what another extension of this realm
+ * did to `Array.prototype` must not see or change what crosses.
+ */
+function mapped(list, each) {
+  const result = [];
+  for (let index = 0; index < list.length; index++) result[index] = each(list[index]);
+  return result;
+}
+
 /** Every stand-in for a function of another realm, in this realm. */
 const standIns = new WeakSet();
 
@@ -193,7 +203,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
     }
     seen.add(value);
     try {
-      if (isArray(value)) return { $: "a", v: value.map((item) => encode(item, undefined, seen)) };
+      if (isArray(value)) return { $: "a", v: mapped(value, (item) => encode(item, undefined, seen)) };
       // The main runtime's maps and sets are live state (flag values): handles.
       if (objectsAsHandles && (value instanceof MapCtor || value instanceof SetCtor)) return { $: "r", id: exportTarget(value) };
       if (value instanceof MapCtor) return { $: "map", v: [...value].map(([k, v]) => [encode(k, undefined, seen), encode(v, undefined, seen)]) };
@@ -233,7 +243,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
       case "d":
         return new Date(value.v);
       case "a":
-        return value.v.map(decode);
+        return mapped(value.v, decode);
       case "map":
         return new MapCtor(value.v.map(([k, v]) => [decode(k), decode(v)]));
       case "set":
@@ -247,7 +257,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
       case "f":
         return importHandle(value.id, () => {
           const stand = function (...args) {
-            return remoteCall(value.id, args.map((arg) => encode(arg)));
+            return remoteCall(value.id, mapped(args, (arg) => encode(arg)));
           };
           standIns.add(stand);
           return stand;
@@ -301,7 +311,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
   function invoke(id, encodedArgs) {
     const { target: fn, holder } = target(id);
     if (typeof fn !== "function") throw new TypeError("pihost: a handle that is not a function was called");
-    return apply(fn, holder, encodedArgs.map(decode));
+    return apply(fn, holder, mapped(encodedArgs, decode));
   }
 
   /** Reads, writes or lists a property of an exported object. */
