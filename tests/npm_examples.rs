@@ -18,8 +18,26 @@ use pihost::host::{HostState, RecordingHost};
 use serde_json::{Value, json};
 use support::*;
 
-async fn loaded() -> Pihost {
-    let options = pihost::EngineOptions::for_cwd(&project_root());
+/// The npm examples loaded and bound; `isolated`: in a sandbox with a
+/// policy that grants their package everything, so that each runs in a
+/// runtime of its own and reaches pihost only through the membrane.
+async fn loaded(isolated: bool) -> Pihost {
+    let mut options = pihost::EngineOptions::for_cwd(&project_root());
+    if isolated {
+        let everything = Some(Vec::new());
+        options.permissions.sandbox = true;
+        options.permissions.extensions.insert(
+            "pihost-npm-examples".to_string(),
+            pihost::permissions::ExtensionGrant {
+                allow_read: everything.clone(),
+                allow_write: everything.clone(),
+                allow_run: everything.clone(),
+                allow_net: everything.clone(),
+                allow_env: everything.clone(),
+                allow_sys: everything,
+            },
+        );
+    }
     let pihost = Pihost::start(options).await.expect("start");
     let report = pihost
         .load(&["extensions-examples/npm-deps".to_string()])
@@ -31,6 +49,9 @@ async fn loaded() -> Pihost {
         report.errors
     );
     assert_eq!(report.extensions.len(), 15);
+    if isolated {
+        assert!(report.extensions.iter().all(|extension| extension.isolated.is_some()));
+    }
     pihost
         .bind(Arc::new(RecordingHost::new()), &HostState::default())
         .await
@@ -43,7 +64,10 @@ fn text(result: &Option<Value>) -> String {
 }
 
 fn text_of(result: &Value) -> String {
-    result["content"][0]["text"].as_str().expect("text content").to_string()
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text content in {result:#}"))
+        .to_string()
 }
 
 /// Answers every request with a small text body, once per connection.
@@ -66,10 +90,9 @@ fn serve_text() -> u16 {
     port
 }
 
-#[test]
-fn npm_packages_do_their_work_inside_pihost() {
+fn npm_packages_do_their_work_inside_pihost(isolated: bool) {
     runtime().block_on(async {
-        let pihost = loaded().await;
+        let pihost = loaded(isolated).await;
 
         let id = text(&pihost.execute_tool("short_id", "c1", &json!({}), None).await.expect("nanoid"));
         assert_eq!(id.len(), 21, "{id}");
@@ -143,10 +166,9 @@ fn changes(result: &Option<Value>) -> Vec<String> {
     serde_json::from_value(result.as_ref().expect("a result")["details"]["changes"].clone()).expect("changes")
 }
 
-#[test]
-fn chokidar_reports_what_changes_in_a_folder_to_a_tool() {
+fn chokidar_reports_what_changes_in_a_folder_to_a_tool(isolated: bool) {
     runtime().block_on(async {
-        let pihost = loaded().await;
+        let pihost = loaded(isolated).await;
         let folder = tempfile::tempdir().expect("temp dir");
         let at = |name: &str| folder.path().join(name);
         std::fs::write(at("existing.txt"), "old").expect("write");
@@ -200,10 +222,9 @@ async fn tool(pihost: &Pihost, name: &str, args: Value) -> Value {
         .unwrap_or_else(|| panic!("{name} gave no result"))
 }
 
-#[test]
-fn express_serves_pages_that_fetch_reads_back() {
+fn express_serves_pages_that_fetch_reads_back(isolated: bool) {
     runtime().block_on(async {
-        let pihost = loaded().await;
+        let pihost = loaded(isolated).await;
         let result = tool(&pihost, "express_roundtrip", json!({})).await;
         assert_eq!(
             text_of(&result),
@@ -236,10 +257,9 @@ fn express_serves_pages_that_fetch_reads_back() {
     });
 }
 
-#[test]
-fn vscode_jsonrpc_talks_over_a_unix_socket() {
+fn vscode_jsonrpc_talks_over_a_unix_socket(isolated: bool) {
     runtime().block_on(async {
-        let pihost = loaded().await;
+        let pihost = loaded(isolated).await;
         let folder = tempfile::tempdir().expect("temp dir");
         let result = tool(&pihost, "jsonrpc_roundtrip", json!({ "dir": folder.path() })).await;
         assert_eq!(
@@ -256,10 +276,9 @@ fn vscode_jsonrpc_talks_over_a_unix_socket() {
     });
 }
 
-#[test]
-fn async_local_storage_follows_axios_requests() {
+fn async_local_storage_follows_axios_requests(isolated: bool) {
     runtime().block_on(async {
-        let pihost = loaded().await;
+        let pihost = loaded(isolated).await;
         let result = tool(
             &pihost,
             "traced_requests",
@@ -283,10 +302,9 @@ fn async_local_storage_follows_axios_requests() {
     });
 }
 
-#[test]
-fn proper_lockfile_locks_and_refuses_a_second_lock() {
+fn proper_lockfile_locks_and_refuses_a_second_lock(isolated: bool) {
     runtime().block_on(async {
-        let pihost = loaded().await;
+        let pihost = loaded(isolated).await;
         let folder = tempfile::tempdir().expect("temp dir");
         let file = folder.path().join("state.json");
         std::fs::write(&file, "{}").expect("write");
@@ -312,10 +330,9 @@ fn proper_lockfile_locks_and_refuses_a_second_lock() {
     });
 }
 
-#[test]
-fn the_mcp_sdk_client_calls_a_stdio_server() {
+fn the_mcp_sdk_client_calls_a_stdio_server(isolated: bool) {
     runtime().block_on(async {
-        let pihost = loaded().await;
+        let pihost = loaded(isolated).await;
         let result = tool(&pihost, "mcp_count_words", json!({ "text": "the quick  brown fox" })).await;
         assert_eq!(text_of(&result), "4 words", "{result:#}");
         let details = &result["details"];
@@ -337,10 +354,9 @@ fn the_mcp_sdk_client_calls_a_stdio_server() {
     });
 }
 
-#[test]
-fn glob_matches_patterns_with_ignore_and_dot() {
+fn glob_matches_patterns_with_ignore_and_dot(isolated: bool) {
     runtime().block_on(async {
-        let pihost = loaded().await;
+        let pihost = loaded(isolated).await;
         let folder = tempfile::tempdir().expect("temp dir");
         for file in [
             "src/a.ts",
@@ -380,10 +396,9 @@ fn glob_matches_patterns_with_ignore_and_dot() {
     });
 }
 
-#[test]
-fn jsdiff_makes_reads_and_applies_a_patch() {
+fn jsdiff_makes_reads_and_applies_a_patch(isolated: bool) {
     runtime().block_on(async {
-        let pihost = loaded().await;
+        let pihost = loaded(isolated).await;
         let result = tool(
             &pihost,
             "diff_patch",
@@ -413,3 +428,33 @@ fn jsdiff_makes_reads_and_applies_a_patch() {
         );
     });
 }
+
+/// Each check twice: in the session's runtime, and isolated by a policy.
+macro_rules! in_both_runtimes {
+    ($($check:ident),* $(,)?) => {
+        mod in_the_session {
+            $(#[test]
+            fn $check() {
+                super::$check(false)
+            })*
+        }
+        mod isolated_by_a_policy {
+            $(#[test]
+            fn $check() {
+                super::$check(true)
+            })*
+        }
+    };
+}
+
+in_both_runtimes!(
+    npm_packages_do_their_work_inside_pihost,
+    chokidar_reports_what_changes_in_a_folder_to_a_tool,
+    express_serves_pages_that_fetch_reads_back,
+    vscode_jsonrpc_talks_over_a_unix_socket,
+    async_local_storage_follows_axios_requests,
+    proper_lockfile_locks_and_refuses_a_second_lock,
+    the_mcp_sdk_client_calls_a_stdio_server,
+    glob_matches_patterns_with_ignore_and_dot,
+    jsdiff_makes_reads_and_applies_a_patch,
+);

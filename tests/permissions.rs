@@ -851,3 +851,34 @@ fn an_isolated_extension_cannot_draw_and_is_told_why() {
         "{report:#}"
     );
 }
+
+#[test]
+fn an_isolated_tool_waiting_for_its_signal_is_settled_by_the_hosts_abort() {
+    let project = support::Project::new();
+    let waits = project.write(
+        "waits.ts",
+        &format!(
+            "export default function (pi) {{\n  pi.registerTool({{ name: 'wait', label: 'wait', description: 'waits', {TOOL_PARAMETERS}, execute: (_id, _params, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve({{ content: [], details: `aborted: ${{signal.aborted}}` }}))) }});\n}}\n"
+        ),
+    );
+    let host = std::sync::Arc::new(PromptedHost {
+        answer: json!("deny"),
+        calls: Default::default(),
+    });
+    support::runtime().block_on(async {
+        let grant = pihost::permissions::ExtensionGrant {
+            allow_env: Some(Vec::new()),
+            ..Default::default()
+        };
+        let pihost = isolated_session(&project, &waits, grant, &[], |_| {}, host).await;
+        let args = json!({});
+        let call = pihost.execute_tool("wait", "w1", &args, None);
+        let abort = async {
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+            pihost.abort_tool("w1").await.expect("abort");
+        };
+        let (result, ()) = tokio::join!(call, abort);
+        let result = result.expect("the tool settles").unwrap_or_default();
+        assert_eq!(result["details"], json!("aborted: true"), "{result:#}");
+    });
+}

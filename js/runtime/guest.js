@@ -157,7 +157,13 @@ async function load({ runtime, eventBus, loadTimeoutMs }) {
 }
 
 /** Who runs when the main runtime calls in: the extension (its prompts, its limits name it). */
-const callOwner = { path: facts.path, where: "in a call from the host's runtime", event: "call" };
+const callOwner = {
+  path: facts.path,
+  where: "in a call from the host's runtime",
+  event: "call",
+  // A tool listening for its signal may still be settled by the host's abort.
+  settlesFromOutside: () => membrane.awaitsAnAbort(),
+};
 
 async function handle(message) {
   switch (message.t) {

@@ -91,6 +91,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
           const count = received.get(id) ?? 0;
           imported.delete(id);
           received.delete(id);
+          signalCopies.delete(id);
           if (count > 0) sendRelease(id, count);
         })
       : undefined;
@@ -98,8 +99,14 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
   const importedIds = new WeakMap();
   /** promise handle → { resolve, reject } for promises of the other side. */
   const pendingPromises = new MapCtor();
-  /** signal handle → the controller of this side's copy of an AbortSignal of the other side. */
+  /**
+   * signal handle → a weak reference to this side's copy of an AbortSignal
+   * of the other side; the copy holds its controller, so both go once
+   * nothing here holds the signal.
+   */
   const signalCopies = new MapCtor();
+  const controllerOf = Symbol("pihost.controller");
+  const listenedTo = Symbol("pihost.listenedTo");
 
   function exportTarget(target, holder) {
     let id;
@@ -269,9 +276,17 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
       case "signal":
         return importHandle(value.id, () => {
           const controller = new AbortController();
-          signalCopies.set(value.id, controller);
+          const { signal } = controller;
+          signal[controllerOf] = controller;
+          // Code that listens for the abort may still be settled by it.
+          const addListener = signal.addEventListener;
+          signal.addEventListener = function (type, ...rest) {
+            if (type === "abort") signal[listenedTo] = true;
+            return apply(addListener, this, [type, ...rest]);
+          };
+          signalCopies.set(value.id, new WeakRef(signal));
           if (value.aborted) controller.abort(decode(value.reason));
-          return controller.signal;
+          return signal;
         });
       case "p":
         return new Promise((resolve, reject) => pendingPromises.set(value.id, { resolve, reject }));
@@ -351,7 +366,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
 
   /** Aborts this side's copy of a signal of the other side. */
   function abort(id, reason) {
-    signalCopies.get(id)?.abort(decode(reason));
+    signalCopies.get(id)?.deref()?.[controllerOf].abort(decode(reason));
   }
 
   return {
@@ -367,6 +382,14 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
     exportTarget,
     /** Whether promises of the other side are still pending here. */
     waitsOnOtherSide: () => pendingPromises.size > 0,
+    /** Whether code here listens for the abort of a signal of the other side that has not come yet. */
+    awaitsAnAbort: () => {
+      for (const copy of signalCopies.values()) {
+        const signal = copy.deref();
+        if (signal && !signal.aborted && (signal[listenedTo] || signal.onabort != null)) return true;
+      }
+      return false;
+    },
     toJson: JSONStringify,
     fromJson: JSONParse,
   };
