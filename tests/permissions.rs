@@ -882,3 +882,37 @@ fn an_isolated_tool_waiting_for_its_signal_is_settled_by_the_hosts_abort() {
         assert_eq!(result["details"], json!("aborted: true"), "{result:#}");
     });
 }
+
+#[test]
+fn an_isolated_extensions_uncaught_error_reaches_the_host_in_its_name() {
+    let ground = Ground::new();
+    let fixture = ground.path("throws.ts");
+    std::fs::write(
+        &fixture,
+        "export default function (pi) {\n  pi.registerTool({ name: 'throws', label: 't', description: 't', parameters: { type: 'object', properties: {} },\n    async execute() { setTimeout(() => { throw new Error('boom in a timer'); }, 10); await new Promise((resolve) => setTimeout(resolve, 200)); return { content: [], details: 'done' }; } });\n}\n",
+    )
+    .expect("write");
+    let policy = ground.path("policy.json");
+    std::fs::write(
+        &policy,
+        json!({ "extensions": { fixture.display().to_string(): { "allowEnv": [] } } }).to_string(),
+    )
+    .expect("write");
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["tool", "throws", "-e"])
+        .arg(&fixture)
+        .arg("--cwd")
+        .arg(ground.root.path())
+        .args(["--sandbox", "--permissions-file"])
+        .arg(&policy)
+        .output()
+        .expect("pihost runs");
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["result"]["details"], "done", "{report:#}");
+    let errors = report["errors"].as_array().cloned().unwrap_or_default();
+    assert!(
+        errors.iter().any(|error| error["error"] == "boom in a timer"
+            && error["extensionPath"] == json!(fixture.display().to_string())),
+        "{report:#}"
+    );
+}

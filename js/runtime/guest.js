@@ -23,7 +23,13 @@ const fromJson = JSON.parse;
 const post = (message) => ops.op_pihost_guest_post(toJson(message));
 
 // What would go to the main runtime's error stream goes there, through it.
-const reportToMain = (error) => post({ t: "error", error });
+// Everything in this realm is the one extension's, so it is named even
+// where the main runtime could not tell whose a callback was.
+const reportToMain = (error) =>
+  post({
+    t: "error",
+    error: { ...error, extensionPath: !error?.extensionPath || error.extensionPath === "<unknown>" ? facts.path : error.extensionPath },
+  });
 ops.op_pihost_report_error = reportToMain;
 
 let record;
@@ -211,7 +217,9 @@ export function start() {
         ended = true;
         return;
       }
-      handle(fromJson(text)).catch(reportToMain);
+      handle(fromJson(text)).catch((error) =>
+        reportToMain({ event: "isolated runtime", error: String(error?.message ?? error), stack: error?.stack }),
+      );
     }
   })();
 }
