@@ -1017,3 +1017,36 @@ fn a_pushed_screen_hands_every_frame_to_the_bound_host_as_it_is_drawn() {
         );
     });
 }
+
+#[test]
+fn the_snake_example_reads_the_session_and_saves_its_game_into_it_on_escape() {
+    let Some(snake) = pi_example("snake.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &["command", "snake", "-e", &snake, "--keys", "escape", "--width", "60"],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(
+        output["errors"],
+        serde_json::json!([]),
+        "getEntries answered: {output:#}"
+    );
+    let frames = frames(&output);
+    let board = frames.first().expect("the board drew");
+    assert!(board.iter().any(|line| line.contains("SNAKE")), "{board:#?}");
+    let saved: Vec<&Value> = output["hostCalls"]
+        .as_array()
+        .expect("host calls")
+        .iter()
+        .filter(|call| call["method"] == "appendEntry")
+        .collect();
+    assert_eq!(saved.len(), 1, "escape pauses and saves the game once: {output:#}");
+    let entry = &saved[0]["entry"];
+    assert_eq!(entry["type"], "custom");
+    assert_eq!(entry["customType"], "snake-save");
+    assert_eq!(entry["parentId"], Value::Null, "the first entry of an empty session");
+    assert_eq!(entry["data"]["score"], 0);
+}

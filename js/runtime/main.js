@@ -14,6 +14,7 @@ import {
   useScreenComponents,
   hostState,
   setHostState as updateHostState,
+  sessionView,
   uiMode,
 } from "pihost:runtime/host-bridge.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
@@ -51,7 +52,8 @@ export async function loadExtensions(requestJson) {
     useCache: request.useCache,
   });
   session.extensions = result.extensions;
-  session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, {}, {});
+  sessionView.setDefaultCwd(request.cwd);
+  session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, sessionView.readonly(), {});
   session.runner.onError((error) => ops.op_pihost_report_error(error));
   return JSON.stringify(describeLoad(result, session.runtime));
 }
@@ -195,7 +197,7 @@ export async function reload(requestJson) {
     },
     createRunner(loaded) {
       session.extensions = loaded.extensions;
-      session.runner = new ExtensionRunner(loaded.extensions, loaded.runtime, request.cwd, {}, {});
+      session.runner = new ExtensionRunner(loaded.extensions, loaded.runtime, request.cwd, sessionView.readonly(), {});
       session.runner.onError((error) => ops.op_pihost_report_error(error));
       return session.runner;
     },
