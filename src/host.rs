@@ -163,6 +163,16 @@ pub enum HostNotification {
         /// The editor's new content.
         text: String,
     },
+    /// The user submitted `text` in the extension's editor component
+    /// (`ctx.ui.setEditorComponent`, on pihost's screen): what pi's editor
+    /// hands on when Enter is pressed, already trimmed, never blank. pi
+    /// prompts with it (slash commands, `!` bash, otherwise a user prompt
+    /// that goes through the `input` event first); the editor is empty again.
+    #[serde(rename = "ui.editorSubmit")]
+    UiEditorSubmit {
+        /// The submitted text, pasted blocks expanded.
+        text: String,
+    },
     /// `ctx.ui.pasteToEditor(text)`: paste into the input editor, with paste
     /// handling (pi collapses large pastes).
     #[serde(rename = "ui.pasteToEditor")]

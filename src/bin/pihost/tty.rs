@@ -565,14 +565,17 @@ impl Screen {
 
     /// The lines of everything but overlays, top to bottom as pi lays out
     /// its screen: header, widgets above the editor, the newest custom
-    /// component in the editor's place, widgets below it, footer.
+    /// component in the editor's place (else the extension's editor),
+    /// widgets below it, footer.
     fn base_lines(&self) -> Vec<&str> {
         let below = |frame: &Frame| frame.placement.as_deref() == Some("belowEditor");
         let of = |test: &dyn Fn(&Frame) -> bool| -> Vec<&Frame> { self.shown.iter().filter(|f| test(f)).collect() };
         let mut parts = of(&|f| f.kind == FrameKind::Header);
         parts.extend(of(&|f| f.kind == FrameKind::Widget && !below(f)));
-        // Only the newest dialog is visible, as in pi.
-        parts.extend(self.shown.iter().rev().find(|f| f.kind == FrameKind::Custom));
+        // Only the newest dialog is visible, as in pi; with none, the
+        // extension's editor has the place.
+        let dialog = self.shown.iter().rev().find(|f| f.kind == FrameKind::Custom);
+        parts.extend(dialog.or_else(|| self.shown.iter().rev().find(|f| f.kind == FrameKind::Editor)));
         parts.extend(of(&|f| f.kind == FrameKind::Widget && below(f)));
         parts.extend(of(&|f| f.kind == FrameKind::Footer));
         parts
@@ -693,6 +696,26 @@ mod tests {
             screen.base_lines(),
             ["header", "above", "first dialog", "below", "footer"]
         );
+    }
+
+    #[test]
+    fn the_extension_editor_sits_between_the_widgets_until_a_dialog_takes_its_place() {
+        let mut screen = Screen::default();
+        screen.apply(frame(1, FrameKind::Footer, None, &["footer"]));
+        screen.apply(frame(2, FrameKind::Editor, None, &["─ editor ─", "text"]));
+        screen.apply(frame(3, FrameKind::Widget, Some("belowEditor"), &["below"]));
+        screen.apply(frame(4, FrameKind::Widget, None, &["above"]));
+        assert_eq!(screen.base_lines(), ["above", "─ editor ─", "text", "below", "footer"]);
+        let mut covered = frame(2, FrameKind::Editor, None, &[]);
+        covered.hidden = true;
+        screen.apply(covered);
+        screen.apply(frame(5, FrameKind::Custom, None, &["dialog"]));
+        assert_eq!(screen.base_lines(), ["above", "dialog", "below", "footer"]);
+        let mut closed = frame(5, FrameKind::Custom, None, &[]);
+        closed.closed = true;
+        screen.apply(closed);
+        screen.apply(frame(2, FrameKind::Editor, None, &["─ editor ─", "text"]));
+        assert_eq!(screen.base_lines(), ["above", "─ editor ─", "text", "below", "footer"]);
     }
 
     #[test]
