@@ -101,3 +101,13 @@ pub enum FrameDelivery {
     /// key draws at once). Nothing is kept for `take_frames`.
     Push,
 }
+
+/// The component that has focus on the screen: keys go to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FocusedComponent {
+    /// Its id, as its frames carry it.
+    pub component: u64,
+    /// What it is: a `custom` component, an `overlay` or the extension's `editor`.
+    pub kind: FrameKind,
+}

@@ -1211,3 +1211,46 @@ fn the_modal_editor_example_takes_the_editor_place_and_its_enter_reaches_the_hos
         );
     });
 }
+
+#[test]
+fn keys_left_after_the_call_go_on_to_the_extension_editor_and_enter_reaches_the_host() {
+    let Some(modal) = pi_example("modal-editor.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &[
+            "emit",
+            "--event",
+            r#"{"type":"session_start","reason":"startup"}"#,
+            "-e",
+            &modal,
+            "--keys",
+            "h,i,enter",
+            "--width",
+            "30",
+        ],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert!(
+        output.get("unusedKeys").is_none(),
+        "the editor took every key: {output:#}"
+    );
+    assert_eq!(
+        output["hostCalls"],
+        serde_json::json!([{ "kind": "notification", "method": "ui.editorSubmit", "text": "hi" }])
+    );
+    let drawn = frames(&output);
+    assert_eq!(
+        drawn.last().map(|lines| lines[1].trim().to_string()),
+        Some(String::new()),
+        "{drawn:#?}"
+    );
+    assert!(drawn.iter().any(|lines| lines[1].starts_with("hi")), "{drawn:#?}");
+    assert!(
+        output["frames"]
+            .as_array()
+            .is_some_and(|frames| frames.iter().all(|frame| frame["kind"] == "editor"))
+    );
+}

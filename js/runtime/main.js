@@ -123,6 +123,11 @@ export async function waitForComponent() {
   return "null";
 }
 
+/** The component that has focus now: JSON `{ component, kind }`, or null. */
+export function focusedUiComponent() {
+  return JSON.stringify(screen ? screen.focusedComponent() : null);
+}
+
 /** Sends one raw key sequence to the focused component; resolves to the JSON id of the component that got it. */
 export async function sendUiInput(dataJson) {
   return JSON.stringify(screen ? await screen.sendInput(JSON.parse(dataJson)) : null);

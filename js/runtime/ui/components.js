@@ -457,6 +457,12 @@ export function resetScreen() {
   }
 }
 
+/** The component that has focus now, as `{ component, kind }`, or null. */
+export function focusedComponent() {
+  const surface = focusedSurface();
+  return surface ? { component: surface.id, kind: surface.kind } : null;
+}
+
 /** Resolves once some component has focus (at once if one has). */
 export function waitForFocus() {
   if (focusedSurface()) return Promise.resolve();

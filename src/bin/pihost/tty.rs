@@ -249,7 +249,10 @@ const CTRL_C: &str = "\x03";
 const CTRL_BACKSLASH: &str = "\x1c";
 
 /// Runs `operation` with the components drawn in the terminal and the
-/// terminal's keys sent to them, until it finishes or is aborted.
+/// terminal's keys sent to them, until it finishes or is aborted. An
+/// extension's editor (`ctx.ui.setEditorComponent`) outlives the call that
+/// set it, as in pi: while it has focus the run goes on after the call, and
+/// ends when the editor goes or the user aborts.
 pub async fn drive(
     pihost: &pihost::Pihost,
     terminal: &Terminal,
@@ -268,13 +271,20 @@ pub async fn drive(
     let mut poll = tokio::time::interval(POLL_EVERY);
     // The component that got a ctrl+c no other key has followed yet.
     let mut unanswered_ctrl_c: Option<u64> = None;
+    // The call's outcome, once it finished while an editor kept the run going.
+    let mut finished: Option<CallOutcome> = None;
     terminal.draw(&screen, size)?;
     loop {
         let mut keys = Vec::new();
         let mut aborted: Option<String> = None;
         let mut read = false;
         tokio::select! {
-            outcome = &mut operation => return Ok(TtyRun { outcome: Some(outcome), aborted: None }),
+            outcome = &mut operation, if finished.is_none() => {
+                if !editor_has_focus(pihost).await? {
+                    return Ok(TtyRun { outcome: Some(outcome), aborted: None });
+                }
+                finished = Some(outcome);
+            },
             Some(frame) = frames.recv() => screen.apply(frame),
             chunk = input.recv(), if input_open => match chunk {
                 Some(bytes) => {
@@ -331,7 +341,10 @@ pub async fn drive(
         if let Some(how) = aborted {
             let reason = format!("pihost: the run was aborted from the terminal ({how})");
             let _ = pihost.close_components(&reason).await;
-            let outcome = tokio::time::timeout(ABORT_GRACE, &mut operation).await.ok();
+            let outcome = match finished {
+                Some(outcome) => Some(outcome),
+                None => tokio::time::timeout(ABORT_GRACE, &mut operation).await.ok(),
+            };
             return Ok(TtyRun {
                 outcome,
                 aborted: Some(how),
@@ -341,7 +354,20 @@ pub async fn drive(
             terminal.draw(&screen, size)?;
             screen.dirty = false;
         }
+        // Nobody can type any more (end of input), or the editor is gone or covered: over.
+        if finished.is_some() && (!input_open || !editor_has_focus(pihost).await?) {
+            return Ok(TtyRun {
+                outcome: finished,
+                aborted: None,
+            });
+        }
     }
+}
+
+/// Whether the extension's editor has the keys (no dialog over it).
+async fn editor_has_focus(pihost: &pihost::Pihost) -> anyhow::Result<bool> {
+    let focused = pihost.focused_component().await?;
+    Ok(focused.map(|focused| focused.kind) == Some(FrameKind::Editor))
 }
 
 async fn sleep_until(deadline: Option<tokio::time::Instant>) {
