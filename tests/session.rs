@@ -234,3 +234,25 @@ fn a_host_without_a_session_gives_an_empty_one() {
         );
     });
 }
+
+#[test]
+fn what_an_extension_appended_is_still_in_the_session_after_a_reload() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let (pihost, _host) = bound(&project, branched_session()).await;
+        let saved = pihost
+            .run_command("save", "kept")
+            .await
+            .expect("save")
+            .expect("an answer");
+        let path = project.path("reader.ts").display().to_string();
+        pihost.reload(&[path]).await.expect("reload");
+        let read = pihost.run_command("read", "").await.expect("read").expect("an answer");
+        assert_eq!(
+            read["entries"],
+            json!(["r", "a", "b", "c", "l", saved["leaf"]]),
+            "pi's reload keeps the session"
+        );
+        assert_eq!(read["leaf"], saved["leaf"]);
+    });
+}

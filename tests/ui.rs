@@ -1254,3 +1254,50 @@ fn keys_left_after_the_call_go_on_to_the_extension_editor_and_enter_reaches_the_
             .is_some_and(|frames| frames.iter().all(|frame| frame["kind"] == "editor"))
     );
 }
+
+#[test]
+fn a_reload_closes_the_editor_and_the_new_one_gets_its_text_as_pi_s_reset_keeps_it() {
+    let Some(modal) = pi_example("modal-editor.ts") else {
+        return;
+    };
+    let project = Project::new();
+    runtime().block_on(async {
+        let (pihost, host) = loaded_and_bound(&project, &modal).await;
+        pihost
+            .attach_terminal(pihost::ui::TerminalSize { columns: 30, rows: 10 })
+            .await
+            .expect("a screen");
+        pihost
+            .emit(&serde_json::json!({ "type": "session_start", "reason": "startup" }))
+            .await
+            .expect("session_start");
+        for key in ["a", "b", "c"] {
+            pihost.send_key(key).await.expect("a key");
+        }
+        pihost.take_frames().await.expect("frames");
+        pihost.reload(std::slice::from_ref(&modal)).await.expect("reload");
+        let after: Vec<(u64, bool, String)> = pihost
+            .take_frames()
+            .await
+            .expect("frames")
+            .iter()
+            .map(|frame| {
+                let text = frame.lines.get(1).map(|line| visible(line).trim_end().to_string());
+                (frame.component, frame.closed, text.unwrap_or_default())
+            })
+            .collect();
+        assert_eq!(
+            after,
+            vec![(1, true, String::new()), (2, false, "abc".to_string())],
+            "the old editor closed, the one session_start set after the reload has the text"
+        );
+        let told_host = host.calls().into_iter().any(|call| {
+            matches!(
+                call,
+                pihost::host::RecordedCall::Notification(pihost::host::HostNotification::UiSetEditorText { text })
+                    if text == "abc"
+            )
+        });
+        assert!(told_host, "the text went back to the host's editor on the reset");
+    });
+}

@@ -370,7 +370,7 @@ export function setScreenEditor(factory, tellHost) {
       disposeFixed(surface);
     },
   };
-  editor = { surface, factory };
+  editor = { surface, factory, tellHost };
   screen.setEditor(surface);
   wakeFocusWaiters();
 }
@@ -440,7 +440,10 @@ export function withScreenComponents(ui) {
  */
 export function resetScreen() {
   if (!screen) return;
-  // pi's reset sets the editor component back to its own (the surfaces below dispose it).
+  // pi's reset sets the editor component back to its default editor, text
+  // and all: the text goes back to the host's editor (the surfaces below
+  // dispose the extension's).
+  if (editor) editor.tellHost.setEditorText(editorText(editor.surface.component));
   const shown = [...fixedSurfaces.values(), ...screen.surfaces()];
   editor = undefined;
   fixedSurfaces.clear();
