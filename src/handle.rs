@@ -639,6 +639,21 @@ impl Pihost {
         .map(|_| ())
     }
 
+    /// The component that has focus now (`None`: none, or no screen is
+    /// attached), without waiting for one.
+    pub async fn focused_component(&self) -> Result<Option<crate::ui::FocusedComponent>, PihostError> {
+        let answer = self
+            .call(
+                "focusedUiComponent",
+                "null".to_string(),
+                "focusedUiComponent".to_string(),
+                None,
+                false,
+            )
+            .await?;
+        serde_json::from_str(&answer).map_err(|error| internal_error("focused component", error))
+    }
+
     /// Sends one key (the raw sequence a terminal sends, e.g. `"\x1b[B"` for
     /// down; see [`Pihost::key_sequences`]) to the focused component, and
     /// lets the event loop turn so what it started is drawn. Answers the id

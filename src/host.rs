@@ -58,6 +58,13 @@ pub enum HostNotification {
         /// The state to store.
         #[serde(default)]
         data: Option<Value>,
+        /// The entry as pihost added it to `ctx.sessionManager` (pi's
+        /// `custom` session entry: `type`, `customType`, `data`, `id`,
+        /// `parentId` (the leaf it was appended to), `timestamp`): keep it as
+        /// it is, so the extension finds the same entry after the host sends
+        /// [`HostState::session`] again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        entry: Option<Value>,
     },
     /// `pi.setSessionName(name)`: the session's display name; already applied
     /// to [`HostState::session_name`].
@@ -154,6 +161,16 @@ pub enum HostNotification {
     #[serde(rename = "ui.setEditorText")]
     UiSetEditorText {
         /// The editor's new content.
+        text: String,
+    },
+    /// The user submitted `text` in the extension's editor component
+    /// (`ctx.ui.setEditorComponent`, on pihost's screen): what pi's editor
+    /// hands on when Enter is pressed, already trimmed, never blank. pi
+    /// prompts with it (slash commands, `!` bash, otherwise a user prompt
+    /// that goes through the `input` event first); the editor is empty again.
+    #[serde(rename = "ui.editorSubmit")]
+    UiEditorSubmit {
+        /// The submitted text, pasted blocks expanded.
         text: String,
     },
     /// `ctx.ui.pasteToEditor(text)`: paste into the input editor, with paste
@@ -656,6 +673,47 @@ pub struct HostState {
     /// Whether nested `ctx.executeTool` reaches the host (R5).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub can_execute_tools: Option<bool>,
+    /// What `ctx.sessionManager` reads: the session's header and entries.
+    /// Sent again, it replaces the whole session (what extensions appended
+    /// since is then whatever the host kept of their `appendEntry`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<SessionState>,
+}
+
+/// The session as `ctx.sessionManager` (pi's `ReadonlySessionManager`)
+/// shows it to extensions. Entries are pi's session entry JSON, as a
+/// session file holds them (`type`, `id`, `parentId`, `timestamp`, and the
+/// fields of their type); pihost indexes them as pi does and never changes
+/// them. Entries extensions append (`pi.appendEntry`, `pi.setLabel`,
+/// `pi.setSessionName`) are added to this view at once, as in pi.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionState {
+    /// `getHeader()`: the session header (`{ type: "session", version, id,
+    /// timestamp, cwd, parentSession? }`); `getSessionId()` is its `id`.
+    /// Unset, `getHeader()` answers null.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header: Option<Value>,
+    /// `getEntries()`: every entry of the session (all branches), in file order.
+    #[serde(default)]
+    pub entries: Vec<Value>,
+    /// `getLeafId()`: the entry the current branch ends at (`getBranch()`
+    /// walks `parentId` from it). Unset, the last entry, as pi's leaf is
+    /// after loading a session file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leaf_id: Option<String>,
+    /// `getSessionFile()`: the session's file; unset for a session kept in
+    /// memory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_file: Option<String>,
+    /// `getSessionDir()`: the folder of the session files; unset, `""`, as
+    /// for pi's in-memory sessions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_dir: Option<String>,
+    /// `getCwd()`: the session's working directory; unset, the header's
+    /// `cwd`, else the cwd the extensions were loaded for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
 }
 
 /// One call as a [`RecordingHost`] saw it.

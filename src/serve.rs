@@ -80,8 +80,14 @@ fn method_of<T: serde::Serialize>(call: &T) -> (String, Value) {
 
 impl Host for AgentHost {
     fn notify(&self, notification: HostNotification) {
-        let frame = matches!(notification, HostNotification::UiFrame(_));
-        if self.notifications || (frame && self.screen) {
+        // The screen's own traffic (its frames, what its editor submits)
+        // goes to an agent that declared a screen, notifications or not:
+        // without it the screen cannot be used.
+        let screen_traffic = matches!(
+            notification,
+            HostNotification::UiFrame(_) | HostNotification::UiEditorSubmit { .. }
+        );
+        if self.notifications || (screen_traffic && self.screen) {
             let (method, params) = method_of(&notification);
             let line = json!({ "jsonrpc": "2.0", "method": format!("host/{method}"), "params": params });
             let _ = self.out.send(line.to_string());

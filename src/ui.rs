@@ -7,7 +7,9 @@
 //! [`Pihost::send_key_to`](crate::Pihost::send_key_to)) until the component
 //! calls `done(result)`, which settles the extension's promise and disposes
 //! the component. Widgets, the header and the footer (`ctx.ui.setWidget`,
-//! `setHeader`, `setFooter`) are drawn into the same frames. The frames wait
+//! `setHeader`, `setFooter`) and the extension's editor
+//! (`ctx.ui.setEditorComponent`, whose submitted text comes to the host as
+//! `HostNotification::UiEditorSubmit`) are drawn into the same frames. The frames wait
 //! for [`Pihost::take_frames`](crate::Pihost::take_frames), or, with
 //! [`FrameDelivery::Push`], go to the bound `Host` as
 //! `HostNotification::UiFrame`s
@@ -26,8 +28,8 @@ pub struct TerminalSize {
 
 /// What a component is, which says where a host draws it. Top to bottom
 /// as pi lays out its screen: header, widgets above the editor, a custom
-/// component in the editor's place, widgets below it, footer; overlays go
-/// over the rest.
+/// component in the editor's place (else the extension's editor), widgets
+/// below it, footer; overlays go over the rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum FrameKind {
@@ -42,6 +44,12 @@ pub enum FrameKind {
     Header,
     /// The `ctx.ui.setFooter` component.
     Footer,
+    /// The `ctx.ui.setEditorComponent` editor: in the editor's place below
+    /// the widgets above it, unless a custom component covers it (then it
+    /// is `hidden`, and draws anew when the last one goes); it takes keys
+    /// whenever no custom component or overlay has focus. Its submitted
+    /// text reaches the host as `ui.editorSubmit`.
+    Editor,
 }
 
 /// What a shown component drew: one render that differs from its last (or
@@ -92,4 +100,14 @@ pub enum FrameDelivery {
     /// per render; renders are coalesced to one per event-loop turn, and a
     /// key draws at once). Nothing is kept for `take_frames`.
     Push,
+}
+
+/// The component that has focus on the screen: keys go to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FocusedComponent {
+    /// Its id, as its frames carry it.
+    pub component: u64,
+    /// What it is: a `custom` component, an `overlay` or the extension's `editor`.
+    pub kind: FrameKind,
 }

@@ -523,7 +523,14 @@ fn a_sandbox_that_does_not_prompt_still_reports_each_denial() {
 /// Components for the screen tests: one that waits for the agent, one that
 /// cannot draw.
 const SCREEN_EXTENSION: &str = r#"
+import { CustomEditor } from "@earendil-works/pi-coding-agent";
+
 export default function (pi) {
+  pi.registerCommand("editor", {
+    handler: async (_args, ctx) => {
+      ctx.ui.setEditorComponent((tui, theme, keybindings) => new CustomEditor(tui, theme, keybindings));
+    },
+  });
   pi.registerCommand("hold", {
     handler: async (_args, ctx) => {
       let disposed = false;
@@ -837,4 +844,39 @@ fn a_widget_is_drawn_for_the_agent_and_takes_no_keys() {
         json!({ "delivered": false }),
         "only a focused component takes keys"
     );
+}
+
+#[test]
+fn an_editor_component_is_drawn_for_the_agent_and_its_enter_comes_back_as_editor_submit() {
+    let project = Project::new();
+    let mut agent = screen_agent(&project, Some(30));
+    agent.request(4, "runCommand", json!({ "name": "editor" }));
+    let frame = agent.wait_for(is_frame);
+    assert_eq!(frame["params"]["kind"], "editor");
+    let lines = visible_lines(&frame);
+    assert_eq!(lines.len(), 3, "a rule, an empty line, a rule: {lines:#?}");
+    assert_eq!(lines[0], "─".repeat(30));
+    let id = frame["params"]["component"].clone();
+    let mut seen = Vec::new();
+    for (request, key) in [(5, "o"), (6, "k"), (7, "\r")] {
+        agent.request(request, "ui/input", json!({ "id": id, "data": key }));
+        let answered = until_response(&agent, request);
+        assert_eq!(
+            response_in(&answered, request)["result"],
+            json!({ "delivered": true }),
+            "the editor has focus"
+        );
+        seen.extend(answered);
+    }
+    let submitted: Vec<&Value> = seen
+        .iter()
+        .filter(|message| message["method"] == "host/ui.editorSubmit")
+        .collect();
+    assert_eq!(submitted.len(), 1, "{seen:#?}");
+    assert_eq!(submitted[0]["params"], json!({ "text": "ok" }));
+    let enter = seen
+        .iter()
+        .position(|message| message["method"] == "host/ui.editorSubmit");
+    let answer = seen.iter().position(|message| message["id"] == json!(7));
+    assert!(enter < answer, "the submitted text comes before the answer to the key");
 }

@@ -391,3 +391,53 @@ fn a_paste_and_kitty_sequences_reach_the_component_whole_and_unchanged() {
         serde_json::json!(["\u{1b}[200~pasted text\u{1b}[201~", "\u{1b}[13;2u", "\u{1b}[B"])
     );
 }
+
+#[test]
+fn an_editor_component_outlives_its_call_takes_the_typing_and_hands_enter_to_the_host() {
+    let Some(modal) = pi_example("modal-editor.ts") else {
+        return;
+    };
+    if Tmux::available().is_none() {
+        return;
+    }
+    let project = Project::new();
+    let tmux = Tmux::start(&tty_script(
+        &project,
+        &[
+            "emit",
+            "--event",
+            r#"{"type":"session_start","reason":"startup"}"#,
+            "-e",
+            &modal,
+        ],
+    ));
+    // session_start is over at once; the editor it set keeps the run going.
+    tmux.wait_for("the editor", |screen| {
+        screen
+            .lines()
+            .nth(2)
+            .is_some_and(|line| line.trim_end().ends_with(" INSERT"))
+    });
+    assert_eq!(tmux.pane("#{alternate_on}"), "1", "still on the alternate screen");
+    tmux.keys(&["h", "i"]);
+    tmux.wait_for("the typed text", |screen| {
+        screen.lines().nth(1).is_some_and(|line| line.starts_with("hi"))
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("normal mode", |screen| screen.contains(" NORMAL"));
+    tmux.keys(&["i", "Enter"]);
+    tmux.wait_for("the editor emptied", |screen| {
+        screen.lines().nth(1).is_some_and(|line| line.trim().is_empty()) && screen.contains(" INSERT")
+    });
+    tmux.keys(&["C-\\"]);
+    let (output, _code) = tmux.finished();
+    let submitted: Vec<&Value> = output["hostCalls"]
+        .as_array()
+        .expect("host calls")
+        .iter()
+        .filter(|call| call["method"] == "ui.editorSubmit")
+        .collect();
+    assert_eq!(submitted.len(), 1, "{output:#}");
+    assert_eq!(submitted[0]["text"], "hi");
+    assert_terminal_restored(&tmux, &project);
+}

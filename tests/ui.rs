@@ -1017,3 +1017,287 @@ fn a_pushed_screen_hands_every_frame_to_the_bound_host_as_it_is_drawn() {
         );
     });
 }
+
+#[test]
+fn the_snake_example_reads_the_session_and_saves_its_game_into_it_on_escape() {
+    let Some(snake) = pi_example("snake.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &["command", "snake", "-e", &snake, "--keys", "escape", "--width", "60"],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert_eq!(
+        output["errors"],
+        serde_json::json!([]),
+        "getEntries answered: {output:#}"
+    );
+    let frames = frames(&output);
+    let board = frames.first().expect("the board drew");
+    assert!(board.iter().any(|line| line.contains("SNAKE")), "{board:#?}");
+    let saved: Vec<&Value> = output["hostCalls"]
+        .as_array()
+        .expect("host calls")
+        .iter()
+        .filter(|call| call["method"] == "appendEntry")
+        .collect();
+    assert_eq!(saved.len(), 1, "escape pauses and saves the game once: {output:#}");
+    let entry = &saved[0]["entry"];
+    assert_eq!(entry["type"], "custom");
+    assert_eq!(entry["customType"], "snake-save");
+    assert_eq!(entry["parentId"], Value::Null, "the first entry of an empty session");
+    assert_eq!(entry["data"]["score"], 0);
+}
+
+/// Commands around the extension's editor: what the editor calls of
+/// `ctx.ui` read and write, and a dialog that covers it.
+const EDITOR_TOOLS: &str = r#"
+export default (pi) => {
+  pi.registerCommand("peek", { handler: async (_args, ctx) => ctx.ui.getEditorText() });
+  pi.registerCommand("put", { handler: async (args, ctx) => ctx.ui.setEditorText(args) });
+  pi.registerCommand("plain", { handler: async (_args, ctx) => ctx.ui.setEditorComponent(undefined) });
+  pi.registerCommand("ask", {
+    handler: async (_args, ctx) =>
+      ctx.ui.custom((_tui, _theme, _kb, done) => ({
+        render: () => ["a dialog"],
+        invalidate() {},
+        handleInput(data) { if (data === "\r") done("closed"); },
+      })),
+  });
+};
+"#;
+
+/// The visible lines of every frame of `kind` since the last call.
+async fn frames_of(pihost: &pihost::Pihost, kind: pihost::ui::FrameKind) -> Vec<(bool, bool, Vec<String>)> {
+    pihost
+        .take_frames()
+        .await
+        .expect("frames")
+        .into_iter()
+        .filter(|frame| frame.kind == kind)
+        .map(|frame| {
+            (
+                frame.closed,
+                frame.hidden,
+                frame.lines.iter().map(|line| visible(line)).collect(),
+            )
+        })
+        .collect()
+}
+
+fn submitted(host: &pihost::host::RecordingHost) -> Vec<String> {
+    host.calls()
+        .into_iter()
+        .filter_map(|call| match call {
+            pihost::host::RecordedCall::Notification(pihost::host::HostNotification::UiEditorSubmit { text }) => {
+                Some(text)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn the_modal_editor_example_takes_the_editor_place_and_its_enter_reaches_the_host() {
+    let Some(modal) = pi_example("modal-editor.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let tools = project.write("editor-tools.ts", EDITOR_TOOLS);
+    runtime().block_on(async {
+        let pihost = pihost::Pihost::start(project.options()).await.expect("start");
+        pihost.load(&[modal.clone(), tools]).await.expect("load");
+        let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
+        let state = pihost::host::HostState {
+            editor_text: Some("draft".to_string()),
+            ..Default::default()
+        };
+        pihost.bind(host.clone(), &state).await.expect("bind");
+        pihost
+            .attach_terminal(pihost::ui::TerminalSize { columns: 30, rows: 10 })
+            .await
+            .expect("a screen");
+        pihost
+            .emit(&serde_json::json!({ "type": "session_start", "reason": "startup" }))
+            .await
+            .expect("session_start");
+        let editor = pihost::ui::FrameKind::Editor;
+        let opened = frames_of(&pihost, editor).await;
+        assert_eq!(opened.len(), 1, "{opened:#?}");
+        let lines = &opened[0].2;
+        assert_eq!(lines.len(), 3, "a rule, the text, a rule: {lines:#?}");
+        assert!(
+            lines[1].starts_with("draft"),
+            "the host's editor text carried over: {lines:#?}"
+        );
+        assert!(lines[2].ends_with(" INSERT "), "the example's mode label: {lines:#?}");
+        assert_eq!(pihost.wait_for_component().await.ok(), Some(()), "the editor has focus");
+
+        for key in ["!", "\x1b", "0", "x", "i"] {
+            pihost.send_key(key).await.expect("a key");
+        }
+        let typed = frames_of(&pihost, editor).await;
+        let last = &typed.last().expect("frames").2;
+        assert!(
+            last[1].starts_with("raft!"),
+            "typed at the end, then in normal mode 0 went home and x deleted: {typed:#?}"
+        );
+        assert!(
+            typed.iter().any(|(_, _, lines)| lines[2].ends_with(" NORMAL ")),
+            "escape showed normal mode: {typed:#?}"
+        );
+        assert!(last[2].ends_with(" INSERT "), "i went back to insert: {last:#?}");
+        assert_eq!(
+            pihost.run_command("peek", "").await.expect("peek"),
+            Some(serde_json::json!("raft!")),
+            "getEditorText reads the extension's editor"
+        );
+
+        pihost.send_key("\r").await.expect("enter");
+        assert_eq!(
+            submitted(&host),
+            vec!["raft!".to_string()],
+            "the host got the submitted text"
+        );
+        let after = frames_of(&pihost, editor).await;
+        assert!(
+            after.last().expect("a frame").2[1].trim().is_empty(),
+            "the editor is empty again: {after:#?}"
+        );
+        pihost.send_key("\r").await.expect("enter");
+        assert_eq!(submitted(&host).len(), 1, "a blank editor submits nothing, as in pi");
+
+        pihost.run_command("put", "  set by a command").await.expect("put");
+        let put = frames_of(&pihost, editor).await;
+        assert!(
+            put.last().expect("a frame").2[1].starts_with("  set by a command"),
+            "{put:#?}"
+        );
+
+        // A dialog takes the editor's place and focus; when it goes, the editor is back with its text.
+        let asked = {
+            let pihost = pihost.clone();
+            tokio::spawn(async move { pihost.run_command("ask", "").await })
+        };
+        while pihost.take_frames().await.expect("frames").is_empty() {}
+        let shown = pihost.send_key("\r").await.expect("enter");
+        assert_ne!(shown, Some(1), "the dialog, not the editor, took the key");
+        assert_eq!(
+            asked.await.expect("task").expect("ask"),
+            Some(serde_json::json!("closed"))
+        );
+        assert_eq!(submitted(&host).len(), 1, "enter went to the dialog");
+        pihost.send_key("\r").await.expect("enter");
+        assert_eq!(
+            submitted(&host),
+            vec!["raft!".to_string(), "set by a command".to_string()],
+            "focus went back to the editor"
+        );
+
+        pihost.run_command("put", "keep me").await.expect("put");
+        pihost.run_command("plain", "").await.expect("plain");
+        let gone = frames_of(&pihost, editor).await;
+        assert_eq!(
+            gone.last().map(|(closed, _, _)| *closed),
+            Some(true),
+            "a closed frame: {gone:#?}"
+        );
+        assert_eq!(
+            pihost.run_command("peek", "").await.expect("peek"),
+            Some(serde_json::json!("keep me")),
+            "the text went back to the host's editor"
+        );
+    });
+}
+
+#[test]
+fn keys_left_after_the_call_go_on_to_the_extension_editor_and_enter_reaches_the_host() {
+    let Some(modal) = pi_example("modal-editor.ts") else {
+        return;
+    };
+    let project = Project::new();
+    let (output, code) = run(
+        &project,
+        &[
+            "emit",
+            "--event",
+            r#"{"type":"session_start","reason":"startup"}"#,
+            "-e",
+            &modal,
+            "--keys",
+            "h,i,enter",
+            "--width",
+            "30",
+        ],
+    );
+    assert_eq!(code, 0, "{output:#}");
+    assert!(
+        output.get("unusedKeys").is_none(),
+        "the editor took every key: {output:#}"
+    );
+    assert_eq!(
+        output["hostCalls"],
+        serde_json::json!([{ "kind": "notification", "method": "ui.editorSubmit", "text": "hi" }])
+    );
+    let drawn = frames(&output);
+    assert_eq!(
+        drawn.last().map(|lines| lines[1].trim().to_string()),
+        Some(String::new()),
+        "{drawn:#?}"
+    );
+    assert!(drawn.iter().any(|lines| lines[1].starts_with("hi")), "{drawn:#?}");
+    assert!(
+        output["frames"]
+            .as_array()
+            .is_some_and(|frames| frames.iter().all(|frame| frame["kind"] == "editor"))
+    );
+}
+
+#[test]
+fn a_reload_closes_the_editor_and_the_new_one_gets_its_text_as_pi_s_reset_keeps_it() {
+    let Some(modal) = pi_example("modal-editor.ts") else {
+        return;
+    };
+    let project = Project::new();
+    runtime().block_on(async {
+        let (pihost, host) = loaded_and_bound(&project, &modal).await;
+        pihost
+            .attach_terminal(pihost::ui::TerminalSize { columns: 30, rows: 10 })
+            .await
+            .expect("a screen");
+        pihost
+            .emit(&serde_json::json!({ "type": "session_start", "reason": "startup" }))
+            .await
+            .expect("session_start");
+        for key in ["a", "b", "c"] {
+            pihost.send_key(key).await.expect("a key");
+        }
+        pihost.take_frames().await.expect("frames");
+        pihost.reload(std::slice::from_ref(&modal)).await.expect("reload");
+        let after: Vec<(u64, bool, String)> = pihost
+            .take_frames()
+            .await
+            .expect("frames")
+            .iter()
+            .map(|frame| {
+                let text = frame.lines.get(1).map(|line| visible(line).trim_end().to_string());
+                (frame.component, frame.closed, text.unwrap_or_default())
+            })
+            .collect();
+        assert_eq!(
+            after,
+            vec![(1, true, String::new()), (2, false, "abc".to_string())],
+            "the old editor closed, the one session_start set after the reload has the text"
+        );
+        let told_host = host.calls().into_iter().any(|call| {
+            matches!(
+                call,
+                pihost::host::RecordedCall::Notification(pihost::host::HostNotification::UiSetEditorText { text })
+                    if text == "abc"
+            )
+        });
+        assert!(told_host, "the text went back to the host's editor on the reset");
+    });
+}

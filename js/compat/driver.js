@@ -33,6 +33,7 @@
 
 import { dispatchEvent } from "../runtime/dispatch.js";
 import { reloadExtensions } from "../runtime/reload.js";
+import { SessionView } from "../runtime/session-manager.js";
 
 /** A JSON-safe description of any value, the same on both sides. */
 export function describe(value, seen = new Set()) {
@@ -235,19 +236,18 @@ export function createRecordingHost(answers, log, currentTheme) {
 
 /**
  * The runner's `ctx.sessionManager`: with `sessionEntries` (scenario.host)
- * a session whose branch holds those entries, for extensions that read it
- * (pi's footer and game examples); else the empty object scenarios always had.
+ * a session of those entries (leaf: the last), for extensions that read it
+ * (pi's footer and game examples); else the empty object scenarios always
+ * had. Both sides get pihost's session view (js/runtime/session-manager.js),
+ * so a scenario tests what extensions do with a session, not the view; the
+ * canned host's appendEntry does not add to it.
  */
-function cannedSessionManager(answers) {
+function cannedSessionManager(answers, cwd) {
   const entries = answers.sessionEntries;
   if (!entries) return {};
-  return {
-    getEntries: () => entries.slice(),
-    getBranch: () => entries.slice(),
-    getLeafEntry: () => entries.at(-1),
-    getLabel: () => undefined,
-    getSessionFile: () => undefined,
-  };
+  const view = new SessionView(cwd);
+  view.replace({ entries });
+  return view.readonly();
 }
 
 function replaceAll(text, search, replacement) {
@@ -303,7 +303,7 @@ export async function runScenario(scenario, dir, env) {
     session.runner = runner;
     return runner;
   };
-  const sessionManager = cannedSessionManager(scenario.host ?? {});
+  const sessionManager = cannedSessionManager(scenario.host ?? {}, dir);
   adopt(env.createRunner(loaded.extensions, loaded.runtime, dir, sessionManager));
   session.reload = async () => {
     const { runner, loaded: reloaded } = await reloadExtensions(session.runner, {

@@ -91,7 +91,7 @@ const compatEnvironment = {
 };
 
 /** Top to bottom as pi lays out its screen, overlays last. */
-const SCREEN_ORDER = ["header", "widget:aboveEditor", "custom", "widget:belowEditor", "footer", "overlay"];
+const SCREEN_ORDER = ["header", "widget:aboveEditor", "editor", "custom", "widget:belowEditor", "footer", "overlay"];
 let screen;
 /** The latest frame of each component on pihost's screen, in the order they first drew. */
 const shownFrames = new Map();

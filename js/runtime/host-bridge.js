@@ -7,6 +7,7 @@
 import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { ops } from "pihost:runtime/ops.js";
 import { noOpUIContext } from "pihost:runtime/runner.js";
+import { SessionView } from "pihost:runtime/session-manager.js";
 
 /** Host state that getters read; the embedder replaces any part with setHostState. */
 export const hostState = {
@@ -34,8 +35,17 @@ export const hostState = {
   terminal: undefined,
 };
 
+/**
+ * `ctx.sessionManager`'s data: the host's session (HostState.session) and
+ * what extensions appended since it was sent. One view for the whole
+ * session, so a reload's runner reads the same one.
+ */
+export const sessionView = new SessionView();
+
 export function setHostState(partial) {
-  Object.assign(hostState, partial);
+  const { session, ...rest } = partial;
+  Object.assign(hostState, rest);
+  if (session !== undefined) sessionView.replace(session);
 }
 
 // Calls cross as JSON objects of named arguments; functions (renderers,
@@ -123,12 +133,23 @@ export function createHostBinding() {
   const actions = {
     sendMessage: notifier("sendMessage", ["message", "options"]),
     sendUserMessage: notifier("sendUserMessage", ["content", "options"]),
-    appendEntry: notifier("appendEntry", ["customType", "data"]),
-    setSessionName: notifier("setSessionName", ["name"], (name) => {
+    // Appended to the session view first, as pi appends it to its session
+    // manager: the extension reads it back at once; the host gets the entry
+    // pihost made (its id, parent and timestamp) to keep.
+    appendEntry: (customType, data) => {
+      const entry = sessionView.appendCustom(customType, data);
+      notify("appendEntry", { customType, data, entry });
+    },
+    setSessionName: (name) => {
       hostState.sessionName = name;
-    }),
+      sessionView.appendSessionInfo(name);
+      notify("setSessionName", { name });
+    },
     getSessionName: () => hostState.sessionName,
-    setLabel: notifier("setLabel", ["entryId", "label"]),
+    setLabel: (entryId, label) => {
+      sessionView.appendLabel(entryId, label);
+      notify("setLabel", { entryId, label });
+    },
     getActiveTools: () => hostState.activeTools.slice(),
     getAllTools: () => hostState.allTools,
     getSettings: () => hostState.settings,

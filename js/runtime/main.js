@@ -14,6 +14,7 @@ import {
   useScreenComponents,
   hostState,
   setHostState as updateHostState,
+  sessionView,
   uiMode,
 } from "pihost:runtime/host-bridge.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
@@ -51,7 +52,8 @@ export async function loadExtensions(requestJson) {
     useCache: request.useCache,
   });
   session.extensions = result.extensions;
-  session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, {}, {});
+  sessionView.setDefaultCwd(request.cwd);
+  session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, sessionView.readonly(), {});
   session.runner.onError((error) => ops.op_pihost_report_error(error));
   return JSON.stringify(describeLoad(result, session.runtime));
 }
@@ -119,6 +121,11 @@ export async function attachTerminal(sizeJson) {
 export async function waitForComponent() {
   await (await loadScreen()).waitForFocus();
   return "null";
+}
+
+/** The component that has focus now: JSON `{ component, kind }`, or null. */
+export function focusedUiComponent() {
+  return JSON.stringify(screen ? screen.focusedComponent() : null);
 }
 
 /** Sends one raw key sequence to the focused component; resolves to the JSON id of the component that got it. */
@@ -195,7 +202,7 @@ export async function reload(requestJson) {
     },
     createRunner(loaded) {
       session.extensions = loaded.extensions;
-      session.runner = new ExtensionRunner(loaded.extensions, loaded.runtime, request.cwd, {}, {});
+      session.runner = new ExtensionRunner(loaded.extensions, loaded.runtime, request.cwd, sessionView.readonly(), {});
       session.runner.onError((error) => ops.op_pihost_report_error(error));
       return session.runner;
     },

@@ -155,7 +155,9 @@ struct UiArgs {
     /// are drawn on its alternate screen at its size, laid out as pi lays out its screen, and what
     /// you type goes to the focused one. ctrl+c goes to the component; a second ctrl+c in a row,
     /// or ctrl+\, aborts the run (exit code 130). When the call ends the terminal is restored and
-    /// the same JSON as without --tty (less the frames) is printed. Needs a terminal on stdin and
+    /// the same JSON as without --tty (less the frames) is printed; an editor an extension set
+    /// (ctx.ui.setEditorComponent) keeps the run going after the call, until it goes or you abort,
+    /// and what you submit in it is a ui.editorSubmit host call. Needs a terminal on stdin and
     /// stdout.
     #[arg(long, conflicts_with = "keys")]
     tty: bool,
@@ -163,7 +165,9 @@ struct UiArgs {
     /// time, to whichever component has focus: pi-tui key names separated by commas
     /// ("down,down,enter", "ctrl+c", "a"), or a JSON list of raw sequences ('["\u001b[B","\r"]').
     /// A component still open when the keys run out is closed and its ctx.ui.custom promise
-    /// rejects ("the keys ran out"); --keys '' gives a screen and no keys.
+    /// rejects ("the keys ran out"); keys left when the call has finished go on to an editor an
+    /// extension set (ctx.ui.setEditorComponent) while it has focus; --keys '' gives a screen and
+    /// no keys.
     #[arg(long)]
     keys: Option<String>,
     /// The width components are drawn at.
@@ -531,9 +535,14 @@ async fn drive_ui(
 ) -> (CallOutcome, usize, Vec<u64>) {
     let mut operation = operation;
     let mut sent = 0;
-    for key in keys {
+    for (index, key) in keys.iter().enumerate() {
         tokio::select! {
-            outcome = &mut operation => return (outcome, sent, Vec::new()),
+            outcome = &mut operation => {
+                return match type_into_editor(pihost, &keys[index..]).await {
+                    Ok(typed) => (outcome, sent + typed, Vec::new()),
+                    Err(error) => (Err(error), sent, Vec::new()),
+                };
+            },
             ready = pihost.wait_for_component() => if let Err(error) = ready {
                 return (Err(error), sent, Vec::new());
             },
@@ -559,6 +568,23 @@ async fn drive_ui(
             Err(error) => return (Err(error), sent, closed),
         }
     }
+}
+
+/// Keys left when the call has finished go on to the extension's editor
+/// (`ctx.ui.setEditorComponent`) while it has focus, as they would in pi,
+/// where the editor outlives the call that set it; answers how many it took.
+/// With no editor focused they are left unused, as before.
+async fn type_into_editor(pihost: &pihost::Pihost, keys: &[String]) -> Result<usize, pihost::PihostError> {
+    let mut typed = 0;
+    for key in keys {
+        let focused = pihost.focused_component().await?;
+        if focused.map(|focused| focused.kind) != Some(pihost::ui::FrameKind::Editor) {
+            break;
+        }
+        pihost.send_key(key).await?;
+        typed += 1;
+    }
+    Ok(typed)
 }
 
 /// Why a component still open after the last key is closed.

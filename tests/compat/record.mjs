@@ -128,7 +128,13 @@ async function recordOne(piDir, dir) {
       const tuiModule = VIRTUAL_MODULES["@earendil-works/pi-tui"];
       const keybindings = KeybindingsManager.create(path.join(dir, ".no-agent-dir"));
       tuiModule.setKeybindings(keybindings);
-      screen = createReferenceScreen({ ...size, tuiModule, theme: () => themes.theme, keybindings });
+      screen = createReferenceScreen({
+        ...size,
+        tuiModule,
+        theme: () => themes.theme,
+        keybindings,
+        editorTheme: () => themes.getEditorTheme(),
+      });
       return screen.ui(base);
     },
     sendKey: (data) => screen.sendKey(data),

@@ -2,7 +2,8 @@
 // a pi-tui TuiMainScreen over a terminal that draws nowhere, and the UI
 // context methods that put extension components on it the way pi's
 // interactive mode does (ctx.ui.custom in the editor's place with focus or
-// as an overlay, widgets above and below the editor, header, footer), keys
+// as an overlay, widgets above and below the editor, header, footer, an
+// extension's editor component in the editor's place), keys
 // fed through the TUI's own input path. Used by the compat recorder
 // (tests/compat/record.mjs) and by drive-ui-reference.mjs.
 
@@ -49,9 +50,10 @@ const MAX_WIDGET_LINES = 10;
  * A screen for the compat driver: `ui(base)` is `base` with pi's
  * interactive-mode component methods, `sendKey(data)` feeds the TUI,
  * `view()` lists what is shown now, top to bottom as pi lays it out.
- * `tuiModule` is the pi-tui extensions import; `theme()` the current theme.
+ * `tuiModule` is the pi-tui extensions import; `theme()` the current theme;
+ * `editorTheme()` pi's getEditorTheme, for editor components.
  */
-export function createReferenceScreen({ columns, rows, tuiModule, theme, keybindings }) {
+export function createReferenceScreen({ columns, rows, tuiModule, theme, keybindings, editorTheme }) {
   let sendInput;
   const tui = new tuiModule.TuiMainScreen(nullTerminal({ columns, rows }, (onInput) => (sendInput = onInput)));
   tui.start();
@@ -66,6 +68,10 @@ export function createReferenceScreen({ columns, rows, tuiModule, theme, keybind
   const widgetsBelow = new Map();
   let header;
   let footer;
+  // The extension's editor component (setEditorComponent) and its factory;
+  // pi has its default editor where there is none, which draws nothing here.
+  let editor;
+  let editorFactory;
   const statuses = new Map();
   const footerData = {
     getGitBranch: () => null,
@@ -81,8 +87,34 @@ export function createReferenceScreen({ columns, rows, tuiModule, theme, keybind
       tui.addChild(top);
       tui.setFocus(top);
     } else {
-      tui.setFocus(null);
+      // pi's showTopExtensionDialog: with no dialog left, the editor has the place and focus.
+      tui.setFocus(editor ?? null);
     }
+    tui.requestRender();
+  };
+
+  const editorText = (component) => component.getExpandedText?.() ?? component.getText();
+
+  // pi's setCustomEditorComponent, with pi's default editor (in its default
+  // settings, thinking off) as the editor it replaces or gets back.
+  const setEditorComponent = (base, factory) => {
+    const text = editor ? editorText(editor) : base.getEditorText();
+    editorFactory = factory;
+    if (!factory) {
+      editor = undefined;
+      base.setEditorText(text);
+    } else {
+      const made = factory(tui, editorTheme(), keybindings);
+      // pi's default editor's submit: the text becomes a prompt, which is not the screen's business.
+      made.onSubmit = () => {};
+      made.onChange = () => {};
+      made.setText(text);
+      if (made.borderColor !== undefined) made.borderColor = theme().getThinkingBorderColor("off");
+      made.setPaddingX?.(0);
+      made.setAutocompleteMaxVisible?.(5);
+      editor = made;
+    }
+    if (dialogs.length === 0) tui.setFocus(editor ?? null);
     tui.requestRender();
   };
 
@@ -177,6 +209,11 @@ export function createReferenceScreen({ columns, rows, tuiModule, theme, keybind
       tui.requestRender();
     },
     onTerminalInput: (handler) => tui.addInputListener(handler),
+    setEditorComponent: (factory) => setEditorComponent(base, factory),
+    getEditorComponent: () => editorFactory,
+    getEditorText: () => (editor ? editorText(editor) : base.getEditorText()),
+    setEditorText: (text) => (editor ? editor.setText(text) : base.setEditorText(text)),
+    pasteToEditor: (text) => (editor ? editor.handleInput(`\x1b[200~${text}\x1b[201~`) : base.pasteToEditor(text)),
   });
 
   const draw = (component, width) => component.render(width).map(written);
@@ -189,6 +226,9 @@ export function createReferenceScreen({ columns, rows, tuiModule, theme, keybind
     };
     if (header) push(header, "header");
     for (const [key, widget] of widgetsAbove) push(widget, "widget", { widget: key, placement: "aboveEditor" });
+    // A dialog takes the editor's place; the editor comes back when the last one goes.
+    if (editor && dialogs.length > 0) shown.push({ id: idOf(editor), kind: "editor", hidden: true, lines: [] });
+    if (editor && dialogs.length === 0) push(editor, "editor");
     // pi draws only the newest dialog; the ones it covers come back when it goes.
     for (const covered of dialogs.slice(0, -1)) shown.push({ id: idOf(covered), kind: "custom", hidden: true, lines: [] });
     if (dialogs.length > 0) push(dialogs.at(-1), "custom");

@@ -5,11 +5,12 @@
 // `done(result)` settles the extension's promise and disposes the component.
 // A component that throws while rendering or handling a key is the error of
 // the extension that showed it: reported, closed, its promise rejected.
-import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
+import { currentTheme, getEditorTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { Container } from "pihost:pi/pi-tui/components/container.js";
 import { Text } from "pihost:pi/pi-tui/components/text.js";
 import { getKeybindings } from "pihost:pi/pi-tui/keybindings.js";
 import { addOutsideSettler, currentOwner, enterExtensionSync, failable, onEntryStopped } from "pihost:runtime/entries.js";
+import { hostState } from "pihost:runtime/host-bridge.js";
 import { core, ops } from "pihost:runtime/ops.js";
 import { VirtualScreen } from "pihost:runtime/ui/virtual-tui.js";
 import { isFromAnotherRealm } from "pihost:runtime/membrane.js";
@@ -314,13 +315,100 @@ function setScreenStatus(key, text) {
   screen.requestRender();
 }
 
+/** The extension's editor (`ctx.ui.setEditorComponent`): its surface and the factory that made it. */
+let editor;
+
+/** The editor's text as pi reads it (pasted blocks expanded). */
+function editorText(component) {
+  return component.getExpandedText?.() ?? component.getText?.() ?? "";
+}
+
+/**
+ * What pi's default editor does with a submitted text, as far as it is the
+ * extensions' business: trimmed, nothing when blank, else kept in the
+ * editor's history and handed on (pi prompts with it; pihost tells the
+ * host, whose prompt it is: `ui.editorSubmit`).
+ */
+function submitToHost(component, text) {
+  const submitted = String(text ?? "").trim();
+  if (!submitted) return;
+  component.addToHistory?.(submitted);
+  ops.op_pihost_host_notify("ui.editorSubmit", JSON.stringify({ text: submitted }));
+}
+
+/**
+ * `ctx.ui.setEditorComponent(factory)`: as pi's setCustomEditorComponent,
+ * the factory gets `(tui, editorTheme, keybindings)`, its editor takes the
+ * current text, pi's default editor's wiring (submit, change, border colour,
+ * padding, completion rows) and the editor's place, with focus unless a
+ * dialog is open. `undefined` takes it away: the text goes back to the
+ * host's own editor (`ui.setEditorText`), as pi gives it back to its default one.
+ */
+export function setScreenEditor(factory, tellHost) {
+  const previous = editor;
+  const text = previous ? editorText(previous.surface.component) : (hostState.editorText ?? "");
+  if (previous) {
+    editor = undefined;
+    screen.remove(previous.surface);
+    // pi only drops the old editor; pihost disposes it, so a timer it runs
+    // (an animation) stops with it instead of running for the whole session.
+    disposeFixed(previous.surface);
+  }
+  if (!factory) {
+    if (previous) tellHost.setEditorText(text);
+    return;
+  }
+  const owner = { path: currentOwner()?.path ?? "<unknown>", where: "in its editor component", event: "ui.setEditorComponent" };
+  // Called at once, as pi does: a factory that throws throws to the extension.
+  const component = factory(screen.tui, getEditorTheme(), getKeybindings());
+  component.onSubmit = (submitted) => submitToHost(component, submitted);
+  component.onChange = (changed) => {
+    hostState.editorText = changed;
+  };
+  component.setText?.(text);
+  const theme = currentTheme();
+  if (component.borderColor !== undefined && theme.getThinkingBorderColor) {
+    component.borderColor = theme.getThinkingBorderColor(hostState.thinkingLevel || "off");
+  }
+  component.setPaddingX?.(hostState.settings?.editorPaddingX ?? 0);
+  component.setAutocompleteMaxVisible?.(hostState.settings?.autocompleteMaxVisible ?? 5);
+  const surface = {
+    id: nextComponentId++,
+    kind: "editor",
+    component,
+    owner,
+    fail: (error) => {
+      reportError({ extensionPath: owner.path, event: "ui.setEditorComponent", ...describe(error) });
+      if (editor?.surface === surface) editor = undefined;
+      screen.remove(surface);
+      disposeFixed(surface);
+    },
+  };
+  editor = { surface, factory, tellHost };
+  screen.setEditor(surface);
+  wakeFocusWaiters();
+}
+
+/** `ctx.ui.getEditorComponent()`: the factory of the editor shown, as pi answers it. */
+function getScreenEditorFactory() {
+  return editor?.factory;
+}
+
 /**
  * Gives `ui` (the host's UI context) pihost's components: custom, terminal
  * input, widgets, header and footer (the host is still told of each
  * setWidget, setHeader, setFooter and setStatus).
  */
 export function withScreenComponents(ui) {
-  const tellHost = { setWidget: ui.setWidget, setHeader: ui.setHeader, setFooter: ui.setFooter, setStatus: ui.setStatus };
+  const tellHost = {
+    setWidget: ui.setWidget,
+    setHeader: ui.setHeader,
+    setFooter: ui.setFooter,
+    setStatus: ui.setStatus,
+    setEditorText: ui.setEditorText,
+    getEditorText: ui.getEditorText,
+    pasteToEditor: ui.pasteToEditor,
+  };
   ui.custom = showCustom;
   ui.onTerminalInput = addTerminalInputHandler;
   ui.setWidget = (key, content, options) => {
@@ -339,6 +427,22 @@ export function withScreenComponents(ui) {
     tellHost.setStatus(key, text);
     setScreenStatus(key, text);
   };
+  ui.setEditorComponent = (factory) => setScreenEditor(factory, tellHost);
+  ui.getEditorComponent = getScreenEditorFactory;
+  // With an editor of the extension's on the screen, the editor calls are
+  // its own, as pi's are its current editor's; else the host's editor.
+  ui.getEditorText = () => (editor ? editorText(editor.surface.component) : tellHost.getEditorText());
+  ui.setEditorText = (text) => {
+    if (!editor) return tellHost.setEditorText(text);
+    editor.surface.component.setText(text);
+    hostState.editorText = text;
+    screen.requestRender();
+  };
+  ui.pasteToEditor = (text) => {
+    if (!editor) return tellHost.pasteToEditor(text);
+    enterExtensionSync(editor.surface.owner, () => editor.surface.component.handleInput(`\x1b[200~${text}\x1b[201~`));
+    screen.requestRender();
+  };
   return ui;
 }
 
@@ -350,7 +454,12 @@ export function withScreenComponents(ui) {
  */
 export function resetScreen() {
   if (!screen) return;
+  // pi's reset sets the editor component back to its default editor, text
+  // and all: the text goes back to the host's editor (the surfaces below
+  // dispose the extension's).
+  if (editor) editor.tellHost.setEditorText(editorText(editor.surface.component));
   const shown = [...fixedSurfaces.values(), ...screen.surfaces()];
+  editor = undefined;
   fixedSurfaces.clear();
   openComponents.clear();
   statuses.clear();
@@ -363,6 +472,12 @@ export function resetScreen() {
       // As in pi: a failing dispose does not stop the reset.
     }
   }
+}
+
+/** The component that has focus now, as `{ component, kind }`, or null. */
+export function focusedComponent() {
+  const surface = focusedSurface();
+  return surface ? { component: surface.id, kind: surface.kind } : null;
 }
 
 /** Resolves once some component has focus (at once if one has). */

@@ -62,6 +62,11 @@ export class VirtualScreen {
   #overlays = [];
   /** Header, widgets and footer: always drawn, never focused. */
   #fixed = [];
+  /**
+   * The extension's editor (`ctx.ui.setEditorComponent`): in the editor's
+   * place when no dialog covers it, with focus when nothing else has it.
+   */
+  #editor = undefined;
   #focused = null;
   /** The surface focus belongs to, when its code focused a component of its own. */
   #focusOwner = undefined;
@@ -137,7 +142,18 @@ export class VirtualScreen {
 
   /** Every surface that can take focus, shown or waiting behind another. */
   surfaces() {
-    return [...this.#dialogs, ...this.#overlays];
+    return [...this.#dialogs, ...this.#overlays, ...(this.#editor ? [this.#editor] : [])];
+  }
+
+  /**
+   * Puts `surface` in the editor's place, as pi's setCustomEditorComponent
+   * does: with focus, unless a dialog is open (it keeps the place and the
+   * focus; the editor shows when the last dialog goes).
+   */
+  setEditor(surface) {
+    this.#editor = surface;
+    if (this.#dialogs.length === 0) this.setFocus(surface.component);
+    this.requestRender();
   }
 
   /**
@@ -175,7 +191,8 @@ export class VirtualScreen {
    * covers is hidden until the new one goes, then draws anew.
    */
   showDialog(surface) {
-    const covered = this.#topDialog();
+    // A dialog takes the editor's place, as pi swaps its editor container's child.
+    const covered = this.#topDialog() ?? this.#editor;
     if (covered) this.#erase(covered, { hidden: true });
     this.#dialogs.push(surface);
     this.setFocus(surface.component);
@@ -231,7 +248,7 @@ export class VirtualScreen {
     const next = this.#overlays
       .filter((other) => other !== entry && !other.hidden && !other.options?.nonCapturing)
       .sort((a, b) => b.order - a.order)[0];
-    this.setFocus(next?.component ?? this.#topDialog()?.component ?? entry.preFocus ?? null);
+    this.setFocus(next?.component ?? this.#topDialog()?.component ?? entry.preFocus ?? this.#editor?.component ?? null);
   }
 
   #topDialog() {
@@ -240,6 +257,13 @@ export class VirtualScreen {
 
   /** Takes a dialog or overlay off the screen; focus moves on as pi-tui moves it. */
   remove(surface) {
+    if (surface === this.#editor) {
+      this.#editor = undefined;
+      if (this.#focused === surface.component || this.#focusOwner === surface) this.setFocus(null);
+      this.#erase(surface, { closed: true });
+      this.requestRender();
+      return;
+    }
     const fixedIndex = this.#fixed.indexOf(surface);
     if (fixedIndex !== -1) {
       this.#fixed.splice(fixedIndex, 1);
@@ -257,7 +281,8 @@ export class VirtualScreen {
       const dialogIndex = this.#dialogs.indexOf(entry);
       if (dialogIndex === -1) return;
       this.#dialogs.splice(dialogIndex, 1);
-      if (hadFocus) this.setFocus(this.#topDialog()?.component ?? null);
+      // Focus goes back to the dialog below, else to the editor, as pi's showTopExtensionDialog gives it.
+      if (hadFocus) this.setFocus(this.#topDialog()?.component ?? this.#editor?.component ?? null);
     }
     this.#erase(entry, { closed: true });
     this.requestRender();
@@ -278,7 +303,7 @@ export class VirtualScreen {
 
   /** Takes every surface off the screen and forgets every input listener (pi's reset of extension UI on reload). */
   clear() {
-    for (const surface of [...this.#fixed, ...this.#dialogs, ...this.#overlays]) this.remove(surface);
+    for (const surface of [...this.#fixed, ...this.surfaces()]) this.remove(surface);
     this.#inputListeners.clear();
   }
 
@@ -370,12 +395,13 @@ export class VirtualScreen {
     const full = (surface) => ({ surface, width: surface.size?.columns ?? this.#columns, maxHeight: undefined });
     const fixed = (test) => this.#fixed.filter(test).map(full);
     // Top to bottom as pi lays them out: the header, widgets above the
-    // editor, the dialog in the editor's place, widgets below it, the
-    // footer, then overlays.
+    // editor, the dialog in the editor's place (else the extension's
+    // editor), widgets below it, the footer, then overlays.
     shown.push(...fixed((surface) => surface.kind === "header"));
     shown.push(...fixed((surface) => surface.kind === "widget" && surface.placement !== "belowEditor"));
     const top = this.#topDialog();
     if (top) shown.push(full(top));
+    else if (this.#editor) shown.push(full(this.#editor));
     shown.push(...fixed((surface) => surface.kind === "widget" && surface.placement === "belowEditor"));
     shown.push(...fixed((surface) => surface.kind === "footer"));
     for (const entry of [...this.#overlays].sort((a, b) => a.order - b.order)) {

@@ -249,7 +249,10 @@ const CTRL_C: &str = "\x03";
 const CTRL_BACKSLASH: &str = "\x1c";
 
 /// Runs `operation` with the components drawn in the terminal and the
-/// terminal's keys sent to them, until it finishes or is aborted.
+/// terminal's keys sent to them, until it finishes or is aborted. An
+/// extension's editor (`ctx.ui.setEditorComponent`) outlives the call that
+/// set it, as in pi: while it has focus the run goes on after the call, and
+/// ends when the editor goes or the user aborts.
 pub async fn drive(
     pihost: &pihost::Pihost,
     terminal: &Terminal,
@@ -268,13 +271,20 @@ pub async fn drive(
     let mut poll = tokio::time::interval(POLL_EVERY);
     // The component that got a ctrl+c no other key has followed yet.
     let mut unanswered_ctrl_c: Option<u64> = None;
+    // The call's outcome, once it finished while an editor kept the run going.
+    let mut finished: Option<CallOutcome> = None;
     terminal.draw(&screen, size)?;
     loop {
         let mut keys = Vec::new();
         let mut aborted: Option<String> = None;
         let mut read = false;
         tokio::select! {
-            outcome = &mut operation => return Ok(TtyRun { outcome: Some(outcome), aborted: None }),
+            outcome = &mut operation, if finished.is_none() => {
+                if !editor_has_focus(pihost).await? {
+                    return Ok(TtyRun { outcome: Some(outcome), aborted: None });
+                }
+                finished = Some(outcome);
+            },
             Some(frame) = frames.recv() => screen.apply(frame),
             chunk = input.recv(), if input_open => match chunk {
                 Some(bytes) => {
@@ -331,7 +341,10 @@ pub async fn drive(
         if let Some(how) = aborted {
             let reason = format!("pihost: the run was aborted from the terminal ({how})");
             let _ = pihost.close_components(&reason).await;
-            let outcome = tokio::time::timeout(ABORT_GRACE, &mut operation).await.ok();
+            let outcome = match finished {
+                Some(outcome) => Some(outcome),
+                None => tokio::time::timeout(ABORT_GRACE, &mut operation).await.ok(),
+            };
             return Ok(TtyRun {
                 outcome,
                 aborted: Some(how),
@@ -341,7 +354,20 @@ pub async fn drive(
             terminal.draw(&screen, size)?;
             screen.dirty = false;
         }
+        // Nobody can type any more (end of input), or the editor is gone or covered: over.
+        if finished.is_some() && (!input_open || !editor_has_focus(pihost).await?) {
+            return Ok(TtyRun {
+                outcome: finished,
+                aborted: None,
+            });
+        }
     }
+}
+
+/// Whether the extension's editor has the keys (no dialog over it).
+async fn editor_has_focus(pihost: &pihost::Pihost) -> anyhow::Result<bool> {
+    let focused = pihost.focused_component().await?;
+    Ok(focused.map(|focused| focused.kind) == Some(FrameKind::Editor))
 }
 
 async fn sleep_until(deadline: Option<tokio::time::Instant>) {
@@ -565,14 +591,17 @@ impl Screen {
 
     /// The lines of everything but overlays, top to bottom as pi lays out
     /// its screen: header, widgets above the editor, the newest custom
-    /// component in the editor's place, widgets below it, footer.
+    /// component in the editor's place (else the extension's editor),
+    /// widgets below it, footer.
     fn base_lines(&self) -> Vec<&str> {
         let below = |frame: &Frame| frame.placement.as_deref() == Some("belowEditor");
         let of = |test: &dyn Fn(&Frame) -> bool| -> Vec<&Frame> { self.shown.iter().filter(|f| test(f)).collect() };
         let mut parts = of(&|f| f.kind == FrameKind::Header);
         parts.extend(of(&|f| f.kind == FrameKind::Widget && !below(f)));
-        // Only the newest dialog is visible, as in pi.
-        parts.extend(self.shown.iter().rev().find(|f| f.kind == FrameKind::Custom));
+        // Only the newest dialog is visible, as in pi; with none, the
+        // extension's editor has the place.
+        let dialog = self.shown.iter().rev().find(|f| f.kind == FrameKind::Custom);
+        parts.extend(dialog.or_else(|| self.shown.iter().rev().find(|f| f.kind == FrameKind::Editor)));
         parts.extend(of(&|f| f.kind == FrameKind::Widget && below(f)));
         parts.extend(of(&|f| f.kind == FrameKind::Footer));
         parts
@@ -693,6 +722,26 @@ mod tests {
             screen.base_lines(),
             ["header", "above", "first dialog", "below", "footer"]
         );
+    }
+
+    #[test]
+    fn the_extension_editor_sits_between_the_widgets_until_a_dialog_takes_its_place() {
+        let mut screen = Screen::default();
+        screen.apply(frame(1, FrameKind::Footer, None, &["footer"]));
+        screen.apply(frame(2, FrameKind::Editor, None, &["─ editor ─", "text"]));
+        screen.apply(frame(3, FrameKind::Widget, Some("belowEditor"), &["below"]));
+        screen.apply(frame(4, FrameKind::Widget, None, &["above"]));
+        assert_eq!(screen.base_lines(), ["above", "─ editor ─", "text", "below", "footer"]);
+        let mut covered = frame(2, FrameKind::Editor, None, &[]);
+        covered.hidden = true;
+        screen.apply(covered);
+        screen.apply(frame(5, FrameKind::Custom, None, &["dialog"]));
+        assert_eq!(screen.base_lines(), ["above", "dialog", "below", "footer"]);
+        let mut closed = frame(5, FrameKind::Custom, None, &[]);
+        closed.closed = true;
+        screen.apply(closed);
+        screen.apply(frame(2, FrameKind::Editor, None, &["─ editor ─", "text"]));
+        assert_eq!(screen.base_lines(), ["above", "─ editor ─", "text", "below", "footer"]);
     }
 
     #[test]
