@@ -819,15 +819,11 @@ fn a_reload_shuts_the_old_guest_down_and_loads_the_extension_in_a_new_one() {
     assert_eq!(std::fs::read_to_string(&log).expect("log"), "shutdown reload\n");
 }
 
-#[test]
-fn an_isolated_extension_cannot_draw_and_is_told_why() {
-    let ground = Ground::new();
-    let fixture = ground.path("draws.ts");
-    std::fs::write(
-        &fixture,
-        "export default function (pi) {\n  pi.registerCommand('draw', { handler: async (_args, ctx) => ctx.ui.custom((tui, theme, kb, done) => ({ render: () => ['hi'], invalidate() {}, handleInput: () => done('x') })) });\n}\n",
-    )
-    .expect("write");
+/// Runs `pihost VERB NAME` on `source` (written to the ground) in a sandbox
+/// whose policy file isolates it, with `extra` arguments; answers its report.
+fn run_isolated(ground: &Ground, verb: &str, name: &str, source: &str, extra: &[&str]) -> (Value, String) {
+    let fixture = ground.path(&format!("{name}.ts"));
+    std::fs::write(&fixture, source).expect("write");
     let policy = ground.path("policy.json");
     std::fs::write(
         &policy,
@@ -835,16 +831,29 @@ fn an_isolated_extension_cannot_draw_and_is_told_why() {
     )
     .expect("write");
     let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
-        .args(["command", "draw", "-e"])
+        .args([verb, name, "-e"])
         .arg(&fixture)
         .arg("--cwd")
         .arg(ground.root.path())
         .args(["--sandbox", "--permissions-file"])
         .arg(&policy)
-        .args(["--keys", "enter", "--width", "40"])
+        .args(extra)
         .output()
         .expect("pihost runs");
-    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let report = serde_json::from_slice(&output.stdout).expect("JSON");
+    (report, fixture.display().to_string())
+}
+
+#[test]
+fn an_isolated_extension_cannot_draw_and_is_told_why() {
+    let ground = Ground::new();
+    let (report, _) = run_isolated(
+        &ground,
+        "command",
+        "draw",
+        "export default function (pi) {\n  pi.registerCommand('draw', { handler: async (_args, ctx) => ctx.ui.custom((tui, theme, kb, done) => ({ render: () => ['hi'], invalidate() {}, handleInput: () => done('x') })) });\n}\n",
+        &["--keys", "enter", "--width", "40"],
+    );
     let error = report["error"].as_str().unwrap_or_default();
     assert!(
         error.contains("ctx.ui.custom cannot show a component of an extension isolated by a permission policy"),
@@ -886,33 +895,19 @@ fn an_isolated_tool_waiting_for_its_signal_is_settled_by_the_hosts_abort() {
 #[test]
 fn an_isolated_extensions_uncaught_error_reaches_the_host_in_its_name() {
     let ground = Ground::new();
-    let fixture = ground.path("throws.ts");
-    std::fs::write(
-        &fixture,
+    let (report, fixture) = run_isolated(
+        &ground,
+        "tool",
+        "throws",
         "export default function (pi) {\n  pi.registerTool({ name: 'throws', label: 't', description: 't', parameters: { type: 'object', properties: {} },\n    async execute() { setTimeout(() => { throw new Error('boom in a timer'); }, 10); await new Promise((resolve) => setTimeout(resolve, 200)); return { content: [], details: 'done' }; } });\n}\n",
-    )
-    .expect("write");
-    let policy = ground.path("policy.json");
-    std::fs::write(
-        &policy,
-        json!({ "extensions": { fixture.display().to_string(): { "allowEnv": [] } } }).to_string(),
-    )
-    .expect("write");
-    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
-        .args(["tool", "throws", "-e"])
-        .arg(&fixture)
-        .arg("--cwd")
-        .arg(ground.root.path())
-        .args(["--sandbox", "--permissions-file"])
-        .arg(&policy)
-        .output()
-        .expect("pihost runs");
-    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        &[],
+    );
     assert_eq!(report["result"]["details"], "done", "{report:#}");
     let errors = report["errors"].as_array().cloned().unwrap_or_default();
     assert!(
-        errors.iter().any(|error| error["error"] == "boom in a timer"
-            && error["extensionPath"] == json!(fixture.display().to_string())),
+        errors
+            .iter()
+            .any(|error| error["error"] == "boom in a timer" && error["extensionPath"] == json!(fixture)),
         "{report:#}"
     );
 }

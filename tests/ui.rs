@@ -829,6 +829,24 @@ async fn loaded_and_bound(
     (pihost, host)
 }
 
+/// [`loaded_and_bound`], with a screen of `columns` × 10 attached and the session started.
+async fn started_on_a_screen(
+    project: &Project,
+    path: &str,
+    columns: u16,
+) -> (pihost::Pihost, std::sync::Arc<pihost::host::RecordingHost>) {
+    let (pihost, host) = loaded_and_bound(project, path).await;
+    pihost
+        .attach_terminal(pihost::ui::TerminalSize { columns, rows: 10 })
+        .await
+        .expect("a screen");
+    pihost
+        .emit(&serde_json::json!({ "type": "session_start", "reason": "startup" }))
+        .await
+        .expect("session_start");
+    (pihost, host)
+}
+
 #[test]
 fn a_second_attach_terminal_draws_the_open_component_again_at_the_new_width() {
     let project = Project::new();
@@ -882,15 +900,7 @@ fn a_reload_takes_every_widget_off_the_screen_as_pi_resets_extension_ui() {
     };
     let project = Project::new();
     runtime().block_on(async {
-        let (pihost, _host) = loaded_and_bound(&project, &example).await;
-        pihost
-            .attach_terminal(pihost::ui::TerminalSize { columns: 40, rows: 10 })
-            .await
-            .expect("a screen");
-        pihost
-            .emit(&serde_json::json!({ "type": "session_start", "reason": "startup" }))
-            .await
-            .expect("session_start");
+        let (pihost, _host) = started_on_a_screen(&project, &example, 40).await;
         let before = pihost.take_frames().await.expect("frames");
         assert_eq!(
             before.iter().map(|frame| frame.component).collect::<Vec<_>>(),
@@ -1262,15 +1272,7 @@ fn a_reload_closes_the_editor_and_the_new_one_gets_its_text_as_pi_s_reset_keeps_
     };
     let project = Project::new();
     runtime().block_on(async {
-        let (pihost, host) = loaded_and_bound(&project, &modal).await;
-        pihost
-            .attach_terminal(pihost::ui::TerminalSize { columns: 30, rows: 10 })
-            .await
-            .expect("a screen");
-        pihost
-            .emit(&serde_json::json!({ "type": "session_start", "reason": "startup" }))
-            .await
-            .expect("session_start");
+        let (pihost, host) = started_on_a_screen(&project, &modal, 30).await;
         for key in ["a", "b", "c"] {
             pihost.send_key(key).await.expect("a key");
         }

@@ -345,6 +345,7 @@ function submitToHost(component, text) {
  * host's own editor (`ui.setEditorText`), as pi gives it back to its default one.
  */
 export function setScreenEditor(factory, tellHost) {
+  refuseIsolated(factory, "ctx.ui.setEditorComponent");
   const previous = editor;
   const text = previous ? editorText(previous.surface.component) : (hostState.editorText ?? "");
   if (previous) {
