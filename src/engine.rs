@@ -319,6 +319,12 @@ impl Engine {
         // pihost's own start-up ran with every permission; from here on
         // every touch is the extensions' and is checked.
         crate::platform::use_permissions(&mut runtime.op_state().borrow_mut(), permissions, !allows_everything);
+        // A guest runtime's turns have the session's CPU limit.
+        runtime
+            .op_state()
+            .borrow()
+            .borrow::<crate::permissions::policy::GuestPolicies>()
+            .set_cpu_limit(options.limits.cpu);
         let watchdog = Watchdog::new(runtime.v8_isolate().thread_safe_handle(), options.limits.cpu);
         let mut engine = Self {
             runtime,
@@ -624,9 +630,11 @@ impl Engine {
         Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
     }
 
-    /// The extensions a load request names may load their own files in a
-    /// sandbox (whoever sends it: [`Engine::load`], the handle, a restart).
-    fn allow_module_reads_of(&mut self, load_request: &str) {
+    /// Prepares the runtime for the extensions a load request names
+    /// (whoever sends it: [`Engine::load`], the handle, a restart): they
+    /// may load their own files in a sandbox, and those a policy grants
+    /// more run in runtimes of their own.
+    fn prepare_load_of(&mut self, load_request: &str) {
         let Ok(request) = serde_json::from_str::<serde_json::Value>(load_request) else {
             return;
         };
@@ -643,7 +651,6 @@ impl Engine {
         // in runtimes of their own (src/platform/guests.rs).
         let policies = state.borrow::<crate::permissions::policy::GuestPolicies>();
         policies.set(&self.options.permissions, &self.options.cwd, paths.into_iter());
-        policies.set_cpu_limit(self.options.limits.cpu);
     }
 
     /// Calls a runtime function with one JSON string and awaits the JSON
@@ -743,7 +750,7 @@ impl Engine {
     /// flight at once (the handle's thread does that).
     pub(crate) fn start_call(&mut self, name: &str, argument: &str) -> Result<PendingCall, PihostError> {
         if matches!(name, "loadExtensions" | "reload") {
-            self.allow_module_reads_of(argument);
+            self.prepare_load_of(argument);
         }
         let function = self.export_function(name)?;
         let argument = self.string_argument(name, argument)?;

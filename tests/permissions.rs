@@ -604,10 +604,7 @@ fn cross_extension_run(sandbox: bool, grant: bool) -> CrossRun {
             },
         );
     }
-    let host = std::sync::Arc::new(PromptedHost {
-        answer: json!("deny"),
-        calls: Default::default(),
-    });
+    let host = refusing_host();
     support::runtime().block_on(async {
         let pihost = pihost::Pihost::start(options).await.expect("start");
         let paths = [fixtures.join("attacker.ts"), granted].map(|path| path.display().to_string());
@@ -706,6 +703,22 @@ async fn isolated_session(
     pihost
 }
 
+/// A host that refuses every prompt and records what it was told.
+fn refusing_host() -> std::sync::Arc<PromptedHost> {
+    std::sync::Arc::new(PromptedHost {
+        answer: json!("deny"),
+        calls: Default::default(),
+    })
+}
+
+/// A grant of every environment variable: enough to make an extension a guest.
+fn environment_grant() -> pihost::permissions::ExtensionGrant {
+    pihost::permissions::ExtensionGrant {
+        allow_env: Some(Vec::new()),
+        ..Default::default()
+    }
+}
+
 const TOOL_PARAMETERS: &str = "parameters: { type: 'object', properties: {} }";
 
 #[test]
@@ -723,15 +736,9 @@ fn a_runaway_isolated_extension_is_stopped_and_the_others_go_on() {
             "export default function (pi) {{\n  pi.registerTool({{ name: 'other', label: 'other', description: 'answers', {TOOL_PARAMETERS}, async execute() {{ return {{ content: [], details: 'other' }}; }} }});\n}}\n"
         ),
     );
-    let host = std::sync::Arc::new(PromptedHost {
-        answer: json!("deny"),
-        calls: Default::default(),
-    });
+    let host = refusing_host();
     support::runtime().block_on(async {
-        let grant = pihost::permissions::ExtensionGrant {
-            allow_env: Some(Vec::new()),
-            ..Default::default()
-        };
+        let grant = environment_grant();
         let tune =
             |options: &mut pihost::EngineOptions| options.limits.cpu = Some(std::time::Duration::from_millis(1_000));
         let pihost = isolated_session(&project, &spin, grant, &[&other], tune, host).await;
@@ -800,10 +807,7 @@ fn a_reload_shuts_the_old_guest_down_and_loads_the_extension_in_a_new_one() {
             "import fs from 'node:fs';\nconst loaded = Date.now() + Math.random();\nexport default function (pi) {{\n  pi.on('session_shutdown', async (event) => {{ fs.appendFileSync({log:?}, `shutdown ${{event.reason}}\\n`); }});\n  pi.registerCommand('loaded', {{ handler: async () => String(loaded) }});\n}}\n"
         ),
     );
-    let host = std::sync::Arc::new(PromptedHost {
-        answer: json!("deny"),
-        calls: Default::default(),
-    });
+    let host = refusing_host();
     support::runtime().block_on(async {
         let grant = pihost::permissions::ExtensionGrant {
             allow_write: Some(vec![log.clone()]),
@@ -870,15 +874,9 @@ fn an_isolated_tool_waiting_for_its_signal_is_settled_by_the_hosts_abort() {
             "export default function (pi) {{\n  pi.registerTool({{ name: 'wait', label: 'wait', description: 'waits', {TOOL_PARAMETERS}, execute: (_id, _params, signal) => new Promise((resolve) => signal.addEventListener('abort', () => resolve({{ content: [], details: `aborted: ${{signal.aborted}}` }}))) }});\n}}\n"
         ),
     );
-    let host = std::sync::Arc::new(PromptedHost {
-        answer: json!("deny"),
-        calls: Default::default(),
-    });
+    let host = refusing_host();
     support::runtime().block_on(async {
-        let grant = pihost::permissions::ExtensionGrant {
-            allow_env: Some(Vec::new()),
-            ..Default::default()
-        };
+        let grant = environment_grant();
         let pihost = isolated_session(&project, &waits, grant, &[], |_| {}, host).await;
         let args = json!({});
         let call = pihost.execute_tool("wait", "w1", &args, None);

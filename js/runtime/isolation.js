@@ -11,12 +11,7 @@
 // session's permissions only, never with the guest's grant.
 import { core, ops } from "pihost:runtime/ops.js";
 import { createMembrane } from "pihost:runtime/membrane.js";
-import { addOutsideSettler } from "pihost:runtime/entries.js";
 
-/** Calls from this runtime into guests that have not answered yet. */
-let waiting = 0;
-// A guest's answer arrives from outside this event loop.
-addOutsideSettler(() => waiting > 0);
 
 /** Every guest of the current load, stopped when the next load replaces it. */
 const liveGuests = new Set();
@@ -70,7 +65,6 @@ function startGuest(entry) {
   function call(message) {
     if (endedWith) return Promise.reject(new Error(endedWith));
     const callId = nextCall++;
-    waiting++;
     return new Promise((resolve, reject) => {
       calls.set(callId, { resolve, reject });
       referenceWhileWaiting();
@@ -97,7 +91,6 @@ function startGuest(entry) {
     liveGuests.delete(guest);
     ops.op_pihost_guest_stop(id);
     for (const pending of calls.values()) {
-      waiting--;
       pending.reject(new Error(message));
     }
     calls.clear();
@@ -113,7 +106,6 @@ function startGuest(entry) {
         const pending = calls.get(message.id);
         if (!pending) return;
         calls.delete(message.id);
-        waiting--;
         referenceWhileWaiting();
         if (message.ok) pending.resolve(membrane.decode(message.value));
         else pending.reject(membrane.decodeError(message.error));
@@ -217,7 +209,7 @@ function applyRecord(extension, described) {
  * Loads `entry` in a guest runtime. Resolves to `{ extension, denials }`,
  * or `{ error, denials }` with the load error as the loader reports it.
  */
-export async function loadIsolated(entry, { eventBus, runtime, loadTimeoutMs }) {
+export async function loadIsolated(entry, { policy, eventBus, runtime, loadTimeoutMs }) {
   let guest;
   try {
     guest = startGuest(entry);
@@ -240,8 +232,7 @@ export async function loadIsolated(entry, { eventBus, runtime, loadTimeoutMs }) 
     guest.stop();
     return { error: loaded.error, denials: loaded.denials };
   }
-  const extension = { handlers: new Map() };
-  Object.assign(extension, loaded.record, { handlers: new Map(), isolatedBy: isolationOf(entry) });
+  const extension = { ...loaded.record, handlers: new Map(), isolatedBy: policy };
   applyRecord(extension, loaded.record);
   guest.extension = extension;
   return { extension, denials: loaded.denials };

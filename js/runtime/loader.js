@@ -109,11 +109,11 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
       timeoutMessage: `Extension "${entry.path}" did not finish loading within ${loadTimeoutMs} ms`,
     });
     try {
-      const isolation = isolationOf(entry);
-      if (isolation) {
+      const policy = isolationOf(entry);
+      if (policy) {
         // A grant of its own: the extension loads in a runtime of its own
         // (js/runtime/isolation.js), and what it was refused there is its.
-        const loaded = await loadIsolated(entry, { eventBus, runtime, loadTimeoutMs });
+        const loaded = await loadIsolated(entry, { policy, eventBus, runtime, loadTimeoutMs });
         if (loaded.denials.length > 0) denials.set(entry.path, loaded.denials);
         if (loaded.extension) extensions.push(loaded.extension);
         else errors.push(loaded.error);
