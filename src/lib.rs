@@ -64,6 +64,7 @@ pub(crate) mod embedded;
 pub mod engine;
 pub mod error;
 pub mod events;
+pub(crate) mod function_modules;
 pub mod handle;
 pub mod host;
 pub mod limits;

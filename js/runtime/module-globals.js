@@ -32,12 +32,35 @@ function builtinExports(namespace) {
   return namespace.default ?? namespace;
 }
 
-function evaluateCommonJs(module, code) {
-  const wrapper = (0, eval)(
+// Code that is not strict keeps Node's sloppy semantics through an
+// indirect eval; strict code comes compiled (from the engine's bytecode
+// cache) as the function itself.
+function sloppyWrapper(module, code) {
+  return (0, eval)(
     `(function (exports, require, module, __filename, __dirname) {${code}\n})\n//# sourceURL=${module.filename}`,
   );
-  runCommonJs(module, wrapper);
 }
+
+function evaluateInto(module, filename) {
+  const loaded = ops.op_pihost_require_file(filename);
+  if (typeof loaded === "function") {
+    runCommonJs(module, loaded);
+  } else if (loaded.kind === "json") {
+    module.exports = JSON.parse(loaded.text);
+  } else {
+    runCommonJs(module, sloppyWrapper(module, loaded.text));
+  }
+}
+
+// Node's `require.extensions` (deprecated, still read: libraries list its
+// keys to learn which files `require` loads). One object, as Node's
+// Module._extensions is.
+const requireExtensions = Object.create(null);
+requireExtensions[".js"] = evaluateInto;
+requireExtensions[".json"] = evaluateInto;
+requireExtensions[".node"] = (_module, filename) => {
+  throw new Error(`pihost: native addons cannot be loaded (${filename})`);
+};
 
 function loadFile(filename) {
   const cached = moduleCache.get(filename);
@@ -45,14 +68,7 @@ function loadFile(filename) {
   const module = createModuleRecord(filename);
   moduleCache.set(filename, module);
   try {
-    const source = ops.op_pihost_commonjs_source(filename);
-    if (source.format === "json") {
-      module.exports = JSON.parse(source.code);
-    } else if (source.format === "esm") {
-      throw new Error(`pihost: require() of the ES module ${filename} is not supported yet; use import`);
-    } else {
-      evaluateCommonJs(module, source.code);
-    }
+    evaluateInto(module, filename);
   } catch (error) {
     moduleCache.delete(filename);
     throw error;
@@ -78,6 +94,7 @@ export function createRequire(filename) {
     return resolveForRequire(specifier, directory);
   };
   require.cache = moduleCache;
+  require.extensions = requireExtensions;
   return require;
 }
 

@@ -9,10 +9,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use deno_ast::{MediaType, ModuleSpecifier};
-
 use super::{resolve, virtual_map};
-use crate::transpile::{self, ModuleFormat, TranspiledModule};
+use crate::transpile::{ModuleFormat, TranspiledModule};
 
 /// How deep `module.exports = require(…)` chains are followed for names.
 const REEXPORT_DEPTH: usize = 16;
@@ -76,11 +74,8 @@ pub fn named_exports(names: &BTreeSet<String>) -> String {
 /// A file's transpiled module (from the transpile cache when it was seen
 /// before), for a look at what it exports.
 pub(super) fn transpile_file(path: &Path) -> Option<std::sync::Arc<TranspiledModule>> {
-    let bytes = std::fs::read(path).ok()?;
-    let url = ModuleSpecifier::from_file_path(path).ok()?;
-    let media_type = MediaType::from_path(path);
-    if media_type == MediaType::Json {
-        return None;
+    match super::sources::source_file(path).ok()? {
+        super::sources::SourceFile::Code(transpiled) => Some(transpiled),
+        super::sources::SourceFile::Json(_) => None,
     }
-    transpile::transpile(&url, media_type, &super::decode_source(&bytes)).ok()
 }

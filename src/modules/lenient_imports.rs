@@ -32,7 +32,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use deno_ast::{MediaType, ModuleSpecifier};
 
-use super::{INTERNAL_SCHEME, commonjs_interop, resolve_specifier, virtual_map};
+use super::{INTERNAL_SCHEME, builtin_specifiers, commonjs_interop, resolve_specifier, virtual_map};
 use crate::embedded;
 use crate::transpile::{
     self, EsModuleShape, ImportBinding, LexicalExport, LinkKind, ModuleFormat, ReexportBinding, StaticLink,
@@ -58,18 +58,54 @@ enum Exports {
     Unknown,
 }
 
-/// The code of the ES module at `url` with its imports made lenient, or
-/// `None` when nothing needs rewriting.
+/// The code of the ES module at `url` with its imports made lenient and
+/// its Node built-in specifiers pointed at pihost's facades
+/// (`builtin_specifiers`), or `None` when nothing needs rewriting. Both come
+/// from the module's shape, read when it was transpiled, so the code is
+/// not parsed again.
 pub fn rewrite(url: &ModuleSpecifier, transpiled: &TranspiledModule) -> Option<String> {
     let shape = transpiled.es_module.as_ref()?;
     let mut edits = Edits::default();
+    let mut rewritten_links = Vec::new();
     for (index, link) in shape.links.iter().enumerate() {
         if link.has_attributes {
             continue;
         }
         let exports = exports_of_specifier(&link.specifier, url.as_str(), &mut BTreeSet::new(), 0);
-        if let Some(text) = rewrite_link(link, &exports, index) {
+        let source = quoted(&builtin_specifiers::facade_for(&link.specifier).unwrap_or_else(|| link.specifier.clone()));
+        if let Some(text) = rewrite_link(link, &source, &exports, index) {
             edits.replace(link.range.clone(), text);
+            rewritten_links.push(link.range.clone());
+        }
+    }
+    for literal in &shape.literal_specifiers {
+        let range = &literal.range;
+        let rewritten_link = rewritten_links
+            .iter()
+            .find(|link| link.start <= range.start && range.end <= link.end);
+        let facade = builtin_specifiers::facade_for(&literal.value);
+        if rewritten_link.is_none()
+            && let Some(facade) = &facade
+        {
+            edits.replace(range.clone(), quoted(facade));
+        }
+        let Some(declaration_end) = literal.declaration_end else {
+            continue;
+        };
+        // What the engine's import scan looks for (engine note 31): the
+        // specifier in the quotes the code does not use, after the
+        // declaration (after the text that replaced it, where it was
+        // rewritten). Not inside it: v8x reads a bare import and import
+        // attributes off the text that follows the literal.
+        let written = facade.as_deref().unwrap_or(&literal.value);
+        let quote = match (rewritten_link, &facade) {
+            (None, None) => transpiled.code[range.clone()].chars().next().unwrap_or('"'),
+            _ => '"',
+        };
+        let at = rewritten_link.map_or(declaration_end, |link| link.end);
+        let inside_another = rewritten_links.iter().any(|link| link.start < at && at < link.end);
+        if !inside_another && let Some(needle) = scan_needle(written, quote) {
+            edits.replace(at..at, needle);
         }
     }
     // jiti's exports exist (undefined) before their module runs, so an
@@ -111,10 +147,27 @@ pub fn rewrite(url: &ModuleSpecifier, transpiled: &TranspiledModule) -> Option<S
     }
     let mut code = edits.apply(&transpiled.code);
     if !helpers.is_empty() {
-        let import = format!("import {{ {} }} from \"{GLUE}\";", helpers.join(", "));
+        let needle = scan_needle(GLUE, '"').unwrap_or_default();
+        let import = format!("import {{ {} }} from \"{GLUE}\";{needle}", helpers.join(", "));
         code = on_first_line(&code, &import);
     }
     Some(code)
+}
+
+/// A comment holding `specifier` in the quotes other than `quote`, which
+/// ends the QuickJS backend's search for the specifier in those quotes
+/// where the literal is, instead of at the end of the code: v8x looks for
+/// every static import's specifier in both kinds of quotes from the
+/// previous one on, so a module that uses one kind was searched to its end
+/// once per import (engine note 31). `None` where the comment could not
+/// hold it.
+pub(super) fn scan_needle(specifier: &str, quote: char) -> Option<String> {
+    let other = if quote == '"' { '\'' } else { '"' };
+    if specifier.contains(['\'', '"', '\\', '\n', '\r']) || specifier.contains("*/") {
+        return None;
+    }
+    // The space keeps a statement after it at a boundary v8x recognises.
+    Some(format!("/*{other}{specifier}{other}*/ "))
 }
 
 /// `text` put in front of `code` on its first line, so no line moves. A
@@ -191,17 +244,19 @@ fn import_specifier(imported: &str, local: &str) -> String {
 }
 
 /// The replacement of one declaration, or `None` when it links as written.
-fn rewrite_link(link: &StaticLink, exports: &Exports, index: usize) -> Option<String> {
+/// `source` is the quoted specifier the replacement imports.
+fn rewrite_link(link: &StaticLink, source: &str, exports: &Exports, index: usize) -> Option<String> {
     match (&link.kind, exports) {
         (_, Exports::Unknown) => None,
-        (LinkKind::Import(bindings), Exports::EsModule(names)) => rewrite_esm_import(link, bindings, names),
-        (LinkKind::Import(bindings), Exports::CommonJs(names)) => rewrite_commonjs_import(link, bindings, names, index),
-        (LinkKind::Reexport(bindings), _) => rewrite_reexport(link, bindings, exports, index),
+        (LinkKind::Import(bindings), Exports::EsModule(names)) => rewrite_esm_import(source, bindings, names),
+        (LinkKind::Import(bindings), Exports::CommonJs(names)) => {
+            rewrite_commonjs_import(source, bindings, names, index)
+        }
+        (LinkKind::Reexport(bindings), _) => rewrite_reexport(source, bindings, exports, index),
     }
 }
 
-fn rewrite_esm_import(link: &StaticLink, bindings: &[ImportBinding], names: &BTreeSet<String>) -> Option<String> {
-    let source = quoted(&link.specifier);
+fn rewrite_esm_import(source: &str, bindings: &[ImportBinding], names: &BTreeSet<String>) -> Option<String> {
     let mut changed = false;
     let mut default = None;
     let mut named = Vec::new();
@@ -225,16 +280,15 @@ fn rewrite_esm_import(link: &StaticLink, bindings: &[ImportBinding], names: &BTr
             ImportBinding::Namespace { local } => namespaces.push(local.clone()),
         }
     }
-    changed.then(|| import_statements(&source, default.as_deref(), &named, &namespaces, &extra))
+    changed.then(|| import_statements(source, default.as_deref(), &named, &namespaces, &extra))
 }
 
 fn rewrite_commonjs_import(
-    link: &StaticLink,
+    source: &str,
     bindings: &[ImportBinding],
     names: &BTreeSet<String>,
     index: usize,
 ) -> Option<String> {
-    let source = quoted(&link.specifier);
     let mut default = None;
     let mut named = Vec::new();
     let mut namespaces = Vec::new();
@@ -255,16 +309,10 @@ fn rewrite_commonjs_import(
     }
     let default = default.unwrap_or_else(|| format!("__pihostCommonJs{index}"));
     let extra = [format!("const {{ {} }} = {default};", read.join(", "))];
-    Some(import_statements(&source, Some(&default), &named, &namespaces, &extra))
+    Some(import_statements(source, Some(&default), &named, &namespaces, &extra))
 }
 
-fn rewrite_reexport(
-    link: &StaticLink,
-    bindings: &[ReexportBinding],
-    exports: &Exports,
-    index: usize,
-) -> Option<String> {
-    let source = quoted(&link.specifier);
+fn rewrite_reexport(source: &str, bindings: &[ReexportBinding], exports: &Exports, index: usize) -> Option<String> {
     let mut kept = Vec::new();
     let mut extra = Vec::new();
     let mut changed = false;
@@ -457,10 +505,73 @@ mod tests {
             (url, transpiled)
         }
 
+        /// The rewrite, without the engine's scan comments (`scan_needle`),
+        /// which every static import gets; `None` when nothing else changed.
         fn rewritten(&self, name: &str) -> Option<String> {
             let (url, transpiled) = self.transpiled(name);
-            rewrite(&url, &transpiled)
+            let code = without_scan_needles(&rewrite(&url, &transpiled)?);
+            (code != transpiled.code).then_some(code)
         }
+
+        fn rewritten_with_needles(&self, name: &str) -> String {
+            let (url, transpiled) = self.transpiled(name);
+            rewrite(&url, &transpiled).expect("rewritten")
+        }
+    }
+
+    fn without_scan_needles(code: &str) -> String {
+        let mut out = String::new();
+        let mut rest = code;
+        while let Some(at) = rest.find("/*") {
+            let end = rest[at..].find("*/ ").map(|end| at + end + 3);
+            let inner = end.map(|end| &rest[at + 2..end - 3]);
+            let is_needle = inner.is_some_and(|inner| {
+                inner.len() >= 2
+                    && (inner.starts_with('\'') && inner.ends_with('\'')
+                        || inner.starts_with('"') && inner.ends_with('"'))
+            });
+            match (is_needle, end) {
+                (true, Some(end)) => {
+                    out.push_str(&rest[..at]);
+                    rest = &rest[end..];
+                }
+                _ => {
+                    out.push_str(&rest[..at + 2]);
+                    rest = &rest[at + 2..];
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+
+    #[test]
+    fn each_static_specifier_is_repeated_after_its_declaration_in_the_other_quotes_for_the_engines_scan() {
+        let folder = Folder::new(&[
+            ("lib.js", "export const a = 1;\n"),
+            ("data.json", "{}"),
+            (
+                "ext.js",
+                "import './lib.js';\nimport { a } from \"./lib.js\";\nimport data from './data.json' with { type: 'json' };\nexport * from './lib.js';\nimport fs from 'node:fs';\nconst later = () => import('./lib.js');\nconsole.log(a, data, fs, later);\n",
+            ),
+        ]);
+        let code = folder.rewritten_with_needles("ext.js");
+        // Bare imports and import attributes keep what follows the literal.
+        assert!(code.contains("import './lib.js';/*\"./lib.js\"*/ \n"), "{code}");
+        assert!(
+            code.contains("import data from './data.json' with { type: 'json' };/*\"./data.json\"*/ "),
+            "{code}"
+        );
+        assert!(code.contains("from \"./lib.js\";/*'./lib.js'*/ "), "{code}");
+        assert!(code.contains("export * from './lib.js';/*\"./lib.js\"*/ "), "{code}");
+        // A built-in's facade, in the quotes its rewrite uses.
+        assert!(
+            code.contains("from \"pihost:node-facade/fs\";/*'pihost:node-facade/fs'*/ "),
+            "{code}"
+        );
+        // Dynamic imports are not in the engine's scan.
+        assert!(!code.contains("/*\"./lib.js\"*/ )"), "{code}");
+        assert_eq!(code.lines().count(), 7, "no line moves:\n{code}");
     }
 
     const LIB: &str = "export const a = 1;\nexport let counter = 0;\nexport function bump() { counter++; }\nexport interface Shape { x: number }\n";
@@ -569,8 +680,12 @@ mod tests {
             code.contains("import * as tui from \"@mariozechner/pi-tui\";"),
             "{code}"
         );
-        assert!(code.contains("import { join } from \"node:path\"; var gone;"), "{code}");
-        assert!(code.contains("import path from \"node:path\";"), "{code}");
+        // Node's built-ins go to pihost's facades in the same rewrite.
+        assert!(
+            code.contains("import { join } from \"pihost:node-facade/path\"; var gone;"),
+            "{code}"
+        );
+        assert!(code.contains("import path from \"pihost:node-facade/path\";"), "{code}");
     }
 
     #[test]

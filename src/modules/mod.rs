@@ -10,7 +10,9 @@
 mod builtin_specifiers;
 mod commonjs_interop;
 mod lenient_imports;
+pub(crate) mod load_timing;
 pub mod resolve;
+pub(crate) mod sources;
 pub mod virtual_map;
 
 use std::borrow::Cow;
@@ -20,7 +22,6 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::LazyLock;
 
-use deno_ast::MediaType;
 use deno_core::error::ModuleLoaderError;
 use deno_core::{
     ModuleLoadOptions, ModuleLoadReferrer, ModuleLoadResponse, ModuleLoader, ModuleSource, ModuleSourceCode,
@@ -30,7 +31,7 @@ use deno_error::JsErrorBox;
 
 use crate::embedded;
 
-use crate::transpile::{self, MODULE_GLOBAL_NAMES, ModuleFormat};
+use crate::transpile::{MODULE_GLOBAL_NAMES, ModuleFormat};
 
 /// Scheme of the modules pihost ships (`js/`).
 pub const INTERNAL_SCHEME: &str = "pihost:";
@@ -306,35 +307,35 @@ impl PihostModuleLoader {
             .to_file_path()
             .map_err(|_| JsErrorBox::generic(format!("pihost: cannot load {specifier}")))?;
         crate::permissions::check_module_read(&self.permissions, &self.extension_folders, &path)?;
-        let bytes = std::fs::read(&path)
-            .map_err(|error| JsErrorBox::generic(format!("Cannot read {}: {error}", path.display())))?;
-        let source = decode_source(&bytes);
-        let source = source.as_ref();
-        let media_type = MediaType::from_path(&path);
-        if media_type == MediaType::Json {
-            return json_module(specifier, &path, source, requested);
-        }
-        let transpiled = transpile::transpile(specifier, media_type, source)
-            .map_err(|error| JsErrorBox::generic(error.to_string()))?;
+        let transpiled = match sources::source_file(&path).map_err(|error| JsErrorBox::generic(error.to_string()))? {
+            sources::SourceFile::Json(source) => return json_module(specifier, &path, &source, requested),
+            sources::SourceFile::Code(transpiled) => transpiled,
+        };
         if let Some(map) = &transpiled.source_map {
             self.source_maps
                 .borrow_mut()
                 .insert(specifier.to_string(), Rc::from(map.as_slice()));
         }
-        let code = match transpiled.format {
+        let code = load_timing::rewriting(|| match transpiled.format {
             ModuleFormat::EcmaScript => {
-                let code = lenient_imports::rewrite(specifier, &transpiled).unwrap_or_else(|| transpiled.code.clone());
-                let code = builtin_specifiers::rewrite(specifier, &code).unwrap_or(code);
+                let code = match (&transpiled.es_module, lenient_imports::rewrite(specifier, &transpiled)) {
+                    (_, Some(rewritten)) => rewritten,
+                    (Some(_), None) => transpiled.code.clone(),
+                    // No shape to rewrite from: the built-in imports are found by parsing.
+                    (None, None) => builtin_specifiers::rewrite(specifier, &transpiled.code)
+                        .unwrap_or_else(|| transpiled.code.clone()),
+                };
                 with_module_globals(&code, &transpiled.declared_module_globals)
             }
             ModuleFormat::CommonJs => {
                 let names = commonjs_interop::export_names(&path, &transpiled);
+                // The source goes in last, so no marker is searched for in it.
                 embedded::template("commonjs-wrapper.js")
                     .trim_end()
-                    .replace("/*SOURCE*/", &transpiled.code)
                     .replace("/*NAMED*/", &commonjs_interop::named_exports(&names))
+                    .replace("/*SOURCE*/", &transpiled.code)
             }
-        };
+        });
         Ok(ModuleSource::new(
             ModuleType::JavaScript,
             ModuleSourceCode::String(code.into()),
@@ -345,7 +346,9 @@ impl PihostModuleLoader {
 }
 
 /// Puts jiti's module globals (L8) in front of an ES module, on its first
-/// line so the source map's line numbers stay right.
+/// line so the source map's line numbers stay right. (The comment after the
+/// prologue's and the CommonJS wrapper's import holds its specifier in the
+/// other quotes: see `lenient_imports::scan_needle`.)
 fn with_module_globals(code: &str, declared: &[&str]) -> String {
     let missing: Vec<&str> = MODULE_GLOBAL_NAMES
         .into_iter()
@@ -394,7 +397,10 @@ impl ModuleLoader for PihostModuleLoader {
         referrer: &str,
         _kind: ResolutionKind,
     ) -> Result<ModuleSpecifier, ModuleLoaderError> {
-        resolve_specifier(specifier, referrer)
+        let started = std::time::Instant::now();
+        let resolved = resolve_specifier(specifier, referrer);
+        load_timing::record(load_timing::Stage::Resolve, started.elapsed());
+        resolved
     }
 
     fn load(
@@ -403,6 +409,7 @@ impl ModuleLoader for PihostModuleLoader {
         _referrer: Option<&ModuleLoadReferrer>,
         options: ModuleLoadOptions,
     ) -> ModuleLoadResponse {
+        load_timing::load_starting();
         let result = if specifier.scheme() == INTERNAL_SCHEME.trim_end_matches(':') {
             self.load_internal(specifier)
         } else if specifier.scheme() == "file" {
@@ -421,6 +428,13 @@ impl ModuleLoader for PihostModuleLoader {
         } else {
             Err(JsErrorBox::generic(format!("pihost cannot load {specifier}")))
         };
+        if let Ok(source) = &result {
+            let bytes = match &source.code {
+                ModuleSourceCode::String(code) => code.len(),
+                ModuleSourceCode::Bytes(bytes) => bytes.as_bytes().len(),
+            };
+            load_timing::loaded(&display_referrer(specifier.as_str()), bytes);
+        }
         ModuleLoadResponse::Sync(result)
     }
 

@@ -1,14 +1,15 @@
 //! What `require()` needs synchronously: resolving a specifier from a
-//! directory, and the CommonJS source of a file (transpiled if TypeScript).
+//! directory, and the code of a file (transpiled if TypeScript).
 
+use std::cell::RefCell;
 use std::path::Path;
+use std::rc::Rc;
 
-use deno_ast::{MediaType, ModuleSpecifier};
-use deno_core::{OpState, op2};
+use deno_core::{OpState, op2, v8};
 use deno_error::JsErrorBox;
 
-use crate::modules::resolve;
-use crate::transpile::{self, ModuleFormat};
+use crate::modules::{resolve, sources};
+use crate::transpile::ModuleFormat;
 
 #[op2]
 #[string]
@@ -26,42 +27,61 @@ pub fn op_pihost_require_resolve(#[string] specifier: &str, #[string] directory:
     })
 }
 
-#[derive(serde::Serialize)]
-pub struct CommonJsSource {
-    code: String,
-    /// "commonjs", "esm" or "json".
-    format: &'static str,
+/// What `require(path)` evaluates: a CommonJS file's function
+/// `(exports, require, module, __filename, __dirname)`, or a JSON file's
+/// text. Requiring an ES module is an error.
+///
+/// Strict CommonJS code is compiled as a module so that the engine's
+/// bytecode cache serves it ([`crate::function_modules`]); other code is
+/// handed back as text for an indirect `eval`, which keeps it sloppy as
+/// Node runs it.
+#[op2(reentrant)]
+pub fn op_pihost_require_file<'s, 'i>(
+    scope: &mut v8::PinScope<'s, 'i>,
+    state: Rc<RefCell<OpState>>,
+    #[string] path: &str,
+) -> Result<v8::Local<'s, v8::Value>, JsErrorBox> {
+    {
+        let state = state.borrow();
+        crate::permissions::check_module_read(
+            state.borrow::<crate::permissions::PermissionSlot>(),
+            state.borrow::<crate::permissions::ExtensionFolders>(),
+            Path::new(path),
+        )?;
+    }
+    let file = sources::source_file(Path::new(path)).map_err(|error| match error.io_error() {
+        Some(io) => super::node_errors::fs_error("open", path, io),
+        None => JsErrorBox::generic(error.to_string()),
+    })?;
+    let answer = |scope: &mut v8::PinScope<'s, 'i>, kind: &str, text: &str| {
+        let object = v8::Object::new(scope);
+        for (key, value) in [("kind", kind), ("text", text)] {
+            let key = v8::String::new(scope, key).ok_or_else(|| JsErrorBox::generic("pihost: out of memory"))?;
+            let value = v8::String::new(scope, value)
+                .ok_or_else(|| JsErrorBox::generic(format!("pihost: {path} is too large")))?;
+            object.set(scope, key.into(), value.into());
+        }
+        Ok(object.into())
+    };
+    let module = match file {
+        sources::SourceFile::Json(text) => return answer(scope, "json", &text),
+        sources::SourceFile::Code(module) => module,
+    };
+    match module.format {
+        ModuleFormat::EcmaScript => Err(JsErrorBox::generic(format!(
+            "pihost: require() of the ES module {path} is not supported yet; use import"
+        ))),
+        ModuleFormat::CommonJs if module.strict => crate::function_modules::compile(
+            scope,
+            path,
+            &crate::function_modules::module_source(COMMONJS_PARAMETERS, &module.code),
+        ),
+        ModuleFormat::CommonJs => answer(scope, "sloppy", &module.code),
+    }
 }
 
-#[op2]
-#[serde]
-pub fn op_pihost_commonjs_source(state: &mut OpState, #[string] path: &str) -> Result<CommonJsSource, JsErrorBox> {
-    crate::permissions::check_module_read(
-        state.borrow::<crate::permissions::PermissionSlot>(),
-        state.borrow::<crate::permissions::ExtensionFolders>(),
-        Path::new(path),
-    )?;
-    let source = std::fs::read_to_string(path).map_err(|error| super::node_errors::fs_error("open", path, &error))?;
-    let source = source.strip_prefix('\u{feff}').unwrap_or(&source);
-    let media_type = MediaType::from_path(Path::new(path));
-    if media_type == MediaType::Json {
-        return Ok(CommonJsSource {
-            code: source.to_string(),
-            format: "json",
-        });
-    }
-    let specifier = ModuleSpecifier::from_file_path(path)
-        .map_err(|_| JsErrorBox::generic(format!("pihost: not an absolute path: {path}")))?;
-    let transpiled =
-        transpile::transpile(&specifier, media_type, source).map_err(|error| JsErrorBox::generic(error.to_string()))?;
-    Ok(CommonJsSource {
-        code: transpiled.code.clone(),
-        format: match transpiled.format {
-            ModuleFormat::CommonJs => "commonjs",
-            ModuleFormat::EcmaScript => "esm",
-        },
-    })
-}
+/// The parameters of a CommonJS module's function, as Node's wrapper has them.
+const COMMONJS_PARAMETERS: &str = "exports, require, module, __filename, __dirname";
 
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -80,4 +100,18 @@ pub fn op_pihost_resolve_entry(#[string] path: &str, #[string] cwd: &str) -> Res
         module_url: crate::modules::module_url(&resolved),
         resolved_path: resolved.display().to_string(),
     }
+}
+
+/// Starts recording where the next extension's load time goes.
+#[op2(fast)]
+pub fn op_pihost_load_timing_begin() {
+    crate::modules::load_timing::begin();
+}
+
+/// Ends the record begun by [`op_pihost_load_timing_begin`]: the extension's
+/// import took `import_ms` and its factory `factory_ms`.
+#[op2]
+#[serde]
+pub fn op_pihost_load_timing_end(import_ms: f64, factory_ms: f64) -> crate::report::LoadTiming {
+    crate::modules::load_timing::end(import_ms, factory_ms)
 }

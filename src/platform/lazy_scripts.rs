@@ -78,14 +78,7 @@ fn stub(specifier: &str) -> String {
 /// deno_core would have compiled, on the module's first line, so the
 /// script's lines keep their numbers in stack traces.
 fn module_source(code: &str) -> String {
-    format!(
-        "export default function (__bootstrap) {{ {}\n}}",
-        deno_core::wrap_lazy_ext_script(code)
-    )
-}
-
-fn compile_error(specifier: &str, what: &str) -> JsErrorBox {
-    JsErrorBox::generic(format!("pihost: cannot {what} the platform script {specifier}"))
+    crate::function_modules::module_source("__bootstrap", &deno_core::wrap_lazy_ext_script(code))
 }
 
 /// The function a lazily loaded script's stub calls with `__bootstrap`.
@@ -98,49 +91,7 @@ pub fn op_pihost_compile_lazy_script<'s, 'i>(
         .get()
         .and_then(|scripts| scripts.get(specifier))
         .ok_or_else(|| JsErrorBox::generic(format!("pihost: no platform script {specifier} was embedded")))?;
-    let source = v8::String::new(scope, &module_source(code)).ok_or_else(|| compile_error(specifier, "hold"))?;
-    let name = v8::String::new(scope, specifier).ok_or_else(|| compile_error(specifier, "name"))?;
-    let origin = v8::ScriptOrigin::new(scope, name.into(), 0, 0, false, -1, None, false, false, true, None);
-    v8::tc_scope!(let scope, scope);
-    let mut source = v8::script_compiler::Source::new(source, Some(&origin));
-    let failed = 'compile: {
-        let Some(module) = v8::script_compiler::compile_module(scope, &mut source) else {
-            break 'compile "compile";
-        };
-        if module.instantiate_module(scope, no_imports).is_none() {
-            break 'compile "link";
-        }
-        if module.evaluate(scope).is_none() || module.get_status() == v8::ModuleStatus::Errored {
-            break 'compile "evaluate";
-        }
-        let Ok(namespace) = v8::Local::<v8::Object>::try_from(module.get_module_namespace()) else {
-            break 'compile "read the namespace of";
-        };
-        let Some(key) = v8::String::new(scope, "default") else {
-            break 'compile "read";
-        };
-        match namespace.get(scope, key.into()) {
-            Some(function) if function.is_function() => return Ok(function),
-            _ => break 'compile "read the function of",
-        }
-    };
-    let detail = scope
-        .exception()
-        .map(|exception| format!(": {}", exception.to_rust_string_lossy(scope)))
-        .unwrap_or_default();
-    Err(JsErrorBox::generic(format!(
-        "pihost: cannot {failed} the platform script {specifier}{detail}"
-    )))
-}
-
-/// The modules hold one function and import nothing.
-fn no_imports<'s>(
-    _context: v8::Local<'s, v8::Context>,
-    _specifier: v8::Local<'s, v8::String>,
-    _import_attributes: v8::Local<'s, v8::FixedArray>,
-    _referrer: v8::Local<'s, v8::Module>,
-) -> Option<v8::Local<'s, v8::Module>> {
-    None
+    crate::function_modules::compile(scope, specifier, &module_source(code))
 }
 
 #[cfg(test)]

@@ -4,21 +4,24 @@
 //! type-checked, as under jiti. Every module keeps a separate source map so
 //! stack traces name the original `.ts` line. Results are cached process-wide
 //! by a hash of the source, so loading the same extension a second time (a
-//! reload, a second runtime) skips the work.
+//! reload, a second runtime) skips the work, and on disk ([`disk_cache`]), so
+//! the next process skips it too.
+
+pub mod disk_cache;
+mod long_lines;
 
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::{Arc, LazyLock, Mutex};
 
 use deno_ast::swc::ast::{
-    Callee, Decl, ExportSpecifier, ImportPhase, ImportSpecifier, Module, ModuleDecl, ModuleExportName, ModuleItem,
-    ObjectPatProp, Pat, Stmt, VarDecl,
+    Callee, Decl, ExportSpecifier, Expr, ImportPhase, ImportSpecifier, Lit, Module, ModuleDecl, ModuleExportName,
+    ModuleItem, ObjectPatProp, Pat, Stmt, VarDecl,
 };
 use deno_ast::{
     DecoratorsTranspileOption, EmitOptions, MediaType, ModuleSpecifier, ParseParams, ProgramRef, SourceMapOption,
     SourceRangedForSpanned, StartSourcePos, TranspileModuleOptions, TranspileOptions,
 };
-use sha2::{Digest, Sha256};
 
 /// The names jiti gives every module it loads (L8); an ES module sees them
 /// unless it declares the name itself.
@@ -52,6 +55,10 @@ pub struct TranspiledModule {
     /// For CommonJS: the specifiers whose exports it re-exports
     /// (`module.exports = require("./x")`, `__exportStar(require("x"))`).
     pub commonjs_reexports: Vec<String>,
+    /// For CommonJS: whether its code opens with a `"use strict"` directive,
+    /// so that it runs the same as the body of a function in an ES module
+    /// (whose code is always strict) as in a script.
+    pub strict: bool,
     /// For ES modules: what it exports and imports, read from [`Self::code`]
     /// (so TypeScript's types and elided imports are already gone); `None`
     /// for CommonJS.
@@ -62,7 +69,7 @@ pub struct TranspiledModule {
 /// lenient imports (L9): the names it exports, and where in its code it
 /// imports, re-exports and default-exports. Byte ranges index the code the
 /// shape was read from.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EsModuleShape {
     /// Every name the module itself exports, `default` included (not the
     /// names `export *` brings).
@@ -78,10 +85,25 @@ pub struct EsModuleShape {
     /// The top-level `const`, `let` and `class` declarations of exported
     /// names, which an importer in an import cycle could reach before they run.
     pub lexical_exports: Vec<LexicalExport>,
+    /// Every specifier written as a string literal (of imports, re-exports,
+    /// `export *` and `import("…")`), in the order of the code.
+    pub literal_specifiers: Vec<SpecifierLiteral>,
+}
+
+/// A module specifier written as a string literal.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SpecifierLiteral {
+    /// Where the literal is, quotes included.
+    pub range: Range<usize>,
+    /// The specifier.
+    pub value: String,
+    /// Where its declaration ends (after its `;`, if it has one); `None`
+    /// for the argument of an `import(…)` call.
+    pub declaration_end: Option<usize>,
 }
 
 /// A declaration of an exported name with a temporal dead zone.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum LexicalExport {
     /// `const`/`let` declarations: the keyword.
     Variables {
@@ -98,7 +120,7 @@ pub enum LexicalExport {
 }
 
 /// One `import … from "x"` or `export { … } from "x"` declaration.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StaticLink {
     /// The whole declaration.
     pub range: Range<usize>,
@@ -112,7 +134,7 @@ pub struct StaticLink {
 }
 
 /// What a [`StaticLink`] asks of its target.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum LinkKind {
     /// `import d, { a as b }, * as ns from "x"` (a bare `import "x"` has none).
     Import(Vec<ImportBinding>),
@@ -121,7 +143,7 @@ pub enum LinkKind {
 }
 
 /// One binding of an import declaration.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ImportBinding {
     /// `import local from "x"` (also `import { default as local }`).
     Default {
@@ -143,7 +165,7 @@ pub enum ImportBinding {
 }
 
 /// One name of an `export { … } from "x"` declaration.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ReexportBinding {
     /// `export { imported as exported } from "x"`.
     Named {
@@ -177,14 +199,8 @@ type CacheKey = [u8; 32];
 static CACHE: LazyLock<Mutex<HashMap<CacheKey, Arc<TranspiledModule>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
 fn cache_key(specifier: &ModuleSpecifier, media_type: MediaType, source: &str) -> CacheKey {
-    let mut hasher = Sha256::new();
     // The specifier is part of the key because the source map names the file.
-    hasher.update(specifier.as_str().as_bytes());
-    hasher.update([0]);
-    hasher.update(media_type.as_ts_extension().as_bytes());
-    hasher.update([0]);
-    hasher.update(source.as_bytes());
-    hasher.finalize().into()
+    disk_cache::entry_key(specifier.as_str(), media_type.as_ts_extension(), source)
 }
 
 /// Whether pihost transpiles files of this media type as code.
@@ -215,7 +231,14 @@ pub fn transpile(
     if let Some(hit) = CACHE.lock().ok().and_then(|cache| cache.get(&key).cloned()) {
         return Ok(hit);
     }
-    let transpiled = Arc::new(transpile_uncached(specifier, media_type, source)?);
+    let transpiled = match disk_cache::read(&key, source) {
+        Some(kept) => Arc::new(kept),
+        None => {
+            let transpiled = transpile_uncached(specifier, media_type, source)?;
+            disk_cache::write(&key, &transpiled, source);
+            Arc::new(transpiled)
+        }
+    };
     if let Ok(mut cache) = CACHE.lock() {
         cache.insert(key, transpiled.clone());
     }
@@ -227,11 +250,15 @@ fn transpile_uncached(
     media_type: MediaType,
     source: &str,
 ) -> Result<TranspiledModule, TranspileError> {
+    let is_plain_javascript = matches!(media_type, MediaType::JavaScript | MediaType::Mjs | MediaType::Cjs);
+    // Emitted code has short lines; plain JavaScript is evaluated as written,
+    // and a minified file's long lines need breaking for the engine.
+    let has_long_lines = is_plain_javascript && long_lines::longest_line(source) > long_lines::LONGEST_LINE;
     let parsed = deno_ast::parse_program(ParseParams {
         specifier: specifier.clone(),
         text: source.into(),
         media_type,
-        capture_tokens: false,
+        capture_tokens: has_long_lines,
         scope_analysis: false,
         maybe_syntax: None,
     })
@@ -248,6 +275,7 @@ fn transpile_uncached(
         ProgramRef::Module(module) => declared_module_globals(&module.body),
         ProgramRef::Script(_) => Vec::new(),
     };
+    let strict = is_commonjs && opens_strict(parsed.program_ref());
     let (commonjs_exports, commonjs_reexports) = if is_commonjs {
         let analysis = parsed.analyze_cjs();
         (analysis.exports, analysis.reexports)
@@ -258,23 +286,34 @@ fn transpile_uncached(
     // Plain JavaScript has nothing to strip: it is evaluated as written, which
     // spares the emit (most of the time on a large npm file) and needs no
     // source map. Only legacy decorators, which jiti compiles, need the emit.
-    let is_plain_javascript = matches!(media_type, MediaType::JavaScript | MediaType::Mjs | MediaType::Cjs);
     if is_plain_javascript && !has_decorators(&parsed) {
-        let es_module = match (format, parsed.program_ref()) {
-            (ModuleFormat::EcmaScript, ProgramRef::Module(module)) => {
+        let broken = if has_long_lines {
+            long_lines::break_long_lines(&parsed, source, specifier.as_str())
+        } else {
+            None
+        };
+        let es_module = match (format, parsed.program_ref(), &broken) {
+            // The shape's ranges index the code the engine gets.
+            (ModuleFormat::EcmaScript, _, Some((code, _))) => parse_es_module_shape(specifier, code),
+            (ModuleFormat::EcmaScript, ProgramRef::Module(module), None) => {
                 Some(es_module_shape(module, parsed.range().start))
             }
             // An `.mjs` file without imports or exports.
-            (ModuleFormat::EcmaScript, ProgramRef::Script(_)) => Some(EsModuleShape::default()),
-            (ModuleFormat::CommonJs, _) => None,
+            (ModuleFormat::EcmaScript, ProgramRef::Script(_), None) => Some(EsModuleShape::default()),
+            (ModuleFormat::CommonJs, _, _) => None,
+        };
+        let (code, source_map) = match broken {
+            Some((code, map)) => (code, Some(map)),
+            None => (source.to_string(), None),
         };
         return Ok(TranspiledModule {
-            code: source.to_string(),
-            source_map: None,
+            code,
+            source_map,
             format,
             declared_module_globals,
             commonjs_exports,
             commonjs_reexports,
+            strict,
             es_module,
         });
     }
@@ -309,8 +348,36 @@ fn transpile_uncached(
         declared_module_globals,
         commonjs_exports,
         commonjs_reexports,
+        strict,
         es_module,
     })
+}
+
+/// Whether the program's directive prologue has `"use strict"`.
+fn opens_strict(program: ProgramRef<'_>) -> bool {
+    let directive = |statement: &Stmt| match statement {
+        Stmt::Expr(expression) => match &*expression.expr {
+            Expr::Lit(Lit::Str(text)) => Some(matches!(
+                text.raw.as_deref().unwrap_or(""),
+                "\"use strict\"" | "'use strict'"
+            )),
+            _ => None,
+        },
+        _ => None,
+    };
+    let prologue: Vec<Option<bool>> = match program {
+        ProgramRef::Script(script) => script.body.iter().map(directive).take_while(Option::is_some).collect(),
+        ProgramRef::Module(module) => module
+            .body
+            .iter()
+            .map(|item| match item {
+                ModuleItem::Stmt(statement) => directive(statement),
+                ModuleItem::ModuleDecl(_) => None,
+            })
+            .take_while(Option::is_some)
+            .collect(),
+    };
+    prologue.into_iter().any(|strict| strict == Some(true))
 }
 
 /// The [`EsModuleShape`] of JavaScript module code, or `None` when it does
@@ -402,9 +469,15 @@ fn es_module_shape(module: &Module, start: StartSourcePos) -> EsModuleShape {
                         ImportSpecifier::Named(_) => None,
                     })
                     .collect();
+                let specifier = import.src.value.to_string_lossy().into_owned();
+                shape.literal_specifiers.push(SpecifierLiteral {
+                    range: import.src.range().as_byte_range(start),
+                    value: specifier.clone(),
+                    declaration_end: Some(import.range().as_byte_range(start).end),
+                });
                 shape.links.push(StaticLink {
                     range: import.range().as_byte_range(start),
-                    specifier: import.src.value.to_string_lossy().into_owned(),
+                    specifier,
                     has_attributes: import.with.is_some() || import.phase != ImportPhase::Evaluation,
                     kind: LinkKind::Import(bindings),
                 });
@@ -449,9 +522,15 @@ fn es_module_shape(module: &Module, start: StartSourcePos) -> EsModuleShape {
                     bindings.push(binding);
                 }
                 if let Some(source) = &export.src {
+                    let specifier = source.value.to_string_lossy().into_owned();
+                    shape.literal_specifiers.push(SpecifierLiteral {
+                        range: source.range().as_byte_range(start),
+                        value: specifier.clone(),
+                        declaration_end: Some(export.range().as_byte_range(start).end),
+                    });
                     shape.links.push(StaticLink {
                         range: export.range().as_byte_range(start),
-                        specifier: source.value.to_string_lossy().into_owned(),
+                        specifier,
                         has_attributes: export.with.is_some(),
                         kind: LinkKind::Reexport(bindings),
                     });
@@ -465,12 +544,21 @@ fn es_module_shape(module: &Module, start: StartSourcePos) -> EsModuleShape {
                 shape.default_expression = Some(export.expr.range().as_byte_range(start));
             }
             ModuleDecl::ExportAll(export) if !export.type_only => {
-                shape.star_exports.push(export.src.value.to_string_lossy().into_owned());
+                let specifier = export.src.value.to_string_lossy().into_owned();
+                shape.literal_specifiers.push(SpecifierLiteral {
+                    range: export.src.range().as_byte_range(start),
+                    value: specifier.clone(),
+                    declaration_end: Some(export.range().as_byte_range(start).end),
+                });
+                shape.star_exports.push(specifier);
             }
             _ => {}
         }
     }
-    shape.dynamic_imports = dynamic_imports(module, start);
+    let (calls, literals) = dynamic_imports(module, start);
+    shape.dynamic_imports = calls;
+    shape.literal_specifiers.extend(literals);
+    shape.literal_specifiers.sort_by_key(|literal| literal.range.start);
     shape
 }
 
@@ -496,29 +584,44 @@ fn lexical_export(decl: &Decl, start: StartSourcePos) -> Option<LexicalExport> {
     }
 }
 
-/// The ranges of every `import(…)` call in the module.
-fn dynamic_imports(module: &Module, start: StartSourcePos) -> Vec<Range<usize>> {
+/// The ranges of every `import(…)` call in the module, and the string
+/// literals among their specifiers.
+type DynamicImports = (Vec<Range<usize>>, Vec<SpecifierLiteral>);
+
+fn dynamic_imports(module: &Module, start: StartSourcePos) -> DynamicImports {
     use deno_ast::swc::ast::CallExpr;
     use deno_ast::swc::ecma_visit::{Visit, VisitWith};
 
     struct FindImports {
         start: StartSourcePos,
-        found: Vec<Range<usize>>,
+        calls: Vec<Range<usize>>,
+        literals: Vec<SpecifierLiteral>,
     }
     impl Visit for FindImports {
         fn visit_call_expr(&mut self, call: &CallExpr) {
             if matches!(call.callee, Callee::Import(_)) {
-                self.found.push(call.range().as_byte_range(self.start));
+                self.calls.push(call.range().as_byte_range(self.start));
+                if let Some(first) = call.args.first()
+                    && first.spread.is_none()
+                    && let Expr::Lit(Lit::Str(literal)) = &*first.expr
+                {
+                    self.literals.push(SpecifierLiteral {
+                        range: literal.range().as_byte_range(self.start),
+                        value: literal.value.to_string_lossy().into_owned(),
+                        declaration_end: None,
+                    });
+                }
             }
             call.visit_children_with(self);
         }
     }
     let mut finder = FindImports {
         start,
-        found: Vec::new(),
+        calls: Vec::new(),
+        literals: Vec::new(),
     };
     module.visit_with(&mut finder);
-    finder.found
+    (finder.calls, finder.literals)
 }
 
 /// Whether the program uses decorators anywhere.
