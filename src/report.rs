@@ -28,6 +28,9 @@ pub struct InspectReport {
     /// load alone (`Engine::load`), discovery plus load (`Engine::inspect`),
     /// or runtime creation, discovery and load (`inspect_blocking`, the CLI).
     pub total_load_ms: f64,
+    /// The process's use of the on-disk transpile cache so far, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transpile_cache: Option<crate::transpile::disk_cache::CacheCounts>,
 }
 
 /// One loaded extension and what its factory registered.
@@ -40,6 +43,9 @@ pub struct ExtensionReport {
     pub resolved_path: PathBuf,
     /// How long loading this extension took, in milliseconds.
     pub load_time_ms: f64,
+    /// Where that time went.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<LoadTiming>,
     /// Tools registered with `pi.registerTool`.
     pub tools: Vec<ToolReport>,
     /// Commands registered with `pi.registerCommand`.
@@ -136,6 +142,50 @@ pub struct LoadError {
     /// What a sandbox refused the extension before it failed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub denied: Vec<crate::permissions::Denial>,
+    /// Where the failed attempt's time went.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<LoadTiming>,
+}
+
+/// Where one extension's load time went, by stage, in milliseconds
+/// (`pihost inspect --timing`). Modules an earlier extension already loaded
+/// cost this one nothing, so a shared dependency counts for the first
+/// extension that imports it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadTiming {
+    /// Resolving import specifiers to files.
+    pub resolve_ms: f64,
+    /// Reading files.
+    pub read_ms: f64,
+    /// Transpiling, or taking transpiled modules from the caches.
+    pub transpile_ms: f64,
+    /// Rewriting imports (jiti's lenient imports, Node built-ins).
+    pub rewrite_ms: f64,
+    /// The engine compiling modules (or reading their bytecode).
+    pub compile_ms: f64,
+    /// Evaluating the modules: the rest of the import.
+    pub evaluate_ms: f64,
+    /// Running the factory.
+    pub factory_ms: f64,
+    /// How many modules the loader handed the engine.
+    pub modules: usize,
+    /// Their size in bytes.
+    pub bytes: usize,
+    /// The slowest of them to read, transpile, rewrite and compile, slowest first (at most five).
+    pub slowest_modules: Vec<ModuleTiming>,
+}
+
+/// One module's share of an extension's load.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ModuleTiming {
+    /// The file (or pihost module) loaded.
+    pub path: String,
+    /// Its size as the engine got it, in bytes.
+    pub bytes: usize,
+    /// Reading, transpiling, rewriting and compiling it, in milliseconds.
+    pub ms: f64,
 }
 
 /// A provider registered while loading; pi applies it when a host binds (A7).
@@ -176,6 +226,7 @@ impl JsLoadReport {
             flag_values: self.flag_values,
             pending_providers: self.pending_providers,
             total_load_ms: elapsed.as_secs_f64() * 1000.0,
+            transpile_cache: crate::transpile::disk_cache::counts(),
         }
     }
 }

@@ -83,12 +83,14 @@ function errorMessage(error) {
 
 /**
  * Loads `entries` ({ path, resolvedPath, moduleUrl }) in order. Returns
- * `{ extensions, errors, timings }`; `errors` holds `{ path, error, stack }`.
+ * `{ extensions, errors, timings, stages, denials }`; `errors` holds
+ * `{ path, error, stack }`, `stages` where each load's time went.
  */
 export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache = false, createRecord = createExtensionRecord }) {
   const extensions = [];
   const errors = [];
   const timings = new Map();
+  const stages = new Map();
   // What a sandbox refused each extension while it loaded (nothing outside one).
   const denials = new Map();
   // node:process is evaluated before the first extension, not on its first
@@ -100,6 +102,10 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
   const cacheToken = useCache ? useExtensionCacheCwd(cwd) : undefined;
   for (const entry of entries) {
     const started = performance.now();
+    // Where the time goes (pihost inspect --timing): the import's stages
+    // are recorded by the loader in Rust, the factory's time here.
+    let imported;
+    ops.op_pihost_load_timing_begin();
     // The load timeout covers the module and the factory together.
     const owner = () => ({
       path: entry.path,
@@ -119,6 +125,7 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
         else errors.push(loaded.error);
       } else {
       const factory = await loadFactory(entry, cacheToken, owner);
+      imported = performance.now();
       if (!factory) {
         errors.push({ path: entry.path, error: `Extension does not export a valid factory function: ${entry.path}` });
       } else {
@@ -132,9 +139,12 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
         stack: error instanceof Error ? error.stack : undefined,
       });
     }
-    timings.set(entry.path, performance.now() - started);
+    const ended = performance.now();
+    const importMs = (imported ?? ended) - started;
+    timings.set(entry.path, ended - started);
+    stages.set(entry.path, ops.op_pihost_load_timing_end(importMs, ended - started - importMs));
     const denied = ops.op_pihost_take_denials();
     if (denied.length > 0) denials.set(entry.path, [...(denials.get(entry.path) ?? []), ...denied]);
   }
-  return { extensions, errors, timings, denials };
+  return { extensions, errors, timings, stages, denials };
 }

@@ -52,21 +52,21 @@ function describeExtension(extension, loadTimeMs) {
 }
 
 /** The load report the Rust side deserialises (`report::InspectReport`). */
-export function describeLoad({ extensions, errors, timings, denials }, runtime) {
+export function describeLoad({ extensions, errors, timings, stages, denials }, runtime) {
   const flagValues = {};
   for (const name of [...runtime.flagValues.keys()].sort()) flagValues[name] = jsonValue(runtime.flagValues.get(name));
   return {
-    extensions: extensions.map((extension) =>
-      withOptional(
-        withOptional(describeExtension(extension, timings.get(extension.path) ?? 0), "denied", denials?.get(extension.path)),
-        "isolated",
-        extension.isolatedBy,
-      ),
-    ),
+    extensions: extensions.map((extension) => {
+      const described = describeExtension(extension, timings.get(extension.path) ?? 0);
+      withOptional(described, "timing", stages?.get(extension.path));
+      withOptional(described, "denied", denials?.get(extension.path));
+      return withOptional(described, "isolated", extension.isolatedBy);
+    }),
     errors: errors.map((error) => {
       const described = { path: error.path, error: error.error };
       withOptional(described, "stack", error.stack);
       withOptional(described, "denied", denials?.get(error.path));
+      withOptional(described, "timing", stages?.get(error.path));
       return withOptional(described, "loadTimeMs", timings.get(error.path));
     }),
     flagValues,

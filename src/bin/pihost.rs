@@ -35,6 +35,11 @@ enum Verb {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Show where each extension's load time went (resolve, read,
+        /// transpile, rewrite, compile, evaluate, factory) and its slowest
+        /// modules; the JSON report always has them.
+        #[arg(long)]
+        timing: bool,
         #[command(flatten)]
         limits: LimitArgs,
         #[command(flatten)]
@@ -462,6 +467,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             cwd,
             agent_dir,
             json,
+            timing,
             limits,
             permissions,
         } => {
@@ -485,7 +491,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 serde_json::to_writer_pretty(&mut stdout, &report)?;
                 writeln!(stdout)?;
             } else {
-                write!(stdout, "{}", render_table(&report))?;
+                write!(stdout, "{}", render_table(&report, timing))?;
             }
             // A failed extension is the answer, not a failure of the command;
             // say so in the exit code all the same, so scripts can tell.
@@ -838,7 +844,7 @@ fn names<T>(items: &[T], name: impl Fn(&T) -> String) -> String {
     }
 }
 
-fn render_table(report: &InspectReport) -> String {
+fn render_table(report: &InspectReport, timing: bool) -> String {
     let mut out = String::new();
     let loaded = report.extensions.len();
     let failed = report.errors.len();
@@ -848,8 +854,14 @@ fn render_table(report: &InspectReport) -> String {
         report.total_load_ms,
         report.cwd.display()
     ));
+    if timing {
+        render_timing_summary(&mut out, report);
+    }
     for extension in &report.extensions {
         out.push_str(&format!("\n{}  ({:.2} ms)\n", extension.path, extension.load_time_ms));
+        if timing && let Some(stages) = &extension.timing {
+            render_timing(&mut out, stages);
+        }
         let rows = [
             ("tools", names(&extension.tools, |tool| tool.name.clone())),
             (
@@ -936,10 +948,86 @@ fn render_table(report: &InspectReport) -> String {
             if let Some(location) = error.stack.as_deref().and_then(first_user_frame) {
                 out.push_str(&format!("    at {location}\n"));
             }
+            if timing && let Some(stages) = &error.timing {
+                render_timing(&mut out, stages);
+            }
             render_denials(&mut out, &error.denied);
         }
     }
     out
+}
+
+/// The slowest extensions, and what the transpile cache did.
+fn render_timing_summary(out: &mut String, report: &InspectReport) {
+    let mut loads: Vec<(&str, f64)> = report
+        .extensions
+        .iter()
+        .map(|extension| (extension.path.as_str(), extension.load_time_ms))
+        .chain(
+            report
+                .errors
+                .iter()
+                .filter_map(|error| Some((error.path.as_str(), error.load_time_ms?))),
+        )
+        .collect();
+    loads.sort_by(|a, b| b.1.total_cmp(&a.1));
+    if !loads.is_empty() {
+        out.push_str("slowest    ");
+        let slowest: Vec<String> = loads
+            .iter()
+            .take(5)
+            .map(|(path, ms)| format!("{path} {ms:.1} ms"))
+            .collect();
+        out.push_str(&slowest.join(" · "));
+        out.push('\n');
+    }
+    match report.transpile_cache {
+        Some(cache) => out.push_str(&format!(
+            "transpile  {} from the disk cache, {} transpiled{}\n",
+            cache.hits,
+            cache.misses,
+            if cache.damaged > 0 {
+                format!(" ({} damaged entries rebuilt)", cache.damaged)
+            } else {
+                String::new()
+            }
+        )),
+        None => out.push_str("transpile  no disk cache (PIHOST_TRANSPILE_CACHE=off)\n"),
+    }
+}
+
+/// One extension's load time by stage, and its slowest modules.
+fn render_timing(out: &mut String, timing: &pihost::report::LoadTiming) {
+    out.push_str(&format!(
+        "  {:<10} resolve {:.1} · read {:.1} · transpile {:.1} · rewrite {:.1} · compile {:.1} · evaluate {:.1} · factory {:.1} ms ({} modules, {})\n",
+        "timing",
+        timing.resolve_ms,
+        timing.read_ms,
+        timing.transpile_ms,
+        timing.rewrite_ms,
+        timing.compile_ms,
+        timing.evaluate_ms,
+        timing.factory_ms,
+        timing.modules,
+        human_bytes(timing.bytes),
+    ));
+    for module in &timing.slowest_modules {
+        out.push_str(&format!(
+            "  {:<10} {:.1} ms  {} ({})\n",
+            "module",
+            module.ms,
+            module.path,
+            human_bytes(module.bytes)
+        ));
+    }
+}
+
+fn human_bytes(bytes: usize) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} B"),
+        1024..1_048_576 => format!("{:.0} KB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MB", bytes as f64 / 1_048_576.0),
+    }
 }
 
 /// What a sandbox refused, one line each, with the flag that would grant it.

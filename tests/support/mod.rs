@@ -125,7 +125,7 @@ pub fn normalized_reference(report: &serde_json::Value, reference: &Path) -> ser
 pub fn comparable(report: &serde_json::Value) -> serde_json::Value {
     let mut report = report.clone();
     if let Some(object) = report.as_object_mut() {
-        for key in ["cwd", "agentDir", "totalLoadMs"] {
+        for key in ["cwd", "agentDir", "totalLoadMs", "transpileCache"] {
             object.remove(key);
         }
     }
@@ -134,6 +134,7 @@ pub fn comparable(report: &serde_json::Value) -> serde_json::Value {
             for item in items {
                 if let Some(item) = item.as_object_mut() {
                     item.remove("loadTimeMs");
+                    item.remove("timing");
                     item.remove("stack");
                 }
             }

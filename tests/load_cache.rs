@@ -1,0 +1,323 @@
+//! Starting again, as a user does every day: the on-disk transpile cache
+//! (only edited files are transpiled again; a damaged entry is rebuilt,
+//! never run), minified files with very long lines, CommonJS through
+//! `require`, and `pihost inspect --timing`.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use support::*;
+
+/// `pihost inspect` in `project` with the transpile cache in `cache`.
+fn inspect(project: &Project, cache: &Path, args: &[&str]) -> (String, String, i32) {
+    let cwd = project.root.path().display().to_string();
+    let agent = project.path("agent").display().to_string();
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .env("PIHOST_TRANSPILE_CACHE_DIR", cache)
+        .env_remove("PIHOST_TRANSPILE_CACHE")
+        .args(["inspect", "--cwd", &cwd, "--agent-dir", &agent])
+        .args(args)
+        .output()
+        .expect("pihost runs");
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
+fn inspect_json(project: &Project, cache: &Path, paths: &[&str]) -> serde_json::Value {
+    let mut args = vec!["--json"];
+    args.extend_from_slice(paths);
+    let (stdout, stderr, _) = inspect(project, cache, &args);
+    serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("no JSON ({error}):\n{stdout}\n{stderr}"))
+}
+
+fn cache_counts(report: &serde_json::Value) -> (u64, u64, u64) {
+    let counts = &report["transpileCache"];
+    let count = |key: &str| counts[key].as_u64().unwrap_or_else(|| panic!("no {key} in {counts}"));
+    (count("hits"), count("misses"), count("damaged"))
+}
+
+fn tool_names(report: &serde_json::Value) -> Vec<String> {
+    report["extensions"]
+        .as_array()
+        .expect("extensions")
+        .iter()
+        .flat_map(|extension| extension["tools"].as_array().cloned().unwrap_or_default())
+        .map(|tool| tool["name"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// An extension of three TypeScript files whose tool is named in `name.ts`.
+fn three_file_extension(project: &Project, name: &str) -> String {
+    project.write("ext/name.ts", &format!("export const toolName: string = \"{name}\";\n"));
+    project.write(
+        "ext/schema.ts",
+        "export const parameters: Record<string, unknown> = { type: \"object\", properties: {} };\n",
+    );
+    project.write(
+        "ext/index.ts",
+        "import { toolName } from \"./name.ts\";\nimport { parameters } from \"./schema.ts\";\n\
+         export default function (pi: any) {\n  pi.registerTool({ name: toolName, label: toolName, description: \"d\", parameters, async execute() { return { content: [] }; } });\n}\n",
+    )
+}
+
+fn cache_entries(cache: &Path) -> Vec<PathBuf> {
+    let mut entries = Vec::new();
+    for shard in std::fs::read_dir(cache).expect("the cache folder exists").flatten() {
+        for entry in std::fs::read_dir(shard.path()).into_iter().flatten().flatten() {
+            if !entry.file_name().to_string_lossy().starts_with('.') {
+                entries.push(entry.path());
+            }
+        }
+    }
+    entries
+}
+
+#[test]
+fn a_second_start_after_editing_one_file_transpiles_only_that_file() {
+    let project = Project::new();
+    let cache = tempfile::tempdir().expect("cache dir");
+    let entry = three_file_extension(&project, "tool_before");
+
+    let first = inspect_json(&project, cache.path(), &[&entry]);
+    assert_eq!(
+        cache_counts(&first),
+        (0, 3, 0),
+        "a cold start transpiles all three files"
+    );
+    let second = inspect_json(&project, cache.path(), &[&entry]);
+    assert_eq!(cache_counts(&second), (3, 0, 0), "a warm start transpiles nothing");
+    assert_eq!(tool_names(&second), ["tool_before"]);
+
+    project.write("ext/name.ts", "export const toolName: string = \"tool_after\";\n");
+    let third = inspect_json(&project, cache.path(), &[&entry]);
+    assert_eq!(
+        cache_counts(&third),
+        (2, 1, 0),
+        "only the edited file is transpiled again"
+    );
+    assert_eq!(tool_names(&third), ["tool_after"], "and the edit is what runs");
+}
+
+#[test]
+fn a_damaged_cache_entry_is_rebuilt_and_never_run() {
+    let project = Project::new();
+    let cache = tempfile::tempdir().expect("cache dir");
+    let entry = three_file_extension(&project, "tool_alpha");
+    let first = inspect_json(&project, cache.path(), &[&entry]);
+    assert_eq!(tool_names(&first), ["tool_alpha"]);
+
+    // One entry altered as an attacker or a bad disk would (same length, a
+    // different tool name), one truncated as by a crash mid-write.
+    let entries = cache_entries(cache.path());
+    assert_eq!(entries.len(), 3, "{entries:?}");
+    let mut altered = 0;
+    let mut truncated = 0;
+    for path in &entries {
+        let bytes = std::fs::read(path).expect("entry");
+        let at = bytes.windows(10).position(|window| window == b"tool_alpha");
+        match at {
+            Some(at) => {
+                let mut bytes = bytes.clone();
+                bytes[at..at + 10].copy_from_slice(b"tool_omega");
+                std::fs::write(path, bytes).expect("alter");
+                altered += 1;
+            }
+            None if truncated == 0 => {
+                std::fs::write(path, &bytes[..bytes.len() / 2]).expect("truncate");
+                truncated += 1;
+            }
+            None => {}
+        }
+    }
+    assert_eq!((altered, truncated), (1, 1));
+
+    let second = inspect_json(&project, cache.path(), &[&entry]);
+    assert_eq!(
+        cache_counts(&second),
+        (1, 2, 2),
+        "both damaged entries are found and rebuilt"
+    );
+    assert_eq!(tool_names(&second), ["tool_alpha"], "the altered code never ran");
+    let third = inspect_json(&project, cache.path(), &[&entry]);
+    assert_eq!(
+        cache_counts(&third),
+        (3, 0, 0),
+        "the rebuilt entries serve the next start"
+    );
+}
+
+#[test]
+fn the_cache_can_be_turned_off() {
+    let project = Project::new();
+    let cache = tempfile::tempdir().expect("cache dir");
+    let entry = three_file_extension(&project, "tool_plain");
+    let cwd = project.root.path().display().to_string();
+    let agent = project.path("agent").display().to_string();
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .env("PIHOST_TRANSPILE_CACHE_DIR", cache.path())
+        .env("PIHOST_TRANSPILE_CACHE", "off")
+        .args(["inspect", "--json", "--cwd", &cwd, "--agent-dir", &agent, &entry])
+        .output()
+        .expect("pihost runs");
+    let (report, code) = printed_json(&output);
+    assert_eq!(code, 0);
+    assert_eq!(tool_names(&report), ["tool_plain"]);
+    assert!(report.get("transpileCache").is_none(), "{report}");
+    assert!(
+        std::fs::read_dir(cache.path()).expect("dir").next().is_none(),
+        "nothing was written"
+    );
+}
+
+#[test]
+fn timing_shows_each_extensions_stages_and_slowest_modules() {
+    let project = Project::new();
+    let cache = tempfile::tempdir().expect("cache dir");
+    let entry = three_file_extension(&project, "tool_timed");
+    let (stdout, stderr, code) = inspect(&project, cache.path(), &["--timing", &entry]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("transpile  0 from the disk cache, 3 transpiled"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("slowest    "), "{stdout}");
+    let timing_line = stdout
+        .lines()
+        .find(|line| line.trim_start().starts_with("timing"))
+        .unwrap_or_else(|| panic!("no timing line:\n{stdout}"));
+    for stage in [
+        "resolve",
+        "read",
+        "transpile",
+        "rewrite",
+        "compile",
+        "evaluate",
+        "factory",
+    ] {
+        assert!(timing_line.contains(stage), "{timing_line}");
+    }
+    assert!(timing_line.contains("modules"), "{timing_line}");
+    assert!(
+        stdout
+            .lines()
+            .any(|line| line.trim_start().starts_with("module") && line.contains("/ext/")),
+        "the extension's own modules are among the slowest listed:\n{stdout}"
+    );
+    // Without --timing the table stays as it was.
+    let (plain, _, _) = inspect(&project, cache.path(), &[&entry]);
+    assert!(!plain.contains("timing "), "{plain}");
+
+    let report = inspect_json(&project, cache.path(), &[&entry]);
+    let timing = &report["extensions"][0]["timing"];
+    assert!(timing["modules"].as_u64().unwrap_or(0) >= 3, "{timing}");
+    assert!(timing["evaluateMs"].as_f64().is_some(), "{timing}");
+}
+
+/// A minified file: `statements` short statements on one line, then a
+/// function that throws, on the same line.
+fn minified(statements: usize) -> (String, usize) {
+    let mut line: String = (0..statements)
+        .map(|index| format!("var v{index}=\"x\",w{index}={index};"))
+        .collect();
+    line.push_str("export function boom(){");
+    let throw_at = line.len();
+    line.push_str("throw new Error(\"boom\")}");
+    (line, throw_at)
+}
+
+#[test]
+fn a_minified_file_loads_and_its_errors_point_at_its_own_columns() {
+    let project = Project::new();
+    let cache = tempfile::tempdir().expect("cache dir");
+    let (line, throw_at) = minified(4000);
+    assert!(line.len() > 64 * 1024);
+    project.write("min.js", &line);
+    let entry = project.write(
+        "ext.ts",
+        "import { boom } from \"./min.js\";\nexport default function (pi: any) { boom(); }\n",
+    );
+    let report = inspect_json(&project, cache.path(), &[&entry]);
+    // The engine got the file broken into lines (engine note 30)...
+    let modules = report["errors"][0]["timing"]["slowestModules"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let given = modules
+        .iter()
+        .find(|module| module["path"].as_str().is_some_and(|path| path.ends_with("min.js")))
+        .unwrap_or_else(|| panic!("min.js among the slowest modules: {report}"));
+    assert!(given["bytes"].as_u64().unwrap_or(0) > line.len() as u64, "{given}");
+    // ...and its errors still point at the file's own line and column.
+    let stack = report["errors"][0]["stack"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a stack: {report}"));
+    let frame = stack
+        .lines()
+        .find(|frame| frame.contains("min.js:"))
+        .unwrap_or_else(|| panic!("a frame in min.js:\n{stack}"));
+    let position = frame.rsplit("min.js:").next().unwrap_or_default().trim_end_matches(')');
+    let (line_number, column) = position.split_once(':').unwrap_or_else(|| panic!("{frame}"));
+    assert_eq!(line_number, "1", "the file's own line: {frame}");
+    let column: usize = column.parse().unwrap_or_else(|_| panic!("{frame}"));
+    assert!(
+        (throw_at + 1..=throw_at + 12).contains(&column),
+        "column {column} is the throw's (at {}): {frame}",
+        throw_at + 1
+    );
+}
+
+#[test]
+fn required_commonjs_keeps_nodes_strict_and_sloppy_semantics_and_lists_require_extensions() {
+    let project = Project::new();
+    let cache = tempfile::tempdir().expect("cache dir");
+    project.write(
+        "strict.cjs",
+        "\"use strict\";\nmodule.exports = { thisInAFunction: typeof (function () { return this; })(), moduleThis: this === module.exports };\n",
+    );
+    project.write(
+        "sloppy.cjs",
+        "leaked = 1;\nmodule.exports = { thisInAFunction: typeof (function () { return this; })(), leaked: typeof globalThis.leaked };\n",
+    );
+    project.write(
+        "throws.cjs",
+        "\"use strict\";\n\nmodule.exports = function () {\n  throw new Error(\"from throws.cjs\");\n};\n",
+    );
+    let entry = project.write(
+        "ext.ts",
+        "const strict = require(\"./strict.cjs\");\nconst sloppy = require(\"./sloppy.cjs\");\n\
+         export default function (pi: any) {\n  pi.registerCommand(\"facts\", { description: JSON.stringify({ strict, sloppy, extensions: Object.keys(require.extensions) }), handler: async () => {} });\n  require(\"./throws.cjs\")();\n}\n",
+    );
+    for start in ["cold", "warm"] {
+        let report = inspect_json(&project, cache.path(), &[&entry]);
+        let error = &report["errors"][0];
+        assert!(
+            error["error"].as_str().unwrap_or_default().contains("from throws.cjs"),
+            "{start}: {report}"
+        );
+        let stack = error["stack"].as_str().unwrap_or_default();
+        assert!(
+            stack.contains("throws.cjs:4:"),
+            "{start}: line 4 of throws.cjs:\n{stack}"
+        );
+    }
+    // The facts, from a load that does not throw.
+    project.write("throws.cjs", "\"use strict\";\nmodule.exports = function () {};\n");
+    let report = inspect_json(&project, cache.path(), &[&entry]);
+    let description = report["extensions"][0]["commands"][0]["description"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{report}"));
+    let facts: serde_json::Value = serde_json::from_str(description).expect("facts");
+    assert_eq!(
+        facts,
+        serde_json::json!({
+            "strict": { "thisInAFunction": "undefined", "moduleThis": true },
+            "sloppy": { "thisInAFunction": "object", "leaked": "number" },
+            "extensions": [".js", ".json", ".node"],
+        })
+    );
+}
