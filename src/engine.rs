@@ -293,7 +293,7 @@ impl Engine {
     /// Creates an isolate and starts pihost's runtime in it.
     pub async fn new(options: EngineOptions) -> Result<Self, PihostError> {
         // Workers this runtime starts get one made the same way.
-        crate::platform::set_worker_runtime(new_js_runtime);
+        crate::platform::set_worker_runtime(js_runtime);
         let heap_limit = options.limits.max_heap_mb.map(|mb| mb.saturating_mul(1024 * 1024));
         let permissions = options.permissions.container(&options.cwd)?;
         let allows_everything = options.permissions.allows_everything();
@@ -345,26 +345,19 @@ impl Engine {
         if !allows_everything {
             engine.start_prompt_session();
         }
-        let limits =
-            serde_json::json!({ "loadTimeoutMs": engine.options.limits.load_timeout.map(|limit| limit.as_millis()) });
+        let limits = serde_json::json!({
+            "loadTimeoutMs": engine.options.limits.load_timeout.map(|limit| limit.as_millis()),
+            "heapMb": engine.options.limits.max_heap_mb.unwrap_or(0),
+        });
         engine.call_json("configureLimits", &limits.to_string()).await?;
         Ok(engine)
     }
 
-    /// (Re)installs the near-heap-limit callback at the configured limit: a
-    /// run that reaches it is terminated, with room to unwind.
+    /// (Re)installs the heap limit's callback at the configured limit.
     fn watch_heap(&mut self) {
-        let (Some(mb), Some(watchdog)) = (self.options.limits.max_heap_mb, &self.watchdog) else {
-            return;
-        };
-        let limit = mb.saturating_mul(1024 * 1024);
-        let signal = watchdog.heap_signal();
-        self.runtime.remove_near_heap_limit_callback(limit);
-        self.runtime.add_near_heap_limit_callback(move |current, _initial| {
-            signal.reached();
-            // Room for the stopped code to unwind and for pihost to report it.
-            current.saturating_add((current / 4).max(32 * 1024 * 1024))
-        });
+        if let (Some(mb), Some(watchdog)) = (self.options.limits.max_heap_mb, &self.watchdog) {
+            crate::limits::watch_heap(&mut self.runtime, watchdog, mb);
+        }
     }
 
     fn isolate_ptr(&mut self) -> v8::UnsafeRawIsolatePtr {
@@ -805,11 +798,11 @@ impl Engine {
             let statistics = self.runtime.v8_isolate().get_heap_statistics();
             let limit = heap_mb.saturating_mul(1024 * 1024);
             still_full = statistics.used_heap_size() >= limit / 10 * 9;
-            if !still_full {
+            if still_full {
+                crate::limits::give_heap_room_until_replaced(&mut self.runtime, heap_mb);
+            } else {
                 self.watch_heap();
             }
-            // Otherwise the raised limit stays, so the other extensions can
-            // go on until the runtime is replaced.
         }
         let request = serde_json::json!({
             "kind": if stop == Stop::Heap { "heap" } else { "cpu" },
@@ -934,14 +927,10 @@ impl Engine {
     }
 }
 
-/// A runtime with pihost's platform, ops and module loader, as every one
-/// has: the engine's, and each `node:worker_threads` worker's
-/// (src/platform/workers.rs), whose runtimes must be the same.
-fn new_js_runtime() -> Result<JsRuntime, String> {
-    js_runtime(crate::limits::DEFAULT_MAX_HEAP_MB.checked_mul(1024 * 1024))
-}
-
-/// A runtime with pihost's platform and ops, its heap bounded by `heap_limit` bytes.
+/// A runtime with pihost's platform, ops and module loader, its heap
+/// bounded by `heap_limit` bytes, as every one has: the engine's, and each
+/// worker's and guest's (src/platform/workers.rs), whose runtimes must be
+/// the same.
 fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
     let permissions = crate::platform::PermissionSlot::default();
     let extension_folders = crate::permissions::ExtensionFolders::default();
@@ -961,6 +950,11 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
     .map_err(|error| error.to_string())?;
     crate::platform::put_state(&mut runtime.op_state().borrow_mut(), permissions);
     runtime.op_state().borrow_mut().put(extension_folders);
+    // Workers this runtime starts get its heap limit.
+    runtime
+        .op_state()
+        .borrow_mut()
+        .put(crate::platform::HeapLimit(heap_limit));
     Ok(runtime)
 }
 

@@ -4,9 +4,15 @@
 //!
 //! The CPU limit is kept by a [`Watchdog`] thread per engine. The engine
 //! thread marks every entry into the isolate (a call, a turn of the event
-//! loop) with two atomic stores; the watchdog sleeps until the deadline of
-//! the entry it last saw and, if that entry is still running then, stops it
-//! with the isolate's `terminate_execution`.
+//! loop) with the CPU time its thread has used so far; the watchdog reads
+//! that thread's CPU clock, sleeps for as long as the entry's CPU time could
+//! at most reach the limit in, and, if the entry is still running past it,
+//! stops it with the isolate's `terminate_execution`. CPU time, not time on
+//! the clock: on a busy machine a healthy extension gets less of the CPU
+//! per second and must not be stopped for that. A wall-clock net ten times
+//! the limit catches code that waits in a loop without using the CPU.
+//! (Where a thread's CPU clock cannot be read from another thread, which is
+//! only Linux so far, the clock counts, as before.)
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -14,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use deno_core::v8;
 
-/// The default CPU limit: how long one synchronous run may take.
+/// The default CPU limit: how much CPU time one synchronous run may use.
 pub const DEFAULT_CPU_LIMIT: Duration = Duration::from_millis(10_000);
 /// The default heap limit of one runtime, in MiB.
 pub const DEFAULT_MAX_HEAP_MB: usize = 1_024;
@@ -24,8 +30,8 @@ pub const DEFAULT_LOAD_TIMEOUT: Duration = Duration::from_millis(30_000);
 /// How much one engine lets its extensions take. `None` turns a limit off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// How long one synchronous run of extension code (a factory, a
-    /// handler, a tool, a timer callback, a module's top level) may take
+    /// How much CPU time one synchronous run of extension code (a factory,
+    /// a handler, a tool, a timer callback, a module's top level) may use
     /// before it is terminated. Default [`DEFAULT_CPU_LIMIT`].
     pub cpu: Option<Duration>,
     /// The heap limit of the runtime in MiB; a run that reaches it is
@@ -75,12 +81,67 @@ pub(crate) enum Stop {
 /// Set in the entry word while the watchdog is terminating that entry.
 const FIRED: u64 = 1 << 63;
 
+/// How much longer than the CPU limit a run may take by the clock before it
+/// is stopped all the same: a safety net for code that waits without using
+/// the CPU (a loop of short blocking waits), far enough above the limit that
+/// a busy machine, which slows a healthy run's clock, never reaches it.
+const WALL_CLOCK_FACTOR: u32 = 10;
+
+/// The CPU time a thread has used, read from any thread of the process.
+#[derive(Clone, Copy)]
+struct ThreadClock {
+    #[cfg(target_os = "linux")]
+    id: libc::clockid_t,
+}
+
+impl ThreadClock {
+    /// The clock of the calling thread, or `None` where the platform cannot
+    /// read a thread's CPU time from another thread (the wall clock then
+    /// stands in, as it did before).
+    fn of_current_thread() -> Option<Self> {
+        #[cfg(target_os = "linux")]
+        {
+            let mut id: libc::clockid_t = 0;
+            // SAFETY: pthread_self is always valid for the calling thread,
+            // and `id` is a valid place for the answer.
+            let status = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut id) };
+            (status == 0).then_some(Self { id })
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            None
+        }
+    }
+
+    /// The thread's CPU time so far, in nanoseconds.
+    fn now(self) -> Option<u64> {
+        #[cfg(target_os = "linux")]
+        {
+            let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+            // SAFETY: `time` is a valid timespec; a clock of a thread that
+            // has ended gives an error, not undefined behaviour.
+            let status = unsafe { libc::clock_gettime(self.id, &mut time) };
+            (status == 0).then(|| time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64)
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            None
+        }
+    }
+}
+
 struct Shared {
-    /// 0 while no JavaScript runs; else the entry's start, in nanoseconds
-    /// since `epoch` (never 0), with [`FIRED`] set once it was terminated.
+    /// 0 while no JavaScript runs; else the CPU time of the runtime's thread
+    /// when the entry started, in nanoseconds (never 0), with [`FIRED`] set
+    /// once it was terminated.
     entry: AtomicU64,
+    /// When the running entry started by the clock, in nanoseconds since
+    /// `epoch`, less the time it spent waiting for the host.
+    entry_wall: AtomicU64,
     epoch: Instant,
     limit: Duration,
+    /// The CPU clock of the runtime's thread; `None`: the wall clock counts.
+    clock: Option<ThreadClock>,
     isolate: v8::IsolateHandle,
     /// Held while the watchdog marks an entry fired and terminates it, so
     /// the engine never cancels a termination that has not been made yet.
@@ -90,21 +151,38 @@ struct Shared {
     stop: AtomicBool,
 }
 
-/// Terminates a synchronous run of JavaScript that outlasts the CPU limit,
-/// and carries the heap callback's verdict to the engine.
+impl Shared {
+    fn wall_now(&self) -> u64 {
+        (self.epoch.elapsed().as_nanos() as u64).clamp(1, FIRED - 1)
+    }
+
+    /// What the entry word counts from: the runtime thread's CPU time, or
+    /// the wall clock where that cannot be read. Called on that thread.
+    fn entry_now(&self) -> u64 {
+        self.clock
+            .and_then(ThreadClock::now)
+            .map_or_else(|| self.wall_now(), |nanos| nanos.clamp(1, FIRED - 1))
+    }
+}
+
+/// Terminates a synchronous run of JavaScript that uses more CPU time than
+/// the CPU limit, and carries the heap callback's verdict to the engine.
 pub(crate) struct Watchdog {
     shared: Arc<Shared>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Watchdog {
-    /// A watchdog for `isolate`; with no CPU limit it runs no thread and
-    /// only carries heap-limit hits.
+    /// A watchdog for `isolate`, made on the thread that runs its
+    /// JavaScript (whose CPU time it counts); with no CPU limit it runs no
+    /// thread and only carries heap-limit hits.
     pub(crate) fn new(isolate: v8::IsolateHandle, limit: Option<Duration>) -> Self {
         let shared = Arc::new(Shared {
             entry: AtomicU64::new(0),
+            entry_wall: AtomicU64::new(0),
             epoch: Instant::now(),
             limit: limit.unwrap_or(Duration::MAX),
+            clock: ThreadClock::of_current_thread(),
             isolate,
             terminating: Mutex::new(()),
             heap_hit: AtomicBool::new(false),
@@ -125,8 +203,9 @@ impl Watchdog {
     #[inline]
     pub(crate) fn enter(&self) {
         if self.thread.is_some() {
-            let nanos = (self.shared.epoch.elapsed().as_nanos() as u64).clamp(1, FIRED - 1);
-            self.shared.entry.store(nanos, Ordering::Release);
+            let shared = &self.shared;
+            shared.entry_wall.store(shared.wall_now(), Ordering::Release);
+            shared.entry.store(shared.entry_now(), Ordering::Release);
         }
     }
 
@@ -146,7 +225,7 @@ impl Watchdog {
         Some(if heap { Stop::Heap } else { Stop::Cpu })
     }
 
-    /// A handle that pauses the current run's clock.
+    /// A handle that keeps waits for the host out of the current run's time.
     pub(crate) fn clock(&self) -> WatchdogClock {
         WatchdogClock(self.shared.clone())
     }
@@ -158,29 +237,24 @@ impl Watchdog {
 }
 
 /// What a run that waits for the host (a permission prompt) holds to keep
-/// the wait out of its CPU time.
+/// the wait out of its time.
 #[derive(Clone)]
 pub(crate) struct WatchdogClock(Arc<Shared>);
 
 impl WatchdogClock {
     /// Runs `wait` with the current run's clock stopped: the run resumes
-    /// with the CPU time it had used before.
+    /// with the time it had used before. (A wait uses no CPU time; this
+    /// keeps it off the wall-clock safety net too.)
     pub(crate) fn paused<R>(&self, wait: impl FnOnce() -> R) -> R {
         let shared = &self.0;
-        let entry = shared.entry.load(Ordering::Acquire);
-        let paused = entry != 0
-            && entry & FIRED == 0
-            && shared
-                .entry
-                .compare_exchange(entry, 0, Ordering::AcqRel, Ordering::Acquire)
-                .is_ok();
-        let used = shared.epoch.elapsed().saturating_sub(Duration::from_nanos(entry));
+        let started = shared.wall_now();
         let result = wait();
-        if paused {
-            let resumed = shared.epoch.elapsed().saturating_sub(used);
-            let nanos = (resumed.as_nanos() as u64).clamp(1, FIRED - 1);
-            shared.entry.store(nanos, Ordering::Release);
-        }
+        let waited = shared.wall_now().saturating_sub(started);
+        let _ = shared
+            .entry_wall
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |wall| {
+                (wall != 0).then(|| wall.saturating_add(waited).clamp(1, FIRED - 1))
+            });
         result
     }
 }
@@ -206,20 +280,70 @@ impl Drop for Watchdog {
     }
 }
 
+/// Keeps `runtime`'s heap under `mb` MiB with `watchdog`'s heap signal: a
+/// run that reaches the limit is terminated, and gets room to unwind while
+/// the termination lands, in steps up to a ceiling a quarter of the limit
+/// (at least 32 MiB) above it. There allocations fail and throw in the code
+/// that makes them: a loop of large native allocations (`new Array(1 <<
+/// 20).fill()`) can outrun the termination, which lands only where the
+/// engine polls for it, and raising the limit at every hit let such a loop
+/// grow the heap geometrically past any bound.
+pub(crate) fn watch_heap(runtime: &mut deno_core::JsRuntime, watchdog: &Watchdog, mb: usize) {
+    let limit = mb.saturating_mul(1024 * 1024);
+    let ceiling = limit.saturating_add((limit / 4).max(32 * 1024 * 1024));
+    let signal = watchdog.heap_signal();
+    runtime.remove_near_heap_limit_callback(limit);
+    runtime.add_near_heap_limit_callback(move |current, _initial| {
+        signal.reached();
+        current
+            .saturating_add((current / 8).max(16 * 1024 * 1024))
+            .min(ceiling)
+            .max(current)
+    });
+}
+
+/// After a run filled `runtime`'s heap with what stays live: room, in
+/// steps, for pihost's own code to report the stop and for the other
+/// extensions to go on until the runtime is replaced, up to half the limit
+/// (at least 64 MiB) above it, where allocations fail again.
+pub(crate) fn give_heap_room_until_replaced(runtime: &mut deno_core::JsRuntime, mb: usize) {
+    let limit = mb.saturating_mul(1024 * 1024);
+    let ceiling = limit.saturating_add((limit / 2).max(64 * 1024 * 1024));
+    runtime.remove_near_heap_limit_callback(0);
+    runtime.add_near_heap_limit_callback(move |current, _initial| {
+        current
+            .saturating_add((current / 8).max(16 * 1024 * 1024))
+            .min(ceiling)
+            .max(current)
+    });
+}
+
 fn watch(shared: &Shared) {
     // While nothing runs the watchdog naps a whole limit at a time: an entry
-    // that starts meanwhile is still caught at its own deadline, because
-    // the nap never outlasts it. Entering costs the engine no wake-up.
+    // that starts meanwhile is still caught at its own deadline, because a
+    // thread cannot use more CPU time than passes on the clock, so the nap
+    // never outlasts it. Entering costs the engine no wake-up.
+    let wall_limit = shared.limit.saturating_mul(WALL_CLOCK_FACTOR);
     while !shared.stop.load(Ordering::Acquire) {
         let entry = shared.entry.load(Ordering::Acquire);
         if entry == 0 || entry & FIRED != 0 {
             std::thread::park_timeout(shared.limit);
             continue;
         }
-        let deadline = Duration::from_nanos(entry).saturating_add(shared.limit);
-        let now = shared.epoch.elapsed();
-        if now < deadline {
-            std::thread::park_timeout(deadline - now);
+        let used = match shared.clock {
+            Some(clock) => match clock.now() {
+                Some(now) => Duration::from_nanos(now.saturating_sub(entry)),
+                None => Duration::ZERO,
+            },
+            None => Duration::from_nanos(shared.wall_now().saturating_sub(entry)),
+        };
+        let wall_start = shared.entry_wall.load(Ordering::Acquire);
+        let waited = Duration::from_nanos(shared.wall_now().saturating_sub(wall_start));
+        if used < shared.limit && waited < wall_limit {
+            let left = (shared.limit - used).min(wall_limit - waited);
+            // Not less than a millisecond: the clock of a busy thread is
+            // read again soon enough, without spinning on the last microseconds.
+            std::thread::park_timeout(left.max(Duration::from_millis(1)));
             continue;
         }
         let _marking = shared.terminating.lock();

@@ -554,3 +554,180 @@ fn serve_answers_every_request_next_to_bad_extensions() {
     let status = child.wait().expect("serve exits");
     assert!(status.success());
 }
+
+/// What real runaways do, each at load, in a tool and in a `tool_call`
+/// handler: (name, the runaway's statement, what the error says, or empty
+/// where the engine's own error ends it first). A tool and a handler of the
+/// same extension run it when called.
+const RUNAWAYS: &[(&str, &str, &str)] = &[
+    (
+        "large-arrays",
+        "const keep = []; for (;;) keep.push(new Array(1 << 20).fill(\"x\"));",
+        "exceeded the heap limit of 64 MB",
+    ),
+    (
+        "large-typed-arrays",
+        "const keep = []; for (;;) keep.push(new Float64Array(1 << 22).fill(1));",
+        "exceeded the heap limit of 64 MB",
+    ),
+    (
+        "large-buffers",
+        // Zero-filled: deno_node fills a Buffer with a number byte by byte
+        // in JavaScript (80 ms a megabyte), slower than the CPU limit here.
+        "const keep = []; for (;;) keep.push(Buffer.alloc(1 << 20));",
+        "exceeded the heap limit of 64 MB",
+    ),
+    (
+        "doubling-string",
+        "let text = \"x\"; const keep = []; for (;;) { text = text + text; keep.push(text + \"!\"); }",
+        // QuickJS joins strings lazily, so the doubling string reaches the
+        // engine's longest string before it takes much memory: the engine
+        // throws its RangeError (`string too long`) in the extension's code,
+        // which fails the call as any error the extension throws does.
+        "",
+    ),
+    (
+        "catastrophic-regex",
+        "for (;;) /^(a+)+$/.test(\"a\".repeat(40) + \"b\");",
+        "did not return within 2000 ms",
+    ),
+    (
+        "large-sort",
+        "const items = Array.from({ length: 1 << 18 }, () => Math.random()); for (;;) items.sort((a, b) => a - b).reverse();",
+        "did not return within 2000 ms",
+    ),
+];
+
+/// Room above the heap limit that a stopped run may take: the platform's
+/// own memory (Deno's crates, pihost's runtime, an idle runtime is about
+/// 60 MB), the room the engine gives the stopped code to unwind (a quarter
+/// of the limit, at least 32 MB) and the allocator's slack. README's
+/// "Limits" gives the same number.
+const HEAP_MARGIN_MB: u64 = 200;
+
+/// The peak resident memory of a child that has ended, in MB.
+fn wait_for_peak_rss_mb(child: &mut std::process::Child) -> (std::process::ExitStatus, u64) {
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: the pid is our child's, not yet waited for.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
+    let status = std::os::unix::process::ExitStatusExt::from_raw(status);
+    (status, usage.ru_maxrss as u64 / 1024)
+}
+
+#[test]
+fn large_allocations_and_long_native_work_are_stopped_and_the_process_stays_under_the_limit() {
+    let _serial = one_at_a_time();
+    for (name, runaway, expected) in RUNAWAYS {
+        let project = Project::new();
+        let at_load = project.write(
+            &format!("{name}-at-load.ts"),
+            &format!("export default function (pi) {{ {runaway} }}\n"),
+        );
+        let at_run = project.write(
+            &format!("{name}-at-run.ts"),
+            &format!(
+                "export default function (pi) {{\n  pi.registerTool({{ name: \"runaway\", parameters: {{ type: \"object\" }}, execute: async () => {{ {runaway} }} }});\n  pi.on(\"tool_call\", () => {{ {runaway} }});\n}}\n"
+            ),
+        );
+        let healthy = project.write("healthy.ts", HEALTHY);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pihost"))
+            .arg("serve")
+            .arg("--cwd")
+            .arg(project.root.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pihost serve starts");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = std::sync::mpsc::channel::<Value>();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(serde_json::from_str(&line).unwrap_or(Value::Null)).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut send = |id: u64, method: &str, params: Value| {
+            let line = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+            writeln!(stdin, "{line}").expect("write");
+            stdin.flush().expect("flush");
+        };
+        let response = |id: u64| loop {
+            let message = lines
+                .recv_timeout(Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("{name}: pihost answered request {id} in time"));
+            if message["id"] == json!(id) && message.get("method").is_none() {
+                return message;
+            }
+        };
+        send(
+            1,
+            "initialize",
+            json!({
+                "paths": [at_load, at_run, healthy],
+                "agentDir": project.path("agent"),
+                "cpuLimitMs": 2000,
+                "maxHeapMb": HEAP_MB,
+            }),
+        );
+        assert_eq!(response(1)["result"]["serverInfo"]["name"], "pihost", "{name}");
+        send(2, "load", json!({}));
+        let load = response(2);
+        let errors = load["result"]["errors"].as_array().cloned().unwrap_or_default();
+        assert_eq!(errors.len(), 1, "{name}: only the factory fails: {load}");
+        let text = errors[0]["error"].as_str().unwrap_or_default();
+        let names_the_limit = text.contains(&format!("Extension \"{at_load}\""))
+            && text.contains(expected)
+            && text.contains("while loading");
+        let the_engines_own = expected.is_empty() && errors[0]["path"] == json!(at_load) && !text.is_empty();
+        assert!(names_the_limit || the_engines_own, "{name} at load: {load}");
+        send(3, "bind", json!({ "state": {} }));
+        assert_eq!(response(3)["result"], Value::Null, "{name}");
+        let calls: &[(&str, Value, &str)] = &[
+            ("executeTool", json!({ "name": "runaway" }), "in tool \"runaway\""),
+            (
+                "emit",
+                json!({ "event": { "type": "tool_call", "toolName": "read", "toolCallId": "1", "input": {} } }),
+                "\"tool_call\" handler",
+            ),
+        ];
+        let mut id = 10;
+        for (method, params, place) in calls {
+            send(id, method, params.clone());
+            let answer = response(id);
+            let failure = answer.to_string();
+            // Quotes are escaped in the JSON text searched.
+            let escaped = |text: &str| text.replace('"', "\\\"");
+            let names_the_limit =
+                failure.contains(&escaped(&at_run)) && failure.contains(expected) && failure.contains(&escaped(place));
+            // The engine's own error fails the call as the extension's would
+            // (pi's tool errors carry only the message; a handler's names
+            // its extension).
+            let the_engines_own = expected.is_empty() && answer.get("error").is_some();
+            assert!(names_the_limit || the_engines_own, "{name} {method}: {answer}");
+            id += 1;
+            send(id, "runCommand", json!({ "name": "hello" }));
+            assert_eq!(
+                response(id)["result"]["result"],
+                "hello from healthy",
+                "{name}: the healthy extension answers after {method}"
+            );
+            id += 1;
+        }
+        send(99, "shutdown", Value::Null);
+        assert_eq!(response(99)["result"], Value::Null, "{name}");
+        drop(stdin);
+        let (status, peak_mb) = wait_for_peak_rss_mb(&mut child);
+        assert!(status.success(), "{name}: {status}");
+        assert!(
+            peak_mb <= HEAP_MB as u64 + HEAP_MARGIN_MB,
+            "{name}: the process peaked at {peak_mb} MB, over the {HEAP_MB} MB heap limit plus {HEAP_MARGIN_MB} MB"
+        );
+    }
+}

@@ -764,6 +764,39 @@ fn a_runaway_isolated_extension_is_stopped_and_the_others_go_on() {
 }
 
 #[test]
+fn an_isolated_extension_that_hoards_memory_is_stopped_at_the_sessions_heap_limit() {
+    let project = support::Project::new();
+    let hoard = project.write(
+        "hoard.ts",
+        &format!(
+            "export default function (pi) {{\n  pi.registerTool({{ name: 'hoard', label: 'hoard', description: 'hoards', {TOOL_PARAMETERS}, async execute() {{ const keep = []; for (;;) keep.push(new Float64Array(1 << 22).fill(1)); }} }});\n}}\n"
+        ),
+    );
+    let other = project.write(
+        "other.ts",
+        &format!(
+            "export default function (pi) {{\n  pi.registerTool({{ name: 'other', label: 'other', description: 'answers', {TOOL_PARAMETERS}, async execute() {{ return {{ content: [], details: 'other' }}; }} }});\n}}\n"
+        ),
+    );
+    let host = refusing_host();
+    support::runtime().block_on(async {
+        let tune = |options: &mut pihost::EngineOptions| options.limits.max_heap_mb = Some(64);
+        let pihost = isolated_session(&project, &hoard, environment_grant(), &[&other], tune, host).await;
+        let hoarded = pihost.execute_tool("hoard", "1", &json!({}), None).await;
+        let error = hoarded.expect_err("the hoarding tool fails").to_string();
+        assert!(
+            error.contains(&format!("Extension \"{hoard}\" exceeded the heap limit of 64 MB")),
+            "{error}"
+        );
+        let other = pihost
+            .execute_tool("other", "2", &json!({}), None)
+            .await
+            .expect("other runs");
+        assert_eq!(other.map(|result| result["details"].clone()), Some(json!("other")));
+    });
+}
+
+#[test]
 fn an_isolated_extension_is_asked_about_in_its_own_name() {
     let project = support::Project::new();
     let note = project.write("note.txt", "note");

@@ -12,6 +12,38 @@ import { core, ops } from "pihost:runtime/ops.js";
 /** The engine's own job queue, captured before any extension can replace the global. */
 const enqueueJob = globalThis.queueMicrotask;
 
+/**
+ * The engine's error for an allocation its heap limit refused (QuickJS's
+ * `InternalError: out of memory`), captured before extensions run.
+ */
+const EngineInternalError = globalThis.InternalError;
+let heapLimitMb = 0;
+/** The entry last failed for the heap limit by its own allocation error. */
+let heapFailure;
+
+/** Sets the heap limit (MB, 0: none) that allocation failures are reported against. */
+export function configureHeapLimit(mb) {
+  heapLimitMb = mb ?? 0;
+}
+
+/**
+ * An allocation that the heap limit refused throws in the extension's code
+ * before the engine stops it; the entry fails with the limit's error, as
+ * if the stop had come first.
+ */
+function asHeapLimitError(entry, error) {
+  if (heapLimitMb <= 0 || EngineInternalError === undefined) return error;
+  if (!(error instanceof EngineInternalError) || error.message !== "out of memory") return error;
+  ops.op_pihost_heap_stop_landed();
+  heapFailure = entry;
+  try {
+    return new Error(`Extension "${entry.path}" exceeded the heap limit of ${heapLimitMb} MB ${entry.where}`);
+  } catch {
+    // No room even for the message: the engine's own error says it.
+    return error;
+  }
+}
+
 /** Entries whose extension code has not settled yet, oldest first. */
 const openEntries = new Set();
 /**
@@ -94,13 +126,16 @@ export function enterExtension(owner, invoke) {
       openEntries.delete(entry);
       if (timer !== undefined) core.cancelTimer(timer);
     };
+    // Settled first, closed after: a termination that lands in between
+    // (it was meant for the extension's code, which ended a moment before)
+    // leaves the entry open, so the host's stop still settles it.
     const succeed = (value) => {
-      close();
       resolve(value);
+      close();
     };
     const fail = (error) => {
+      reject(asHeapLimitError(entry, error));
       close();
-      reject(error);
     };
     entry.fail = fail;
     enqueueJob(() => {
@@ -152,9 +187,9 @@ function newestOpenEntry() {
 }
 
 /**
- * After the host terminated a run (`{ kind: "cpu" | "heap", limitMs, heapMb }`):
+ * After the host stopped a run (`{ kind: "cpu" | "heap", limitMs, heapMb }`):
  * fails the entry that was running, or reports the stopped callback. Resolves
- * to the JSON of `{ extensionPath }` it blamed.
+ * to the JSON of `{ extensionPath, message, loading }` it blamed.
  */
 export function failTerminated(requestJson) {
   const { kind, limitMs, heapMb } = JSON.parse(requestJson);
@@ -162,6 +197,21 @@ export function failTerminated(requestJson) {
   const stopped = running ?? (contextEntry && openEntries.has(failable(contextEntry)) ? contextEntry : newestOpenEntry());
   running = undefined;
   core.setAsyncContext?.(undefined);
+  const failedByAllocation = heapFailure;
+  heapFailure = undefined;
+  if (kind === "heap" && failedByAllocation !== undefined) {
+    // The allocation the limit refused threw in that extension's code;
+    // nothing else is to blame. Its entry failed with this limit's message,
+    // unless failing it found no memory either (then it fails now).
+    const message = `Extension "${failedByAllocation.path}" exceeded the heap limit of ${heapMb} MB ${failedByAllocation.where}`;
+    const target = failable(failedByAllocation);
+    if (target && openEntries.has(target)) stop(target, new Error(message));
+    return JSON.stringify({
+      extensionPath: failedByAllocation.path,
+      message,
+      loading: failedByAllocation.event === "load",
+    });
+  }
   const path = stopped?.path ?? "<unknown>";
   const where = stopped?.where ?? "in a callback";
   const message =

@@ -13,10 +13,11 @@ import { core, ops } from "pihost:runtime/ops.js";
 import { createMembrane } from "pihost:runtime/membrane.js";
 import { createExtensionRecord } from "pihost:runtime/extension-api.js";
 import { configureLoadLimits, loadExtensions } from "pihost:runtime/loader.js";
-import { addOutsideSettler, enterExtension, failStalled } from "pihost:runtime/entries.js";
+import { addOutsideSettler, configureHeapLimit, enterExtension, failStalled } from "pihost:runtime/entries.js";
 
 const facts = ops.op_pihost_guest_facts();
 if (facts === null) throw new Error("pihost: js/runtime/guest.js runs only in a guest runtime");
+configureHeapLimit(facts.heapMb);
 
 const toJson = JSON.stringify;
 const fromJson = JSON.parse;

@@ -39,6 +39,9 @@ function limitMessage(path, failure) {
   if (failure.name === "PihostLimit" && failure.message.startsWith("cpu:")) {
     return `Extension "${path}" did not return within ${failure.message.slice(4)} ms (terminated; its isolated runtime was stopped)`;
   }
+  if (failure.name === "PihostLimit" && failure.message.startsWith("heap:")) {
+    return `Extension "${path}" exceeded the heap limit of ${failure.message.slice(5)} MB (its isolated runtime was stopped)`;
+  }
   return `Extension "${path}" stopped: ${failure.message}`;
 }
 

@@ -20,14 +20,16 @@ import {
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
 import { validateToolArguments } from "pihost:runtime/validate-tool-arguments.js";
 import { reloadExtensions } from "pihost:runtime/reload.js";
-import { enterExtension } from "pihost:runtime/entries.js";
+import { configureHeapLimit, enterExtension } from "pihost:runtime/entries.js";
 import { configureLoadLimits } from "pihost:runtime/loader.js";
 import { stopGuests } from "pihost:runtime/isolation.js";
 export { failStalled, failTerminated } from "pihost:runtime/entries.js";
 
-/** Takes the engine's limits that JavaScript keeps (`{ loadTimeoutMs }`). */
+/** Takes the engine's limits that JavaScript keeps (`{ loadTimeoutMs, heapMb }`). */
 export function configureLimits(limitsJson) {
-  configureLoadLimits(JSON.parse(limitsJson));
+  const limits = JSON.parse(limitsJson);
+  configureLoadLimits(limits);
+  configureHeapLimit(limits.heapMb);
   return "null";
 }
 

@@ -4,6 +4,7 @@
 //! Deno's platform crates (src/platform), whose ops deno_permissions checks.
 
 pub mod host;
+pub mod limits;
 pub mod modules;
 pub mod node_errors;
 pub mod process;
@@ -18,6 +19,7 @@ deno_core::extension!(
         process::op_pihost_exec_start,
         process::op_pihost_exec_wait,
         process::op_pihost_exec_kill,
+        limits::op_pihost_heap_stop_landed,
         modules::op_pihost_require_resolve,
         modules::op_pihost_require_file,
         modules::op_pihost_load_timing_begin,

@@ -87,6 +87,9 @@ pub(crate) struct GuestFacts {
     cwd: PathBuf,
     /// The policy key whose grant the guest has.
     policy: String,
+    /// The heap limit that the guest's allocation failures are reported
+    /// against, in MiB (0: none).
+    heap_mb: usize,
 }
 
 /// The guest's ends of its channels, handed to its thread.
@@ -95,6 +98,8 @@ pub(crate) struct GuestLink {
     from_parent: UnboundedReceiver<String>,
     replies: std::sync::mpsc::Receiver<String>,
     cpu_limit: Option<Duration>,
+    /// The guest's heap limit in MiB: the main runtime's.
+    heap_limit_mb: Option<usize>,
     prompting: Option<GuestPrompting>,
     facts: GuestFacts,
     shared: Arc<Shared>,
@@ -114,6 +119,7 @@ struct GuestSelf {
 pub(crate) struct GuestWatchdog {
     watchdog: crate::limits::Watchdog,
     limit_ms: u128,
+    heap_mb: usize,
 }
 
 impl GuestWatchdog {
@@ -128,7 +134,7 @@ impl GuestWatchdog {
             name: "PihostLimit".to_string(),
             message: match stop {
                 crate::limits::Stop::Cpu => format!("cpu:{}", self.limit_ms),
-                crate::limits::Stop::Heap => "heap".to_string(),
+                crate::limits::Stop::Heap => format!("heap:{}", self.heap_mb),
             },
         })
     }
@@ -139,6 +145,9 @@ impl GuestLink {
     /// limit and its prompts (in the session that started it).
     pub(super) fn install(self, runtime: &mut JsRuntime) -> GuestWatchdog {
         let watchdog = crate::limits::Watchdog::new(runtime.v8_isolate().thread_safe_handle(), self.cpu_limit);
+        if let Some(mb) = self.heap_limit_mb {
+            crate::limits::watch_heap(runtime, &watchdog, mb);
+        }
         if let Some(prompting) = self.prompting {
             // SAFETY: the pointer is of the guest's isolate, which outlives
             // the prompt session (the thread's runtime goes first).
@@ -161,6 +170,7 @@ impl GuestLink {
         GuestWatchdog {
             watchdog,
             limit_ms: self.cpu_limit.map_or(0, |limit| limit.as_millis()),
+            heap_mb: self.heap_limit_mb.unwrap_or_default(),
         }
     }
 }
@@ -237,6 +247,8 @@ fn op_pihost_start_guest(
     let (to_parent, from_guest) = unbounded_channel();
     let (reply_sender, replies) = std::sync::mpsc::channel();
     let (control_sender, control) = unbounded_channel();
+    let heap_limit = state.try_borrow::<super::HeapLimit>().and_then(|limit| limit.0);
+    let heap_limit_mb = heap_limit.map(|bytes| bytes / (1024 * 1024));
     let shared = Arc::new(Shared::default());
     // The guest has a worker's message port too; nothing uses its other end.
     let (_unused, guest_port) = deno_web::create_entangled_message_port();
@@ -245,6 +257,7 @@ fn op_pihost_start_guest(
         from_parent,
         replies,
         cpu_limit: policies.cpu_limit(),
+        heap_limit_mb,
         prompting: crate::permissions::prompt::guest_prompting(),
         facts: GuestFacts {
             path: path.clone(),
@@ -252,6 +265,7 @@ fn op_pihost_start_guest(
             module_url: module_url.clone(),
             cwd: policy.cwd.clone(),
             policy: policy.key.clone(),
+            heap_mb: heap_limit_mb.unwrap_or_default(),
         },
         shared: shared.clone(),
     };
@@ -264,6 +278,7 @@ fn op_pihost_start_guest(
         permissions: Some(inherited),
         entry: GUEST_ENTRY,
         guest: Some(link),
+        heap_limit,
     };
     let thread_shared = shared.clone();
     std::thread::Builder::new()

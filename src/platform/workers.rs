@@ -269,7 +269,14 @@ pub(super) struct WorkerStart {
     pub(super) entry: &'static str,
     /// Set for a guest runtime (an extension with a grant of its own).
     pub(super) guest: Option<super::guests::GuestLink>,
+    /// The heap limit of the worker's runtime, in bytes.
+    pub(super) heap_limit: Option<usize>,
 }
+
+/// The heap limit of a runtime in bytes, in its op state: the workers it
+/// starts get the same.
+#[derive(Clone, Copy)]
+pub(crate) struct HeapLimit(pub(crate) Option<usize>);
 
 /// Starts a worker and answers its thread id. A worker that cannot start
 /// still gets an id: its failure arrives as its `'error'` event, as any
@@ -318,6 +325,7 @@ fn op_create_worker(
         permissions: Some(super::inherited_permissions(state)),
         entry: ENTRY,
         guest: None,
+        heap_limit: state.try_borrow::<HeapLimit>().and_then(|limit| limit.0),
     };
     let thread_shared = shared.clone();
     let thread_control = control_sender.clone();
@@ -795,7 +803,7 @@ async fn run_worker(
     control: UnboundedSender<Control>,
     shared: Arc<Shared>,
 ) -> Option<Control> {
-    let mut runtime = match new_runtime() {
+    let mut runtime = match new_runtime(start.heap_limit) {
         Ok(runtime) => runtime,
         Err(error) => {
             return Some(Control::Failed(Failure::generic(format!(
@@ -834,19 +842,22 @@ async fn run_worker(
 /// Makes a runtime as the engine makes its own: the constructor the engine
 /// registered (`set_worker_runtime`), so a worker has the same platform,
 /// ops and module loader as the runtime that started it.
-static NEW_RUNTIME: OnceLock<fn() -> Result<JsRuntime, String>> = OnceLock::new();
+static NEW_RUNTIME: OnceLock<NewRuntime> = OnceLock::new();
+
+/// Makes a runtime whose heap is bounded by the given bytes.
+type NewRuntime = fn(Option<usize>) -> Result<JsRuntime, String>;
 
 /// Registers how worker runtimes are made (the engine does, before its own
 /// runtime can start a worker).
-pub(crate) fn set_worker_runtime(new_runtime: fn() -> Result<JsRuntime, String>) {
+pub(crate) fn set_worker_runtime(new_runtime: NewRuntime) {
     let _ = NEW_RUNTIME.set(new_runtime);
 }
 
-fn new_runtime() -> Result<JsRuntime, String> {
+fn new_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
     let make = NEW_RUNTIME
         .get()
         .ok_or_else(|| "pihost: no runtime constructor was registered for workers".to_string())?;
-    let runtime = make()?;
+    let runtime = make(heap_limit)?;
     // Where deno_os keeps `process.exitCode`, which a worker's exit reports
     // (the main runtime never exits, so it has none).
     runtime.op_state().borrow_mut().put(deno_os::ExitCode::default());
