@@ -459,43 +459,76 @@ fn a_crashed_engine_fails_pending_calls_and_can_be_restarted() {
     });
 }
 
+/// `pihost serve` in a folder, spoken to one request at a time.
+struct Serve {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<Value>,
+    patience: Duration,
+}
+
+impl Serve {
+    fn start(cwd: &std::path::Path, patience: Duration) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pihost"))
+            .arg("serve")
+            .arg("--cwd")
+            .arg(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pihost serve starts");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = std::sync::mpsc::channel::<Value>();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(serde_json::from_str(&line).unwrap_or(Value::Null)).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            child,
+            stdin,
+            lines,
+            patience,
+        }
+    }
+
+    fn request(&mut self, id: u64, method: &str, params: Value) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        let line = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        writeln!(stdin, "{line}").expect("write");
+        stdin.flush().expect("flush");
+    }
+
+    /// The answer to request `id`, skipping notifications and host requests.
+    fn response(&self, id: u64) -> Value {
+        loop {
+            let message = self
+                .lines
+                .recv_timeout(self.patience)
+                .unwrap_or_else(|_| panic!("pihost answered request {id} in time"));
+            if message["id"] == json!(id) && message.get("method").is_none() {
+                return message;
+            }
+        }
+    }
+
+    /// Closes serve's input; the process, to wait for.
+    fn finish(mut self) -> std::process::Child {
+        self.stdin = None;
+        self.child
+    }
+}
+
 #[test]
 fn serve_answers_every_request_next_to_bad_extensions() {
     let _serial = one_at_a_time();
     let battery = Battery::new();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pihost"))
-        .arg("serve")
-        .arg("--cwd")
-        .arg(battery.project.root.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("pihost serve starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (sender, lines) = std::sync::mpsc::channel::<Value>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if sender.send(serde_json::from_str(&line).unwrap_or(Value::Null)).is_err() {
-                break;
-            }
-        }
-    });
-    let mut send = |id: u64, method: &str, params: Value| {
-        let line = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-        writeln!(stdin, "{line}").expect("write");
-        stdin.flush().expect("flush");
-    };
-    let response = |id: u64| loop {
-        let message = lines
-            .recv_timeout(Duration::from_secs(30))
-            .expect("pihost answered in time");
-        if message["id"] == json!(id) && message.get("method").is_none() {
-            return message;
-        }
-    };
-    send(
+    let mut serve = Serve::start(battery.project.root.path(), Duration::from_secs(30));
+    serve.request(
         1,
         "initialize",
         json!({
@@ -506,11 +539,11 @@ fn serve_answers_every_request_next_to_bad_extensions() {
             "loadTimeoutMs": 1000,
         }),
     );
-    assert_eq!(response(1)["result"]["serverInfo"]["name"], "pihost");
-    send(2, "load", json!({}));
-    assert_load_errors(&response(2)["result"]["errors"], &battery);
-    send(3, "bind", json!({ "state": {} }));
-    assert_eq!(response(3)["result"], Value::Null);
+    assert_eq!(serve.response(1)["result"]["serverInfo"]["name"], "pihost");
+    serve.request(2, "load", json!({}));
+    assert_load_errors(&serve.response(2)["result"]["errors"], &battery);
+    serve.request(3, "bind", json!({ "state": {} }));
+    assert_eq!(serve.response(3)["result"], Value::Null);
     let requests: &[(&str, Value, &str)] = &[
         (
             "emit",
@@ -530,28 +563,28 @@ fn serve_answers_every_request_next_to_bad_extensions() {
     ];
     let mut id = 10;
     for (method, params, expected) in requests {
-        send(id, method, params.clone());
-        let answer = response(id);
+        serve.request(id, method, params.clone());
+        let answer = serve.response(id);
         let message = answer["error"]["message"].as_str().unwrap_or_default().to_string();
         assert!(
             answer.get("error").is_some() && message.contains(expected),
             "{method} {params}: {answer}"
         );
         id += 1;
-        send(id, "runCommand", json!({ "name": "hello" }));
+        serve.request(id, "runCommand", json!({ "name": "hello" }));
         assert_eq!(
-            response(id)["result"]["result"],
+            serve.response(id)["result"]["result"],
             "hello from healthy",
             "after {method} {params}"
         );
         id += 1;
     }
     // A request with its own timeout: the tool is aborted when it runs out.
-    send(id, "executeTool", json!({ "name": "hang-tool", "timeoutMs": 50 }));
-    assert!(response(id).get("error").is_some());
-    send(99, "shutdown", Value::Null);
-    assert_eq!(response(99)["result"], Value::Null);
-    let status = child.wait().expect("serve exits");
+    serve.request(id, "executeTool", json!({ "name": "hang-tool", "timeoutMs": 50 }));
+    assert!(serve.response(id).get("error").is_some());
+    serve.request(99, "shutdown", Value::Null);
+    assert_eq!(serve.response(99)["result"], Value::Null);
+    let status = serve.finish().wait().expect("serve exits");
     assert!(status.success());
 }
 
@@ -605,17 +638,22 @@ const RUNAWAYS: &[(&str, &str, &str)] = &[
 /// "Limits" gives the same number.
 const HEAP_MARGIN_MB: u64 = 200;
 
-/// The peak resident memory of a child that has ended, in MB.
-fn wait_for_peak_rss_mb(child: &mut std::process::Child) -> (std::process::ExitStatus, u64) {
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: `rusage` is plain data; wait4 fills it for our own child.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: the pid is our child's, not yet waited for.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4: {}", std::io::Error::last_os_error());
-    let status = std::os::unix::process::ExitStatusExt::from_raw(status);
-    (status, usage.ru_maxrss as u64 / 1024)
+/// The peak resident memory of a running process since it started its
+/// program, in MB (`VmHWM`). Not `wait4`'s `ru_maxrss`: Linux starts a
+/// child's from the parent's at fork, and this test process has grown
+/// with the engines the other tests ran in it.
+fn peak_rss_mb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("the process's status");
+    let line = status
+        .lines()
+        .find(|line| line.starts_with("VmHWM:"))
+        .expect("VmHWM in /proc/PID/status");
+    let kilobytes: u64 = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|number| number.parse().ok())
+        .expect("VmHWM in kB");
+    kilobytes / 1024
 }
 
 #[test]
@@ -634,39 +672,8 @@ fn large_allocations_and_long_native_work_are_stopped_and_the_process_stays_unde
             ),
         );
         let healthy = project.write("healthy.ts", HEALTHY);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pihost"))
-            .arg("serve")
-            .arg("--cwd")
-            .arg(project.root.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("pihost serve starts");
-        let mut stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, lines) = std::sync::mpsc::channel::<Value>();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(serde_json::from_str(&line).unwrap_or(Value::Null)).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut send = |id: u64, method: &str, params: Value| {
-            let line = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-            writeln!(stdin, "{line}").expect("write");
-            stdin.flush().expect("flush");
-        };
-        let response = |id: u64| loop {
-            let message = lines
-                .recv_timeout(Duration::from_secs(120))
-                .unwrap_or_else(|_| panic!("{name}: pihost answered request {id} in time"));
-            if message["id"] == json!(id) && message.get("method").is_none() {
-                return message;
-            }
-        };
-        send(
+        let mut serve = Serve::start(project.root.path(), Duration::from_secs(120));
+        serve.request(
             1,
             "initialize",
             json!({
@@ -676,9 +683,9 @@ fn large_allocations_and_long_native_work_are_stopped_and_the_process_stays_unde
                 "maxHeapMb": HEAP_MB,
             }),
         );
-        assert_eq!(response(1)["result"]["serverInfo"]["name"], "pihost", "{name}");
-        send(2, "load", json!({}));
-        let load = response(2);
+        assert_eq!(serve.response(1)["result"]["serverInfo"]["name"], "pihost", "{name}");
+        serve.request(2, "load", json!({}));
+        let load = serve.response(2);
         let errors = load["result"]["errors"].as_array().cloned().unwrap_or_default();
         assert_eq!(errors.len(), 1, "{name}: only the factory fails: {load}");
         let text = errors[0]["error"].as_str().unwrap_or_default();
@@ -687,8 +694,8 @@ fn large_allocations_and_long_native_work_are_stopped_and_the_process_stays_unde
             && text.contains("while loading");
         let the_engines_own = expected.is_empty() && errors[0]["path"] == json!(at_load) && !text.is_empty();
         assert!(names_the_limit || the_engines_own, "{name} at load: {load}");
-        send(3, "bind", json!({ "state": {} }));
-        assert_eq!(response(3)["result"], Value::Null, "{name}");
+        serve.request(3, "bind", json!({ "state": {} }));
+        assert_eq!(serve.response(3)["result"], Value::Null, "{name}");
         let calls: &[(&str, Value, &str)] = &[
             ("executeTool", json!({ "name": "runaway" }), "in tool \"runaway\""),
             (
@@ -699,8 +706,8 @@ fn large_allocations_and_long_native_work_are_stopped_and_the_process_stays_unde
         ];
         let mut id = 10;
         for (method, params, place) in calls {
-            send(id, method, params.clone());
-            let answer = response(id);
+            serve.request(id, method, params.clone());
+            let answer = serve.response(id);
             let failure = answer.to_string();
             // Quotes are escaped in the JSON text searched.
             let escaped = |text: &str| text.replace('"', "\\\"");
@@ -712,18 +719,18 @@ fn large_allocations_and_long_native_work_are_stopped_and_the_process_stays_unde
             let the_engines_own = expected.is_empty() && answer.get("error").is_some();
             assert!(names_the_limit || the_engines_own, "{name} {method}: {answer}");
             id += 1;
-            send(id, "runCommand", json!({ "name": "hello" }));
+            serve.request(id, "runCommand", json!({ "name": "hello" }));
             assert_eq!(
-                response(id)["result"]["result"],
+                serve.response(id)["result"]["result"],
                 "hello from healthy",
                 "{name}: the healthy extension answers after {method}"
             );
             id += 1;
         }
-        send(99, "shutdown", Value::Null);
-        assert_eq!(response(99)["result"], Value::Null, "{name}");
-        drop(stdin);
-        let (status, peak_mb) = wait_for_peak_rss_mb(&mut child);
+        let peak_mb = peak_rss_mb(serve.child.id());
+        serve.request(99, "shutdown", Value::Null);
+        assert_eq!(serve.response(99)["result"], Value::Null, "{name}");
+        let status = serve.finish().wait().expect("serve exits");
         assert!(status.success(), "{name}: {status}");
         assert!(
             peak_mb <= HEAP_MB as u64 + HEAP_MARGIN_MB,
