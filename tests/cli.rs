@@ -12,11 +12,7 @@ fn pihost(args: &[&str]) -> (String, String, i32) {
         .args(args)
         .output()
         .expect("pihost runs");
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-        output.status.code().unwrap_or(-1),
-    )
+    output_text(&output)
 }
 
 #[test]

@@ -10,21 +10,27 @@ use std::process::Command;
 
 use support::*;
 
-/// `pihost inspect` in `project` with the transpile cache in `cache`.
-fn inspect(project: &Project, cache: &Path, args: &[&str]) -> (String, String, i32) {
-    let cwd = project.root.path().display().to_string();
-    let agent = project.path("agent").display().to_string();
-    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+/// `pihost inspect` in `project` with the transpile cache in `cache`, to
+/// be given its arguments.
+fn inspect_command(project: &Project, cache: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pihost"));
+    command
         .env("PIHOST_TRANSPILE_CACHE_DIR", cache)
         .env_remove("PIHOST_TRANSPILE_CACHE")
-        .args(["inspect", "--cwd", &cwd, "--agent-dir", &agent])
-        .args(args)
-        .output()
-        .expect("pihost runs");
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-        output.status.code().unwrap_or(-1),
+        .arg("inspect")
+        .arg("--cwd")
+        .arg(project.root.path())
+        .arg("--agent-dir")
+        .arg(project.path("agent"));
+    command
+}
+
+fn inspect(project: &Project, cache: &Path, args: &[&str]) -> (String, String, i32) {
+    output_text(
+        &inspect_command(project, cache)
+            .args(args)
+            .output()
+            .expect("pihost runs"),
     )
 }
 
@@ -156,12 +162,9 @@ fn the_cache_can_be_turned_off() {
     let project = Project::new();
     let cache = tempfile::tempdir().expect("cache dir");
     let entry = three_file_extension(&project, "tool_plain");
-    let cwd = project.root.path().display().to_string();
-    let agent = project.path("agent").display().to_string();
-    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
-        .env("PIHOST_TRANSPILE_CACHE_DIR", cache.path())
+    let output = inspect_command(&project, cache.path())
         .env("PIHOST_TRANSPILE_CACHE", "off")
-        .args(["inspect", "--json", "--cwd", &cwd, "--agent-dir", &agent, &entry])
+        .args(["--json", &entry])
         .output()
         .expect("pihost runs");
     let (report, code) = printed_json(&output);

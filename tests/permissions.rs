@@ -721,20 +721,31 @@ fn environment_grant() -> pihost::permissions::ExtensionGrant {
 
 const TOOL_PARAMETERS: &str = "parameters: { type: 'object', properties: {} }";
 
+/// The source of a registration of tool `name` whose `execute` body is `body`.
+fn tool_source(name: &str, body: &str) -> String {
+    format!(
+        "  pi.registerTool({{ name: '{name}', label: '{name}', description: 'a tool', {TOOL_PARAMETERS}, async execute() {{ {body} }} }});\n"
+    )
+}
+
+/// An extension that registers the given tools.
+fn extension_source(tools: &[String]) -> String {
+    format!("export default function (pi) {{\n{}}}\n", tools.concat())
+}
+
 #[test]
 fn a_runaway_isolated_extension_is_stopped_and_the_others_go_on() {
     let project = support::Project::new();
     let spin = project.write(
         "spin.ts",
-        &format!(
-            "export default function (pi) {{\n  pi.registerTool({{ name: 'spin', label: 'spin', description: 'spins', {TOOL_PARAMETERS}, async execute() {{ for (;;) {{}} }} }});\n  pi.registerTool({{ name: 'fine', label: 'fine', description: 'answers', {TOOL_PARAMETERS}, async execute() {{ return {{ content: [], details: 'fine' }}; }} }});\n}}\n"
-        ),
+        &extension_source(&[
+            tool_source("spin", "for (;;) {}"),
+            tool_source("fine", "return { content: [], details: 'fine' };"),
+        ]),
     );
     let other = project.write(
         "other.ts",
-        &format!(
-            "export default function (pi) {{\n  pi.registerTool({{ name: 'other', label: 'other', description: 'answers', {TOOL_PARAMETERS}, async execute() {{ return {{ content: [], details: 'other' }}; }} }});\n}}\n"
-        ),
+        &extension_source(&[tool_source("other", "return { content: [], details: 'other' };")]),
     );
     let host = refusing_host();
     support::runtime().block_on(async {
@@ -768,15 +779,14 @@ fn an_isolated_extension_that_hoards_memory_is_stopped_at_the_sessions_heap_limi
     let project = support::Project::new();
     let hoard = project.write(
         "hoard.ts",
-        &format!(
-            "export default function (pi) {{\n  pi.registerTool({{ name: 'hoard', label: 'hoard', description: 'hoards', {TOOL_PARAMETERS}, async execute() {{ const keep = []; for (;;) keep.push(new Float64Array(1 << 22).fill(1)); }} }});\n}}\n"
-        ),
+        &extension_source(&[tool_source(
+            "hoard",
+            "const keep = []; for (;;) keep.push(new Float64Array(1 << 22).fill(1));",
+        )]),
     );
     let other = project.write(
         "other.ts",
-        &format!(
-            "export default function (pi) {{\n  pi.registerTool({{ name: 'other', label: 'other', description: 'answers', {TOOL_PARAMETERS}, async execute() {{ return {{ content: [], details: 'other' }}; }} }});\n}}\n"
-        ),
+        &extension_source(&[tool_source("other", "return { content: [], details: 'other' };")]),
     );
     let host = refusing_host();
     support::runtime().block_on(async {

@@ -286,7 +286,7 @@ fn transpile_uncached(
     // Plain JavaScript has nothing to strip: it is evaluated as written, which
     // spares the emit (most of the time on a large npm file) and needs no
     // source map. Only legacy decorators, which jiti compiles, need the emit.
-    if is_plain_javascript && !has_decorators(&parsed) {
+    let (code, source_map, es_module) = if is_plain_javascript && !has_decorators(&parsed) {
         let broken = if has_long_lines {
             long_lines::break_long_lines(&parsed, source, specifier.as_str())
         } else {
@@ -306,44 +306,37 @@ fn transpile_uncached(
             Some((code, map)) => (code, Some(map)),
             None => (source.to_string(), None),
         };
-        return Ok(TranspiledModule {
-            code,
-            source_map,
-            format,
-            declared_module_globals,
-            commonjs_exports,
-            commonjs_reexports,
-            strict,
-            es_module,
-        });
-    }
+        (code, source_map, es_module)
+    } else {
+        let emitted = parsed
+            .transpile(
+                &TranspileOptions {
+                    // jiti compiles TypeScript's experimental decorators, as tsc would.
+                    decorators: DecoratorsTranspileOption::LegacyTypeScript { emit_metadata: false },
+                    ..Default::default()
+                },
+                &TranspileModuleOptions { module_kind: None },
+                &EmitOptions {
+                    source_map: SourceMapOption::Separate,
+                    inline_sources: true,
+                    ..Default::default()
+                },
+            )
+            .map_err(|error| TranspileError::Emit(error.to_string()))?
+            .into_source();
 
-    let emitted = parsed
-        .transpile(
-            &TranspileOptions {
-                // jiti compiles TypeScript's experimental decorators, as tsc would.
-                decorators: DecoratorsTranspileOption::LegacyTypeScript { emit_metadata: false },
-                ..Default::default()
-            },
-            &TranspileModuleOptions { module_kind: None },
-            &EmitOptions {
-                source_map: SourceMapOption::Separate,
-                inline_sources: true,
-                ..Default::default()
-            },
-        )
-        .map_err(|error| TranspileError::Emit(error.to_string()))?
-        .into_source();
-
-    // The shape must be the emitted code's: TypeScript's type-only exports
-    // and elided imports are gone there, and the ranges index that text.
-    let es_module = match format {
-        ModuleFormat::EcmaScript => parse_es_module_shape(specifier, &emitted.text),
-        ModuleFormat::CommonJs => None,
+        // The shape must be the emitted code's: TypeScript's type-only
+        // exports and elided imports are gone there, and the ranges index
+        // that text.
+        let es_module = match format {
+            ModuleFormat::EcmaScript => parse_es_module_shape(specifier, &emitted.text),
+            ModuleFormat::CommonJs => None,
+        };
+        (emitted.text, emitted.source_map.map(String::into_bytes), es_module)
     };
     Ok(TranspiledModule {
-        code: emitted.text,
-        source_map: emitted.source_map.map(String::into_bytes),
+        code,
+        source_map,
         format,
         declared_module_globals,
         commonjs_exports,

@@ -41,6 +41,16 @@ pub fn pihost_inspect(cwd: &Path, agent_dir: &Path, paths: &[&str]) -> (serde_js
 
 /// The JSON a pihost command printed, and its exit code; a panic showing
 /// both streams when it printed none.
+/// What a finished process printed, as text, and its exit code (-1 when
+/// a signal ended it).
+pub fn output_text(output: &std::process::Output) -> (String, String, i32) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        output.status.code().unwrap_or(-1),
+    )
+}
+
 pub fn printed_json(output: &std::process::Output) -> (serde_json::Value, i32) {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let json = serde_json::from_str(&stdout).unwrap_or_else(|error| {
