@@ -11,6 +11,7 @@ mod builtin_specifiers;
 mod commonjs_interop;
 mod lenient_imports;
 pub(crate) mod load_timing;
+mod prefetch;
 pub mod resolve;
 pub(crate) mod sources;
 pub mod virtual_map;
@@ -311,6 +312,9 @@ impl PihostModuleLoader {
             sources::SourceFile::Json(source) => return json_module(specifier, &path, &source, requested),
             sources::SourceFile::Code(transpiled) => transpiled,
         };
+        if self.permissions.get().is_none() && transpiled.es_module.is_some() {
+            prefetch::imports_of(specifier);
+        }
         if let Some(map) = &transpiled.source_map {
             self.source_maps
                 .borrow_mut()

@@ -6,10 +6,14 @@
 //! and transpiled once; later requests only check with a `stat` that it did
 //! not change (length, modification time, inode), so an edited file is read
 //! again, as a reload must see it.
+//!
+//! The prefetcher (`super::prefetch`) asks for files from a second thread
+//! while the engine's thread works; a file one thread is reading or
+//! transpiling is waited for by the other, never done twice.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, Condvar, LazyLock, Mutex};
 use std::time::Instant;
 
 use deno_ast::{MediaType, ModuleSpecifier};
@@ -74,20 +78,74 @@ fn version_of(metadata: &std::fs::Metadata) -> Version {
 
 static FILES: LazyLock<Mutex<HashMap<PathBuf, (Version, SourceFile)>>> = LazyLock::new(Default::default);
 
+/// The files some thread is reading and transpiling now.
+static IN_FLIGHT: LazyLock<(Mutex<HashSet<PathBuf>>, Condvar)> = LazyLock::new(Default::default);
+
+/// Marks a file in flight until dropped, whichever way its work ends.
+struct InFlight<'p>(&'p Path);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        let (files, done) = &*IN_FLIGHT;
+        if let Ok(mut files) = files.lock() {
+            files.remove(self.0);
+        }
+        done.notify_all();
+    }
+}
+
+/// Whether some thread is reading or transpiling `path` now.
+pub(crate) fn in_flight(path: &Path) -> bool {
+    IN_FLIGHT.0.lock().is_ok_and(|files| files.contains(path))
+}
+
+/// Claims `path` for this thread, or waits for the thread that has it and
+/// gives `None` (look in [`FILES`] again).
+fn claim(path: &Path) -> Option<InFlight<'_>> {
+    let (files, done) = &*IN_FLIGHT;
+    let Ok(mut in_flight) = files.lock() else {
+        // A poisoned set only costs the coordination: do the work here.
+        return Some(InFlight(path));
+    };
+    if in_flight.insert(path.to_path_buf()) {
+        return Some(InFlight(path));
+    }
+    let started = Instant::now();
+    while in_flight.contains(path) {
+        in_flight = match done.wait(in_flight) {
+            Ok(guard) => guard,
+            Err(_) => return Some(InFlight(path)),
+        };
+    }
+    // The wait was for the other thread's transpile.
+    load_timing::record(Stage::Transpile, started.elapsed());
+    None
+}
+
+fn cached(path: &Path, version: Option<Version>) -> Option<SourceFile> {
+    let version = version?;
+    FILES.lock().ok().and_then(|files| {
+        files
+            .get(path)
+            .filter(|(seen, _)| *seen == version)
+            .map(|(_, file)| file.clone())
+    })
+}
+
 /// The file at `path` (an absolute path), read and transpiled once per
 /// version of it. Its source map names `path`'s `file:` URL.
 pub(crate) fn source_file(path: &Path) -> Result<SourceFile, SourceError> {
     let version = std::fs::metadata(path).ok().map(|metadata| version_of(&metadata));
-    if let Some(version) = version
-        && let Some(file) = FILES.lock().ok().and_then(|files| {
-            files
-                .get(path)
-                .filter(|(seen, _)| *seen == version)
-                .map(|(_, file)| file.clone())
-        })
-    {
-        return Ok(file);
-    }
+    // Another thread may have this file in flight: wait for it and look
+    // again (if it failed, or read another version, this thread tries).
+    let _claim = loop {
+        if let Some(file) = cached(path, version) {
+            return Ok(file);
+        }
+        if let Some(claim) = claim(path) {
+            break claim;
+        }
+    };
     let started = Instant::now();
     let bytes = std::fs::read(path).map_err(|error| SourceError::Read {
         path: path.to_path_buf(),
@@ -110,4 +168,40 @@ pub(crate) fn source_file(path: &Path) -> Result<SourceFile, SourceError> {
         files.insert(path.to_path_buf(), (version, file.clone()));
     }
     Ok(file)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Whether `path` is read and transpiled already, in its current version.
+    pub(crate) fn is_known(path: &Path) -> bool {
+        let version = std::fs::metadata(path).ok().map(|metadata| version_of(&metadata));
+        cached(path, version).is_some()
+    }
+
+    #[test]
+    fn a_file_another_thread_has_in_flight_is_waited_for_not_read_twice() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let path = folder.path().join("waited.ts");
+        std::fs::write(&path, "export const x: number = 1;\n").expect("write");
+        let held = claim(&path).expect("nobody has it yet");
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let asked = path.clone();
+        let asker = std::thread::spawn(move || {
+            let file = source_file(&asked);
+            let _ = sender.send(());
+            file.map(|_| ())
+        });
+        assert!(
+            receiver.recv_timeout(std::time::Duration::from_millis(300)).is_err(),
+            "a second thread read the file while the first had it"
+        );
+        drop(held);
+        receiver
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the waiting thread goes on once the first lets go");
+        asker.join().expect("joins").expect("then reads it itself");
+        assert!(is_known(&path));
+    }
 }

@@ -47,15 +47,21 @@ pub(super) fn break_long_lines(parsed: &ParsedSource, source: &str, specifier: &
     let start = parsed.range().start;
     let mut breaks = Vec::new();
     let mut line_start = 0usize;
+    // Only the text since the previous token can hold a new line break:
+    // searching from the line's start instead made this quadratic in the
+    // length of a line.
+    let mut searched_to = 0usize;
     let mut tokens = Vec::with_capacity(parsed.tokens().len());
     for token in parsed.tokens() {
         let range = token.range().as_byte_range(start);
+        let from = searched_to.max(line_start);
         if let Some(newline) = source
-            .get(line_start..range.start)
+            .get(from..range.start)
             .and_then(|between| between.rfind(['\n', '\r']))
         {
-            line_start += newline + 1;
+            line_start = from + newline + 1;
         }
+        searched_to = searched_to.max(range.start);
         tokens.push(range.start);
         if matches!(token.token, Token::Semi | Token::Comma) && range.end - line_start >= TARGET_LINE {
             breaks.push(range.end);

@@ -1,0 +1,141 @@
+//! An extension's module graph read and transpiled on a second thread,
+//! ahead of the engine's thread.
+//!
+//! The engine asks for one module at a time and compiles it before it asks
+//! for the next. Meanwhile the files further down the graph can be read,
+//! taken from the transpile cache (or transpiled, on a first start) on
+//! another core: the engine's thread then finds them in
+//! [`super::sources`], or waits for the one in flight, and never does the
+//! work twice.
+//!
+//! Only the static imports and re-exports of ES modules are followed
+//! (`require` and `import()` are found only when they run). Loads under a
+//! sandbox are not prefetched: every read they make goes through the
+//! permission check on the engine's thread.
+
+use std::collections::HashSet;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{LazyLock, Mutex};
+
+use deno_ast::ModuleSpecifier;
+
+use super::sources::{self, SourceFile};
+
+static QUEUE: LazyLock<Option<Mutex<Sender<ModuleSpecifier>>>> = LazyLock::new(|| {
+    let (sender, receiver) = channel();
+    std::thread::Builder::new()
+        .name("pihost-prefetch".into())
+        .spawn(move || walk(receiver))
+        .ok()?;
+    Some(Mutex::new(sender))
+});
+
+/// Starts reading what the module at `url` (just loaded) imports, and what
+/// those import, unless that is under way already.
+pub(crate) fn imports_of(url: &ModuleSpecifier) {
+    if url.scheme() != "file" || !enabled() {
+        return;
+    }
+    if let Some(Ok(sender)) = QUEUE.as_ref().map(Mutex::lock) {
+        let _ = sender.send(url.clone());
+    }
+}
+
+/// `PIHOST_PREFETCH=off` leaves all reading to the engine's thread (to
+/// compare, or to profile that thread alone).
+fn enabled() -> bool {
+    static ENABLED: LazyLock<bool> =
+        LazyLock::new(|| std::env::var("PIHOST_PREFETCH").map_or(true, |value| value != "off"));
+    *ENABLED
+}
+
+fn walk(receiver: Receiver<ModuleSpecifier>) {
+    let mut seen: HashSet<ModuleSpecifier> = HashSet::new();
+    let mut pending = Vec::new();
+    while let Ok(root) = receiver.recv() {
+        // The engine's thread has just loaded `root`: its links are looked
+        // at even when it was seen before, since the walk may have passed
+        // it by while it was in that thread's hands.
+        seen.insert(root.clone());
+        pending.push(root);
+        // Last link first, depth first: the engine's thread asks for a
+        // module's links first to last (its imports' exports, then the
+        // modules), so the two threads meet in the middle instead of
+        // queueing for the same file. A file the engine's thread has in hand
+        // is not waited for: its links are looked at once the rest is under
+        // way, or when that thread hands it over.
+        let mut deferred = Vec::new();
+        while let Some(url) = pending.pop() {
+            let Some(links) = links_of(&url) else {
+                deferred.push(url);
+                continue;
+            };
+            for next in links {
+                if seen.insert(next.clone()) {
+                    pending.push(next);
+                }
+            }
+            if pending.is_empty() {
+                pending.extend(deferred.drain(..).filter(|url| !url_in_flight(url)));
+            }
+        }
+    }
+}
+
+fn url_in_flight(url: &ModuleSpecifier) -> bool {
+    url.to_file_path().is_ok_and(|path| sources::in_flight(&path))
+}
+
+/// The files `url` links to statically, after reading it; `None` when
+/// another thread is reading it now.
+fn links_of(url: &ModuleSpecifier) -> Option<Vec<ModuleSpecifier>> {
+    let Ok(path) = url.to_file_path() else {
+        return Some(Vec::new());
+    };
+    if sources::in_flight(&path) {
+        return None;
+    }
+    // Only regular files: a link to a pipe or a device is the engine
+    // thread's to refuse.
+    if !std::fs::metadata(&path).is_ok_and(|metadata| metadata.is_file()) {
+        return Some(Vec::new());
+    }
+    let Ok(SourceFile::Code(module)) = sources::source_file(&path) else {
+        return Some(Vec::new());
+    };
+    let Some(shape) = &module.es_module else {
+        return Some(Vec::new());
+    };
+    let links = shape
+        .links
+        .iter()
+        .map(|link| link.specifier.as_str())
+        .chain(shape.star_exports.iter().map(String::as_str))
+        .filter_map(|specifier| super::resolve_specifier(specifier, url.as_str()).ok())
+        .filter(|target| target.scheme() == "file")
+        .collect();
+    Some(links)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_files_a_loaded_module_imports_are_read_ahead_of_the_engine() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let entry = folder.path().join("entry.ts");
+        let middle = folder.path().join("middle.ts");
+        let leaf = folder.path().join("leaf.js");
+        std::fs::write(&entry, "import { m } from \"./middle.ts\";\nexport default m;\n").expect("write");
+        std::fs::write(&middle, "export * from './leaf.js';\nexport const m: number = 1;\n").expect("write");
+        std::fs::write(&leaf, "export const l = 2;\n").expect("write");
+        let url = ModuleSpecifier::from_file_path(&entry).expect("url");
+        imports_of(&url);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !(sources::tests::is_known(&middle) && sources::tests::is_known(&leaf)) {
+            assert!(std::time::Instant::now() < deadline, "the imports were not read ahead");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+}
