@@ -212,8 +212,30 @@ impl Edits {
         // From the end; at one position the inner edit first, so the outer
         // one's text lands in front of it.
         self.list.sort_by(|a, b| b.0.start.cmp(&a.0.start).then(a.2.cmp(&b.2)));
+        let applies = |range: &Range<usize>| {
+            range.end <= code.len() && code.is_char_boundary(range.start) && code.is_char_boundary(range.end)
+        };
+        // The same text built in one pass from the start (that order
+        // reversed): replacing in place moved the rest of a large module's
+        // code at every edit.
+        let mut built = String::with_capacity(code.len() + self.list.iter().map(|edit| edit.1.len()).sum::<usize>());
+        let mut copied = 0;
+        for (range, text, _) in self.list.iter().rev().filter(|edit| applies(&edit.0)) {
+            if range.start < copied {
+                return Self::apply_in_place(self.list, code);
+            }
+            built.push_str(&code[copied..range.start]);
+            built.push_str(text);
+            copied = range.end;
+        }
+        built.push_str(&code[copied..]);
+        built
+    }
+
+    /// Edits that overlap, applied one by one from the end.
+    fn apply_in_place(list: Vec<(Range<usize>, String, Rank)>, code: &str) -> String {
         let mut code = code.to_string();
-        for (range, text, _) in self.list {
+        for (range, text, _) in list {
             if range.end <= code.len() && code.is_char_boundary(range.start) && code.is_char_boundary(range.end) {
                 code.replace_range(range, &text);
             }
