@@ -1,12 +1,28 @@
 // The pi-ai root as extensions see it (pi's extension view of pi-ai's compat
-// entry): TypeBox's Type, a StringEnum built on Type.Unsafe, and pi-ai's pure
-// helpers. Model calls go to the embedding host (ai/dispatch.js).
+// entry): TypeBox's Type, a StringEnum built on Type.Unsafe, pi-ai's pure
+// helpers and its built-in model catalog. Model calls go to the embedding
+// host (ai/dispatch.js).
 import { Type } from "./typebox.js";
 
 export { Type };
 export { validateToolArguments, validateToolCall } from "../runtime/validate-tool-arguments.js";
 export { uuidv7 } from "./ai/uuid.js";
 export { calculateCost } from "./ai/cost.js";
+export {
+  getBuiltinModel as getModel,
+  getBuiltinModels as getModels,
+  getBuiltinProviders as getProviders,
+  getImageModel,
+  getImageModels,
+  getImageProviders,
+} from "./ai/catalog.js";
+export {
+  getModelType,
+  isModelType,
+  getSupportedThinkingLevels,
+  clampThinkingLevel,
+  modelsAreEqual,
+} from "./ai/model-kinds.js";
 export { repairJson, parseJsonWithRepair, parseToolCallArguments, ToolCallArgumentsStream } from "./ai/json.js";
 export { EventStream, AssistantMessageEventStream, createAssistantMessageEventStream } from "./ai/event-stream.js";
 export {

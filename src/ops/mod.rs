@@ -5,6 +5,7 @@
 
 pub mod host;
 pub mod limits;
+pub mod model_catalog;
 pub mod modules;
 pub mod node_errors;
 pub mod process;
@@ -20,6 +21,7 @@ deno_core::extension!(
         process::op_pihost_exec_wait,
         process::op_pihost_exec_kill,
         limits::op_pihost_heap_stop_landed,
+        model_catalog::op_pihost_model_catalog,
         modules::op_pihost_require_resolve,
         modules::op_pihost_require_file,
         modules::op_pihost_load_timing_begin,

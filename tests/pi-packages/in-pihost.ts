@@ -14,6 +14,8 @@ import * as typebox from "typebox";
 import * as value from "typebox/value";
 import * as compile from "typebox/compile";
 import * as ai from "@earendil-works/pi-ai";
+import * as aiModels from "@earendil-works/pi-ai/models";
+import * as aiProviders from "@earendil-works/pi-ai/providers/all";
 import * as agent from "@earendil-works/pi-coding-agent";
 import { runCases } from "./pi-tui-cases.mjs";
 import { buildCases, runCase } from "./pi-packages-cases.mjs";
@@ -86,7 +88,7 @@ export default function (pi) {
       // Model calls are answered through the host hook, swapped in per case
       // and restored after it (hookEnv in pi-ai-cases.mjs).
       const expected = goldens("pi-ai-goldens.json");
-      const cases = buildPiAiCases({ ai, env: hookEnv() });
+      const cases = buildPiAiCases({ ai, aiModels, aiProviders, env: hookEnv() });
       const results = [];
       for (const { name, run } of cases) {
         const got = await runPiAiCase(run);

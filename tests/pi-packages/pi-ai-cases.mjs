@@ -140,10 +140,11 @@ async function peek(promise) {
 }
 
 /**
- * The cases, built from a pi-ai namespace (`ai`) and an environment that
+ * The cases, built from the pi-ai namespaces (`ai` the root, `aiModels`
+ * pi-ai/models, `aiProviders` pi-ai/providers/all) and an environment that
  * answers model calls (`env`, see the module comment).
  */
-export function buildCases({ ai, env }) {
+export function buildCases({ ai, aiModels, aiProviders, env }) {
   // Api names number the models in run order, the same on every side.
   apiCounter = 0;
   const cases = [];
@@ -719,5 +720,137 @@ export function buildCases({ ai, env }) {
     });
   });
 
+  // --- the built-in model catalog -----------------------------------------
+  // Every model of every provider goes into a digest (so a stale recorded
+  // catalog fails), a few whole models into the goldens as they are.
+  const providers = ai.getProviders();
+  add("catalog.providers", () => providers);
+  add("catalog.generatedAt", () => aiProviders.getBuiltinModelDataGeneratedAt());
+  add("catalog.digestByProvider", () =>
+    Object.fromEntries(
+      providers.map((provider) => {
+        const chat = ai.getModels(provider);
+        const image = aiProviders.getBuiltinImageModels(provider);
+        const classifier = aiProviders.getBuiltinClassifierModels(provider);
+        return [provider, [chat.length, image.length, classifier.length, fnv1a(JSON.stringify([chat, image, classifier]))]];
+      }),
+    ),
+  );
+  add("catalog.wholeModels", () =>
+    ["anthropic", "openai", "google", "openrouter"].map((provider) => ai.getModels(provider)[0]),
+  );
+  add("catalog.readersAgree", () =>
+    providers.map((provider) => {
+      const chat = ai.getModels(provider);
+      const first = chat[0];
+      return {
+        provider,
+        sameAsBuiltin: first === undefined || ai.getModel(provider, first.id) === aiProviders.getBuiltinModel(provider, first.id),
+        sameEachTime: first === undefined || ai.getModel(provider, first.id) === ai.getModel(provider, first.id),
+        keyedById: chat.every((model) => ai.getModel(provider, model.id) === model),
+        all: aiProviders.getAllBuiltinModels(provider).length,
+      };
+    }),
+  );
+  add("catalog.unknownNames", () => ({
+    model: ai.getModel("no-such-provider", "x"),
+    models: ai.getModels("no-such-provider"),
+    modelOfKnownProvider: ai.getModel("anthropic", "no-such-model"),
+    builtin: aiProviders.getBuiltinModel("no-such-provider", "x"),
+    image: aiProviders.getBuiltinImageModel("anthropic", "no-such-model"),
+    classifier: aiProviders.getBuiltinClassifierModel("no-such-provider", "x"),
+    all: aiProviders.getAllBuiltinModels("no-such-provider"),
+    imageModels: ai.getImageModels("no-such-provider"),
+    imageModel: ai.getImageModel("no-such-provider", "x"),
+  }));
+  add("catalog.imageModels", () =>
+    ai.getImageProviders().map((provider) => {
+      const models = ai.getImageModels(provider);
+      return [provider, models.map((model) => model.id), ai.getImageModel(provider, models[0]?.id)?.id];
+    }),
+  );
+  add("catalog.classifierModels", () =>
+    providers.flatMap((provider) =>
+      aiProviders.getBuiltinClassifierModels(provider).map((model) => [
+        provider,
+        model.id,
+        aiProviders.getBuiltinClassifierModel(provider, model.id) === model,
+      ]),
+    ),
+  );
+
+  // --- model kinds and thinking levels -------------------------------------
+  const LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max", "bogus"];
+  add("thinking.catalogDigest", () =>
+    Object.fromEntries(
+      providers.map((provider) => [
+        provider,
+        fnv1a(
+          ai
+            .getModels(provider)
+            .map(
+              (model) =>
+                `${model.id}:${ai.getSupportedThinkingLevels(model).join(",")}|${LEVELS.map((level) => ai.clampThinkingLevel(model, level)).join(",")}`,
+            )
+            .join("\n"),
+        ),
+      ]),
+    ),
+  );
+  const handMade = [
+    { reasoning: false },
+    { reasoning: true },
+    { reasoning: true, thinkingLevelMap: { xhigh: "x" } },
+    { reasoning: true, thinkingLevelMap: { max: "m", minimal: null } },
+    { reasoning: true, thinkingLevelMap: { off: null, minimal: null, low: null } },
+    { reasoning: true, thinkingLevelMap: { off: null, minimal: null, low: null, medium: null, high: null } },
+  ];
+  add("thinking.handMadeModels", () =>
+    handMade.map((model) => ({
+      supported: aiModels.getSupportedThinkingLevels(model),
+      clamped: LEVELS.map((level) => aiModels.clampThinkingLevel(model, level)),
+      rootAgrees: LEVELS.every((level) => ai.clampThinkingLevel(model, level) === aiModels.clampThinkingLevel(model, level)),
+    })),
+  );
+  add("modelKinds.typesAndApis", () => {
+    const models = [
+      { id: "a", provider: "p", api: "openai-responses" },
+      { id: "a", provider: "p", api: "openai-responses", type: "chat" },
+      { id: "a", provider: "p", api: "openai-responses", type: "image" },
+      { id: "b", provider: "p", type: "classifier" },
+    ];
+    return models.map((model) => [
+      aiModels.getModelType(model),
+      ai.getModelType(model),
+      aiModels.isModelType(model, "chat"),
+      ai.isModelType(model, "image"),
+      aiModels.hasApi(model, "openai-responses"),
+      aiModels.hasApi(model, "anthropic-messages"),
+    ]);
+  });
+  add("modelKinds.modelsAreEqual", () => {
+    const a = { id: "x", provider: "p" };
+    return [
+      ai.modelsAreEqual(a, { id: "x", provider: "p", name: "other" }),
+      ai.modelsAreEqual(a, { id: "x", provider: "q" }),
+      ai.modelsAreEqual(a, { id: "y", provider: "p" }),
+      ai.modelsAreEqual(a, { id: "x", provider: "p", type: "image" }),
+      ai.modelsAreEqual(a, { id: "x", provider: "p", type: "chat" }),
+      ai.modelsAreEqual(a, undefined),
+      ai.modelsAreEqual(null, a),
+      aiModels.modelsAreEqual(a, a),
+    ];
+  });
+
   return cases;
+}
+
+/** FNV-1a over a string's UTF-16 code units, as 8 hex digits. */
+function fnv1a(text) {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
 }

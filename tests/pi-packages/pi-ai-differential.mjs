@@ -11,7 +11,12 @@ import { buildCases, goldenModel, hookEnv, runCase } from "./pi-ai-cases.mjs";
 
 const root = new URL("../../", import.meta.url);
 const goldens = JSON.parse(await readFile(new URL("reference-data/pi-ai-goldens.json", root), "utf8")).cases;
+// The catalog comes from pihost's op in the isolate; here, from the file.
+const catalogText = await readFile(new URL("reference-data/model-catalog.json", root), "utf8");
+globalThis.Deno ??= { core: { ops: { op_pihost_model_catalog: () => catalogText } } };
 const ai = await import("../../js/pi/pi-ai.js");
+const aiModels = await import("../../js/pi/pi-ai/models.js");
+const aiProviders = await import("../../js/pi/pi-ai/providers/all.js");
 const env = hookEnv();
 
 const verbose = process.argv.includes("-v");
@@ -24,7 +29,7 @@ const pass = (name) => {
 
 // --- Part 1: goldens recorded from pi ------------------------------------------
 const names = new Set();
-for (const { name, run } of buildCases({ ai, env })) {
+for (const { name, run } of buildCases({ ai, aiModels, aiProviders, env })) {
   names.add(name);
   const expected = goldens[name];
   const actual = await runCase(run);

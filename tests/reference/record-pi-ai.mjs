@@ -22,6 +22,8 @@ const virtualModules = path.join(
 );
 const { VIRTUAL_MODULES } = await import(pathToFileURL(virtualModules).href);
 const ai = VIRTUAL_MODULES["@earendil-works/pi-ai"];
+const aiModels = VIRTUAL_MODULES["@earendil-works/pi-ai/models"];
+const aiProviders = VIRTUAL_MODULES["@earendil-works/pi-ai/providers/all"];
 
 // Far larger than any text in the cases, so every block is one chunk.
 const ONE_CHUNK = 1_000_000;
@@ -44,7 +46,7 @@ const env = {
 };
 
 const results = {};
-for (const { name, run } of buildCases({ ai, env })) {
+for (const { name, run } of buildCases({ ai, aiModels, aiProviders, env })) {
   if (Object.hasOwn(results, name)) throw new Error(`duplicate case name: ${name}`);
   results[name] = await runCase(run);
 }
