@@ -324,9 +324,17 @@ fn watch(shared: &Shared) {
     // thread cannot use more CPU time than passes on the clock, so the nap
     // never outlasts it. Entering costs the engine no wake-up.
     let wall_limit = shared.limit.saturating_mul(WALL_CLOCK_FACTOR);
+    // The fired entry not stopped yet, since when, and whether that was said.
+    let mut stuck: Option<(u64, Instant, bool)> = None;
     while !shared.stop.load(Ordering::Acquire) {
         let entry = shared.entry.load(Ordering::Acquire);
-        if entry == 0 || entry & FIRED != 0 {
+        if entry & FIRED != 0 {
+            say_if_stuck(&mut stuck, entry);
+            std::thread::park_timeout(shared.limit.min(STUCK_AFTER));
+            continue;
+        }
+        stuck = None;
+        if entry == 0 {
             std::thread::park_timeout(shared.limit);
             continue;
         }
@@ -354,5 +362,28 @@ fn watch(shared: &Shared) {
         {
             shared.isolate.terminate_execution();
         }
+    }
+}
+
+/// How long a terminated run may go on before the user is told it cannot
+/// be stopped.
+const STUCK_AFTER: Duration = Duration::from_secs(5);
+
+/// Says once, on stderr, that the terminated run `entry` is still going
+/// after [`STUCK_AFTER`]: it is inside a loop of native calls the engine
+/// does not interrupt (docs/engine-notes.md, note 34), and nothing else
+/// would tell the user why the host stopped answering.
+fn say_if_stuck(stuck: &mut Option<(u64, Instant, bool)>, entry: u64) {
+    match stuck {
+        Some((seen, since, said)) if *seen == entry => {
+            if !*said && since.elapsed() >= STUCK_AFTER {
+                *said = true;
+                tracing::error!(
+                    "pihost: extension code stopped for its CPU limit is still running {} s later: it is in a loop of native calls the engine cannot interrupt (docs/engine-notes.md, note 34)",
+                    STUCK_AFTER.as_secs()
+                );
+            }
+        }
+        _ => *stuck = Some((entry, Instant::now(), false)),
     }
 }

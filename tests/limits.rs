@@ -738,3 +738,42 @@ fn large_allocations_and_long_native_work_are_stopped_and_the_process_stays_unde
         );
     }
 }
+
+/// A loop of long native calls the engine cannot interrupt (engine note
+/// 34) is not stopped by any limit yet; the user is told why the host
+/// stopped answering instead of facing silence.
+#[test]
+fn a_run_that_outlives_its_termination_is_reported_as_stuck() {
+    let _one = one_at_a_time();
+    let project = Project::new();
+    let stuck = project.write(
+        "stuck.ts",
+        "export default function () { const a = Array.from({ length: 2_000_000 }, (_, i) => (i * 7919) % 1000003); for (;;) a.slice().sort(); }\n",
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["inspect", "--cpu-limit-ms", "300", "--load-timeout-ms", "0", &stuck])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pihost runs");
+    let stderr = child.stderr.take().expect("stderr");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let mut said = None;
+    while std::time::Instant::now() < deadline && said.is_none() {
+        if let Ok(line) = receiver.recv_timeout(Duration::from_millis(200)) {
+            said = line.contains("cannot interrupt").then_some(line);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let said = said.expect("stderr says the stopped run is still going");
+    assert!(said.contains("CPU limit") && said.contains("note 34"), "{said}");
+}
