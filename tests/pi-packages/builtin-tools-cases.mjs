@@ -9,7 +9,7 @@ import * as fsPromises from "node:fs/promises";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serialize } from "./pi-packages-cases.mjs";
+import { fingerprint, serialize } from "./pi-packages-cases.mjs";
 
 const numbered = (prefix, count, width = 0) =>
   Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(width, "0")}`).join("\n") + "\n";
@@ -407,16 +407,6 @@ const DIFF_PAIRS = [
 export function describeHelpers(agent) {
   if (typeof agent.generateDiffString !== "function") return {};
   return { generateDiffString: DIFF_PAIRS.map(([before, after]) => agent.generateDiffString(before, after)) };
-}
-
-/** 32-bit FNV-1a over UTF-16 units, as 8 hex digits: enough to tell long outputs apart. */
-function fingerprint(text) {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, "0");
 }
 
 const LONG_TEXT = 1000;

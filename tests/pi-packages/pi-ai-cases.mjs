@@ -12,7 +12,7 @@
 // replaces `usage` with its own token estimate, so usage is left out of the
 // comparison here (pi-ai-differential.mjs checks pihost passes it through).
 // `env.withoutProvider(run)` runs `run` with nothing to answer.
-import { runCase, serialize } from "./pi-packages-cases.mjs";
+import { fingerprint, runCase, serialize } from "./pi-packages-cases.mjs";
 
 export { runCase, serialize };
 
@@ -732,7 +732,7 @@ export function buildCases({ ai, aiModels, aiProviders, env }) {
         const chat = ai.getModels(provider);
         const image = aiProviders.getBuiltinImageModels(provider);
         const classifier = aiProviders.getBuiltinClassifierModels(provider);
-        return [provider, [chat.length, image.length, classifier.length, fnv1a(JSON.stringify([chat, image, classifier]))]];
+        return [provider, [chat.length, image.length, classifier.length, fingerprint(JSON.stringify([chat, image, classifier]))]];
       }),
     ),
   );
@@ -785,7 +785,7 @@ export function buildCases({ ai, aiModels, aiProviders, env }) {
     Object.fromEntries(
       providers.map((provider) => [
         provider,
-        fnv1a(
+        fingerprint(
           ai
             .getModels(provider)
             .map(
@@ -843,14 +843,4 @@ export function buildCases({ ai, aiModels, aiProviders, env }) {
   });
 
   return cases;
-}
-
-/** FNV-1a over a string's UTF-16 code units, as 8 hex digits. */
-function fnv1a(text) {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, "0");
 }

@@ -5,6 +5,16 @@
 // js/pi. Each case returns plain data (or throws); `serialize` turns results
 // into JSON that shows TypeBox's hidden `~` marks and thrown errors.
 
+/** 32-bit FNV-1a over UTF-16 units, as 8 hex digits: enough to tell long outputs apart. */
+export function fingerprint(text) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
 /** JSON text of a result, with non-enumerable keys as "!key" and non-JSON values named. */
 export function serialize(value) {
   return JSON.stringify(value, function (_key, item) {
