@@ -1,6 +1,7 @@
 // The pi-ai root as extensions see it (pi's extension view of pi-ai's compat
 // entry): TypeBox's Type, a StringEnum built on Type.Unsafe, pi-ai's pure
-// helpers and its built-in model catalog. Model calls go to the embedding
+// helpers (overflow and retry classification among them) and its
+// built-in model catalog. Model calls go to the embedding
 // host (ai/dispatch.js).
 import { Type } from "./typebox.js";
 
@@ -23,7 +24,20 @@ export {
   clampThinkingLevel,
   modelsAreEqual,
 } from "./ai/model-kinds.js";
-export { repairJson, parseJsonWithRepair, parseToolCallArguments, ToolCallArgumentsStream } from "./ai/json.js";
+export { isContextOverflow, isRecoverableLength, getOverflowPatterns } from "./ai/overflow.js";
+export {
+  DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
+  isRetryableAssistantError,
+  retryAssistantCall,
+  retryDelayMs,
+} from "./ai/retry.js";
+export {
+  repairJson,
+  parseJsonWithRepair,
+  parseToolCallArguments,
+  StreamingJsonParser,
+  ToolCallArgumentsStream,
+} from "./ai/json.js";
 export { EventStream, AssistantMessageEventStream, createAssistantMessageEventStream } from "./ai/event-stream.js";
 export {
   createInitialSystemMessage,

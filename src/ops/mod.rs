@@ -5,10 +5,10 @@
 
 pub mod host;
 pub mod limits;
-pub mod model_catalog;
 pub mod modules;
 pub mod node_errors;
 pub mod process;
+pub mod reference_data;
 pub mod search;
 pub mod system;
 
@@ -21,7 +21,7 @@ deno_core::extension!(
         process::op_pihost_exec_wait,
         process::op_pihost_exec_kill,
         limits::op_pihost_heap_stop_landed,
-        model_catalog::op_pihost_model_catalog,
+        reference_data::op_pihost_reference_data,
         modules::op_pihost_require_resolve,
         modules::op_pihost_require_file,
         modules::op_pihost_load_timing_begin,

@@ -842,5 +842,395 @@ export function buildCases({ ai, aiModels, aiProviders, env }) {
     ];
   });
 
+  // --- context overflow and retry classification ---------------------------
+  add("overflow.patterns", () => {
+    const first = ai.getOverflowPatterns();
+    const again = ai.getOverflowPatterns();
+    first.length = 0;
+    return {
+      patterns: again.map((pattern) => [pattern.source, pattern.flags, pattern instanceof RegExp]),
+      freshArray: first !== again && ai.getOverflowPatterns().length === again.length,
+      sameRegExps: again.every((pattern, index) => ai.getOverflowPatterns()[index] === pattern),
+    };
+  });
+  const failure = (errorMessage, provider = "some-provider") => ({
+    role: "assistant",
+    stopReason: "error",
+    errorMessage,
+    provider,
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  });
+  add("overflow.errorTexts", () =>
+    OVERFLOW_TEXTS.map((text) => [
+      text,
+      ai.isContextOverflow(failure(text)),
+      ai.isContextOverflow(failure(text, "cerebras")),
+      ai.isContextOverflow({ ...failure(text), stopReason: "stop", usage: { input: 1, output: 1, cacheRead: 0 } }),
+    ]),
+  );
+  add("overflow.retryTextsToo", () => RETRY_TEXTS.map((text) => ai.isContextOverflow(failure(text))));
+  add("overflow.usage", () => {
+    const answerWith = (stopReason, input, cacheRead, output) => ({ role: "assistant", stopReason, usage: { input, output, cacheRead, cacheWrite: 0 } });
+    const rows = [
+      ["stop", 900, 0, 10, 1000],
+      ["stop", 1000, 0, 10, 1000],
+      ["stop", 600, 401, 10, 1000],
+      ["stop", 5000, 0, 10, undefined],
+      ["stop", 5000, 0, 10, 0],
+      ["length", 990, 0, 0, 1000],
+      ["length", 989, 0, 0, 1000],
+      ["length", 500, 490, 0, 1000],
+      ["length", 1000, 0, 1, 1000],
+      ["length", 5000, 0, 0, undefined],
+      ["toolUse", 5000, 0, 10, 1000],
+      ["aborted", 5000, 0, 0, 1000],
+      ["error", 5000, 0, 0, 1000],
+    ];
+    return rows.map(([stopReason, input, cacheRead, output, window]) =>
+      ai.isContextOverflow(answerWith(stopReason, input, cacheRead, output), window),
+    );
+  });
+  add("overflow.emptyOrMissingErrorText", () => [
+    ai.isContextOverflow({ stopReason: "error", errorMessage: "" }),
+    ai.isContextOverflow({ stopReason: "error" }),
+    ai.isContextOverflow({ stopReason: "error", errorMessage: "prompt is too long" }),
+    ai.isContextOverflow({ stopReason: "aborted", errorMessage: "prompt is too long" }),
+  ]);
+  add("overflow.recoverableLength", () =>
+    [
+      ["length", 10, 100],
+      ["length", 100, 100],
+      ["length", 0, 0],
+      ["length", 5, -1],
+      ["length", 5, undefined],
+      ["stop", 10, 100],
+      ["error", 0, 100],
+    ].map(([stopReason, output, wanted]) => ai.isRecoverableLength({ stopReason, usage: { output } }, wanted)),
+  );
+  add("retry.errorTexts", () =>
+    [...RETRY_TEXTS, ...OVERFLOW_TEXTS].map((text) => [
+      text,
+      ai.isRetryableAssistantError(failure(text)),
+      ai.isRetryableAssistantError({ ...failure(text), stopReason: "stop" }),
+    ]),
+  );
+  add("retry.withoutErrorText", () => [
+    ai.isRetryableAssistantError({ stopReason: "error" }),
+    ai.isRetryableAssistantError({ stopReason: "error", errorMessage: "" }),
+    ai.isRetryableAssistantError({ stopReason: "aborted", errorMessage: "overloaded" }),
+  ]);
+  add("retry.delays", () => ({
+    constant: ai.DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
+    delays: [
+      [{ baseDelayMs: 1000 }, [0, 1, 2, 3, 6, 7, 20]],
+      [{ baseDelayMs: 250, maxAgentDelayMs: 5000 }, [1, 2, 5, 6, 100]],
+      [{ baseDelayMs: 3, maxAgentDelayMs: Number.MAX_SAFE_INTEGER }, [1, 50, 60, 2000]],
+      [{ baseDelayMs: 0.5, maxAgentDelayMs: 10 }, [1, 2, 3]],
+      [{ baseDelayMs: 100, maxAgentDelayMs: 0 }, [1, 2]],
+    ].map(([policy, attempts]) => attempts.map((attempt) => ai.retryDelayMs(policy, attempt))),
+  }));
+
+  // retryAssistantCall: the answers each call gives, in order, and what the
+  // caller hears. Backoffs are a millisecond so the cases stay quick.
+  async function retryRun(answers, policy, { abortAt, abortBefore = false, throwAt } = {}) {
+    const heard = [];
+    const controller = new AbortController();
+    if (abortBefore) controller.abort();
+    let calls = 0;
+    const produce = async () => {
+      calls += 1;
+      if (throwAt === calls) throw new Error(`call ${calls} threw`);
+      return structuredClone(answers[Math.min(calls, answers.length) - 1]);
+    };
+    const callbacks = {
+      onRetryScheduled: (...args) => {
+        heard.push(["scheduled", ...args]);
+        if (abortAt === args[0]) controller.abort();
+      },
+      onRetryAttemptStart: (...args) => heard.push(["attemptStart", ...args]),
+      onRetryFinished: (...args) => heard.push(["finished", ...args]),
+    };
+    try {
+      const result = await ai.retryAssistantCall(produce, policy, controller.signal, callbacks);
+      return { result, calls, heard };
+    } catch (error) {
+      return { threw: String(error), calls, heard };
+    }
+  }
+  const said = (stopReason, errorMessage) => ({
+    role: "assistant",
+    content: [{ type: "text", text: stopReason }],
+    stopReason,
+    ...(errorMessage === undefined ? {} : { errorMessage }),
+    usage: { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 },
+    timestamp: 5,
+  });
+  const quick = (maxRetries) => ({ enabled: true, maxRetries, baseDelayMs: 1, maxAgentDelayMs: 2 });
+  const overloaded = said("error", "529 overloaded_error: Overloaded");
+  add("retryCall.firstAnswerStands", async () => [
+    await retryRun([said("stop")], quick(3)),
+    await retryRun([overloaded], undefined),
+    await retryRun([overloaded], { ...quick(3), enabled: false }),
+    await retryRun([said("aborted")], quick(3)),
+  ]);
+  add("retryCall.succeedsAfterRetries", () => retryRun([overloaded, said("error", "fetch failed"), said("toolUse")], quick(5)));
+  add("retryCall.budgetRunsOut", () => retryRun([overloaded], quick(2)));
+  add("retryCall.notRetryable", async () => [
+    await retryRun([said("error", "400 invalid_request_error: bad schema")], quick(3)),
+    await retryRun([said("error", "429 insufficient_quota: check your billing")], quick(3)),
+    await retryRun([overloaded, said("error", "401 unauthorized")], quick(3)),
+  ]);
+  add("retryCall.abortedAfterRetry", () => retryRun([overloaded, said("aborted")], quick(3)));
+  add("retryCall.abortDuringBackoff", async () => [
+    await retryRun([overloaded], quick(3), { abortAt: 1 }),
+    await retryRun([overloaded, overloaded], quick(3), { abortAt: 2 }),
+    await retryRun([overloaded], quick(3), { abortBefore: true }),
+  ]);
+  add("retryCall.produceThrows", async () => [
+    await retryRun([overloaded], quick(3), { throwAt: 1 }),
+    await retryRun([overloaded], quick(3), { throwAt: 2 }),
+  ]);
+  add("retryCall.unknownErrorText", () => retryRun([said("error", "socket hang up"), said("stop")], quick(1)));
+  add("retryCall.withoutCallbacks", async () => {
+    let calls = 0;
+    const result = await ai.retryAssistantCall(
+      async () => (++calls < 3 ? structuredClone(overloaded) : said("stop")),
+      quick(4),
+      undefined,
+      undefined,
+    );
+    return { calls, result };
+  });
+
+  // --- StreamingJsonParser ----------------------------------------------------
+  // Each piece's changes and the snapshot after it, as JSON text at that
+  // moment; `same` when snapshot() handed back the previous object.
+  function streamPieces(pieces) {
+    const parser = new ai.StreamingJsonParser();
+    let previous;
+    const taken = [];
+    const steps = pieces.map((piece) => {
+      const changes = JSON.stringify(parser.append(piece));
+      const snapshot = parser.snapshot();
+      const same = snapshot === previous;
+      previous = snapshot;
+      taken.push([snapshot, JSON.stringify(snapshot)]);
+      return [piece, changes, same ? "same" : snapshot === undefined ? "undefined" : JSON.stringify(snapshot)];
+    });
+    // Snapshots never change once returned.
+    const stable = taken.every(([snapshot, text]) => JSON.stringify(snapshot) === text);
+    return { steps, stable };
+  }
+  const everyChar = (text) => [...text];
+  const inPiecesOf = (size, text) => Array.from({ length: Math.ceil(text.length / size) }, (_, index) => text.slice(index * size, (index + 1) * size));
+  const STREAM_DOCUMENTS = [
+    '{"path": "src/a.ts", "limit": 10, "flags": [true, false, null], "nested": {"x": -1.5e3, "y": "q\\"uote"}}',
+    '[1, 2.5, -0, 1e5, 1E-2, "two", [3, [4]], {}, []]',
+    '"just a string with \\u00e9 and \\n and \\ud83d\\ude00"',
+    '{"bad": "\\d\\x\\u12G4 kept", "ctl": "a\tb"}',
+    '{"a" 1 "b": 2, "c": [1 2 3], : 4, "d": nope, "e": tru}',
+    '{"__proto__": {"polluted": true}, "ok": 1}',
+    '{"a": 1}} trailing {"b": 2}',
+    ']] } {"after": "stray closers"}',
+    '12345',
+    'null',
+    '   ',
+    '{"num": 1.2e+',
+    '{"lit": fals',
+    '{"long": 123456789012345678901234567890123456789012345678901234567890123456789',
+    '{"emptyKey": {"": ""}, "arr": [[], [{}], [[[]]]]}',
+  ];
+  add("streamingJson.everyCharacter", () => STREAM_DOCUMENTS.map((text) => streamPieces(everyChar(text))));
+  add("streamingJson.wholeAndHalves", () =>
+    STREAM_DOCUMENTS.map((text) => [streamPieces([text]), streamPieces([text.slice(0, text.length >> 1), text.slice(text.length >> 1)])]),
+  );
+  add("streamingJson.deepNesting", () => {
+    const depth = 40;
+    const text = `${'{"k": '.repeat(depth)}"deep"${"}".repeat(depth)}`;
+    return [streamPieces(inPiecesOf(7, text)), streamPieces(everyChar(text).slice(0, 6 * 35 + 3))];
+  });
+  add("streamingJson.deepArrays", () => {
+    const text = `${"[".repeat(36)}1, "s"${"]".repeat(36)}`;
+    return streamPieces(inPiecesOf(5, text));
+  });
+  add("streamingJson.largeOpenContainer", () => {
+    // Thousands of elements while the array stays open: the snapshot lags
+    // behind the text once copying it costs more than the pieces earned.
+    const text = `{"items": [${Array.from({ length: 4000 }, (_, index) => index).join(", ")}], "done": true}`;
+    const parser = new ai.StreamingJsonParser();
+    const lengths = [];
+    let changeCount = 0;
+    for (const piece of inPiecesOf(3, text)) {
+      changeCount += parser.append(piece).length;
+      lengths.push(parser.snapshot()?.items?.length ?? -1);
+    }
+    return { changeCount, lengths: fingerprint(lengths.join(",")), last: lengths.slice(-5), final: parser.snapshot() && Object.keys(parser.snapshot()) };
+  });
+  add("streamingJson.snapshotWithoutAppend", () => {
+    const parser = new ai.StreamingJsonParser();
+    const first = parser.snapshot();
+    parser.append("");
+    const changes = parser.append('{"a": [1');
+    const one = parser.snapshot();
+    return [first === undefined, JSON.stringify(changes), JSON.stringify(one), parser.snapshot() === one];
+  });
+  add("streamingJson.toolCallArgumentsLag", () => {
+    const stream = new ai.ToolCallArgumentsStream();
+    const text = `{"list": [${Array.from({ length: 3000 }, (_, index) => `"v${index}"`).join(",")}]}`;
+    const sizes = inPiecesOf(4, text).map((piece) => stream.append(piece).list?.length ?? -1);
+    return { sizes: fingerprint(sizes.join(",")), tail: sizes.slice(-3), finished: stream.finish().arguments.list.length };
+  });
+
   return cases;
 }
+
+// Provider error texts (written here, in the shapes providers and gateways
+// send them) for the overflow and retry classifiers.
+const OVERFLOW_TEXTS = [
+  "prompt is too long: 210000 tokens > 200000 maximum",
+  "Prompt too long",
+  "prompt exceeds max length",
+  '413 {"error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}',
+  "Input is too long for requested model.",
+  "Your input exceeds the context window of this model. Please adjust your input and try again.",
+  "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+  "Requested token count exceeds the model's maximum context length of 131,072 tokens",
+  "Input length (265330) exceeds model's maximum context length (262144).",
+  "exceeds maximum context length of 4096 tokens",
+  "exceeds the maximum context length",
+  "litellm.ContextWindowExceededError: Context Window exceeded for given call.",
+  "The input token count (1196265) exceeds the maximum number of tokens allowed (1048575).",
+  "This model's maximum prompt length is 131072 but the request contains 537812 tokens.",
+  "Please reduce the length of the messages or completion.",
+  "Input length 300000 exceeds the maximum allowed input length of 262,144 tokens.",
+  "The input (300000 tokens) is longer than the model's context length (262144 tokens).",
+  "The input (300000 tokens) is longer than the models context length (262144 tokens).",
+  "prompt token count of 140000 exceeds the limit of 128000",
+  "the request exceeds the available context size, try increasing it",
+  "tokens to keep from the initial prompt is greater than the context length",
+  "invalid params, context window exceeds limit (2013)",
+  "Your request exceeded model token limit: 262144 (requested: 300000)",
+  "Prompt contains 140000 tokens and 0 draft tokens, too large for model with 131072 maximum context length",
+  "Prompt has 200,000 tokens, but the configured context size is 131,072 tokens",
+  "finish_reason: model_context_window_exceeded",
+  "prompt too long; exceeded max context length by 1200 tokens",
+  "prompt too long; exceeded context length by 5 tokens",
+  "Range of input length should be [1, 129024]",
+  "context_length_exceeded",
+  "Context length exceeded",
+  "Too many tokens in the request",
+  "token limit exceeded",
+  'github-copilot API error (413): {"message":"failed to parse request","code":""}',
+  "413 Payload Too Large",
+  "413: request entity too large",
+  "413",
+  "Some Gateway API error (413): too big",
+  "upstream said 413 somewhere in the body",
+  "400 status code (no body)",
+  "413 (no body)",
+  "400status code(no body)",
+  "500 status code (no body)",
+  "ThrottlingException: Too many tokens, please wait before trying again.",
+  "Throttling error: Too many tokens, please wait before trying again.",
+  "Service unavailable: too many tokens",
+  "rate limit reached: too many tokens per minute",
+  "Too many requests: too many tokens",
+  "maximum prompt length is unknown",
+  "exceeds the limit of your plan",
+  "",
+  "everything is fine",
+];
+const RETRY_TEXTS = [
+  "529 overloaded_error: Overloaded",
+  "server_busy",
+  "Our servers are currently busy. Please try again later.",
+  "We are currently experiencing high demand.",
+  "The model is at capacity.",
+  "Rate limit reached for requests",
+  "ratelimit exceeded",
+  "rate_limit_error",
+  "429 Too Many Requests",
+  "Error: 429",
+  "request id req_4290abc failed",
+  "HTTP 500",
+  "500 Internal Server Error",
+  "status 502 bad gateway",
+  "503",
+  "got 504.",
+  "cloudflare 520",
+  "a 524 timeout",
+  "sent 5000 bytes",
+  "id x503y",
+  "The service is temporarily unavailable",
+  "Service Unavailable",
+  "service_unavailable",
+  "server error",
+  "internal_error",
+  "Provider returned error",
+  "The upstream provider returned an error",
+  "exceeded request buffer limit while retrying upstream",
+  "unable to forward upstream response",
+  "upstream request failed",
+  "upstream_stream_read_error",
+  "The stream was interrupted",
+  "http2 stream failed",
+  "HTTP/2 stream failed",
+  "network error",
+  "Connection error.",
+  "connection refused",
+  "connection lost",
+  '{"type":"error","error":{"type":"api_error","message":"Connection closed."}}',
+  "other side closed",
+  "TypeError: fetch failed",
+  "request to https://oauth2.googleapis.com/token failed, reason: ",
+  "getaddrinfo ENOTFOUND api.example.com",
+  "read ECONNRESET",
+  "write EPIPE",
+  "connect ETIMEDOUT 1.2.3.4:443",
+  "ECONNABORTED",
+  "connect ECONNREFUSED 127.0.0.1:8080",
+  "MY_ECONNRESET_FLAG",
+  "ECONNRESET2",
+  "connection reset by peer",
+  "EAI_AGAIN",
+  "upstream connect error or disconnect/reset before headers",
+  "socket hang up",
+  "The socket connection was closed unexpectedly",
+  "Request timed out.",
+  "time out",
+  "timeout",
+  "terminated",
+  "WebSocket closed 1006",
+  "websocket error",
+  "Responses websocket connection limit reached",
+  "websocket_connection_limit_reached",
+  "stream ended without message_stop",
+  "Anthropic stream ended before message_stop",
+  "stream ended before a terminal response event",
+  "http2 request did not get a response",
+  "stream disconnected before completion: stream closed before response.completed",
+  "Claude Code's stream from Anthropic was cut short after the reply had begun",
+  "ERR_HTTP2_STREAM_CANCEL: The pending stream has been canceled",
+  "retry delay 120000ms exceeds the maximum",
+  "An error occurred. You can retry your request.",
+  "Please try your request again.",
+  "please retry your request",
+  "ResourceExhausted: quota",
+  "subscription_sharing_usage_unavailable",
+  "subscription_sharing_user_unavailable",
+  "GoUsageLimitError: 429",
+  "FreeUsageLimitError",
+  "Monthly usage limit reached. Enable usage from your available balance.",
+  "429 insufficient_quota",
+  "You are out of budget (503)",
+  "Quota exceeded for metric, retry after a timeout",
+  "check your billing details (500)",
+  "subscription_sharing_usage_limit_exceeded",
+  "subscription_sharing_workplace_individual_usage_limit_exceeded",
+  '429 {"code":"1308","message":"usage limit"}',
+  '429 {"code": 1308, "message": "usage limit"}',
+  '429 {"code":"13080"}',
+  "400 invalid_request_error: bad schema",
+  "401 Unauthorized",
+  "Invalid API key",
+];

@@ -11,9 +11,12 @@ import { buildCases, goldenModel, hookEnv, runCase } from "./pi-ai-cases.mjs";
 
 const root = new URL("../../", import.meta.url);
 const goldens = JSON.parse(await readFile(new URL("reference-data/pi-ai-goldens.json", root), "utf8")).cases;
-// The catalog comes from pihost's op in the isolate; here, from the file.
-const catalogText = await readFile(new URL("reference-data/model-catalog.json", root), "utf8");
-globalThis.Deno ??= { core: { ops: { op_pihost_model_catalog: () => catalogText } } };
+// The recorded tables come from pihost's op in the isolate; here, from their files.
+const referenceData = {};
+for (const name of ["model-catalog", "overflow-patterns"]) {
+  referenceData[name] = await readFile(new URL(`reference-data/${name}.json`, root), "utf8");
+}
+globalThis.Deno ??= { core: { ops: { op_pihost_reference_data: (name) => referenceData[name] } } };
 const ai = await import("../../js/pi/pi-ai.js");
 const aiModels = await import("../../js/pi/pi-ai/models.js");
 const aiProviders = await import("../../js/pi/pi-ai/providers/all.js");

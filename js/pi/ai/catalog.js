@@ -7,7 +7,7 @@ import { ops } from "../../runtime/ops.js";
 let catalog;
 
 function data() {
-  catalog ??= JSON.parse(ops.op_pihost_model_catalog());
+  catalog ??= JSON.parse(ops.op_pihost_reference_data("model-catalog"));
   return catalog;
 }
 

@@ -70,7 +70,7 @@ export function parseToolCallArguments(json) {
   }
 }
 
-// --- the tolerant incremental reader behind ToolCallArgumentsStream ---------
+// --- StreamingJsonParser: the tolerant incremental reader ------------------
 
 const SIMPLE_ESCAPES = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -82,6 +82,13 @@ const LITERALS = new Map([
 ]);
 // A longer unfinished number is not shown until it ends.
 const LONGEST_SHOWN_TOKEN = 64;
+// Changes inside containers deeper than this are reported as one `set` of
+// the whole container when it closes, so a path never grows long.
+const DEEPEST_REPORTED_PATH = 32;
+// What a snapshot may spend copying the open containers: earned by every
+// piece (a floor, so small documents are always current) and per character.
+const CREDIT_PER_PIECE = 256;
+const CREDIT_PER_CHARACTER = 8;
 const ROOT = { kind: "root" };
 
 const isHex = (char) => /^[0-9a-fA-F]$/.test(char);
@@ -116,11 +123,18 @@ function unfinishedToken(token) {
  * containers show their members so far, members without a value are left
  * out, unfinished literals and numbers show once they can be read, missing
  * commas and colons are tolerated, values in wrong places and unknown words
- * are dropped, and text after the root value is ignored. The same rules as
- * pi-ai's StreamingJsonParser; unlike it, every snapshot is up to date
- * (pi may let the preview of a very large open container lag behind).
+ * are dropped, and text after the root value is ignored. Never throws.
+ *
+ * `append(piece)` returns what the piece changed, for writers that keep
+ * their own copy: `{ kind: "set", path, value }` when a member, element or
+ * finished value appears (a string first with its first text, a container
+ * empty) and `{ kind: "append", path, text }` when an open string grew.
+ * `snapshot()` returns the value so far as a new object that never changes
+ * afterwards; copying the open containers is paid from credit the pieces
+ * earn, so while a very large container is open the snapshot may be the
+ * previous one, and no input makes the work outgrow the text.
  */
-class LenientJsonReader {
+export class StreamingJsonParser {
   #root = undefined;
   #finished = false;
   #frames = [];
@@ -129,22 +143,34 @@ class LenientJsonReader {
   #tokenSlot = undefined;
   #changed = false;
   #snapshot = undefined;
+  /** Members and elements of the open containers, plus one each: what a copy costs. */
+  #openSize = 0;
+  #credit = 0;
+  #changes = [];
 
   append(text) {
+    this.#credit += CREDIT_PER_PIECE + CREDIT_PER_CHARACTER * text.length;
+    this.#changes = [];
+    // A string that goes on in this piece is reported by a change of its own.
+    if (this.#string) this.#string.change = undefined;
     let index = 0;
     while (index < text.length && !this.#finished) {
       if (this.#string) index = this.#readString(text, index);
       else if (this.#token !== "") index = this.#readToken(text, index);
       else this.#readStructure(text[index++]);
     }
+    return this.#changes;
   }
 
-  /** The value so far; the previous object while nothing changed. */
+  /** The value so far (`undefined` before one starts); the previous object while nothing changed or a copy is not yet paid for. */
   snapshot() {
-    if (this.#changed) {
-      this.#changed = false;
-      this.#snapshot = this.#copyOpenValue();
-    }
+    if (!this.#changed) return this.#snapshot;
+    const pending = this.#pendingToken();
+    const cost = this.#openSize + (pending ? 1 : 0);
+    if (cost > this.#credit) return this.#snapshot;
+    this.#credit -= cost;
+    this.#changed = false;
+    this.#snapshot = this.#copyOpenValue(pending);
     return this.#snapshot;
   }
 
@@ -160,11 +186,35 @@ class LenientJsonReader {
     return undefined;
   }
 
+  /** Where changes of the value at `slot` are reported, if they are. */
+  #pathOf(slot) {
+    if (!slot) return undefined;
+    if (slot.kind === "root") return [];
+    const frame = this.#top();
+    if (!frame.reportsInside) return undefined;
+    return [...frame.path, slot.kind === "member" ? slot.key : slot.index];
+  }
+
+  #report(change) {
+    this.#changes.push(change);
+    return change;
+  }
+
   #place(slot, value) {
     if (!slot) return;
     this.#changed = true;
-    if (slot.kind === "root") this.#root = value;
-    else putAt(this.#top().container, slot, value);
+    if (slot.kind === "root") {
+      this.#root = value;
+      return;
+    }
+    const frame = this.#top();
+    const isNew =
+      slot.kind === "element" ? slot.index === frame.container.length : !Object.hasOwn(frame.container, slot.key);
+    if (isNew) {
+      frame.size += 1;
+      this.#openSize += 1;
+    }
+    putAt(frame.container, slot, value);
   }
 
   #valueEnded() {
@@ -184,26 +234,36 @@ class LenientJsonReader {
       case '"': {
         const isKey = frame !== undefined && !Array.isArray(frame.container) && (frame.phase === "key" || frame.phase === "comma");
         const slot = isKey ? undefined : this.#slotForValue();
-        this.#string = { isKey, slot, text: "", escape: "" };
-        if (!isKey) this.#place(slot, "");
+        const path = isKey ? undefined : this.#pathOf(slot);
+        this.#string = { isKey, slot, path, text: "", escape: "", change: undefined };
+        if (isKey) return;
+        this.#place(slot, "");
+        if (path) this.#string.change = this.#report({ kind: "set", path, value: "" });
         return;
       }
       case "{":
       case "[": {
         const container = char === "{" ? {} : [];
         const slot = this.#slotForValue();
+        const path = this.#pathOf(slot);
         this.#place(slot, container);
-        this.#frames.push({ container, slot, key: undefined, phase: char === "{" ? "key" : "value" });
+        const reportsInside = path !== undefined && path.length < DEEPEST_REPORTED_PATH;
+        this.#frames.push({ container, slot, path, reportsInside, size: 0, key: undefined, phase: char === "{" ? "key" : "value" });
+        this.#openSize += 1;
         this.#changed = true;
+        if (path) this.#report({ kind: "set", path, value: char === "{" ? {} : [] });
         return;
       }
       case "}":
-      case "]":
-        if (this.#frames.length === 0) return;
-        this.#frames.pop();
+      case "]": {
+        const closed = this.#frames.pop();
+        if (!closed) return;
+        this.#openSize -= closed.size + 1;
         this.#changed = true;
+        if (closed.path && !closed.reportsInside) this.#report({ kind: "set", path: closed.path, value: closed.container });
         this.#valueEnded();
         return;
+      }
       case ":":
         if (frame && !Array.isArray(frame.container) && frame.phase === "colon") frame.phase = "value";
         return;
@@ -229,7 +289,11 @@ class LenientJsonReader {
       const slot = this.#tokenSlot;
       this.#token = "";
       this.#tokenSlot = undefined;
-      if (value !== undefined) this.#place(slot, value);
+      if (value !== undefined) {
+        this.#place(slot, value);
+        const path = this.#pathOf(slot);
+        if (path) this.#report({ kind: "set", path, value });
+      }
       this.#valueEnded();
     }
     return end;
@@ -301,7 +365,17 @@ class LenientJsonReader {
   #addText(text) {
     const open = this.#string;
     open.text += text;
-    if (!open.isKey) this.#place(open.slot, open.text);
+    if (open.isKey) return;
+    this.#place(open.slot, open.text);
+    if (!open.path) return;
+    // While nothing was reported after it, this string's latest change grows.
+    const latest = open.change;
+    if (latest && this.#changes[this.#changes.length - 1] === latest) {
+      if (latest.kind === "set") latest.value += text;
+      else latest.text += text;
+      return;
+    }
+    open.change = this.#report({ kind: "append", path: open.path, text });
   }
 
   #endString() {
@@ -309,6 +383,7 @@ class LenientJsonReader {
     this.#string = undefined;
     const frame = this.#top();
     if (open.isKey) {
+      if (!frame) return;
       frame.key = open.text;
       frame.phase = "colon";
     } else {
@@ -317,8 +392,7 @@ class LenientJsonReader {
   }
 
   /** Fresh copies of the open containers, so earlier snapshots never change. */
-  #copyOpenValue() {
-    const pending = this.#pendingToken();
+  #copyOpenValue(pending) {
     if (this.#frames.length === 0) return pending?.slot.kind === "root" ? pending.value : this.#root;
     let child;
     let childSlot;
@@ -350,7 +424,7 @@ class LenientJsonReader {
  */
 export class ToolCallArgumentsStream {
   #text = "";
-  #reader = new LenientJsonReader();
+  #reader = new StreamingJsonParser();
   #lastSnapshot = undefined;
   #arguments = {};
 
@@ -375,7 +449,7 @@ export class ToolCallArgumentsStream {
       return { delta, arguments: delta === "" ? this.#partial() : this.append(delta) };
     }
     this.#text = "";
-    this.#reader = new LenientJsonReader();
+    this.#reader = new StreamingJsonParser();
     return { delta: undefined, arguments: this.append(text) };
   }
 
