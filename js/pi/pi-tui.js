@@ -1,6 +1,8 @@
 // pi-tui as extensions see it: the pure parts (text measuring and cutting,
-// key parsing, fuzzy matching, keybindings) and the components whose
-// render(width) is plain string work, Markdown and the prompt Editor among them. Anything not exported here is served
+// key parsing, fuzzy matching, keybindings), what the terminal can show
+// (capabilities, inline image sequences) and the components whose
+// render(width) is plain string work, Markdown, the prompt Editor and Image
+// among them. Anything not exported here is served
 // by the facade as "not implemented yet".
 export { stripTerminalSequences } from "./pi-tui/ansi.js";
 export { visibleWidth } from "./pi-tui/width.js";
@@ -33,6 +35,35 @@ export { SettingsList } from "./pi-tui/components/settings-list.js";
 export { Markdown } from "./pi-tui/components/markdown.js";
 export { CancellableLoader, Loader } from "./pi-tui/components/loader.js";
 export { Editor } from "./pi-tui/components/editor.js";
+export {
+  detectCapabilities,
+  getCapabilities,
+  getCellDimensions,
+  getTerminalColorMode,
+  resetCapabilitiesCache,
+  setCapabilities,
+  setCapabilityOverrides,
+  setCellDimensions,
+} from "./pi-tui/capabilities.js";
+export {
+  getGifDimensions,
+  getImageDimensions,
+  getJpegDimensions,
+  getPngDimensions,
+  getWebpDimensions,
+} from "./pi-tui/image-dimensions.js";
+export {
+  allocateImageId,
+  calculateImageRows,
+  deleteAllKittyImages,
+  deleteKittyImage,
+  encodeITerm2,
+  encodeKitty,
+  hyperlink,
+  imageFallback,
+  renderImage,
+} from "./pi-tui/terminal-image.js";
+export { Image, setImageTranscoder } from "./pi-tui/components/image.js";
 
 /** Each run of C0/C1 control characters (ESC, BEL, newlines, ...) as one space. */
 export function replaceControlCharacters(str) {

@@ -858,5 +858,588 @@ export function runCases(tui) {
       }),
     );
   }
+
+  terminalImageCases(tui, needs);
   return results;
+}
+
+// Terminal images and capabilities. Images are built byte by byte here, so
+// every header field is known; the environment and pi-tui's capability state
+// are set per case and put back afterwards.
+
+const bytesToBase64 = (bytes) => btoa(String.fromCharCode(...bytes));
+const asciiBytes = (text) => Array.from(text, (char) => char.charCodeAt(0));
+const u16be = (n) => [(n >>> 8) & 0xff, n & 0xff];
+const u16le = (n) => [n & 0xff, (n >>> 8) & 0xff];
+const u32be = (n) => [...u16be(Math.floor(n / 0x10000)), ...u16be(n)];
+const u32le = (n) => [...u16le(n), ...u16le(Math.floor(n / 0x10000))];
+const u24le = (n) => [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff];
+
+function crc32(bytes) {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type, data) {
+  const body = [...asciiBytes(type), ...data];
+  return [...u32be(data.length), ...body, ...u32be(crc32(body))];
+}
+
+function png(width, height) {
+  const ihdr = [...u32be(width), ...u32be(height), 8, 6, 0, 0, 0];
+  return [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...pngChunk("IHDR", ihdr), ...pngChunk("IEND", [])];
+}
+
+const jpegSegment = (marker, data) => [0xff, marker, ...u16be(data.length + 2), ...data];
+const jfif = jpegSegment(0xe0, [...asciiBytes("JFIF"), 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]);
+const frame = (width, height) => [8, ...u16be(height), ...u16be(width), 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1];
+const jpegTail = [...jpegSegment(0xda, [1, 1, 0, 0, 0x3f, 0]), 0x12, 0x34, 0xff, 0xd9];
+
+function jpeg(width, height, { sof = 0xc0, before = [] } = {}) {
+  return [0xff, 0xd8, ...jfif, ...before, ...jpegSegment(sof, frame(width, height)), ...jpegTail];
+}
+
+const riff = (chunk) => [...asciiBytes("RIFF"), ...u32le(chunk.length + 4), ...asciiBytes("WEBP"), ...chunk];
+const webpChunk = (type, data) => [...asciiBytes(type), ...u32le(data.length), ...data, ...(data.length % 2 ? [0] : [])];
+const webpLossy = (width, height, scale = 0) =>
+  riff(webpChunk("VP8 ", [0x30, 0x01, 0x00, 0x9d, 0x01, 0x2a, ...u16le(width | (scale << 14)), ...u16le(height | (scale << 14)), 0, 0, 0, 0]));
+function webpLossless(width, height) {
+  const packed = (width - 1) | ((height - 1) << 14) | (1 << 28);
+  return riff(webpChunk("VP8L", [0x2f, ...u32le(packed >>> 0), 0, 0, 0, 0, 0]));
+}
+const webpExtended = (width, height) => riff(webpChunk("VP8X", [0x10, 0, 0, 0, ...u24le(width - 1), ...u24le(height - 1)]));
+
+const gif = (version, width, height) => [...asciiBytes(version), ...u16le(width), ...u16le(height), 0xf7, 0, 0, 0, 0, 0, 0x3b];
+
+const IMAGE_BYTES = {
+  png: png(100, 50),
+  pngTiny: png(1, 1),
+  pngTall: png(30, 900),
+  pngHuge: png(0x12345678, 0x9abcdef0),
+  pngZero: png(0, 0),
+  pngShort: png(100, 50).slice(0, 23),
+  pngExact24: png(640, 480).slice(0, 24),
+  pngBadSignature: [0x88, ...png(100, 50).slice(1)],
+  jpeg: jpeg(320, 240),
+  jpegProgressive: jpeg(1024, 768, { sof: 0xc2 }),
+  jpegExtended: jpeg(17, 33, { sof: 0xc1 }),
+  jpegLossless: jpeg(5, 6, { sof: 0xc3 }),
+  jpegHuffmanFirst: jpeg(64, 48, { before: jpegSegment(0xc4, [0, ...Array(16).fill(0)]) }),
+  jpegExifFirst: jpeg(4000, 3000, { before: jpegSegment(0xe1, [...asciiBytes("Exif"), 0, 0, ...Array(600).fill(0x41)]) }),
+  jpegFillBytes: [0xff, 0xd8, 0x00, 0x11, ...jpegSegment(0xc0, frame(12, 34)), ...jpegTail],
+  jpegZeroLength: [0xff, 0xd8, 0xff, 0xe0, 0x00, 0x01, ...Array(20).fill(0)],
+  jpegNoFrame: [0xff, 0xd8, ...jfif, ...jpegTail],
+  jpegFrameAtEnd: [0xff, 0xd8, ...jpegSegment(0xc0, frame(8, 9)).slice(0, 9)],
+  jpegFrameJustFits: [0xff, 0xd8, ...jpegSegment(0xc0, frame(8, 9)).slice(0, 10)],
+  jpegSignatureOnly: [0xff, 0xd8],
+  jpegOneByte: [0xff],
+  gif89: gif("GIF89a", 48, 32),
+  gif87: gif("GIF87a", 1, 65535),
+  gifOtherVersion: gif("GIF88a", 48, 32),
+  gifHighBits: [0xc7, 0xc9, 0xc6, 0xb8, 0xb9, 0xe1, ...u16le(7), ...u16le(9), 0],
+  gifShort: gif("GIF89a", 48, 32).slice(0, 9),
+  webpLossy: webpLossy(400, 300),
+  webpLossyScaled: webpLossy(400, 300, 2),
+  webpLossless: webpLossless(1000, 16384),
+  webpExtended: webpExtended(16777216, 2),
+  webpOtherChunk: riff(webpChunk("VP9 ", Array(14).fill(1))),
+  webpShort: webpLossy(400, 300).slice(0, 29),
+  webpNotRiff: [...asciiBytes("RIFX"), ...webpLossy(400, 300).slice(4)],
+  empty: [],
+  text: asciiBytes("just some text, not an image at all"),
+};
+
+const IMAGE_DATA = Object.fromEntries(Object.entries(IMAGE_BYTES).map(([name, bytes]) => [name, bytesToBase64(bytes)]));
+const pngData = IMAGE_DATA.png;
+// Variations on how base64 reaches pi-tui: wrapped, URL-safe, unpadded, with
+// noise, cut short by padding, behind a data URL prefix.
+const BASE64_FORMS = {
+  wrapped: IMAGE_DATA.jpegExifFirst.replace(/.{76}/g, "$&\r\n"),
+  urlSafe: IMAGE_DATA.webpLossless.replace(/\+/g, "-").replace(/\//g, "_"),
+  unpadded: IMAGE_DATA.gif89.replace(/=+$/, ""),
+  noise: IMAGE_DATA.png.replace(/(.{5})/g, "$1 !*\u00e9\u3000"),
+  padInside: `${IMAGE_DATA.png.slice(0, 20)}=${IMAGE_DATA.png.slice(20)}`,
+  dataUrl: `data:image/png;base64,${IMAGE_DATA.png}`,
+  wideNoise: IMAGE_DATA.png.replace(/(.{8})/g, "$1\u0100"),
+  // Node reads a UTF-16 unit by its low byte: "\u0141" counts as "A".
+  wideLetters: `${IMAGE_DATA.png.slice(0, 8)}\u0141\u0141\u0141\u0141${IMAGE_DATA.png.slice(8)}`,
+};
+const MIME_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp", "image/PNG", "image/bmp", "", undefined];
+
+// Everything capability detection or the fallback text reads.
+const TERMINAL_ENV = [
+  "TERM", "TERM_PROGRAM", "TERMINAL_EMULATOR", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "GHOSTTY_RESOURCES_DIR",
+  "WEZTERM_PANE", "WARP_SESSION_ID", "WARP_TERMINAL_SESSION_UUID", "ITERM_SESSION_ID", "WT_SESSION",
+  "ALACRITTY_WINDOW_ID", "ORCA_IMAGE_PROTOCOL", "PI_HYPERLINKS", "PI_IMAGE_PROTOCOL", "PI_TRUE_COLOR", "HOME",
+];
+
+function withTerminal(tui, vars, fn) {
+  const env = globalThis.process.env;
+  const saved = Object.fromEntries(TERMINAL_ENV.map((name) => [name, env[name]]));
+  for (const name of TERMINAL_ENV) delete env[name];
+  Object.assign(env, vars);
+  const cell = tui.getCellDimensions();
+  tui.setCapabilityOverrides({});
+  tui.resetCapabilitiesCache();
+  try {
+    return fn();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
+    tui.setCellDimensions(cell);
+    tui.setCapabilityOverrides({});
+    tui.resetCapabilitiesCache();
+  }
+}
+
+const DETECT_ENVS = {
+  bare: {},
+  colorTermTruecolor: { COLORTERM: "truecolor" },
+  colorTerm24bit: { COLORTERM: "24BIT", TERM: "xterm" },
+  termDirect: { TERM: "xterm-direct" },
+  appleTerminal: { TERM_PROGRAM: "Apple_Terminal", TERM: "xterm-256color" },
+  tmux: { TMUX: "/tmp/tmux-1000/default,1,0", TERM: "screen-256color", KITTY_WINDOW_ID: "3" },
+  tmuxTerm: { TERM: "tmux-256color", COLORTERM: "truecolor" },
+  screen: { TERM: "screen.xterm-256color", TERM_PROGRAM: "ghostty" },
+  herdr: { TERM_PROGRAM: "herdr", KITTY_WINDOW_ID: "1" },
+  herdrTruecolor: { TERM_PROGRAM: "HERDR", COLORTERM: "truecolor" },
+  rex: { TERM_PROGRAM: "rex" },
+  orcaAdvertised: { TERM_PROGRAM: "orca", ORCA_IMAGE_PROTOCOL: "kitty" },
+  orcaSilent: { TERM_PROGRAM: "orca" },
+  orcaUpperCase: { TERM_PROGRAM: "Orca", ORCA_IMAGE_PROTOCOL: "KITTY" },
+  kittyWindow: { KITTY_WINDOW_ID: "1" },
+  kittyEmptyWindow: { KITTY_WINDOW_ID: "" },
+  kittyProgram: { TERM_PROGRAM: "Kitty" },
+  ghosttyProgram: { TERM_PROGRAM: "ghostty" },
+  ghosttyTerm: { TERM: "xterm-ghostty" },
+  ghosttyResources: { GHOSTTY_RESOURCES_DIR: "/usr/share/ghostty" },
+  weztermPane: { WEZTERM_PANE: "0" },
+  weztermProgram: { TERM_PROGRAM: "WezTerm" },
+  warpProgram: { TERM_PROGRAM: "WarpTerminal" },
+  warpSession: { WARP_SESSION_ID: "abc" },
+  warpUuid: { WARP_TERMINAL_SESSION_UUID: "abc" },
+  itermProgram: { TERM_PROGRAM: "iTerm.app" },
+  itermSession: { ITERM_SESSION_ID: "w0t0p0" },
+  windowsTerminal: { WT_SESSION: "guid" },
+  alacrittyTerm: { TERM: "alacritty" },
+  alacrittyWindow: { ALACRITTY_WINDOW_ID: "1", TERM: "xterm-256color" },
+  alacrittyProgram: { TERM_PROGRAM: "alacritty" },
+  vscode: { TERM_PROGRAM: "vscode" },
+  zed: { TERM_PROGRAM: "zed" },
+  jetbrains: { TERMINAL_EMULATOR: "JetBrains-JediTerm", COLORTERM: "truecolor" },
+  forceKitty: { PI_IMAGE_PROTOCOL: "kitty" },
+  forceIterm: { PI_IMAGE_PROTOCOL: "ITERM2", TERM_PROGRAM: "kitty" },
+  forceNone: { PI_IMAGE_PROTOCOL: "none", TERM_PROGRAM: "kitty" },
+  forceZero: { PI_IMAGE_PROTOCOL: "0", ITERM_SESSION_ID: "x" },
+  forceUnknown: { PI_IMAGE_PROTOCOL: "sixel", ITERM_SESSION_ID: "x" },
+  trueColorOn: { PI_TRUE_COLOR: "1" },
+  trueColorOff: { PI_TRUE_COLOR: "0", TERM_PROGRAM: "kitty" },
+  trueColorYes: { PI_TRUE_COLOR: "yes" },
+  linksOn: { PI_HYPERLINKS: "1" },
+  linksOff: { PI_HYPERLINKS: "0", TERM_PROGRAM: "vscode" },
+  linksTrue: { PI_HYPERLINKS: "true", TERM_PROGRAM: "vscode" },
+  tmuxLinksForced: { TMUX: "x", PI_HYPERLINKS: "1" },
+  tmuxLinksRefused: { TMUX: "x", PI_HYPERLINKS: "0" },
+  everything: { PI_IMAGE_PROTOCOL: "iterm2", PI_TRUE_COLOR: "0", PI_HYPERLINKS: "0", TERM_PROGRAM: "ghostty" },
+};
+
+function terminalImageCases(tui, needs) {
+  const NAMES = Object.keys(IMAGE_DATA);
+  const fallbackTheme = { fallbackColor: (s) => `<fb>${s}</fb>` };
+  const KITTY = { images: "kitty", trueColor: true, hyperlinks: true };
+  const ITERM2 = { images: "iterm2", trueColor: true, hyperlinks: false };
+  const TEXT_ONLY = { images: null, trueColor: false, hyperlinks: false };
+
+  // Header readers: every reader on every image, so a wrong format is null.
+  for (const name of NAMES) {
+    needs(["getPngDimensions", "getJpegDimensions", "getGifDimensions", "getWebpDimensions"], `imageDimensions/${name}`, () =>
+      capture(() => {
+        const data = IMAGE_DATA[name];
+        return [tui.getPngDimensions(data), tui.getJpegDimensions(data), tui.getGifDimensions(data), tui.getWebpDimensions(data)];
+      }),
+    );
+  }
+  for (const [form, data] of Object.entries(BASE64_FORMS)) {
+    needs(["getImageDimensions"], `imageDimensions/base64/${form}`, () =>
+      capture(() => MIME_TYPES.slice(0, 4).map((mime) => tui.getImageDimensions(data, mime))),
+    );
+  }
+  for (const name of ["png", "jpeg", "gif89", "webpLossy", "text"]) {
+    needs(["getImageDimensions"], `getImageDimensions/${name}`, () =>
+      capture(() => MIME_TYPES.map((mime) => tui.getImageDimensions(IMAGE_DATA[name], mime))),
+    );
+  }
+  needs(["getPngDimensions", "getJpegDimensions", "getGifDimensions", "getWebpDimensions"], "imageDimensions/notText", () =>
+    capture(() =>
+      [undefined, null, 42].map((input) => [
+        tui.getPngDimensions(input),
+        tui.getJpegDimensions(input),
+        tui.getGifDimensions(input),
+        tui.getWebpDimensions(input),
+      ]),
+    ),
+  );
+
+  // Cell dimensions.
+  needs(["getCellDimensions", "setCellDimensions"], "cellDimensions", () =>
+    capture(() =>
+      withTerminal(tui, {}, () => {
+        const before = { ...tui.getCellDimensions() };
+        const next = { widthPx: 11, heightPx: 23 };
+        tui.setCellDimensions(next);
+        return { before, after: tui.getCellDimensions(), same: tui.getCellDimensions() === next };
+      }),
+    ),
+  );
+
+  // Cells an image takes.
+  const SIZES = [[800, 600], [100, 100], [1, 1000], [1000, 1], [0, 0], [9, 18], [1920, 1080], [-5, 40]];
+  const CELLS = [undefined, { widthPx: 10, heightPx: 20 }, { widthPx: 8, heightPx: 17 }, { widthPx: 7.5, heightPx: 15.25 }];
+  for (const [w, h] of SIZES) {
+    needs(["calculateImageRows"], `calculateImageRows/${w}x${h}`, () =>
+      capture(() =>
+        CELLS.map((cell) => [1, 10, 33.7, 80, 0].map((columns) => tui.calculateImageRows({ widthPx: w, heightPx: h }, columns, cell))),
+      ),
+    );
+  }
+
+  // Kitty transmissions, short and chunked.
+  const longData = (length) => "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".repeat(Math.ceil(length / 36)).slice(0, length);
+  const KITTY_OPTIONS = {
+    none: undefined,
+    empty: {},
+    all: { columns: 20, rows: 5, imageId: 42, moveCursor: false },
+    zeros: { columns: 0, rows: 0, imageId: 0, moveCursor: true },
+    rowsOnly: { rows: 3 },
+  };
+  for (const length of [0, 10, 4096, 4097, 8192, 8193, 10000]) {
+    for (const [name, options] of Object.entries(KITTY_OPTIONS)) {
+      if (length > 10 && name !== "all" && name !== "empty") continue;
+      needs(["encodeKitty"], `encodeKitty/${length}/${name}`, () => capture(() => tui.encodeKitty(longData(length), options)));
+    }
+  }
+  needs(["deleteKittyImage", "deleteAllKittyImages"], "kittyDelete", () =>
+    capture(() => [tui.deleteKittyImage(7), tui.deleteKittyImage(0xffffffff), tui.deleteAllKittyImages()]),
+  );
+
+  // iTerm2 inline files.
+  const ITERM_OPTIONS = {
+    none: undefined,
+    sized: { width: 10, height: "auto" },
+    strings: { width: "50%", height: "3px" },
+    zeroWidth: { width: 0 },
+    named: { name: "pic.png" },
+    namedWide: { name: "日本 😀.png" },
+    emptyName: { name: "" },
+    notInline: { inline: false, preserveAspectRatio: false },
+    keepAspect: { inline: true, preserveAspectRatio: true },
+  };
+  for (const [name, options] of Object.entries(ITERM_OPTIONS)) {
+    needs(["encodeITerm2"], `encodeITerm2/${name}`, () => capture(() => tui.encodeITerm2(pngData, options)));
+  }
+  for (const data of ["", "=", "YQ", "YQ==", "YWJj", "a===", "a b c d", IMAGE_DATA.jpegExifFirst]) {
+    needs(["encodeITerm2"], `encodeITerm2/size/${data.slice(0, 12)}/${data.length}`, () => capture(() => tui.encodeITerm2(data)));
+  }
+
+  // renderImage under each protocol.
+  const RENDER_OPTIONS = {
+    none: undefined,
+    width20: { maxWidthCells: 20 },
+    boxed: { maxWidthCells: 20, maxHeightCells: 3 },
+    fractional: { maxWidthCells: 12.9, maxHeightCells: 2.5 },
+    withId: { imageId: 42, moveCursor: false },
+    squeeze: { maxWidthCells: 1, maxHeightCells: 1 },
+    stretch: { preserveAspectRatio: false, maxWidthCells: 7 },
+  };
+  const RENDER_SIZES = { wide: [1000, 100], tall: [100, 1000], square: [300, 300], tiny: [3, 2] };
+  const PROTOCOLS = { kitty: KITTY, iterm2: ITERM2, none: TEXT_ONLY, unknown: { images: "sixel", trueColor: true, hyperlinks: true } };
+  for (const [protocol, caps] of Object.entries(PROTOCOLS)) {
+    for (const [sizeName, [w, h]] of Object.entries(RENDER_SIZES)) {
+      needs(["renderImage", "setCapabilities"], `renderImage/${protocol}/${sizeName}`, () =>
+        capture(() =>
+          withTerminal(tui, {}, () => {
+            tui.setCapabilities({ ...caps });
+            const out = {};
+            for (const [name, options] of Object.entries(RENDER_OPTIONS)) {
+              out[name] = tui.renderImage("QUJD", { widthPx: w, heightPx: h }, options);
+            }
+            tui.setCellDimensions({ widthPx: 7, heightPx: 16 });
+            out.otherCell = tui.renderImage("QUJD", { widthPx: w, heightPx: h }, { maxWidthCells: 30, maxHeightCells: 10 });
+            return out;
+          }),
+        ),
+      );
+    }
+  }
+  needs(["renderImage", "setCapabilities"], "renderImage/kitty/chunked", () =>
+    capture(() =>
+      withTerminal(tui, {}, () => {
+        tui.setCapabilities({ ...KITTY });
+        return tui.renderImage(longData(9000), { widthPx: 640, heightPx: 480 }, { imageId: 9, maxWidthCells: 40 });
+      }),
+    ),
+  );
+
+  // Links and the text stand-in.
+  needs(["hyperlink"], "hyperlink", () =>
+    capture(() => [
+      tui.hyperlink("docs", "https://pi.dev/docs?a=1&b=2"),
+      tui.hyperlink("", ""),
+      tui.hyperlink(red("styled"), "file:///tmp/x"),
+      tui.hyperlink("中文", "https://例え.jp/パス"),
+    ]),
+  );
+  const FALLBACK_FILES = [
+    undefined,
+    "",
+    "pic.png",
+    "./relative/pic.png",
+    "/home/tester/pics/a b#c?d%e.png",
+    "/home/tester",
+    "/home/tester/",
+    "/home/tester2/x.png",
+    "/home/tester\\x.png",
+    "/tmp/./x/../y//日本 語 😀.png",
+    "/tmp/odd[]^`{|}~\"<>'!$&()*+,;=@:.png",
+    "/tmp/ctl\t\n\x7f.png",
+    "/tmp/dir/",
+    "/",
+    "/..",
+    "/tmp/lone\ud800.png",
+  ];
+  for (const [label, caps] of Object.entries({ links: KITTY, plain: ITERM2 })) {
+    needs(["imageFallback", "setCapabilities"], `imageFallback/${label}`, () =>
+      capture(() =>
+        withTerminal(tui, { HOME: "/home/tester" }, () => {
+          tui.setCapabilities({ ...caps });
+          return FALLBACK_FILES.map((file) => [
+            tui.imageFallback("image/png", undefined, file),
+            tui.imageFallback("image/jpeg", { widthPx: 640, heightPx: 480 }, file),
+          ]);
+        }),
+      ),
+    );
+  }
+  needs(["imageFallback", "setCapabilities"], "imageFallback/homeWithSlash", () =>
+    capture(() =>
+      withTerminal(tui, { HOME: "/home/tester/" }, () => {
+        tui.setCapabilities({ ...TEXT_ONLY });
+        return ["/home/tester/", "/home/tester/x", "/home/tester//x"].map((file) => tui.imageFallback("image/gif", { widthPx: 0, heightPx: 0 }, file));
+      }),
+    ),
+  );
+  needs(["imageFallback"], "imageFallback/noFileNoDetection", () =>
+    capture(() =>
+      withTerminal(tui, { TMUX: "x" }, () => [tui.imageFallback("image/webp"), tui.imageFallback("", { widthPx: 1, heightPx: 2 })]),
+    ),
+  );
+  needs(["imageFallback"], "imageFallback/detected", () =>
+    capture(() => withTerminal(tui, { TERM_PROGRAM: "vscode", HOME: "/home/tester" }, () => tui.imageFallback("image/png", undefined, "/home/tester/a.png"))),
+  );
+
+  // Detection from the environment, with the tmux probe injected.
+  for (const [name, vars] of Object.entries(DETECT_ENVS)) {
+    needs(["detectCapabilities"], `detectCapabilities/${name}`, () =>
+      capture(() =>
+        withTerminal(tui, vars, () => {
+          const out = {};
+          for (const answer of [true, false]) {
+            let probes = 0;
+            const caps = tui.detectCapabilities(() => {
+              probes++;
+              return answer;
+            });
+            out[answer ? "tmuxForwards" : "tmuxStrips"] = { caps, probes };
+          }
+          return out;
+        }),
+      ),
+    );
+  }
+  needs(["detectCapabilities"], "detectCapabilities/defaultProbeOutsideTmux", () =>
+    capture(() => withTerminal(tui, { TERM_PROGRAM: "WezTerm" }, () => tui.detectCapabilities())),
+  );
+
+  // The cached capabilities and their overrides.
+  needs(["getCapabilities", "setCapabilityOverrides", "resetCapabilitiesCache", "setCapabilities"], "getCapabilities/cache", () =>
+    capture(() =>
+      withTerminal(tui, { KITTY_WINDOW_ID: "1" }, () => {
+        const steps = [];
+        const first = tui.getCapabilities();
+        steps.push({ caps: first, cached: tui.getCapabilities() === first });
+        globalThis.process.env.KITTY_WINDOW_ID = "";
+        steps.push({ stale: tui.getCapabilities() === first });
+        tui.resetCapabilitiesCache();
+        const redetected = tui.getCapabilities();
+        steps.push({ caps: redetected, fresh: redetected !== first });
+        tui.setCapabilityOverrides({ images: "kitty" });
+        const overridden = tui.getCapabilities();
+        steps.push({ caps: overridden, fresh: overridden !== redetected });
+        tui.setCapabilityOverrides({ images: "kitty", extra: 1 });
+        steps.push({ keptForSameOverrides: tui.getCapabilities() === overridden });
+        tui.setCapabilityOverrides({ images: "kitty", trueColor: false, extra: "x" });
+        steps.push({ caps: tui.getCapabilities() });
+        tui.setCapabilityOverrides({ images: undefined, trueColor: false, hyperlinks: undefined });
+        steps.push({ caps: tui.getCapabilities(), keys: Object.keys(tui.getCapabilities()) });
+        const forced = { images: "iterm2", trueColor: false, hyperlinks: true };
+        tui.setCapabilities(forced);
+        steps.push({ same: tui.getCapabilities() === forced });
+        tui.setCapabilities(null);
+        steps.push({ caps: tui.getCapabilities() });
+        return steps;
+      }),
+    ),
+  );
+  needs(["getCapabilities", "setCapabilityOverrides"], "getCapabilities/tmuxLinksOverridden", () =>
+    capture(() =>
+      withTerminal(tui, { TMUX: "x", COLORTERM: "truecolor" }, () => {
+        tui.setCapabilityOverrides({ hyperlinks: true });
+        const on = tui.getCapabilities();
+        tui.setCapabilityOverrides({ hyperlinks: false, images: "iterm2" });
+        return [on, tui.getCapabilities()];
+      }),
+    ),
+  );
+  needs(["getCapabilities"], "getCapabilities/env", () =>
+    capture(() =>
+      withTerminal(tui, { TERM_PROGRAM: "iTerm.app", PI_TRUE_COLOR: "0" }, () => ({
+        caps: tui.getCapabilities(),
+        colorMode: tui.getTerminalColorMode(),
+      })),
+    ),
+  );
+  needs(["getTerminalColorMode", "setCapabilities"], "getTerminalColorMode", () =>
+    capture(() =>
+      withTerminal(tui, {}, () => {
+        tui.setCapabilities({ images: null, trueColor: true, hyperlinks: false });
+        return [
+          tui.getTerminalColorMode(),
+          tui.getTerminalColorMode(undefined),
+          tui.getTerminalColorMode({ trueColor: false }),
+          tui.getTerminalColorMode({ trueColor: 1 }),
+          tui.getTerminalColorMode({}),
+        ];
+      }),
+    ),
+  );
+
+  // Image ids are random: only their kind is compared.
+  needs(["allocateImageId"], "allocateImageId", () =>
+    capture(() => {
+      const ids = Array.from({ length: 200 }, () => tui.allocateImageId());
+      return {
+        integers: ids.every(Number.isInteger),
+        inRange: ids.every((id) => id >= 1 && id <= 0xffffffff),
+        mostlyDistinct: new Set(ids).size > 190,
+      };
+    }),
+  );
+
+  // The Image component. Random Kitty ids are replaced by "<id>".
+  const anonymise = (lines, id) => lines.map((line) => (id === undefined ? line : line.split(`i=${id}`).join("i=<id>")));
+  function renderImageComponent(caps, make, widths, vars = {}) {
+    const out = {};
+    for (const width of widths) {
+      out[width] = capture(() =>
+        withTerminal(tui, { HOME: "/home/tester", ...vars }, () => {
+          tui.setCapabilities({ ...caps });
+          const image = make();
+          const idBefore = image.getImageId();
+          const lines = [...image.render(width)];
+          const id = image.getImageId();
+          const random = idBefore === undefined && id !== undefined;
+          return {
+            lines: random ? anonymise(lines, id) : lines,
+            id: random ? { random: Number.isInteger(id) && id >= 1 && id <= 0xffffffff } : id,
+          };
+        }),
+      );
+    }
+    return out;
+  }
+  const IMAGES = {
+    png: () => new tui.Image(pngData, "image/png", fallbackTheme),
+    pngWithId: () => new tui.Image(pngData, "image/png", fallbackTheme, { imageId: 77 }),
+    pngTall: () => new tui.Image(IMAGE_DATA.pngTall, "image/png", fallbackTheme, { imageId: 5, filename: "/home/tester/tall.png" }),
+    pngLimits: () => new tui.Image(pngData, "image/png", fallbackTheme, { imageId: 6, maxWidthCells: 12, maxHeightCells: 2 }),
+    pngWide: () => new tui.Image(pngData, "image/png", fallbackTheme, { imageId: 8, maxWidthCells: 200 }),
+    givenDimensions: () => new tui.Image(pngData, "image/png", fallbackTheme, { imageId: 3 }, { widthPx: 40, heightPx: 400 }),
+    jpeg: () => new tui.Image(IMAGE_DATA.jpeg, "image/jpeg", fallbackTheme, { imageId: 4, filename: "/tmp/photo 1.jpg" }),
+    unknownType: () => new tui.Image("AAAA", "image/avif", fallbackTheme, { imageId: 2, filename: "x.avif" }),
+    brokenPng: () => new tui.Image("bm90IGEgcG5n", "image/png", fallbackTheme, { imageId: 1 }),
+    emptyData: () => new tui.Image("", "image/png", fallbackTheme, { imageId: 1, filename: "/home/tester/e.png" }),
+    chunked: () => new tui.Image(`${pngData}${"A".repeat(5000)}`, "image/png", fallbackTheme, { imageId: 12 }),
+  };
+  const PROTOCOL_CAPS = { kitty: KITTY, iterm2: ITERM2, none: TEXT_ONLY, noneLinks: { images: null, trueColor: true, hyperlinks: true } };
+  for (const [protocol, caps] of Object.entries(PROTOCOL_CAPS)) {
+    for (const [name, make] of Object.entries(IMAGES)) {
+      needs(["Image", "setCapabilities"], `Image/${protocol}/${name}`, () => renderImageComponent(caps, make, [1, 3, 10, 40, 100]));
+    }
+  }
+  needs(["Image", "setCapabilities", "setCellDimensions"], "Image/otherCell", () =>
+    renderImageComponent(ITERM2, () => {
+      tui.setCellDimensions({ widthPx: 12, heightPx: 12 });
+      return new tui.Image(pngData, "image/png", fallbackTheme);
+    }, [20, 50]),
+  );
+  needs(["Image", "setCapabilities"], "Image/cache", () =>
+    capture(() =>
+      withTerminal(tui, {}, () => {
+        tui.setCapabilities({ ...ITERM2 });
+        const image = new tui.Image(pngData, "image/png", fallbackTheme);
+        const first = image.render(30);
+        const again = image.render(30);
+        tui.setCapabilities({ ...TEXT_ONLY });
+        const stale = [...image.render(30)];
+        const otherWidth = [...image.render(31)];
+        image.invalidate();
+        const afterInvalidate = [...image.render(31)];
+        return { cached: first === again, stale, otherWidth, afterInvalidate };
+      }),
+    ),
+  );
+  needs(["Image", "setImageTranscoder", "setCapabilities"], "Image/transcoder", () =>
+    capture(() =>
+      withTerminal(tui, {}, () => {
+        tui.setCapabilities({ ...KITTY });
+        const calls = [];
+        const out = {};
+        try {
+          out.without = [...new tui.Image(IMAGE_DATA.jpeg, "image/jpeg", fallbackTheme, { imageId: 1 }).render(40)];
+          tui.setImageTranscoder((data, mime) => {
+            calls.push(mime);
+            return data === IMAGE_DATA.gif89 ? null : IMAGE_DATA.pngTall;
+          });
+          out.converted = [...new tui.Image(IMAGE_DATA.jpeg, "image/jpeg", fallbackTheme, { imageId: 2, filename: "/a.jpg" }).render(40)];
+          out.convertedAgain = [...new tui.Image(IMAGE_DATA.jpeg, "image/jpeg", fallbackTheme, { imageId: 3 }).render(20)];
+          out.failed = [...new tui.Image(IMAGE_DATA.gif89, "image/gif", fallbackTheme, { imageId: 4 }).render(40)];
+          out.failedAgain = [...new tui.Image(IMAGE_DATA.gif89, "image/gif", fallbackTheme, { imageId: 5 }).render(40)];
+          out.pngUntouched = [...new tui.Image(pngData, "image/png", fallbackTheme, { imageId: 6 }).render(40)];
+          tui.setCapabilities({ ...ITERM2 });
+          out.itermUntouched = [...new tui.Image(IMAGE_DATA.webpLossy, "image/webp", fallbackTheme).render(40)];
+          tui.setCapabilities({ ...KITTY });
+          const retried = new tui.Image(IMAGE_DATA.gif89, "image/gif", fallbackTheme, { imageId: 7 });
+          out.beforeNewTranscoder = [...retried.render(40)];
+          tui.setImageTranscoder(() => {
+            calls.push("second");
+            return IMAGE_DATA.pngTiny;
+          });
+          retried.invalidate();
+          out.afterNewTranscoder = [...retried.render(40)];
+          for (let i = 0; i < 40; i++) new tui.Image(`${IMAGE_DATA.jpeg}${"A".repeat(i * 4)}`, "image/jpeg", fallbackTheme, { imageId: 1 }).render(10);
+          new tui.Image(IMAGE_DATA.gif89, "image/gif", fallbackTheme, { imageId: 8 }).render(10);
+          out.calls = calls;
+        } finally {
+          tui.setImageTranscoder(undefined);
+        }
+        return out;
+      }),
+    ),
+  );
 }
