@@ -289,6 +289,21 @@ fn internal(context: &str, error: impl std::fmt::Display) -> PihostError {
     }
 }
 
+/// deno_core's stack traces, except for errors made while a run is being
+/// terminated: formatting one calls back into JavaScript, which the engine
+/// refuses then, and deno_core prints a warning that calls it a bug. (A run
+/// squeezed for its CPU limit makes such errors: src/limits.rs.)
+fn stack_trace_unless_terminating<'s>(
+    scope: &mut v8::PinScope<'s, '_>,
+    error: v8::Local<'s, v8::Value>,
+    callsites: v8::Local<'s, v8::Array>,
+) -> v8::Local<'s, v8::Value> {
+    if scope.is_execution_terminating() {
+        return v8::undefined(scope).into();
+    }
+    deno_core::error::prepare_stack_trace_callback(scope, error, callsites)
+}
+
 impl Engine {
     /// Creates an isolate and starts pihost's runtime in it.
     pub async fn new(options: EngineOptions) -> Result<Self, PihostError> {
@@ -325,7 +340,23 @@ impl Engine {
             .borrow()
             .borrow::<crate::permissions::policy::GuestPolicies>()
             .set_cpu_limit(options.limits.cpu);
-        let watchdog = Watchdog::new(runtime.v8_isolate().thread_safe_handle(), options.limits.cpu);
+        let isolate = runtime.v8_isolate().thread_safe_handle();
+        // Only QuickJS needs the squeeze (V8 interrupts its built-ins), and
+        // only QuickJS lets another thread change the heap limit.
+        let watchdog = if cfg!(feature = "quickjs") {
+            // SAFETY: the pointer is of the runtime's isolate, which the
+            // engine owns as long as the watchdog (the engine drops both
+            // together, and the watchdog uses it only while a run of this
+            // isolate goes on).
+            let raw_isolate = unsafe { runtime.v8_isolate().as_raw_isolate_ptr() };
+            unsafe { Watchdog::new_squeezing(isolate, raw_isolate, options.limits.cpu, heap_limit) }
+        } else {
+            Watchdog::new(isolate, options.limits.cpu)
+        };
+        runtime.op_state().borrow_mut().put(watchdog.squeeze_signal());
+        runtime
+            .v8_isolate()
+            .set_prepare_stack_trace_callback(stack_trace_unless_terminating);
         let mut engine = Self {
             runtime,
             exports: namespace,
@@ -779,6 +810,11 @@ impl Engine {
             crate::permissions::prompt::take_back_allowed_once(&permissions);
         }
         let stop = self.watchdog.as_ref().and_then(Watchdog::leave);
+        if let Some(watchdog) = &self.watchdog
+            && watchdog.take_squeezed()
+        {
+            crate::limits::unsqueeze(&mut self.runtime, watchdog, self.options.limits.max_heap_mb);
+        }
         match stop {
             None => false,
             Some(stop) => {

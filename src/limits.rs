@@ -149,6 +149,11 @@ struct Shared {
     /// Set by the near-heap-limit callback, on the engine thread.
     heap_hit: AtomicBool,
     stop: AtomicBool,
+    /// The isolate, for squeezing a run the termination does not reach.
+    squeeze: Option<Squeeze>,
+    /// Whether the running entry's heap is squeezed (until the engine or
+    /// the landing termination gives the heap its limit back).
+    squeezed: AtomicBool,
 }
 
 impl Shared {
@@ -177,6 +182,29 @@ impl Watchdog {
     /// JavaScript (whose CPU time it counts); with no CPU limit it runs no
     /// thread and only carries heap-limit hits.
     pub(crate) fn new(isolate: v8::IsolateHandle, limit: Option<Duration>) -> Self {
+        Self::with_squeeze(isolate, limit, None)
+    }
+
+    /// A watchdog that can also stop a run the termination does not reach
+    /// (see [`Squeeze`]): `raw` is the isolate's pointer, `heap_limit` the
+    /// heap limit in bytes the squeeze gives back (none: `usize::MAX`).
+    ///
+    /// # Safety
+    /// `raw` must be the isolate of `isolate`, and outlive this watchdog.
+    pub(crate) unsafe fn new_squeezing(
+        isolate: v8::IsolateHandle,
+        raw: v8::UnsafeRawIsolatePtr,
+        limit: Option<Duration>,
+        heap_limit: Option<usize>,
+    ) -> Self {
+        let squeeze = Squeeze {
+            isolate: raw,
+            heap_limit: heap_limit.unwrap_or(usize::MAX),
+        };
+        Self::with_squeeze(isolate, limit, Some(squeeze))
+    }
+
+    fn with_squeeze(isolate: v8::IsolateHandle, limit: Option<Duration>, squeeze: Option<Squeeze>) -> Self {
         let shared = Arc::new(Shared {
             entry: AtomicU64::new(0),
             entry_wall: AtomicU64::new(0),
@@ -187,6 +215,8 @@ impl Watchdog {
             terminating: Mutex::new(()),
             heap_hit: AtomicBool::new(false),
             stop: AtomicBool::new(false),
+            squeeze,
+            squeezed: AtomicBool::new(false),
         });
         let thread = limit.and_then(|_| {
             let shared = shared.clone();
@@ -197,6 +227,12 @@ impl Watchdog {
                 .ok()
         });
         Self { shared, thread }
+    }
+
+    /// Whether the run that just ended was squeezed; the engine then gives
+    /// its heap the limit back before anything else runs.
+    pub(crate) fn take_squeezed(&self) -> bool {
+        self.shared.squeezed.swap(false, Ordering::AcqRel)
     }
 
     /// Marks that JavaScript starts running now.
@@ -234,6 +270,12 @@ impl Watchdog {
     pub(crate) fn heap_signal(&self) -> HeapSignal {
         HeapSignal(self.shared.clone())
     }
+
+    /// A handle pihost's entry code reaches (through an op) to tell that a
+    /// squeezed run's refused allocation ended it.
+    pub(crate) fn squeeze_signal(&self) -> SqueezeSignal {
+        SqueezeSignal(self.shared.clone())
+    }
 }
 
 /// What a run that waits for the host (a permission prompt) holds to keep
@@ -270,6 +312,29 @@ impl HeapSignal {
     }
 }
 
+/// What the engine's op state holds so that pihost's entry code can end a
+/// squeezed run where its refused allocation landed ([`Squeeze`]).
+pub(crate) struct SqueezeSignal(Arc<Shared>);
+
+impl SqueezeSignal {
+    /// If the running entry is squeezed: gives the heap its limit back and
+    /// withdraws the termination, which has no run left to stop (the
+    /// refused allocation ended it), and says so. The entry stays marked
+    /// stopped for its CPU limit, so the engine still blames it.
+    pub(crate) fn landed(&self, isolate: &mut v8::Isolate) -> bool {
+        let shared = &self.0;
+        let Some(squeeze) = &shared.squeeze else {
+            return false;
+        };
+        if !shared.squeezed.load(Ordering::Acquire) {
+            return false;
+        }
+        isolate.remove_near_heap_limit_callback(no_more_heap, squeeze.heap_limit);
+        isolate.cancel_terminate_execution();
+        true
+    }
+}
+
 impl Drop for Watchdog {
     fn drop(&mut self) {
         self.shared.stop.store(true, Ordering::Release);
@@ -302,6 +367,17 @@ pub(crate) fn watch_heap(runtime: &mut deno_core::JsRuntime, watchdog: &Watchdog
     });
 }
 
+/// Gives `runtime`'s heap its limit back after a squeezed run ([`Squeeze`]):
+/// the heap callback at `mb` MiB again, or no limit.
+pub(crate) fn unsqueeze(runtime: &mut deno_core::JsRuntime, watchdog: &Watchdog, mb: Option<usize>) {
+    match mb {
+        Some(mb) => watch_heap(runtime, watchdog, mb),
+        None => runtime
+            .v8_isolate()
+            .remove_near_heap_limit_callback(no_more_heap, usize::MAX),
+    }
+}
+
 /// After a run filled `runtime`'s heap with what stays live: room, in
 /// steps, for pihost's own code to report the stop and for the other
 /// extensions to go on until the runtime is replaced, up to half the limit
@@ -318,7 +394,7 @@ pub(crate) fn give_heap_room_until_replaced(runtime: &mut deno_core::JsRuntime, 
     });
 }
 
-fn watch(shared: &Shared) {
+fn watch(shared: &Arc<Shared>) {
     // While nothing runs the watchdog naps a whole limit at a time: an entry
     // that starts meanwhile is still caught at its own deadline, because a
     // thread cannot use more CPU time than passes on the clock, so the nap
@@ -329,8 +405,11 @@ fn watch(shared: &Shared) {
     while !shared.stop.load(Ordering::Acquire) {
         let entry = shared.entry.load(Ordering::Acquire);
         if entry & FIRED != 0 {
-            say_if_stuck(&mut stuck, entry);
-            std::thread::park_timeout(shared.limit.min(STUCK_AFTER));
+            let since = say_if_stuck(&mut stuck, entry);
+            if since >= SQUEEZE_AFTER {
+                squeeze_if_still(shared, entry);
+            }
+            std::thread::park_timeout(SQUEEZE_AFTER);
             continue;
         }
         stuck = None;
@@ -369,21 +448,98 @@ fn watch(shared: &Shared) {
 /// be stopped.
 const STUCK_AFTER: Duration = Duration::from_secs(5);
 
+/// How long a terminated run may go on before its heap is squeezed.
+const SQUEEZE_AFTER: Duration = Duration::from_millis(25);
+
 /// Says once, on stderr, that the terminated run `entry` is still going
-/// after [`STUCK_AFTER`]: it is inside a loop of native calls the engine
-/// does not interrupt (docs/engine-notes.md, note 34), and nothing else
-/// would tell the user why the host stopped answering.
-fn say_if_stuck(stuck: &mut Option<(u64, Instant, bool)>, entry: u64) {
+/// after [`STUCK_AFTER`]: the squeeze did not stop it either (a native call
+/// that neither polls nor allocates, docs/engine-notes.md, note 34), and
+/// nothing else would tell the user why the host stopped answering. How
+/// long the run has gone on since it was terminated.
+fn say_if_stuck(stuck: &mut Option<(u64, Instant, bool)>, entry: u64) -> Duration {
     match stuck {
         Some((seen, since, said)) if *seen == entry => {
             if !*said && since.elapsed() >= STUCK_AFTER {
                 *said = true;
                 tracing::error!(
-                    "pihost: extension code stopped for its CPU limit is still running {} s later: it is in a loop of native calls the engine cannot interrupt (docs/engine-notes.md, note 34)",
+                    "pihost: extension code stopped for its CPU limit is still running {} s later: it is in a native call the engine cannot interrupt (docs/engine-notes.md, note 34)",
                     STUCK_AFTER.as_secs()
                 );
             }
+            since.elapsed()
         }
-        _ => *stuck = Some((entry, Instant::now(), false)),
+        _ => {
+            *stuck = Some((entry, Instant::now(), false));
+            Duration::ZERO
+        }
     }
+}
+
+/// The way to stop a run the termination does not reach (QuickJS polls for
+/// it only every ten thousand calls or loop turns, and a built-in such as a
+/// sort, `JSON.parse` or `indexOf` of a large array never polls: a loop of
+/// them goes on for hours, engine note 34). Almost everything such a loop
+/// does allocates, so the watchdog lowers the heap limit under what the
+/// runtime uses: the next allocation fails and throws in the built-in, the
+/// loop turns quickly, and the engine's next poll lands the termination.
+/// An interrupt queued with the squeeze gives the heap its limit back at
+/// that poll, before the termination unwinds anything; the engine does it
+/// too when the run ends without one.
+struct Squeeze {
+    isolate: v8::UnsafeRawIsolatePtr,
+    heap_limit: usize,
+}
+
+// SAFETY: the pointer is used from the watchdog thread only while the
+// engine thread is inside the entry it marked (checked under
+// `Shared::terminating`, which the engine takes before it leaves), so the
+// isolate is alive; what the squeeze touches there is the engine's atomics
+// and its allocation limit.
+unsafe impl Send for Squeeze {}
+unsafe impl Sync for Squeeze {}
+
+/// Squeezes the heap of the run `entry` if it is still the one running.
+fn squeeze_if_still(shared: &Arc<Shared>, entry: u64) {
+    let Some(squeeze) = &shared.squeeze else {
+        return;
+    };
+    if shared.squeezed.load(Ordering::Acquire) {
+        return;
+    }
+    let _marking = shared.terminating.lock();
+    if shared.entry.load(Ordering::Acquire) != entry {
+        return;
+    }
+    shared.squeezed.store(true, Ordering::Release);
+    // The interrupt owns one count of the watchdog's state (it runs once,
+    // or the isolate goes away with it pending and that count is lost).
+    let data = Arc::into_raw(Arc::clone(shared)) as *mut std::ffi::c_void;
+    if !shared.isolate.request_interrupt(give_heap_back, data) {
+        // SAFETY: not queued, so still ours.
+        drop(unsafe { Arc::from_raw(data as *const Shared) });
+    }
+    // SAFETY: see `Squeeze`: the engine thread is inside this entry.
+    let mut isolate = unsafe { v8::Isolate::from_raw_isolate_ptr(squeeze.isolate) };
+    // No callback: past the limit the engine refuses the allocation (after
+    // a fixed headroom, which a runtime with pihost loaded already uses).
+    isolate.remove_near_heap_limit_callback(no_more_heap, 1);
+}
+
+/// Runs on the engine thread at the engine's next poll, which lands the
+/// termination. The run may have ended before (the engine then gave the
+/// heap back itself, and its heap callback is in place again): then nothing.
+unsafe extern "C" fn give_heap_back(isolate: v8::UnsafeRawIsolatePtr, data: *mut std::ffi::c_void) {
+    // SAFETY: `data` is the count `squeeze_if_still` gave this interrupt.
+    let shared = unsafe { Arc::from_raw(data as *const Shared) };
+    let (Some(squeeze), true) = (&shared.squeeze, shared.squeezed.load(Ordering::Acquire)) else {
+        return;
+    };
+    // SAFETY: interrupts run on the isolate's own thread, inside it.
+    let mut isolate = unsafe { v8::Isolate::from_raw_isolate_ptr(isolate) };
+    isolate.remove_near_heap_limit_callback(no_more_heap, squeeze.heap_limit);
+}
+
+/// Never called: removing a callback names one, and the engine ignores it.
+unsafe extern "C" fn no_more_heap(_data: *mut std::ffi::c_void, current: usize, _initial: usize) -> usize {
+    current
 }

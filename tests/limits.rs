@@ -78,6 +78,9 @@ export default function (pi) {
   pi.on("turn_start", () => { setTimeout(() => { for (;;) {} }, 0); });
   pi.registerTool({ name: "spin-tool", parameters: { type: "object" }, execute: async () => { for (;;) {} } });
   pi.registerTool({ name: "hang-tool", parameters: { type: "object" }, execute: () => new Promise(() => {}) });
+  pi.registerTool({ name: "sort-tool", parameters: { type: "object" }, execute: async () => {
+    const items = Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 1000003); for (;;) items.slice().sort();
+  } });
   pi.registerTool({ name: "alloc-tool", parameters: { type: "object" }, execute: async () => {
     const keep = []; for (;;) keep.push(new Array(1000).fill(Math.random()));
   } });
@@ -354,6 +357,12 @@ fn the_handle_stops_each_bad_call_and_the_same_runtime_answers_the_next() {
                 "did not return within 700 ms in tool \"spin-tool\" (terminated)",
             ),
             ("hang-tool", "never settled in tool \"hang-tool\""),
+            // Stopped by squeezing its heap (a loop of built-in sorts);
+            // the heap limit still holds for the next runaway.
+            (
+                "sort-tool",
+                "did not return within 700 ms in tool \"sort-tool\" (terminated)",
+            ),
             ("alloc-tool", "exceeded the heap limit of 64 MB in tool \"alloc-tool\""),
         ] {
             let message = extension_message(pihost.execute_tool(tool, "t", &json!({}), None).await);
@@ -629,6 +638,36 @@ const RUNAWAYS: &[(&str, &str, &str)] = &[
         "const items = Array.from({ length: 1 << 18 }, () => Math.random()); for (;;) items.sort((a, b) => a - b).reverse();",
         "did not return within 2000 ms",
     ),
+    // Loops of long built-in calls that never poll for a termination (engine
+    // note 34): stopped by squeezing the heap, their next allocation fails.
+    // Sized to stay under the 64 MB heap limit, so the CPU limit is what
+    // stops them; unsqueezed, each would run for minutes.
+    (
+        "builtin-sort",
+        "const items = Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 1000003); for (;;) items.slice().sort();",
+        "did not return within 2000 ms",
+    ),
+    (
+        "json-round-trip",
+        "const rows = Array.from({ length: 30_000 }, (_, i) => ({ i, name: `row ${i}` })); for (;;) JSON.parse(JSON.stringify(rows));",
+        "did not return within 2000 ms",
+    ),
+    (
+        "fill-and-search",
+        "for (;;) new Array(1_000_000).fill(1).indexOf(2);",
+        "did not return within 2000 ms",
+    ),
+    (
+        "caught-builtin-sort",
+        "const items = Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 1000003); for (;;) { try { items.slice().sort(); } catch {} }",
+        "did not return within 2000 ms",
+    ),
+    (
+        // Gives up when the squeeze's refused allocation throws: still the CPU limit's stop.
+        "builtin-sort-gives-up",
+        "const items = Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 1000003); for (;;) { try { items.slice().sort(); } catch { return; } }",
+        "did not return within 2000 ms",
+    ),
 ];
 
 /// Room above the heap limit that a stopped run may take: the platform's
@@ -739,20 +778,18 @@ fn large_allocations_and_long_native_work_are_stopped_and_the_process_stays_unde
     }
 }
 
-/// A loop of long native calls the engine cannot interrupt (engine note
-/// 34) is not stopped by any limit yet; the user is told why the host
-/// stopped answering instead of facing silence.
+/// A loop of built-in calls that neither poll for a termination nor
+/// allocate (engine note 34) is not stopped before the engine's next poll,
+/// minutes later; the user is told why the host stopped answering instead
+/// of facing silence.
 #[test]
 fn a_run_that_outlives_its_termination_is_reported_as_stuck() {
     let _one = one_at_a_time();
     let project = Project::new();
     let stuck = project.write(
         "stuck.ts",
-        "export default function () { const a = Array.from({ length: 2_000_000 }, (_, i) => (i * 7919) % 1000003); for (;;) a.slice().sort(); }\n",
+        "export default function () { const a = new Array(8_000_000).fill(1); for (;;) a.indexOf(2); }\n",
     );
-    // The limit must fire inside the sorts, not while the array is built
-    // (a JavaScript callback, where the termination would land): a debug
-    // build on a busy machine takes a second or more for that.
     let mut child = Command::new(env!("CARGO_BIN_EXE_pihost"))
         .args(["inspect", "--cpu-limit-ms", "4000", "--load-timeout-ms", "0", &stuck])
         .stdout(Stdio::null())

@@ -20,6 +20,12 @@ const EngineInternalError = globalThis.InternalError;
 let heapLimitMb = 0;
 /** The entry last failed for the heap limit by its own allocation error. */
 let heapFailure;
+/**
+ * The entry a refused allocation ended after it ran past its CPU limit (the
+ * engine squeezed its heap to stop a run its termination did not reach);
+ * failTerminated fails it with the CPU limit's message.
+ */
+let cpuFailure;
 
 /** Sets the heap limit (MB, 0: none) that allocation failures are reported against. */
 export function configureHeapLimit(mb) {
@@ -42,6 +48,18 @@ function asHeapLimitError(entry, error) {
     // No room even for the message: the engine's own error says it.
     return error;
   }
+}
+
+/**
+ * Whether `entry`'s code came back (returned, threw, or settled) from a run
+ * the engine squeezed to stop it past its CPU limit: whatever it came back
+ * with is the squeeze's doing, so the entry stays open for the CPU limit's
+ * stop (failTerminated).
+ */
+function squeezedOut(entry) {
+  if (!ops.op_pihost_cpu_stop_landed()) return false;
+  cpuFailure = entry;
+  return true;
 }
 
 /** Entries whose extension code has not settled yet, oldest first. */
@@ -130,10 +148,12 @@ export function enterExtension(owner, invoke) {
     // (it was meant for the extension's code, which ended a moment before)
     // leaves the entry open, so the host's stop still settles it.
     const succeed = (value) => {
+      if (squeezedOut(entry)) return;
       resolve(value);
       close();
     };
     const fail = (error) => {
+      if (squeezedOut(entry)) return;
       reject(asHeapLimitError(entry, error));
       close();
     };
@@ -199,6 +219,8 @@ export function failTerminated(requestJson) {
   core.setAsyncContext?.(undefined);
   const failedByAllocation = heapFailure;
   heapFailure = undefined;
+  const squeezed = cpuFailure;
+  cpuFailure = undefined;
   if (kind === "heap" && failedByAllocation !== undefined) {
     // The allocation the limit refused threw in that extension's code;
     // nothing else is to blame. Its entry failed with this limit's message,
@@ -212,19 +234,20 @@ export function failTerminated(requestJson) {
       loading: failedByAllocation.event === "load",
     });
   }
-  const path = stopped?.path ?? "<unknown>";
-  const where = stopped?.where ?? "in a callback";
+  const blamed = kind === "cpu" && squeezed !== undefined ? squeezed : stopped;
+  const path = blamed?.path ?? "<unknown>";
+  const where = blamed?.where ?? "in a callback";
   const message =
     kind === "heap"
       ? `Extension "${path}" exceeded the heap limit of ${heapMb} MB ${where}`
       : `Extension "${path}" did not return within ${limitMs} ms ${where} (terminated)`;
-  const target = failable(stopped);
+  const target = failable(blamed);
   if (target && openEntries.has(target)) {
     stop(target, new Error(message));
   } else {
-    ops.op_pihost_report_error({ extensionPath: path, event: stopped?.event ?? "callback", error: message });
+    ops.op_pihost_report_error({ extensionPath: path, event: blamed?.event ?? "callback", error: message });
   }
-  return JSON.stringify({ extensionPath: path, message, loading: stopped?.event === "load" });
+  return JSON.stringify({ extensionPath: path, message, loading: blamed?.event === "load" });
 }
 
 /** Things outside the event loop that may still settle any open entry (the host's keys to an open component). */
