@@ -520,8 +520,11 @@ fn squeeze_if_still(shared: &Arc<Shared>, entry: u64) {
     }
     // SAFETY: see `Squeeze`: the engine thread is inside this entry.
     let mut isolate = unsafe { v8::Isolate::from_raw_isolate_ptr(squeeze.isolate) };
-    // No callback: past the limit the engine refuses the allocation (after
-    // a fixed headroom, which a runtime with pihost loaded already uses).
+    // A limit of one byte and no callback: past its fixed headroom of 16 MB
+    // the engine refuses every allocation, at no cost, and re-arms the
+    // termination. (A callback that never raised the limit would leave only
+    // 2 MB, but the engine measures the whole heap before each call of it,
+    // and a squeezed loop that catches its errors then no longer stopped.)
     isolate.remove_near_heap_limit_callback(no_more_heap, 1);
 }
 

@@ -735,11 +735,27 @@ fn extension_source(tools: &[String]) -> String {
 
 #[test]
 fn a_runaway_isolated_extension_is_stopped_and_the_others_go_on() {
+    an_isolated_runaway_tool_is_stopped_and_the_others_go_on("for (;;) {}");
+}
+
+/// A loop of built-in sorts never reaches the engine's poll for a
+/// termination; the guest's watchdog squeezes its heap, as the main
+/// runtime's does (src/limits.rs), and the guest is stopped in time.
+#[test]
+fn an_isolated_loop_of_builtin_sorts_is_stopped_and_the_others_go_on() {
+    an_isolated_runaway_tool_is_stopped_and_the_others_go_on(
+        "const items = Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 1000003); for (;;) items.slice().sort();",
+    );
+}
+
+/// The isolated extension's tool `spin` runs `runaway`: it fails for the
+/// CPU limit, the other extension answers, the stopped one's tools fail.
+fn an_isolated_runaway_tool_is_stopped_and_the_others_go_on(runaway: &str) {
     let project = support::Project::new();
     let spin = project.write(
         "spin.ts",
         &extension_source(&[
-            tool_source("spin", "for (;;) {}"),
+            tool_source("spin", runaway),
             tool_source("fine", "return { content: [], details: 'fine' };"),
         ]),
     );

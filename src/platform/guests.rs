@@ -144,7 +144,20 @@ impl GuestLink {
     /// Sets the guest's runtime up on its own thread: its link, its CPU
     /// limit and its prompts (in the session that started it).
     pub(super) fn install(self, runtime: &mut JsRuntime) -> GuestWatchdog {
-        let watchdog = crate::limits::Watchdog::new(runtime.v8_isolate().thread_safe_handle(), self.cpu_limit);
+        let isolate = runtime.v8_isolate().thread_safe_handle();
+        let heap_limit = self.heap_limit_mb.map(|mb| mb.saturating_mul(1024 * 1024));
+        let watchdog = if cfg!(feature = "quickjs") {
+            // SAFETY: the guest's isolate outlives its watchdog: the guest
+            // thread drops the watchdog before its runtime, and the watchdog
+            // touches the isolate only while a run of it goes on.
+            let raw_isolate = unsafe { runtime.v8_isolate().as_raw_isolate_ptr() };
+            unsafe { crate::limits::Watchdog::new_squeezing(isolate, raw_isolate, self.cpu_limit, heap_limit) }
+        } else {
+            crate::limits::Watchdog::new(isolate, self.cpu_limit)
+        };
+        // A squeezed run ends the guest; its entry code still needs the signal
+        // to fail a call that came back from it (js/runtime/entries.js).
+        runtime.op_state().borrow_mut().put(watchdog.squeeze_signal());
         if let Some(mb) = self.heap_limit_mb {
             crate::limits::watch_heap(runtime, &watchdog, mb);
         }
