@@ -1,6 +1,7 @@
 // pi-tui as extensions see it: the pure parts (text measuring and cutting,
 // key parsing, fuzzy matching, keybindings), what the terminal can show
-// (capabilities, inline image sequences) and the components whose
+// (capabilities, inline image sequences), colours (parsing, OKLCH/OKHSL
+// conversion, mixing, SGR sequences) and the components whose
 // render(width) is plain string work, Markdown, the prompt Editor and Image
 // among them. Anything not exported here is served
 // by the facade as "not implemented yet".
@@ -64,6 +65,24 @@ export {
   renderImage,
 } from "./pi-tui/terminal-image.js";
 export { Image, setImageTranscoder } from "./pi-tui/components/image.js";
+export {
+  backgroundAnsi,
+  colorToHex,
+  colorToOkhsl,
+  colorToOklch,
+  colorToRgb,
+  foregroundAnsi,
+  indexedColor,
+  mixColors,
+  okhslColor,
+  oklchColor,
+  parseColor,
+  rgbColor,
+  styleText,
+  styleTextWithAnsi,
+} from "./pi-tui/colors.js";
+export { oklabToOkhslLightness } from "./pi-tui/oklab.js";
+export { parseTerminalColorSchemeReport } from "./pi-tui/terminal-colors.js";
 
 /** Each run of C0/C1 control characters (ESC, BEL, newlines, ...) as one space. */
 export function replaceControlCharacters(str) {

@@ -860,6 +860,7 @@ export function runCases(tui) {
   }
 
   terminalImageCases(tui, needs);
+  colorCases(tui, needs);
   return results;
 }
 
@@ -1442,4 +1443,328 @@ function terminalImageCases(tui, needs) {
       }),
     ),
   );
+}
+
+// Colours: construction and its checks, every syntax parseColor takes or
+// refuses, conversions between the spaces (raw floats, so the Oklab/OKHSL
+// arithmetic must match to the last bit), mixing, SGR sequences in both
+// colour modes, styling and the terminal's colour-scheme report.
+
+const COLOR_TEXTS = [
+  "#000", "#fff", "#FFF", "#abc", "#a1B2c3", "#000000", "#ffffff", "#7f7f7f", "#12345", "#1234567", "#ggg",
+  "abc", "#abcd", " #abc", "#abc ", "#abc\n",
+  "oklch(0.5 0.1 120)", "oklch(50% 0.1 120)", "OKLCH(0.7 0.15 30deg)", "oklch( 0.7   0.15  30DEG )",
+  "oklch(0.7 0.15 -30)", "oklch(0.7 0.15 400)", "oklch(1 0.3 150)", "oklch(100% 0.3 150)", "oklch(0 0 0)",
+  "oklch(.5 .2 .5)", "oklch(5. 0.1 10)", "oklch(0.5e0 1e-1 1.2E2)", "oklch(+0.5 +0.1 +10)", "oklch(0.6 0.4 264)",
+  "oklch(0.9 0.37 145)", "oklch(0.2 0.2 300)", "oklch(1.5 0.1 10)", "oklch(150% 0.1 10)", "oklch(0.5 -0.1 10)",
+  "oklch(0.5 0.1)", "oklch(0.5,0.1,10)", "oklch(0.5 0.1 10 / 0.5)", "oklch(0.5 0.1% 10)", "oklch(0.5 0.1 10%)",
+  "oklch(0.5 0.1 10rad)", "oklch(0.5 0.1 1e999)", "oklch (0.5 0.1 10)", "oklch(0.5 0.1 10deg deg)",
+  "okhsl(0 0% 0%)", "okhsl(0 0 1)", "okhsl(120 50% 50%)", "okhsl(120 0.5 0.5)", "OKHSL(240deg 100% 70%)",
+  "okhsl(30 80% 60%)", "okhsl(-90 40% 30%)", "okhsl(725 100% 50%)", "okhsl(200 100% 100%)", "okhsl(200 100% 0%)",
+  "okhsl(10 0.8 0.5)", "okhsl(10 80 50)", "okhsl(10 101% 50%)", "okhsl(10 50% -1%)", "okhsl(10% 50% 50%)",
+  "okhsl(10 50% 50%", "okhsl(10deg 50%% 50%)", "okhsl(.5e1 .5 .5)", "okhsl( 350 12% 88% )",
+  "", "red", "rgb(1,2,3)", "hsl(0 0% 0%)",
+];
+const COLOR_NUMBERS = [0, 7, 15, 16, 100, 231, 232, 244, 255, 256, -1, 1.5, NaN, Infinity];
+
+/** Colours the conversion, mixing and SGR cases run over, by name. */
+function colorSamples(tui) {
+  return {
+    black: tui.rgbColor(0, 0, 0),
+    white: tui.rgbColor(255, 255, 255),
+    red: tui.rgbColor(255, 0, 0),
+    green: tui.rgbColor(0, 255, 0),
+    blue: tui.rgbColor(0, 0, 255),
+    grey: tui.rgbColor(128, 128, 128),
+    nearGrey: tui.rgbColor(120, 124, 127),
+    orange: tui.rgbColor(255, 136, 0),
+    teal: tui.rgbColor(18, 140, 126),
+    fraction: tui.rgbColor(10.4, 200.5, 99.6),
+    darkest: tui.rgbColor(1, 0, 0),
+    idx0: tui.indexedColor(0),
+    idx9: tui.indexedColor(9),
+    idx16: tui.indexedColor(16),
+    idx208: tui.indexedColor(208),
+    idx231: tui.indexedColor(231),
+    idx232: tui.indexedColor(232),
+    idx255: tui.indexedColor(255),
+    oklchMid: tui.oklchColor(0.6, 0.12, 250),
+    oklchGrey: tui.oklchColor(0.5, 0, 123),
+    oklchWide: tui.oklchColor(0.7, 0.35, 140),
+    oklchWhiteWide: tui.oklchColor(1, 0.3, 150),
+    oklchBlack: tui.oklchColor(0, 0.2, 20),
+    oklchNegHue: tui.oklchColor(0.8, 0.05, -60),
+    okhslVivid: tui.okhslColor(300, 1, 0.55),
+    okhslPale: tui.okhslColor(45, 0.2, 0.9),
+  };
+}
+
+// Conversions to OKLCH and OKHSL run through Math.cbrt, Math.hypot,
+// Math.atan2 and `**`, whose last bits differ between V8 (pi's fdlibm-based
+// functions) and the libm pihost's engine calls, by a few ulps at most.
+// Such results are compared to 10 significant digits: closer than any
+// formula difference would come, and each engine's own exact result rounds
+// the same way. A grey's chroma is rounding noise (~1e-16) and its hue the
+// angle of that noise, so both read as 0 below 1e-9.
+function approx(value) {
+  if (typeof value === "number") return Math.abs(value) < 1e-9 ? 0 : Number(value.toPrecision(10));
+  if (Array.isArray(value)) return value.map(approx);
+  if (value && typeof value === "object") {
+    const out = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, approx(item)]));
+    if (typeof value.c === "number" && Math.abs(value.c) < 1e-9 && "h" in value) out.h = 0;
+    return out;
+  }
+  return value;
+}
+const approxCapture = (fn) => approx(capture(fn));
+
+function colorCases(tui, needs) {
+  const frozen = (value) => ({ value, frozen: Object.isFrozen(value) });
+
+  needs(["indexedColor"], "indexedColor", () =>
+    COLOR_NUMBERS.concat(["3", null]).map((n) => capture(() => frozen(tui.indexedColor(n)))),
+  );
+  needs(["rgbColor"], "rgbColor", () =>
+    [
+      [0, 0, 0], [255, 255, 255], [1.5, 2.25, 254.75], [256, 0, 0], [0, -1, 0], [0, 0, 255.01], [NaN, 0, 0],
+      [0, Infinity, 0], [0, 0, "7"], [300, NaN, -5], [-0, 0, 0],
+    ].map(([r, g, b]) => capture(() => frozen(tui.rgbColor(r, g, b)))),
+  );
+  needs(["oklchColor"], "oklchColor", () =>
+    [
+      [0, 0, 0], [1, 0.4, 359.5], [0.5, 0.1, 360], [0.5, 0.1, 720.5], [0.5, 0.1, -30], [0.5, 0.1, -720],
+      [0.5, 2, 10], [1.0001, 0.1, 10], [-0.1, 0.1, 10], [0.5, -0.01, 10], [NaN, 0, 0], [0.5, Infinity, 0],
+      [0.5, 0.1, NaN], [0.5, 0.1, 1e20], [0.5, 0.1, 0.1 + 0.2],
+    ].map(([l, c, h]) => capture(() => frozen(tui.oklchColor(l, c, h)))),
+  );
+  needs(["okhslColor"], "okhslColor/errors", () =>
+    [[NaN, 0.5, 0.5], [0, Infinity, 0.5], [0, 0.5, NaN], [0, 1.1, 0.5], [0, -0.1, 0.5], [0, 0.5, 1.1], [0, 0.5, -0.1]].map(
+      ([h, s, l]) => capture(() => tui.okhslColor(h, s, l)),
+    ),
+  );
+  for (const h of [0, 29, 60, 90, 110, 142, 180, 210, 264, 300, 330, 359.9, -45, 1080]) {
+    needs(["okhslColor"], `okhslColor/h${h}`, () => {
+      const out = [];
+      for (const s of [0, 0.05, 0.3, 0.79, 0.8, 0.81, 0.95, 1]) {
+        for (const l of [0, 0.02, 0.2, 0.5, 0.65, 0.9, 0.99, 1]) out.push(capture(() => tui.okhslColor(h, s, l)));
+      }
+      return out;
+    });
+  }
+
+  for (const text of COLOR_TEXTS) {
+    needs(["parseColor"], `parseColor/${text}`, () => capture(() => frozen(tui.parseColor(text))));
+  }
+  needs(["parseColor"], "parseColor/numbers", () => COLOR_NUMBERS.map((n) => capture(() => tui.parseColor(n))));
+  needs(["parseColor"], "parseColor/nonStrings", () =>
+    [undefined, null, true, {}, ["#abc"]].map((v) => capture(() => tui.parseColor(v))),
+  );
+
+  const conversions = ["colorToRgb", "colorToOklch", "colorToOkhsl", "colorToHex"];
+  needs(["rgbColor", "indexedColor", "oklchColor", "okhslColor", ...conversions], "colorConversions/samples", () => {
+    const out = {};
+    for (const [name, color] of Object.entries(colorSamples(tui))) {
+      out[name] = Object.fromEntries(conversions.map((fn) => [fn, approxCapture(() => tui[fn](color))]));
+    }
+    return out;
+  });
+  needs(["indexedColor", ...conversions], "colorConversions/palette", () =>
+    Array.from({ length: 256 }, (_, i) => conversions.map((fn) => approxCapture(() => tui[fn](tui.indexedColor(i))))),
+  );
+  needs(["rgbColor", ...conversions], "colorConversions/rgbGrid", () => {
+    const out = [];
+    for (const r of [0, 37, 102, 200, 255]) {
+      for (const g of [0, 64, 181, 255]) {
+        for (const b of [0, 15, 128, 254]) {
+          const color = tui.rgbColor(r, g, b);
+          out.push(approx([tui.colorToOklch(color), tui.colorToOkhsl(color), tui.colorToHex(color)]));
+        }
+      }
+    }
+    return out;
+  });
+  needs(["oklchColor", "colorToRgb", "colorToHex"], "colorConversions/oklchSweep", () => {
+    const out = [];
+    for (const l of [0, 0.05, 0.3, 0.55, 0.75, 0.92, 1]) {
+      for (const c of [0, 0.03, 0.09, 0.16, 0.25, 0.4]) {
+        for (const h of [0, 40, 95, 150, 200, 265, 320]) out.push(tui.colorToHex(tui.oklchColor(l, c, h)));
+      }
+    }
+    return out;
+  });
+  // OKHSL -> sRGB -> OKHSL -> sRGB settles after one trip.
+  needs(["okhslColor", "colorToOkhsl", "colorToRgb"], "colorConversions/okhslRoundTrip", () => {
+    const out = [];
+    for (const h of [15, 75, 135, 195, 255, 315]) {
+      for (const s of [0.1, 0.5, 0.85, 1]) {
+        for (const l of [0.1, 0.45, 0.8]) {
+          const first = tui.okhslColor(h, s, l);
+          const back = tui.colorToOkhsl(first);
+          out.push(approx([back, tui.colorToRgb(tui.okhslColor(back.h, back.s, back.l))]));
+        }
+      }
+    }
+    return out;
+  });
+  needs(["parseColor", "colorToHex", "colorToOklch"], "colorConversions/hexRoundTrip", () =>
+    ["#000000", "#ffffff", "#ff8800", "#0a0b0c", "#7fffd4", "#c0ffee", "#808080"].map((hex) => {
+      const color = tui.parseColor(hex);
+      const oklch = tui.colorToOklch(color);
+      return approx([tui.colorToHex(color), oklch, tui.colorToHex(tui.oklchColor(oklch.l, oklch.c, oklch.h))]);
+    }),
+  );
+  needs(["colorToRgb", "colorToHex"], "colorConversions/handMade", () =>
+    [
+      { kind: "rgb", r: 300, g: -4, b: 0.5 },
+      { kind: "indexed", index: 300 },
+      { kind: "indexed", index: 20.5 },
+      { kind: "oklch", l: 0.5, c: 0.1, h: 400 },
+      { kind: "oklch", l: 2, c: 0.1, h: 10 },
+    ].map((color) => [capture(() => tui.colorToRgb(color)), capture(() => tui.colorToHex(color))]),
+  );
+  needs(["colorToRgb"], "colorConversions/unknownKind", () => capture(() => tui.colorToRgb({ kind: "named" })));
+
+  needs(["rgbColor", "indexedColor", "oklchColor", "okhslColor", "mixColors"], "mixColors/samples", () => {
+    const samples = colorSamples(tui);
+    const pairs = [
+      ["black", "white"], ["red", "blue"], ["red", "green"], ["orange", "teal"], ["grey", "red"], ["red", "grey"],
+      ["oklchGrey", "blue"], ["white", "oklchGrey"], ["idx9", "idx208"], ["idx232", "oklchMid"], ["oklchWide", "okhslPale"],
+      ["oklchNegHue", "okhslVivid"], ["fraction", "teal"], ["oklchWhiteWide", "oklchBlack"], ["blue", "blue"],
+    ];
+    const out = {};
+    for (const [a, b] of pairs) {
+      for (const space of [undefined, "oklch", "srgb", "lab"]) {
+        out[`${a}+${b}/${space}`] = [0, 0.1, 0.25, 1 / 3, 0.5, 0.75, 0.9, 1].map((amount) =>
+          approxCapture(() => tui.mixColors(samples[a], samples[b], amount, space)),
+        );
+      }
+    }
+    return out;
+  });
+  needs(["rgbColor", "mixColors"], "mixColors/amounts", () => {
+    const a = tui.rgbColor(10, 20, 30);
+    const b = tui.rgbColor(200, 100, 0);
+    return [-0.01, 1.01, NaN, Infinity, -Infinity, "0.5", -0].map((amount) => [
+      approxCapture(() => tui.mixColors(a, b, amount)),
+      approxCapture(() => tui.mixColors(a, b, amount, "srgb")),
+    ]);
+  });
+
+  const sgr = ["foregroundAnsi", "backgroundAnsi"];
+  needs(["rgbColor", "indexedColor", "oklchColor", "okhslColor", ...sgr], "colorAnsi/samples", () => {
+    const out = {};
+    for (const [name, color] of Object.entries(colorSamples(tui))) {
+      out[name] = [];
+      for (const mode of ["truecolor", "256color", undefined]) {
+        for (const fn of sgr) out[name].push(capture(() => tui[fn](color, mode)));
+      }
+    }
+    return out;
+  });
+  // Which palette entry a 256-colour terminal gets, over a grid of the cube,
+  // the grey ramp and the colours between.
+  needs(["rgbColor", "foregroundAnsi"], "colorAnsi/256grid", () => {
+    const out = [];
+    for (const r of [0, 47, 48, 95, 114, 115, 160, 200, 235, 255]) {
+      for (const g of [0, 50, 95, 155, 215, 255]) {
+        for (const b of [0, 75, 135, 196, 255]) out.push(tui.foregroundAnsi(tui.rgbColor(r, g, b), "256color"));
+      }
+    }
+    return out;
+  });
+  needs(["rgbColor", "foregroundAnsi"], "colorAnsi/256greys", () => {
+    const out = [];
+    for (let v = 0; v <= 255; v += 3) {
+      out.push(tui.foregroundAnsi(tui.rgbColor(v, v, v), "256color"));
+      out.push(tui.foregroundAnsi(tui.rgbColor(v, Math.min(255, v + 9), v), "256color"));
+      out.push(tui.foregroundAnsi(tui.rgbColor(v, Math.min(255, v + 10), v), "256color"));
+    }
+    return out;
+  });
+  needs(["rgbColor", "backgroundAnsi"], "colorAnsi/truecolorRounding", () =>
+    [[0.5, 1.5, 2.49], [254.5, 127.5, 0.4999], [10.4, 200.5, 99.6]].map(([r, g, b]) =>
+      tui.backgroundAnsi(tui.rgbColor(r, g, b), "truecolor"),
+    ),
+  );
+
+  const STYLE_OPTIONS = {
+    none: {},
+    bold: { bold: true },
+    dim: { dim: true },
+    boldDim: { bold: true, dim: true },
+    italic: { italic: true },
+    underline: { underline: true },
+    inverse: { inverse: true },
+    strike: { strikethrough: true },
+    all: { bold: true, dim: true, italic: true, underline: true, inverse: true, strikethrough: true },
+    falsy: { bold: false, dim: 0, italic: "", underline: null },
+    truthy: { bold: 1, italic: "yes" },
+  };
+  needs(["rgbColor", "indexedColor", "oklchColor", "styleText"], "styleText", () => {
+    const samples = colorSamples(tui);
+    const colorings = {
+      plain: {},
+      fg: { fg: samples.orange },
+      bg: { bg: samples.idx208 },
+      both: { fg: samples.oklchMid, bg: samples.okhslPale },
+      undefinedColors: { fg: undefined, bg: undefined },
+    };
+    const out = {};
+    for (const [colorName, colors] of Object.entries(colorings)) {
+      for (const [styleName, style] of Object.entries(STYLE_OPTIONS)) {
+        for (const mode of ["truecolor", "256color"]) {
+          out[`${colorName}/${styleName}/${mode}`] = capture(() => tui.styleText("text", { ...colors, ...style }, mode));
+        }
+      }
+    }
+    out.empty = capture(() => tui.styleText("", { fg: samples.red, bold: true }, "truecolor"));
+    out.multiline = capture(() => tui.styleText("a\nb", { bg: samples.blue, underline: true }, "256color"));
+    return out;
+  });
+  needs(["rgbColor", "styleTextWithAnsi"], "styleTextWithAnsi", () => {
+    const out = {};
+    for (const [styleName, style] of Object.entries(STYLE_OPTIONS)) {
+      out[styleName] = [
+        capture(() => tui.styleTextWithAnsi("x", "<fg>", "<bg>", style)),
+        capture(() => tui.styleTextWithAnsi("x", undefined, "<bg>", style)),
+        capture(() => tui.styleTextWithAnsi("x", "", undefined, style)),
+      ];
+    }
+    out.ignoresColors = capture(() =>
+      tui.styleTextWithAnsi("x", undefined, undefined, { fg: tui.rgbColor(1, 2, 3), bg: tui.rgbColor(4, 5, 6) }),
+    );
+    return out;
+  });
+
+  needs(["oklabToOkhslLightness"], "oklabToOkhslLightness", () =>
+    [0, 1e-9, 0.01, 0.1, 0.25, 0.4, 0.5, 0.568, 0.75, 0.9, 0.999, 1, 1.2, -0.1, NaN].map((x) =>
+      capture(() => tui.oklabToOkhslLightness(x)),
+    ),
+  );
+
+  const SCHEME_REPORTS = {
+    dark: `${ESC}[?997;1n`,
+    light: `${ESC}[?997;2n`,
+    repeatedLastLight: `${ESC}[?997;1n${ESC}[?997;2n`,
+    repeatedLastDark: `${ESC}[?997;2n${ESC}[?997;1n`,
+    three: `${ESC}[?997;2n${ESC}[?997;2n${ESC}[?997;2n`,
+    otherValue: `${ESC}[?997;3n`,
+    zero: `${ESC}[?997;0n`,
+    twoDigits: `${ESC}[?997;12n`,
+    noPrivate: `${ESC}[997;1n`,
+    query: `${ESC}[?996n`,
+    trailingText: `${ESC}[?997;1nx`,
+    leadingText: `x${ESC}[?997;1n`,
+    newline: `${ESC}[?997;1n\n`,
+    upperN: `${ESC}[?997;1N`,
+    truncated: `${ESC}[?997;1`,
+    osc11: `${ESC}]11;rgb:0000/0000/0000${ESC}\\`,
+    c1Csi: "\x9b?997;1n",
+    empty: "",
+  };
+  for (const [name, data] of Object.entries(SCHEME_REPORTS)) {
+    needs(["parseTerminalColorSchemeReport"], `parseTerminalColorSchemeReport/${name}`, () =>
+      capture(() => tui.parseTerminalColorSchemeReport(data)),
+    );
+  }
 }
