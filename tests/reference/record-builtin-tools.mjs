@@ -9,19 +9,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { runAll } from "../pi-packages/builtin-tools-cases.mjs";
+import { referenceVirtualModules } from "./reference-modules.mjs";
 
-const referenceDir = process.argv[2];
-if (!referenceDir) {
-  console.error("usage: record-builtin-tools.mjs <pi-reference-dir>");
-  process.exit(2);
-}
-const virtualModules = path.join(
-  referenceDir,
-  "node_modules/@earendil-works/pi-coding-agent/dist/core/extensions/virtual-modules.js",
-);
-const { VIRTUAL_MODULES } = await import(pathToFileURL(virtualModules).href);
+const VIRTUAL_MODULES = await referenceVirtualModules("record-builtin-tools.mjs");
 
 const dir = await mkdtemp(path.join(tmpdir(), "pihost-builtin-tools-"));
 try {

@@ -7,19 +7,9 @@
 //
 // The output is data recorded from the reference; regenerate it with each pi
 // release, never edit it. The pi-ai goldens compare the patterns too.
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { referenceVirtualModules } from "./reference-modules.mjs";
 
-const referenceDir = process.argv[2];
-if (!referenceDir) {
-  console.error("usage: record-overflow-patterns.mjs <pi-reference-dir>");
-  process.exit(2);
-}
-const virtualModules = path.join(
-  referenceDir,
-  "node_modules/@earendil-works/pi-coding-agent/dist/core/extensions/virtual-modules.js",
-);
-const { VIRTUAL_MODULES } = await import(pathToFileURL(virtualModules).href);
+const VIRTUAL_MODULES = await referenceVirtualModules("record-overflow-patterns.mjs");
 const ai = VIRTUAL_MODULES["@earendil-works/pi-ai"];
 const patterns = ai.getOverflowPatterns().map((pattern) => ({ source: pattern.source, flags: pattern.flags }));
 // One pattern a line: diffs of a regenerated list stay readable.

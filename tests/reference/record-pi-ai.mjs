@@ -7,20 +7,10 @@
 //   node tests/reference/record-pi-ai.mjs <pi-reference-dir> > reference-data/pi-ai-goldens.json
 //
 // The output is data recorded from the reference; regenerate it, never edit it.
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { buildCases, runCase } from "../pi-packages/pi-ai-cases.mjs";
+import { referenceVirtualModules } from "./reference-modules.mjs";
 
-const referenceDir = process.argv[2];
-if (!referenceDir) {
-  console.error("usage: record-pi-ai.mjs <pi-reference-dir>");
-  process.exit(2);
-}
-const virtualModules = path.join(
-  referenceDir,
-  "node_modules/@earendil-works/pi-coding-agent/dist/core/extensions/virtual-modules.js",
-);
-const { VIRTUAL_MODULES } = await import(pathToFileURL(virtualModules).href);
+const VIRTUAL_MODULES = await referenceVirtualModules("record-pi-ai.mjs");
 const ai = VIRTUAL_MODULES["@earendil-works/pi-ai"];
 const aiModels = VIRTUAL_MODULES["@earendil-works/pi-ai/models"];
 const aiProviders = VIRTUAL_MODULES["@earendil-works/pi-ai/providers/all"];
