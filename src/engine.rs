@@ -223,6 +223,39 @@ impl Replay {
         }
     }
 
+    /// Leaves the extension at `path` (as the load request names it) out of
+    /// the recorded load: its load cannot be stopped. Whether it was in it.
+    pub(crate) fn leave_out(&mut self, path: &str) -> bool {
+        let Some(load) = &self.load else { return false };
+        let Ok(mut request) = serde_json::from_str::<serde_json::Value>(load) else {
+            return false;
+        };
+        let Some(entries) = request.get_mut("entries").and_then(serde_json::Value::as_array_mut) else {
+            return false;
+        };
+        let before = entries.len();
+        entries.retain(|entry| entry.get("path").and_then(serde_json::Value::as_str) != Some(path));
+        if entries.len() == before {
+            return false;
+        }
+        self.load = Some(request.to_string());
+        true
+    }
+
+    /// The paths of the recorded load, in load order.
+    pub(crate) fn load_order(&self) -> Vec<String> {
+        let request = self
+            .load
+            .as_deref()
+            .and_then(|load| serde_json::from_str::<serde_json::Value>(load).ok());
+        let entries = request.as_ref().and_then(|request| request.get("entries")?.as_array());
+        entries
+            .into_iter()
+            .flatten()
+            .filter_map(|entry| Some(entry.get("path")?.as_str()?.to_string()))
+            .collect()
+    }
+
     /// Records the host bound with `state` (JSON).
     pub(crate) fn record_bind(&mut self, host: Arc<dyn Host>, state: &str) {
         self.host = Some(host);
@@ -354,6 +387,7 @@ impl Engine {
             Watchdog::new(isolate, options.limits.cpu)
         };
         runtime.op_state().borrow_mut().put(watchdog.squeeze_signal());
+        runtime.op_state().borrow_mut().put(watchdog.loading_mark());
         runtime
             .v8_isolate()
             .set_prepare_stack_trace_callback(stack_trace_unless_terminating);
@@ -414,6 +448,15 @@ impl Engine {
             clock: self.watchdog.as_ref().map(Watchdog::clock),
         };
         crate::permissions::prompt::set_session(Some(session));
+    }
+
+    /// Calls `listener` (on another thread) if a run this engine stopped
+    /// for its CPU limit goes on regardless: this runtime is then beyond
+    /// use, its thread left to finish at the lowest priority.
+    pub(crate) fn on_stuck(&self, listener: crate::limits::StuckListener) {
+        if let Some(watchdog) = &self.watchdog {
+            watchdog.on_stuck(listener);
+        }
     }
 
     /// Whether a heap stop left this runtime unusable; [`Engine::restart`]
@@ -1032,18 +1075,3 @@ pub(crate) fn load_request(
 }
 
 pub use crate::modules::module_url;
-
-/// Discovers and loads extensions in a fresh engine on the current thread.
-pub fn inspect_blocking(options: EngineOptions, configured_paths: &[String]) -> Result<InspectReport, PihostError> {
-    let started = Instant::now();
-    let async_runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(PihostError::AsyncRuntime)?;
-    let mut report = async_runtime.block_on(async {
-        let mut engine = Engine::new(options).await?;
-        engine.inspect(configured_paths).await
-    })?;
-    report.total_load_ms = started.elapsed().as_secs_f64() * 1000.0;
-    Ok(report)
-}

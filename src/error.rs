@@ -68,6 +68,16 @@ pub enum PihostError {
         /// The call that was in flight.
         call: String,
     },
+    /// Extension code stopped for its CPU limit went on regardless (a loop
+    /// of native calls the engine cannot interrupt), so pihost gave up the
+    /// runtime; the next call starts a new one with the same extensions.
+    #[error("{call} was cut off: {message}")]
+    EngineStuck {
+        /// The call that was in flight.
+        call: String,
+        /// What went on, naming the extension when pihost knows it.
+        message: String,
+    },
     /// No extension component on pihost's screen has this id (it never
     /// existed, or it is closed); for a close, no open `ctx.ui.custom`
     /// component has it.

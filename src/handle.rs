@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::discovery::DiscoveredExtension;
 use crate::engine::{Engine, EngineOptions, PendingCall, Registrations, Replay};
@@ -21,7 +21,8 @@ use crate::events::{
     ToolCallEvent, ToolCallResult, ToolResultEvent, ToolResultPatch,
 };
 use crate::host::{ExtensionError, Host, HostState};
-use crate::report::{InspectReport, JsLoadReport};
+use crate::limits::Stuck;
+use crate::report::{InspectReport, JsLoadReport, LoadError};
 
 type Reply = oneshot::Sender<Result<String, PihostError>>;
 
@@ -71,12 +72,77 @@ pub struct Pihost {
     handler_counts: crate::ops::host::HandlerCounts,
     /// What the engine was brought to, to bring a new one there too.
     replay: Arc<Mutex<Replay>>,
+    /// Held while a given-up engine is replaced, so only one caller does it.
+    replacing: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// The engine thread a handle talks to, and why it died if it did.
 struct EngineThread {
     requests: mpsc::UnboundedSender<Request>,
     crash: Arc<Mutex<Option<String>>>,
+    /// Set once a run its engine stopped went on regardless: the thread is
+    /// given up (it finishes on its own, at the lowest priority).
+    stuck: watch::Receiver<Option<Stuck>>,
+}
+
+impl EngineThread {
+    fn given_up(&self) -> Option<Stuck> {
+        self.stuck.borrow().clone()
+    }
+}
+
+/// What a caller is told when the run that was stopped in its engine went on regardless.
+fn stuck_message(stuck: &Stuck, cpu_limit: Option<Duration>) -> String {
+    let limit = cpu_limit.map_or_else(String::new, |limit| format!(" of {} ms", limit.as_millis()));
+    const WHY: &str = "it is in a loop of native calls the engine cannot interrupt (docs/engine-notes.md, note 34)";
+    match &stuck.loading {
+        Some(path) => format!(
+            "Extension \"{path}\" did not stop at its CPU limit{limit} while loading: {WHY}, so pihost gave up its runtime and loaded the other extensions in a new one"
+        ),
+        None => format!(
+            "extension code did not stop at its CPU limit{limit}: {WHY}, so pihost gave up its runtime; the next call goes to a new one with the same extensions"
+        ),
+    }
+}
+
+/// `report` with the load errors of extensions left out because their load
+/// got stuck, each in its place in `order` (the load order).
+fn with_left_out(mut report: InspectReport, left_out: Vec<LoadError>, order: &[String]) -> InspectReport {
+    if left_out.is_empty() {
+        return report;
+    }
+    report.errors.extend(left_out);
+    let place = |error: &LoadError| order.iter().position(|path| *path == error.path).unwrap_or(usize::MAX);
+    report.errors.sort_by_key(place);
+    report
+}
+
+/// What tells a caller that the engine thread its request went to died or was given up.
+struct ThreadFate {
+    crash: Arc<Mutex<Option<String>>>,
+    stuck: watch::Receiver<Option<Stuck>>,
+}
+
+impl ThreadFate {
+    /// The error for a request whose answer will never come.
+    fn gone(&self) -> PihostError {
+        match self.crash.lock().ok().and_then(|slot| slot.clone()) {
+            Some(message) => PihostError::EngineCrashed { message },
+            None => stopped(),
+        }
+    }
+}
+
+/// Resolves when `stuck` says the engine was given up; never if it ends otherwise.
+async fn given_up(mut stuck: watch::Receiver<Option<Stuck>>) -> Stuck {
+    let notice = match stuck.wait_for(Option::is_some).await {
+        Ok(notice) => notice.clone(),
+        Err(_) => None,
+    };
+    match notice {
+        Some(notice) => notice,
+        None => std::future::pending().await,
+    }
 }
 
 fn stopped() -> PihostError {
@@ -105,7 +171,14 @@ impl Pihost {
         let (errors, _) = broadcast::channel(1024);
         let handler_counts = crate::ops::host::HandlerCounts::default();
         let replay = Arc::new(Mutex::new(Replay::default()));
-        let (engine, _) = spawn_engine(&options, &errors, &handler_counts, &replay).await?;
+        let (engine, _) = match spawn_engine(&options, &errors, &handler_counts, &replay).await? {
+            Spawned::Ready(engine, report) => (engine, report),
+            Spawned::GivenUp(stuck) => {
+                return Err(PihostError::EngineCrashed {
+                    message: stuck_message(&stuck, options.limits.cpu),
+                });
+            }
+        };
         Ok(Self {
             engine: Arc::new(Mutex::new(engine)),
             errors,
@@ -113,6 +186,7 @@ impl Pihost {
             dispatch_timeout: Arc::new(Mutex::new(None)),
             handler_counts,
             replay,
+            replacing: Arc::new(tokio::sync::Mutex::new(())),
         })
     }
 
@@ -122,18 +196,101 @@ impl Pihost {
     /// state, then `session_start` with reason "reload" (H1). Every clone of
     /// the handle talks to the new engine. The report is the new load's.
     pub async fn restart(&self) -> Result<Option<InspectReport>, PihostError> {
-        let old = self.engine.lock().ok().map(|engine| engine.requests.clone());
-        if let Some(old) = old {
+        let _one = self.replacing.lock().await;
+        let old = self
+            .engine
+            .lock()
+            .ok()
+            .map(|engine| (engine.requests.clone(), engine.given_up().is_some()));
+        if let Some((old, given_up)) = old {
             let (reply, done) = oneshot::channel();
-            if old.send(Request::Shutdown { reply }).is_ok() {
+            // A given-up thread answers when its run ends, maybe minutes later.
+            if old.send(Request::Shutdown { reply }).is_ok() && !given_up {
                 let _ = done.await;
             }
         }
-        let (engine, report) = spawn_engine(&self.options, &self.errors, &self.handler_counts, &self.replay).await?;
-        if let Ok(mut slot) = self.engine.lock() {
-            *slot = engine;
+        let order = self.load_order();
+        let (report, left_out) = self.start_past_stuck_loads().await?;
+        Ok(report.map(|report| with_left_out(report, left_out, &order)))
+    }
+
+    /// Starts an engine thread brought to the recorded session in place of
+    /// the current one. An extension whose load gets stuck on the way is
+    /// left out of the session and answered for in the returned errors.
+    async fn start_past_stuck_loads(&self) -> Result<(Option<InspectReport>, Vec<LoadError>), PihostError> {
+        let mut left_out = Vec::new();
+        loop {
+            match spawn_engine(&self.options, &self.errors, &self.handler_counts, &self.replay).await? {
+                Spawned::Ready(engine, report) => {
+                    if let Ok(mut slot) = self.engine.lock() {
+                        *slot = engine;
+                    }
+                    return Ok((report, left_out));
+                }
+                Spawned::GivenUp(stuck) => {
+                    let message = stuck_message(&stuck, self.options.limits.cpu);
+                    match self.leave_out(&stuck, &message) {
+                        Some(error) => left_out.push(error),
+                        None => return Err(PihostError::EngineCrashed { message }),
+                    }
+                }
+            }
         }
-        Ok(report)
+    }
+
+    /// Leaves the extension whose load got stuck out of the recorded
+    /// session; its load error, or `None` when no load was stuck.
+    fn leave_out(&self, stuck: &Stuck, message: &str) -> Option<LoadError> {
+        let path = stuck.loading.as_ref()?;
+        let mut replay = self.replay.lock().ok()?;
+        replay.leave_out(path).then(|| LoadError {
+            path: path.clone(),
+            error: format!("Failed to load extension: {message}"),
+            stack: None,
+            load_time_ms: None,
+            denied: Vec::new(),
+            timing: None,
+        })
+    }
+
+    /// Replaces the engine if it was given up (a stopped run went on
+    /// regardless), so that calls reach a working one: the session is
+    /// brought back as after a restart, less an extension whose load got
+    /// stuck, and subscribers hear `engineRestarted`. The new load's report
+    /// with the left-out extensions' errors, if there was a load to bring
+    /// back; `Ok(None)` too when nothing had to be replaced.
+    async fn replace_if_given_up(&self) -> Result<Option<InspectReport>, PihostError> {
+        if !self.is_given_up() {
+            return Ok(None);
+        }
+        let _one = self.replacing.lock().await;
+        let Some(stuck) = self.engine.lock().ok().and_then(|engine| engine.given_up()) else {
+            return Ok(None);
+        };
+        let order = self.load_order();
+        let message = stuck_message(&stuck, self.options.limits.cpu);
+        let mut left_out: Vec<LoadError> = self.leave_out(&stuck, &message).into_iter().collect();
+        let (report, more) = self.start_past_stuck_loads().await?;
+        left_out.extend(more);
+        let _ = self.errors.send(ExtensionError {
+            extension_path: stuck.loading.clone().unwrap_or_else(|| "<pihost>".to_string()),
+            event: "engineRestarted".to_string(),
+            error: format!("{message}; pihost restarted the engine with the other extensions"),
+            stack: None,
+        });
+        Ok(report.map(|report| with_left_out(report, left_out, &order)))
+    }
+
+    /// The paths of the session's load, in order.
+    fn load_order(&self) -> Vec<String> {
+        self.replay.lock().map(|replay| replay.load_order()).unwrap_or_default()
+    }
+
+    fn is_given_up(&self) -> bool {
+        self.engine
+            .lock()
+            .ok()
+            .is_some_and(|engine| engine.given_up().is_some())
     }
 
     /// Extension errors reported after loading (a throwing handler, an invalid
@@ -163,14 +320,19 @@ impl Pihost {
         }
     }
 
-    fn send(&self, request: Request) -> Result<Arc<Mutex<Option<String>>>, PihostError> {
+    /// Sends `request` to the engine thread; what tells its caller that the
+    /// thread died or was given up.
+    fn send(&self, request: Request) -> Result<ThreadFate, PihostError> {
         let engine = self.engine.lock().map_err(|_| stopped())?;
         let crash = engine.crash.clone();
         if let Some(message) = crash.lock().ok().and_then(|slot| slot.clone()) {
             return Err(PihostError::EngineCrashed { message });
         }
         engine.requests.send(request).map_err(|_| stopped())?;
-        Ok(crash)
+        Ok(ThreadFate {
+            crash,
+            stuck: engine.stuck.clone(),
+        })
     }
 
     async fn call(
@@ -181,18 +343,26 @@ impl Pihost {
         tool_updates: Option<(String, Option<mpsc::UnboundedSender<Value>>)>,
         bounded: bool,
     ) -> Result<String, PihostError> {
+        self.replace_if_given_up().await?;
         let (reply, answer) = oneshot::channel();
         let tool_call_id = tool_updates.as_ref().map(|(id, _)| id.clone());
-        let crash = self.send(Request::Call {
+        let fate = self.send(Request::Call {
             function,
             argument,
             label: label.clone(),
             tool_updates,
             reply,
         })?;
-        let gone = || match crash.lock().ok().and_then(|slot| slot.clone()) {
-            Some(message) => PihostError::EngineCrashed { message },
-            None => stopped(),
+        let cpu_limit = self.options.limits.cpu;
+        let call_label = label.clone();
+        let answer = async move {
+            tokio::select! {
+                answer = answer => answer.map_err(|_| fate.gone()),
+                stuck = given_up(fate.stuck.clone()) => Err(PihostError::EngineStuck {
+                    call: call_label,
+                    message: stuck_message(&stuck, cpu_limit),
+                }),
+            }
         };
         let limit = if bounded {
             self.dispatch_timeout.lock().ok().and_then(|slot| *slot)
@@ -200,9 +370,9 @@ impl Pihost {
             None
         };
         match limit {
-            None => answer.await.map_err(|_| gone())?,
+            None => answer.await?,
             Some(limit) => match tokio::time::timeout(limit, answer).await {
-                Ok(answer) => answer.map_err(|_| gone())?,
+                Ok(answer) => answer?,
                 Err(_) => {
                     if let Some(id) = tool_call_id {
                         // A tool that outlived its time is told so through its signal.
@@ -261,13 +431,35 @@ impl Pihost {
         extensions: &[DiscoveredExtension],
         use_cache: bool,
     ) -> Result<InspectReport, PihostError> {
-        let started = std::time::Instant::now();
         let request = crate::engine::load_request(&self.options.cwd, extensions, use_cache)?;
-        let response = self
-            .call("loadExtensions", request, "load".to_string(), None, false)
-            .await?;
+        self.load_call("loadExtensions", request, "load").await
+    }
+
+    /// Sends a load (or reload) and reads its report. A load that cannot be
+    /// stopped (an extension's factory stuck past its CPU limit) gives its
+    /// engine up; the other extensions then load in a new one, and the
+    /// report says why the stuck one did not.
+    async fn load_call(
+        &self,
+        function: &'static str,
+        request: String,
+        label: &str,
+    ) -> Result<InspectReport, PihostError> {
+        let started = std::time::Instant::now();
+        let response = match self.call(function, request, label.to_string(), None, false).await {
+            Err(PihostError::EngineStuck { call, message }) => {
+                return match self.replace_if_given_up().await? {
+                    Some(mut report) => {
+                        report.total_load_ms = started.elapsed().as_secs_f64() * 1000.0;
+                        Ok(report)
+                    }
+                    None => Err(PihostError::EngineStuck { call, message }),
+                };
+            }
+            answer => answer?,
+        };
         let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| PihostError::Internal {
-            context: "load report".to_string(),
+            context: format!("{label} report"),
             message: error.to_string(),
         })?;
         Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
@@ -277,7 +469,11 @@ impl Pihost {
     /// (all clones) answers "stopped" from now on.
     pub async fn shutdown(&self) -> Result<(), PihostError> {
         let (reply, done) = oneshot::channel();
-        self.send(Request::Shutdown { reply })?;
+        let fate = self.send(Request::Shutdown { reply })?;
+        // A given-up thread stops when its run ends, maybe minutes later.
+        if fate.stuck.borrow().is_some() {
+            return Ok(());
+        }
         done.await.map_err(|_| stopped())
     }
 
@@ -286,14 +482,8 @@ impl Pihost {
     /// bound again and the new ones get `session_start`. Every later call
     /// reaches the new extensions (H2).
     pub async fn reload(&self, configured_paths: &[String]) -> Result<InspectReport, PihostError> {
-        let started = std::time::Instant::now();
         let request = crate::engine::load_request(&self.options.cwd, &self.discover(configured_paths), false)?;
-        let response = self.call("reload", request, "reload".to_string(), None, false).await?;
-        let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| PihostError::Internal {
-            context: "reload report".to_string(),
-            message: error.to_string(),
-        })?;
-        Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
+        self.load_call("reload", request, "reload").await
     }
 
     /// Binds `host` (R1, A7); getters read `state` until it is updated.
@@ -302,9 +492,16 @@ impl Pihost {
             context: "host state".to_string(),
             message: error.to_string(),
         })?;
+        self.replace_if_given_up().await?;
         let (reply, answer) = oneshot::channel();
-        self.send(Request::Bind { host, state, reply })?;
-        answer.await.map_err(|_| stopped())?.map(|_| ())
+        let fate = self.send(Request::Bind { host, state, reply })?;
+        tokio::select! {
+            answer = answer => answer.map_err(|_| fate.gone())?.map(|_| ()),
+            stuck = given_up(fate.stuck.clone()) => Err(PihostError::EngineStuck {
+                call: "bind".to_string(),
+                message: stuck_message(&stuck, self.options.limits.cpu),
+            }),
+        }
     }
 
     /// Updates the state the extensions' getters read.
@@ -718,6 +915,25 @@ impl Pihost {
     }
 }
 
+/// Discovers and loads extensions in a fresh engine, as `pihost inspect`
+/// does, and stops it. (Through a handle: a load the engine cannot stop
+/// gives that engine up and the other extensions load in a new one.)
+pub fn inspect_blocking(options: EngineOptions, configured_paths: &[String]) -> Result<InspectReport, PihostError> {
+    let started = std::time::Instant::now();
+    let async_runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(PihostError::AsyncRuntime)?;
+    let mut report = async_runtime.block_on(async {
+        let pihost = Pihost::start(options).await?;
+        let report = pihost.load(configured_paths).await;
+        let _ = pihost.shutdown().await;
+        report
+    })?;
+    report.total_load_ms = started.elapsed().as_secs_f64() * 1000.0;
+    Ok(report)
+}
+
 /// Starts an engine thread and waits until its runtime is ready (and, when
 /// `replay` holds a session, brought to it).
 async fn spawn_engine(
@@ -725,10 +941,11 @@ async fn spawn_engine(
     errors: &broadcast::Sender<ExtensionError>,
     handler_counts: &crate::ops::host::HandlerCounts,
     replay: &Arc<Mutex<Replay>>,
-) -> Result<(EngineThread, Option<InspectReport>), PihostError> {
+) -> Result<Spawned, PihostError> {
     let (requests, receiver) = mpsc::unbounded_channel();
     let (ready, is_ready) = oneshot::channel::<Result<Option<InspectReport>, PihostError>>();
     let crash = Arc::new(Mutex::new(None));
+    let (stuck_sender, stuck) = watch::channel(None);
     let thread = ThreadParts {
         options: options.clone(),
         requests: receiver,
@@ -736,18 +953,37 @@ async fn spawn_engine(
         handler_counts: handler_counts.clone(),
         replay: replay.clone(),
         crash: crash.clone(),
+        stuck: Arc::new(stuck_sender),
     };
     std::thread::Builder::new()
         .name("pihost-engine".to_string())
+        // A main thread's stack: transpiling and evaluating deeply nested
+        // real-world modules needs more than a spawned thread's default.
+        .stack_size(ENGINE_THREAD_STACK)
         .spawn(move || run_engine_thread(thread, ready))
         .map_err(PihostError::AsyncRuntime)?;
-    let report = is_ready
-        .await
-        .map_err(|_| match crash.lock().ok().and_then(|slot| slot.clone()) {
-            Some(message) => PihostError::EngineCrashed { message },
-            None => stopped(),
-        })??;
-    Ok((EngineThread { requests, crash }, report))
+    let fate = ThreadFate {
+        crash: crash.clone(),
+        stuck: stuck.clone(),
+    };
+    // Bringing the engine to the session runs extension code, which may
+    // get stuck: the thread is then given up before it is ever ready.
+    let report = tokio::select! {
+        ready = is_ready => ready.map_err(|_| fate.gone())??,
+        stuck = given_up(stuck.clone()) => return Ok(Spawned::GivenUp(stuck)),
+    };
+    Ok(Spawned::Ready(EngineThread { requests, crash, stuck }, report))
+}
+
+/// The engine thread's stack size: what Linux gives a main thread.
+const ENGINE_THREAD_STACK: usize = 8 * 1024 * 1024;
+
+/// How starting an engine thread ended.
+enum Spawned {
+    /// Ready, brought to the session: the report of its load, if it had one.
+    Ready(EngineThread, Option<InspectReport>),
+    /// Given up while brought to the session: an extension's run went on past its stop.
+    GivenUp(Stuck),
 }
 
 /// What an engine thread owns.
@@ -758,6 +994,8 @@ struct ThreadParts {
     handler_counts: crate::ops::host::HandlerCounts,
     replay: Arc<Mutex<Replay>>,
     crash: Arc<Mutex<Option<String>>>,
+    /// Told when a run the engine stopped goes on regardless.
+    stuck: Arc<watch::Sender<Option<Stuck>>>,
 }
 
 /// Marks the thread crashed while it unwinds, before the calls in flight are
@@ -797,6 +1035,16 @@ fn run_engine_thread(parts: ThreadParts, ready: oneshot::Sender<Result<Option<In
 async fn engine_for(parts: &ThreadParts) -> Result<(Engine, Option<InspectReport>), PihostError> {
     let mut engine = Engine::new(parts.options.clone()).await?;
     engine.share_handler_counts(parts.handler_counts.clone());
+    let (stuck, errors, cpu_limit) = (parts.stuck.clone(), parts.errors.clone(), parts.options.limits.cpu);
+    engine.on_stuck(Box::new(move |notice| {
+        let _ = errors.send(ExtensionError {
+            extension_path: notice.loading.clone().unwrap_or_else(|| "<pihost>".to_string()),
+            event: "engineStuck".to_string(),
+            error: stuck_message(&notice, cpu_limit),
+            stack: None,
+        });
+        stuck.send_replace(Some(notice));
+    }));
     let replay = parts.replay.lock().map(|replay| replay.clone()).unwrap_or_default();
     let report = replay.apply(&mut engine).await?;
     Ok((engine, report))

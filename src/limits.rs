@@ -154,6 +154,13 @@ struct Shared {
     /// Whether the running entry's heap is squeezed (until the engine or
     /// the landing termination gives the heap its limit back).
     squeezed: AtomicBool,
+    /// The kernel's id of the runtime's thread, to lower its priority when
+    /// a stopped run cannot be ended (Linux only).
+    thread_id: Option<i32>,
+    /// The extension whose module and factory load now, if one does.
+    loading: Mutex<Option<String>>,
+    /// Told, on the watchdog's thread, when a stopped run cannot be ended.
+    on_stuck: Mutex<Option<StuckListener>>,
 }
 
 impl Shared {
@@ -217,6 +224,9 @@ impl Watchdog {
             stop: AtomicBool::new(false),
             squeeze,
             squeezed: AtomicBool::new(false),
+            thread_id: current_thread_id(),
+            loading: Mutex::new(None),
+            on_stuck: Mutex::new(None),
         });
         let thread = limit.and_then(|_| {
             let shared = shared.clone();
@@ -271,6 +281,20 @@ impl Watchdog {
         HeapSignal(self.shared.clone())
     }
 
+    /// Who hears when a stopped run goes on past [`STUCK_AFTER`]: the
+    /// runtime then cannot be used again, and only a new one goes on.
+    pub(crate) fn on_stuck(&self, listener: StuckListener) {
+        if let Ok(mut slot) = self.shared.on_stuck.lock() {
+            *slot = Some(listener);
+        }
+    }
+
+    /// A handle the loader reaches (through an op) to say which extension
+    /// loads now, so that a stuck load names it.
+    pub(crate) fn loading_mark(&self) -> LoadingMark {
+        LoadingMark(self.shared.clone())
+    }
+
     /// A handle pihost's entry code reaches (through an op) to tell that a
     /// squeezed run's refused allocation ended it.
     pub(crate) fn squeeze_signal(&self) -> SqueezeSignal {
@@ -298,6 +322,28 @@ impl WatchdogClock {
                 (wall != 0).then(|| wall.saturating_add(waited).clamp(1, FIRED - 1))
             });
         result
+    }
+}
+
+/// What a runtime whose stopped run cannot be ended tells its listener.
+#[derive(Debug, Clone)]
+pub(crate) struct Stuck {
+    /// The extension that was loading (its module or factory), if one was.
+    pub(crate) loading: Option<String>,
+}
+
+/// Called on the watchdog's thread when a stopped run cannot be ended.
+pub(crate) type StuckListener = Box<dyn Fn(Stuck) + Send + Sync>;
+
+/// What the loader's op holds to say which extension loads now.
+pub(crate) struct LoadingMark(Arc<Shared>);
+
+impl LoadingMark {
+    /// `Some(path)` while that extension's module and factory load, `None` after.
+    pub(crate) fn set(&self, path: Option<String>) {
+        if let Ok(mut slot) = self.0.loading.lock() {
+            *slot = path;
+        }
     }
 }
 
@@ -405,7 +451,7 @@ fn watch(shared: &Arc<Shared>) {
     while !shared.stop.load(Ordering::Acquire) {
         let entry = shared.entry.load(Ordering::Acquire);
         if entry & FIRED != 0 {
-            let since = say_if_stuck(&mut stuck, entry);
+            let since = say_if_stuck(shared, &mut stuck, entry);
             if since >= SQUEEZE_AFTER {
                 squeeze_if_still(shared, entry);
             }
@@ -444,27 +490,24 @@ fn watch(shared: &Arc<Shared>) {
     }
 }
 
-/// How long a terminated run may go on before the user is told it cannot
-/// be stopped.
+/// How long a terminated run may go on before it is given up: the user is
+/// told, the runtime's thread is left to finish at the lowest priority, and
+/// the listener ([`Watchdog::on_stuck`]) replaces the runtime.
 const STUCK_AFTER: Duration = Duration::from_secs(5);
 
 /// How long a terminated run may go on before its heap is squeezed.
 const SQUEEZE_AFTER: Duration = Duration::from_millis(25);
 
-/// Says once, on stderr, that the terminated run `entry` is still going
-/// after [`STUCK_AFTER`]: the squeeze did not stop it either (a native call
-/// that neither polls nor allocates, docs/engine-notes.md, note 34), and
-/// nothing else would tell the user why the host stopped answering. How
-/// long the run has gone on since it was terminated.
-fn say_if_stuck(stuck: &mut Option<(u64, Instant, bool)>, entry: u64) -> Duration {
+/// Gives up, once, the terminated run `entry` if it still goes on after
+/// [`STUCK_AFTER`]: the squeeze did not stop it either (a loop of native
+/// calls that neither poll nor allocate, docs/engine-notes.md, note 34).
+/// How long the run has gone on since it was terminated.
+fn say_if_stuck(shared: &Shared, stuck: &mut Option<(u64, Instant, bool)>, entry: u64) -> Duration {
     match stuck {
         Some((seen, since, said)) if *seen == entry => {
             if !*said && since.elapsed() >= STUCK_AFTER {
                 *said = true;
-                tracing::error!(
-                    "pihost: extension code stopped for its CPU limit is still running {} s later: it is in a native call the engine cannot interrupt (docs/engine-notes.md, note 34)",
-                    STUCK_AFTER.as_secs()
-                );
+                give_up(shared);
             }
             since.elapsed()
         }
@@ -473,6 +516,59 @@ fn say_if_stuck(stuck: &mut Option<(u64, Instant, bool)>, entry: u64) -> Duratio
             Duration::ZERO
         }
     }
+}
+
+/// Leaves a run that cannot be stopped to itself: its thread runs on only
+/// when nothing else wants the CPU (it ends at the engine's next poll,
+/// which may be minutes away), and the listener starts a runtime in its
+/// place.
+fn give_up(shared: &Shared) {
+    let loading = shared.loading.lock().ok().and_then(|slot| slot.clone());
+    tracing::error!(
+        "pihost: extension code{} stopped for its CPU limit is still running {} s later: it is in a loop of native calls the engine cannot interrupt (docs/engine-notes.md, note 34); its runtime is given up",
+        loading.as_deref().map(|path| format!(" of {path}")).unwrap_or_default(),
+        STUCK_AFTER.as_secs()
+    );
+    if let Some(thread) = shared.thread_id {
+        run_only_when_idle(thread);
+    }
+    let listener = shared.on_stuck.lock().ok().and_then(|mut slot| slot.take());
+    if let Some(listener) = listener {
+        listener(Stuck { loading });
+    }
+}
+
+/// The kernel's id of the calling thread.
+fn current_thread_id() -> Option<i32> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: gettid has no preconditions.
+        Some(unsafe { libc::gettid() })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        None
+    }
+}
+
+/// Puts thread `thread` of this process in the idle scheduling class, where
+/// it gets only the CPU nothing else wants (an unprivileged process may
+/// lower its own threads so).
+fn run_only_when_idle(thread: i32) {
+    #[cfg(target_os = "linux")]
+    {
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: `param` is a valid sched_param; a thread that has ended
+        // gives an error, not undefined behaviour.
+        if unsafe { libc::sched_setscheduler(thread, libc::SCHED_IDLE, &param) } != 0 {
+            tracing::warn!(
+                "cannot lower the priority of the stuck runtime's thread: {}",
+                std::io::Error::last_os_error()
+            );
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = thread;
 }
 
 /// The way to stop a run the termination does not reach (QuickJS polls for

@@ -26,7 +26,7 @@ pub struct InspectReport {
     pub pending_providers: Vec<PendingProvider>,
     /// Wall time in milliseconds of the call that produced the report: the
     /// load alone (`Engine::load`), discovery plus load (`Engine::inspect`),
-    /// or runtime creation, discovery and load (`inspect_blocking`, the CLI).
+    /// or runtime creation, discovery and load (`handle::inspect_blocking`, the CLI).
     pub total_load_ms: f64,
     /// The process's use of the on-disk transpile cache so far, when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -19,6 +19,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, oneshot};
 
+use crate::host::ExtensionError;
+
 use crate::engine::EngineOptions;
 use crate::error::PihostError;
 use crate::handle::Pihost;
@@ -151,6 +153,9 @@ struct Session {
     default_paths: Vec<String>,
     /// Running executeTool requests by JSON-RPC id, for `$/cancelRequest`.
     running_tools: HashMap<String, String>,
+    /// Ends the forwarding of extension errors: an engine thread given up
+    /// (src/handle.rs) keeps their channel open until its run ends.
+    stop_forwarding_errors: Option<oneshot::Sender<()>>,
 }
 
 fn error_response(id: &Value, code: i64, message: impl Into<String>) -> String {
@@ -196,14 +201,30 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     // stdout carries the protocol: what extensions print must not land there.
     crate::stdio::route_extension_stdout_to_stderr(true);
     let (out, mut lines_out) = mpsc::unbounded_channel::<String>();
+    let (stop_writing, mut finish_writing) = oneshot::channel::<()>();
     let writer = tokio::spawn(async move {
         let mut stdout = tokio::io::stdout();
-        while let Some(line) = lines_out.recv().await {
-            if stdout.write_all(line.as_bytes()).await.is_err()
-                || stdout.write_all(b"\n").await.is_err()
-                || stdout.flush().await.is_err()
-            {
-                break;
+        async fn write_line(stdout: &mut tokio::io::Stdout, line: &str) -> bool {
+            stdout.write_all(line.as_bytes()).await.is_ok()
+                && stdout.write_all(b"\n").await.is_ok()
+                && stdout.flush().await.is_ok()
+        }
+        loop {
+            let line = tokio::select! {
+                biased;
+                line = lines_out.recv() => line,
+                // Senders still held elsewhere (by an engine thread given
+                // up, src/handle.rs) are not waited for.
+                _ = &mut finish_writing => None,
+            };
+            let Some(line) = line else { break };
+            if !write_line(&mut stdout, &line).await {
+                return;
+            }
+        }
+        while let Ok(line) = lines_out.try_recv() {
+            if !write_line(&mut stdout, &line).await {
+                return;
             }
         }
     });
@@ -214,6 +235,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         host: None,
         default_paths: Vec::new(),
         running_tools: HashMap::new(),
+        stop_forwarding_errors: None,
     }));
     let mut stdin = BufReader::new(tokio::io::stdin()).lines();
     let mut tasks = tokio::task::JoinSet::new();
@@ -335,6 +357,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     // last sender is gone.
     session.lock().await.host = None;
     drop(out);
+    let _ = stop_writing.send(());
     let _ = writer.await;
 }
 
@@ -352,6 +375,9 @@ async fn shutdown(session: &Arc<tokio::sync::Mutex<Session>>, out: &mpsc::Unboun
             .emit(&json!({ "type": "session_shutdown", "reason": "quit" }))
             .await;
         let _ = pihost.shutdown().await;
+    }
+    if let Some(stop) = session.lock().await.stop_forwarding_errors.take() {
+        let _ = stop.send(());
     }
     if let Some(id) = id {
         let _ = out.send(result_response(id, Value::Null));
@@ -496,8 +522,12 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             let result = within(&pihost, timeout_ms)
                 .execute_tool(&name, &tool_call_id, &args, Some(updates))
                 .await;
-            // The updates end with the tool; one that timed out has not ended.
-            if matches!(result, Err(PihostError::Timeout { .. })) {
+            // The updates end with the tool; one that timed out, or whose
+            // runtime was given up, has not ended.
+            if matches!(
+                result,
+                Err(PihostError::Timeout { .. } | PihostError::EngineStuck { .. })
+            ) {
                 let _ = stop_forwarding.send(());
                 let _ = forward.await;
             } else {
@@ -739,25 +769,38 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
     }
     let mut errors = pihost.errors();
     let error_out = out.clone();
+    let (stop_forwarding_errors, mut stop) = oneshot::channel::<()>();
     tokio::spawn(async move {
-        loop {
-            let error = match errors.recv().await {
-                Ok(error) => error,
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
-                    tracing::warn!("{missed} extension errors were not forwarded: too many at once");
-                    continue;
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
-            };
+        let forward = |error: ExtensionError| {
             if error.event == "engineRestarted" {
                 let _ = error_out.send(restarted_notification(&error.error));
             }
             let line = json!({ "jsonrpc": "2.0", "method": "extensionError", "params": error });
             let _ = error_out.send(line.to_string());
+        };
+        loop {
+            let error = tokio::select! {
+                biased;
+                error = errors.recv() => error,
+                _ = &mut stop => {
+                    while let Ok(error) = errors.try_recv() {
+                        forward(error);
+                    }
+                    break;
+                }
+            };
+            match error {
+                Ok(error) => forward(error),
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
+                    tracing::warn!("{missed} extension errors were not forwarded: too many at once");
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            }
         }
     });
     {
         let mut session = session.lock().await;
+        session.stop_forwarding_errors = Some(stop_forwarding_errors);
         session.pihost = Some(pihost);
         session.host = Some(host);
         session.default_paths = paths.unwrap_or_default();

@@ -35,7 +35,7 @@ fn d1_the_config_dir_name_is_a_setting() {
     project.write(".tau/extensions/dot-tau.ts", &factory("dot-tau"));
     let mut options = project.options();
     options.config_dir_name = ".tau".to_string();
-    let report = pihost::engine::inspect_blocking(options, &[]).expect("inspect");
+    let report = pihost::handle::inspect_blocking(options, &[]).expect("inspect");
     assert_eq!(loaded_commands(&report), ["dot-tau"]);
 }
 

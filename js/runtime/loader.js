@@ -105,7 +105,7 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
     // Where the time goes (pihost inspect --timing): the import's stages
     // are recorded by the loader in Rust, the factory's time here.
     let imported;
-    ops.op_pihost_load_timing_begin();
+    ops.op_pihost_load_timing_begin(entry.path);
     // The load timeout covers the module and the factory together.
     const owner = () => ({
       path: entry.path,

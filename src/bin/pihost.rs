@@ -10,7 +10,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use pihost::engine::{EngineOptions, inspect_blocking};
+use pihost::engine::EngineOptions;
+use pihost::handle::inspect_blocking;
 use pihost::report::InspectReport;
 
 #[derive(Parser)]

@@ -102,16 +102,23 @@ pub fn op_pihost_resolve_entry(#[string] path: &str, #[string] cwd: &str) -> Res
     }
 }
 
-/// Starts recording where the next extension's load time goes.
+/// Starts recording where the load time of the extension at `path` goes,
+/// and marks it as the one loading (a load the engine cannot stop names it).
 #[op2(fast)]
-pub fn op_pihost_load_timing_begin() {
+pub fn op_pihost_load_timing_begin(state: &mut OpState, #[string] path: &str) {
     crate::modules::load_timing::begin();
+    if let Some(mark) = state.try_borrow::<crate::limits::LoadingMark>() {
+        mark.set(Some(path.to_string()));
+    }
 }
 
 /// Ends the record begun by [`op_pihost_load_timing_begin`]: the extension's
 /// import took `import_ms` and its factory `factory_ms`.
 #[op2]
 #[serde]
-pub fn op_pihost_load_timing_end(import_ms: f64, factory_ms: f64) -> crate::report::LoadTiming {
+pub fn op_pihost_load_timing_end(state: &mut OpState, import_ms: f64, factory_ms: f64) -> crate::report::LoadTiming {
+    if let Some(mark) = state.try_borrow::<crate::limits::LoadingMark>() {
+        mark.set(None);
+    }
     crate::modules::load_timing::end(import_ms, factory_ms)
 }

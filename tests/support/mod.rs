@@ -198,7 +198,7 @@ impl Project {
     /// Discovers and loads with `paths` configured, as `pihost inspect` does.
     pub fn inspect(&self, paths: &[&str]) -> pihost::InspectReport {
         let paths: Vec<String> = paths.iter().map(|p| p.to_string()).collect();
-        pihost::engine::inspect_blocking(self.options(), &paths).expect("inspect runs")
+        pihost::handle::inspect_blocking(self.options(), &paths).expect("inspect runs")
     }
 }
 
