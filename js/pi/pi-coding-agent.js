@@ -2,9 +2,11 @@
 // the built-in tools (read, write, edit, ls, find, grep, bash), the helpers
 // extensions use to shape tool output (truncation, sizes), to read skill
 // files (frontmatter), to present a conversation (convertToLlm,
-// serializeConversation), to serialize file edits, the tool type guards, and
-// the UI pieces extensions build on: the theme and its derived pi-tui
-// themes, key hints, borders, the bordered loader and the prompt editor.
+// serializeConversation), to read session files and build a model's context
+// from them, to pick compaction cut points, to serialize file edits, the tool
+// type guards, and the UI pieces extensions build on: the theme and its
+// derived pi-tui themes, key hints, borders, the bordered loader and the
+// prompt editor.
 import { contentText } from "./pi-ai.js";
 import { sliceHead } from "./coding-agent/truncate.js";
 
@@ -18,6 +20,24 @@ export {
   truncateTail,
 } from "./coding-agent/truncate.js";
 export { withFileMutationQueue } from "./coding-agent/file-mutation-queue.js";
+export { convertToLlm } from "./coding-agent/messages.js";
+export { migrateSessionEntries, parseSessionEntries } from "./coding-agent/session-entries.js";
+export {
+  buildContextEntries,
+  buildSessionContext,
+  buildSessionProjection,
+  getLatestCompactionEntry,
+  sessionEntryToContextMessages,
+} from "./coding-agent/session-context.js";
+export {
+  DEFAULT_COMPACTION_SETTINGS,
+  calculateContextTokens,
+  estimateTokens,
+  findCutPoint,
+  findTurnStartIndex,
+  getLastAssistantUsage,
+  shouldCompact,
+} from "./coding-agent/compaction.js";
 export { generateDiffString } from "./coding-agent/tools/edit-diff.js";
 export {
   Theme,
@@ -362,59 +382,7 @@ export function stripFrontmatter(content) {
   return parseFrontmatter(content).body;
 }
 
-// --- Messages -----------------------------------------------------------------
-
-const COMPACTION_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
-const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
-const BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
-const BRANCH_SUMMARY_SUFFIX = "</summary>";
-
-function bashExecutionText(message) {
-  let text = `Ran \`${message.command}\`\n`;
-  text += message.output ? `\`\`\`\n${message.output}\n\`\`\`` : "(no output)";
-  if (message.cancelled) text += "\n\n(command cancelled)";
-  else if (message.exitCode !== null && message.exitCode !== undefined && message.exitCode !== 0) {
-    text += `\n\nCommand exited with code ${message.exitCode}`;
-  }
-  if (message.truncated && message.fullOutputPath) text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
-  return text;
-}
-
-function userText(text, timestamp) {
-  return { role: "user", content: [{ type: "text", text }], timestamp };
-}
-
-/** pi's own message kinds (bash runs, summaries, custom) as the user messages a model reads. */
-export function convertToLlm(messages) {
-  const converted = [];
-  for (const message of messages) {
-    switch (message.role) {
-      case "bashExecution":
-        if (!message.excludeFromContext) converted.push(userText(bashExecutionText(message), message.timestamp));
-        break;
-      case "custom": {
-        const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
-        converted.push({ role: "user", content, timestamp: message.timestamp });
-        break;
-      }
-      case "branchSummary":
-        converted.push(userText(BRANCH_SUMMARY_PREFIX + message.summary + BRANCH_SUMMARY_SUFFIX, message.timestamp));
-        break;
-      case "compactionSummary":
-        converted.push(userText(COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX, message.timestamp));
-        break;
-      case "system":
-      case "user":
-      case "assistant":
-      case "toolResult":
-        converted.push(message);
-        break;
-      default:
-        break;
-    }
-  }
-  return converted;
-}
+// --- Conversation transcript -------------------------------------------------
 
 const TOOL_RESULT_MAX_CHARS = 2000;
 
@@ -449,78 +417,4 @@ export function serializeConversation(messages) {
     }
   }
   return parts.join("\n\n");
-}
-
-// --- Context size ---------------------------------------------------------------
-
-export function calculateContextTokens(usage) {
-  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-}
-
-function usableUsage(message) {
-  if (message.role !== "assistant" || !("usage" in message)) return undefined;
-  if (message.stopReason === "aborted" || message.stopReason === "error") return undefined;
-  return message.usage && calculateContextTokens(message.usage) > 0 ? message.usage : undefined;
-}
-
-/** The usage of the last assistant message that has real usage (not aborted, errored or all zero). */
-export function getLastAssistantUsage(entries) {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i];
-    if (entry.type !== "message") continue;
-    const usage = usableUsage(entry.message);
-    if (usage) return usage;
-  }
-  return undefined;
-}
-
-export function shouldCompact(contextTokens, contextWindow, settings) {
-  if (!settings.enabled) return false;
-  return contextTokens > contextWindow - settings.reserveTokens;
-}
-
-const ESTIMATED_IMAGE_CHARS = 4800;
-
-function contentChars(content) {
-  if (typeof content === "string") return content.length;
-  let chars = 0;
-  for (const block of content) {
-    if (block.type === "text" && block.text) chars += block.text.length;
-    else if (block.type === "image") chars += ESTIMATED_IMAGE_CHARS;
-  }
-  return chars;
-}
-
-/** A message's tokens as characters / 4, rounded up: deliberately an overestimate. */
-export function estimateTokens(message) {
-  let chars = 0;
-  switch (message.role) {
-    case "system":
-      chars = contentChars(message.content);
-      for (const section of Object.values(message.sections ?? {})) if (section) chars += section.length;
-      if (message.toolsAdded) chars += JSON.stringify(message.toolsAdded).length;
-      break;
-    case "user":
-    case "custom":
-    case "toolResult":
-      chars = contentChars(message.content);
-      break;
-    case "assistant":
-      for (const block of message.content) {
-        if (block.type === "text") chars += block.text.length;
-        else if (block.type === "thinking") chars += block.thinking.length;
-        else if (block.type === "toolCall") chars += block.name.length + JSON.stringify(block.arguments).length;
-      }
-      break;
-    case "bashExecution":
-      chars = message.command.length + message.output.length;
-      break;
-    case "branchSummary":
-    case "compactionSummary":
-      chars = message.summary.length;
-      break;
-    default:
-      return 0;
-  }
-  return Math.ceil(chars / 4);
 }

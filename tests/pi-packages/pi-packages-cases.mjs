@@ -527,5 +527,287 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
     const after = agent.withFileMutationQueue(path, async () => "after");
     return [await failed.catch((error) => error.message), await after];
   });
+  // --- Session files ----------------------------------------------------------------
+  const at = (second) => `2025-01-02T03:04:${String(second).padStart(2, "0")}.000Z`;
+  const ms = (second) => Date.parse(at(second));
+  const usage = (tokens) => ({ input: tokens, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: tokens + 10, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+  const userEntry = (id, parentId, second, content) => ({ type: "message", id, parentId, timestamp: at(second), message: { role: "user", content, timestamp: ms(second) } });
+  const assistantEntry = (id, parentId, second, content, extra = {}) => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: at(second),
+    message: { role: "assistant", content, api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage: usage(100 * second), stopReason: "stop", timestamp: ms(second), ...extra },
+  });
+  const toolResultEntry = (id, parentId, second, toolCallId, toolName, text) => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: at(second),
+    message: { role: "toolResult", toolCallId, toolName, content: [{ type: "text", text }], isError: false, timestamp: ms(second) },
+  });
+  const call = (id, name, args) => ({ type: "toolCall", id, name, arguments: args });
+  // A v3 session with a compaction, a branch that came back with a summary, and bookkeeping entries.
+  const treeEntries = [
+    { type: "session", version: 3, id: "0193a1b2-0000-7000-8000-000000000001", timestamp: at(0), cwd: "/work/project" },
+    userEntry("u1", null, 1, "Read src/app.ts and fix the bug"),
+    assistantEntry("a1", "u1", 2, [{ type: "thinking", thinking: "Let me look." }, { type: "text", text: "Reading it." }, call("c1", "read", { path: "src/app.ts" })], { stopReason: "toolUse" }),
+    toolResultEntry("t1", "a1", 3, "c1", "read", "export const x = 1;\n".repeat(40)),
+    { type: "thinking_level_change", id: "k1", parentId: "t1", timestamp: at(4), thinkingLevel: "high" },
+    assistantEntry("a2", "k1", 5, [call("c2", "edit", { path: "src/app.ts", edits: [{ oldText: "1", newText: "2" }] })], { stopReason: "toolUse" }),
+    toolResultEntry("t2", "a2", 6, "c2", "edit", "Successfully replaced 1 block(s) in src/app.ts."),
+    { type: "model_change", id: "m1", parentId: "t2", timestamp: at(7), provider: "openai", modelId: "gpt-5" },
+    { type: "custom", id: "x1", parentId: "m1", timestamp: at(8), customType: "todo-state", data: { open: 2 } },
+    { type: "label", id: "l1", parentId: "x1", timestamp: at(9), targetId: "a1", label: "before edit" },
+    { type: "custom_message", id: "cm1", parentId: "l1", timestamp: at(10), customType: "reminder", content: "Run the tests", display: true, details: { source: "ext" } },
+    userEntry("u2", "cm1", 11, [{ type: "text", text: "Now add tests" }, { type: "image", data: "aGVsbG8=", mimeType: "image/png" }]),
+    assistantEntry("a3", "u2", 12, [{ type: "text", text: "Adding tests." }, call("c3", "write", { path: "test/app.test.ts", content: "test('x', () => {});\n" })], { stopReason: "toolUse" }),
+    toolResultEntry("t3", "a3", 13, "c3", "write", "Wrote 21 bytes"),
+    { type: "compaction", id: "cp1", parentId: "t3", timestamp: at(14), summary: "## Goal\nFix the bug and add tests.", firstKeptEntryId: "a2", tokensBefore: 4321, details: { readFiles: ["src/app.ts"], modifiedFiles: ["src/app.ts", "test/app.test.ts"] } },
+    userEntry("u3", "cp1", 15, "Are the tests passing?"),
+    assistantEntry("a4", "u3", 16, [call("c4", "bash", { command: "npm test" })], { stopReason: "toolUse" }),
+    toolResultEntry("t4", "a4", 17, "c4", "bash", "1 passing"),
+    assistantEntry("a5", "t4", 18, [{ type: "text", text: "All tests pass." }], { provider: "openai", model: "gpt-5" }),
+    // A branch from t1: the user went back and tried another way.
+    { type: "branch_summary", id: "bs1", parentId: "t1", timestamp: at(19), fromId: "a5", summary: "Tried editing src/app.ts and adding tests.", details: { readFiles: ["src/app.ts", "README.md"], modifiedFiles: ["test/app.test.ts"] } },
+    userEntry("u4", "bs1", 20, "Instead, explain the code"),
+    assistantEntry("a6", "u4", 21, [{ type: "text", text: "It exports x." }]),
+    { type: "session_info", id: "si1", parentId: "a6", timestamp: at(22), name: "Explaining" },
+    { type: "context_edit", id: "ce1", parentId: "si1", timestamp: at(23), targetId: "a6", replacement: { content: "It exports a constant." } },
+    { type: "context_edit", id: "ce2", parentId: "ce1", timestamp: at(24), targetId: "u4", replacement: null },
+    userEntry("u5", "ce2", 25, "Thanks"),
+  ];
+  const jsonl = (entries) => entries.map((entry) => JSON.stringify(entry)).join("\n");
+  const sessionTexts = {
+    tree: `${jsonl(treeEntries)}\n`,
+    messy: `\n\n${jsonl(treeEntries.slice(0, 3))}\n   \n{"type":"message","id":"broken"\n\r\n${JSON.stringify(treeEntries[3])}\r\nnot json at all\n42\nnull\n"text"\n[1,2]\n  ${JSON.stringify(treeEntries[4])}  \n\n`,
+    empty: "",
+    blank: "\n \n\t\n",
+    headerOnly: JSON.stringify(treeEntries[0]),
+    v1: [
+      { type: "session", id: "s-v1", timestamp: at(0), cwd: "/old" },
+      { type: "message", timestamp: at(1), message: { role: "user", content: "hi", timestamp: ms(1) } },
+      { type: "message", timestamp: at(2), message: { role: "assistant", content: [{ type: "text", text: "hello" }], provider: "anthropic", model: "claude-3-5-sonnet", usage: usage(50), stopReason: "stop", timestamp: ms(2) } },
+      { type: "message", timestamp: at(3), message: { role: "hookMessage", customType: "old-hook", content: "from a hook", display: true, timestamp: ms(3) } },
+      { type: "thinking_level_change", timestamp: at(4), thinkingLevel: "low" },
+      { type: "compaction", timestamp: at(5), summary: "v1 summary", firstKeptEntryIndex: 2, tokensBefore: 999 },
+      { type: "message", timestamp: at(6), message: { role: "user", content: "after compaction", timestamp: ms(6) } },
+      { type: "compaction", timestamp: at(7), summary: "points at the header", firstKeptEntryIndex: 0, tokensBefore: 5 },
+      { type: "compaction", timestamp: at(8), summary: "points ahead", firstKeptEntryIndex: 9, tokensBefore: 5 },
+      { type: "message", timestamp: at(9), message: { role: "user", content: "last", timestamp: ms(9) } },
+      { type: "compaction", timestamp: at(10), summary: "out of range", firstKeptEntryIndex: 99, tokensBefore: 5 },
+      { type: "compaction", timestamp: at(11), summary: "index as text", firstKeptEntryIndex: "2", tokensBefore: 5 },
+    ]
+      .map((entry) => JSON.stringify(entry))
+      .join("\n"),
+    v1NoHeader: jsonl([
+      { type: "message", timestamp: at(1), message: { role: "user", content: "no header", timestamp: ms(1) } },
+      { type: "message", timestamp: at(2), message: { role: "hookMessage", customType: "h", content: "x", display: false, timestamp: ms(2) } },
+    ]),
+    v2: jsonl([
+      { type: "session", version: 2, id: "s-v2", timestamp: at(0), cwd: "/v2" },
+      userEntry("e1", null, 1, "v2 user"),
+      { type: "message", id: "e2", parentId: "e1", timestamp: at(2), message: { role: "hookMessage", customType: "hook", content: [{ type: "text", text: "hooked" }], display: true, timestamp: ms(2) } },
+      { type: "message", id: "e3", parentId: "e2", timestamp: at(3) },
+      { type: "custom_message", id: "e4", parentId: "e3", timestamp: at(4), customType: "hookMessage", content: "not a role" },
+    ]),
+    v2Text: jsonl([{ type: "session", version: "2", id: "s", timestamp: at(0), cwd: "/" }, { type: "message", id: "e1", parentId: null, timestamp: at(1), message: { role: "hookMessage", content: "x", timestamp: 1 } }]),
+    future: jsonl([{ type: "session", version: 4, id: "s", timestamp: at(0), cwd: "/" }, { type: "message", id: "e1", parentId: null, timestamp: at(1), message: { role: "hookMessage", content: "x", timestamp: 1 } }]),
+  };
+  // Migration hands out random 8-hex-digit ids: shown as #1, #2, … in order of first appearance.
+  const stableIds = (entries) => {
+    const names = new Map();
+    const name = (id) => {
+      if (typeof id !== "string" || !/^[0-9a-f]{8}$/.test(id) || treeEntries.some((entry) => entry.id === id)) return id;
+      if (!names.has(id)) names.set(id, `#${names.size + 1}`);
+      return names.get(id);
+    };
+    return entries.map((entry) => {
+      if (!entry || typeof entry !== "object") return entry;
+      const copy = { ...entry };
+      for (const key of ["id", "parentId", "firstKeptEntryId"]) if (key in copy) copy[key] = name(copy[key]);
+      return copy;
+    });
+  };
+  for (const [name, text] of Object.entries(sessionTexts)) {
+    add(`parseSessionEntries ${name}`, () => agent.parseSessionEntries(text));
+    add(`migrateSessionEntries ${name}`, () => {
+      const entries = agent.parseSessionEntries(text).filter((entry) => entry && typeof entry === "object" && !Array.isArray(entry));
+      const returned = agent.migrateSessionEntries(entries);
+      return { returned, entries: stableIds(entries) };
+    });
+  }
+  add("migrateSessionEntries ids", () => {
+    const entries = agent.parseSessionEntries(sessionTexts.v1);
+    agent.migrateSessionEntries(entries);
+    const ids = entries.slice(1).map((entry) => entry.id);
+    return { shape: ids.every((id) => /^[0-9a-f]{8}$/.test(id)), distinct: new Set(ids).size === ids.length, chained: entries.slice(2).every((entry, i) => entry.parentId === ids[i]) };
+  });
+  add("migrateSessionEntries twice", () => {
+    const entries = agent.parseSessionEntries(sessionTexts.v1);
+    agent.migrateSessionEntries(entries);
+    const before = JSON.stringify(entries);
+    agent.migrateSessionEntries(entries);
+    return JSON.stringify(entries) === before;
+  });
+  add("migrateSessionEntries non-object", () => agent.migrateSessionEntries([null, { type: "session", version: 1 }]));
+  add("migrateSessionEntries empty list", () => {
+    const entries = [];
+    agent.migrateSessionEntries(entries);
+    return entries;
+  });
+
+  const tree = () => agent.parseSessionEntries(sessionTexts.tree).filter((entry) => entry.type !== "session");
+  add("getLatestCompactionEntry", () => [
+    agent.getLatestCompactionEntry(tree())?.id,
+    agent.getLatestCompactionEntry([]),
+    agent.getLatestCompactionEntry(tree().slice(0, 5)),
+    agent.getLatestCompactionEntry([{ type: "compaction", id: "first" }, { type: "message" }, { type: "compaction", id: "second" }, { type: "label" }]),
+  ]);
+  add("sessionEntryToContextMessages", () =>
+    [
+      ...tree(),
+      { type: "message", id: "n1", message: { role: "user" } },
+      { type: "message", id: "n2", message: { role: "assistant", content: null, provider: "p", model: "m" } },
+      { type: "message", id: "n3", message: { role: "toolResult", toolCallId: "x" } },
+      { type: "message", id: "n4", message: { role: "system" } },
+      { type: "message", id: "n5", message: { role: "custom", customType: "c" } },
+      { type: "message", id: "n6", message: { role: "bashExecution", command: "ls", output: "" } },
+      { type: "custom_message", id: "n7", customType: "no-content", display: false },
+      { type: "custom_message", id: "n8", customType: "epoch", content: [{ type: "text", text: "t" }], timestamp: 1700000000000 },
+      { type: "branch_summary", id: "n9", fromId: "z", summary: "", timestamp: at(1) },
+      { type: "branch_summary", id: "n10", fromId: "z", timestamp: at(1) },
+      { type: "compaction", id: "n11", summary: "with system", tokensBefore: 1, timestamp: at(2), systemMessage: { role: "system", content: "You are pi.", timestamp: 0 } },
+      { type: "compaction", id: "n12", summary: "bad time", tokensBefore: 1, timestamp: "yesterday" },
+      { type: "usage", id: "n13", usage: usage(1) },
+      { type: "mystery", id: "n14" },
+    ].map((entry) => [entry.id, agent.sessionEntryToContextMessages(entry)]),
+  );
+  add("sessionEntryToContextMessages identity", () => {
+    const entry = tree()[0];
+    return [agent.sessionEntryToContextMessages(entry)[0] === entry.message];
+  });
+  add("sessionEntryToContextMessages no message", () => agent.sessionEntryToContextMessages({ type: "message", id: "x" }));
+
+  const ids = (entries) => entries.map((entry) => entry.id);
+  const leaves = [undefined, null, "", "u5", "a5", "t4", "u3", "cp1", "t3", "a2", "u1", "bs1", "ce1", "missing"];
+  for (const leaf of leaves) {
+    const label = leaf === undefined ? "default" : leaf === null ? "null" : leaf === "" ? "empty" : leaf;
+    add(`buildContextEntries ${label}`, () => ids(agent.buildContextEntries(tree(), leaf)));
+    add(`buildSessionContext ${label}`, () => agent.buildSessionContext(tree(), leaf));
+    add(`buildSessionProjection ${label}`, () => {
+      const projection = agent.buildSessionProjection(tree(), leaf);
+      return { ...projection, entries: projection.entries.map((entry) => ({ source: entry.sourceEntry.id, messages: entry.messages })) };
+    });
+  }
+  add("buildSessionContext byId", () => {
+    const entries = tree();
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    // The index wins over the list: an entry only in the index is still reachable as a parent.
+    byId.set("u1", { type: "message", id: "u1", parentId: null, message: { role: "user", content: "from the index", timestamp: 0 } });
+    return agent.buildSessionContext(entries, "a2", byId);
+  });
+  add("buildSessionContext no entries", () => [agent.buildSessionContext([]), agent.buildSessionContext([], "x"), agent.buildSessionContext([], null)]);
+  add("buildSessionContext migrated v1", () => {
+    const entries = agent.parseSessionEntries(sessionTexts.v1);
+    agent.migrateSessionEntries(entries);
+    return agent.buildSessionContext(entries.slice(1));
+  });
+  add("buildSessionContext migrated v1 head", () => {
+    const entries = agent.parseSessionEntries(sessionTexts.v1).slice(0, 7);
+    agent.migrateSessionEntries(entries);
+    return agent.buildSessionContext(entries);
+  });
+  add("buildContextEntries nested compactions", () => {
+    const entries = [
+      userEntry("p1", null, 1, "one"),
+      { type: "message", id: "p2", parentId: "p1", timestamp: at(2), message: { role: "system", content: "sys", timestamp: ms(2) } },
+      assistantEntry("p3", "p2", 3, [{ type: "text", text: "two" }]),
+      { type: "compaction", id: "k1", parentId: "p3", timestamp: at(4), summary: "first", firstKeptEntryId: "p1", tokensBefore: 10 },
+      userEntry("p4", "k1", 5, "three"),
+      { type: "message", id: "p5", parentId: "p4", timestamp: at(6), message: { role: "system", content: "sys 2", timestamp: ms(6) } },
+      { type: "compaction", id: "k2", parentId: "p5", timestamp: at(7), summary: "second", firstKeptEntryId: "p2", tokensBefore: 20, systemMessage: { role: "system", content: "sys 2", timestamp: ms(6) } },
+      { type: "message", id: "p6", parentId: "k2", timestamp: at(8), message: { role: "system", content: "sys 3", timestamp: ms(8) } },
+      userEntry("p7", "p6", 9, "four"),
+      { type: "compaction", id: "k3", parentId: "p7", timestamp: at(10), summary: "unknown start", firstKeptEntryId: "nowhere", tokensBefore: 30 },
+    ];
+    const projection = (leaf) => agent.buildSessionProjection(entries, leaf);
+    return {
+      k2: ids(agent.buildContextEntries(entries, "p7")),
+      k2Messages: projection("p7").messages,
+      k2PerEntry: projection("p7").entries.map((entry) => entry.messages.length),
+      k3: ids(agent.buildContextEntries(entries, "k3")),
+      k3Messages: projection("k3").messages,
+    };
+  });
+  add("buildSessionProjection context edits", () => {
+    const entries = [
+      userEntry("q1", null, 1, "original question"),
+      assistantEntry("q2", "q1", 2, [{ type: "text", text: "original answer" }]),
+      toolResultEntry("q3", "q2", 3, "c", "read", "result"),
+      { type: "custom_message", id: "q4", parentId: "q3", timestamp: at(4), customType: "n", content: "custom", display: true },
+      { type: "branch_summary", id: "q5", parentId: "q4", timestamp: at(5), fromId: "z", summary: "a branch" },
+      { type: "context_edit", id: "e1", parentId: "q5", timestamp: at(6), targetId: "q1", replacement: { content: "edited question" } },
+      { type: "context_edit", id: "e2", parentId: "e1", timestamp: at(7), targetId: "q2", replacement: { content: "edited answer" } },
+      { type: "context_edit", id: "e3", parentId: "e2", timestamp: at(8), targetId: "q3", replacement: { content: [{ type: "text", text: "edited result" }] } },
+      { type: "context_edit", id: "e4", parentId: "e3", timestamp: at(9), targetId: "q4", replacement: { content: "edited custom" } },
+      { type: "context_edit", id: "e5", parentId: "e4", timestamp: at(10), targetId: "q5", replacement: { content: "not applied to summaries" } },
+      { type: "context_edit", id: "e6", parentId: "e5", timestamp: at(11), targetId: "q2", replacement: { content: "second edit wins" } },
+      { type: "context_edit", id: "e7", parentId: "e6", timestamp: at(12), targetId: "e1", replacement: null },
+    ];
+    const projection = agent.buildSessionProjection(entries);
+    return { messages: projection.messages, untouched: projection.messages[0] === entries[0].message };
+  });
+  add("buildSessionProjection edit without replacement", () => {
+    const entries = [userEntry("r1", null, 1, "q"), { type: "context_edit", id: "r2", parentId: "r1", timestamp: at(2), targetId: "r1" }];
+    return agent.buildSessionProjection(entries).messages;
+  });
+
+  // --- Compaction cut points -------------------------------------------------------
+  add("DEFAULT_COMPACTION_SETTINGS", () => agent.DEFAULT_COMPACTION_SETTINGS);
+  const branch = () => {
+    const entries = tree();
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    const path = [];
+    for (let entry = byId.get("a5"); entry; entry = byId.get(entry.parentId)) path.unshift(entry);
+    return path;
+  };
+  for (const [name, entries] of Object.entries({ tree: tree(), branch: branch() })) {
+    add(`findTurnStartIndex ${name}`, () => entries.map((_, index) => [agent.findTurnStartIndex(entries, index, 0), agent.findTurnStartIndex(entries, index, 3)]));
+    for (const keep of [0, 1, 5, 10, 20, 50, 100, 200, 400, 1000, 100000]) {
+      add(`findCutPoint ${name} keep ${keep}`, () => agent.findCutPoint(entries, 0, entries.length, keep));
+    }
+    add(`findCutPoint ${name} windows`, () => [
+      agent.findCutPoint(entries, 3, entries.length, 20),
+      agent.findCutPoint(entries, 2, 4, 1),
+      agent.findCutPoint(entries, 3, 4, 1),
+      agent.findCutPoint(entries, 5, 5, 1),
+      agent.findCutPoint(entries, 7, 11, 1),
+      agent.findCutPoint(entries, 7, 11, 30),
+    ]);
+  }
+  add("findCutPoint metadata before cut", () => {
+    const entries = [
+      userEntry("f1", null, 1, "x".repeat(400)),
+      assistantEntry("f2", "f1", 2, [{ type: "text", text: "y".repeat(400) }]),
+      { type: "thinking_level_change", id: "f3", parentId: "f2", timestamp: at(3), thinkingLevel: "low" },
+      { type: "model_change", id: "f4", parentId: "f3", timestamp: at(4), provider: "p", modelId: "m" },
+      { type: "label", id: "f5", parentId: "f4", timestamp: at(5), targetId: "f1", label: "l" },
+      userEntry("f6", "f5", 6, "z".repeat(400)),
+      assistantEntry("f7", "f6", 7, [call("c", "bash", { command: "x" })], { stopReason: "toolUse" }),
+      toolResultEntry("f8", "f7", 8, "c", "bash", "w".repeat(2000)),
+      { type: "compaction", id: "f9", parentId: "f8", timestamp: at(9), summary: "s".repeat(800), firstKeptEntryId: "f6", tokensBefore: 1 },
+      { type: "session_info", id: "f10", parentId: "f9", timestamp: at(10), name: "n" },
+      { type: "custom", id: "f11", parentId: "f10", timestamp: at(11), customType: "c", data: 1 },
+      { type: "custom_message", id: "f12", parentId: "f11", timestamp: at(12), customType: "cm", content: "v".repeat(40), display: true },
+      { type: "branch_summary", id: "f13", parentId: "f12", timestamp: at(13), fromId: "x", summary: "b".repeat(40) },
+      { type: "message", id: "f14", parentId: "f13", timestamp: at(14), message: { role: "bashExecution", command: "ls", output: "o".repeat(40), exitCode: 0, cancelled: false, truncated: false, timestamp: ms(14) } },
+    ];
+    return [1, 20, 60, 400, 500, 600, 1000].map((keep) => [agent.findCutPoint(entries, 0, entries.length, keep), agent.findCutPoint(entries, 9, entries.length, keep), agent.findCutPoint(entries, 0, 9, keep)]);
+  });
+  add("findCutPoint only tool results", () => {
+    const entries = [toolResultEntry("g1", null, 1, "c", "read", "r".repeat(100)), { type: "label", id: "g2", parentId: "g1", timestamp: at(2), targetId: "g1", label: "x" }];
+    return [agent.findCutPoint(entries, 0, 2, 1), agent.findCutPoint(entries, 1, 2, 1), agent.findCutPoint([], 0, 0, 1)];
+  });
   return cases;
 }
