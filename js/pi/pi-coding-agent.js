@@ -3,7 +3,8 @@
 // extensions use to shape tool output (truncation, sizes), to read skill
 // files (frontmatter), to present a conversation (convertToLlm,
 // serializeConversation), to read session files and build a model's context
-// from them, to pick compaction cut points, to serialize file edits, the tool
+// from them, to pick compaction cut points and gather what a branch summary
+// covers, to serialize file edits, the tool
 // type guards, and the UI pieces extensions build on: the theme and its
 // derived pi-tui themes, key hints, borders, the bordered loader and the
 // prompt editor.
@@ -38,6 +39,7 @@ export {
   getLastAssistantUsage,
   shouldCompact,
 } from "./coding-agent/compaction.js";
+export { collectEntriesForBranchSummary, prepareBranchEntries } from "./coding-agent/branch-summary.js";
 export { generateDiffString } from "./coding-agent/tools/edit-diff.js";
 export {
   Theme,

@@ -809,5 +809,90 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
     const entries = [toolResultEntry("g1", null, 1, "c", "read", "r".repeat(100)), { type: "label", id: "g2", parentId: "g1", timestamp: at(2), targetId: "g1", label: "x" }];
     return [agent.findCutPoint(entries, 0, 2, 1), agent.findCutPoint(entries, 1, 2, 1), agent.findCutPoint([], 0, 0, 1)];
   });
+  // --- Branch summaries ------------------------------------------------------------
+  // The part of SessionManager that collectEntriesForBranchSummary reads.
+  const sessionOver = (entries) => {
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    return {
+      getEntry: (id) => byId.get(id),
+      getBranch: (id) => {
+        const path = [];
+        for (let entry = byId.get(id); entry; entry = byId.get(entry.parentId)) path.unshift(entry);
+        return path;
+      },
+    };
+  };
+  const fileOpsData = (fileOps) => Object.fromEntries(Object.entries(fileOps).map(([kind, paths]) => [kind, [...paths]]));
+  const branchMoves = [
+    ["a5", "u5"],
+    ["u5", "a5"],
+    ["a5", "t1"],
+    ["a5", "a5"],
+    ["t4", "a5"],
+    ["a5", "u1"],
+    [null, "u5"],
+    [undefined, "u5"],
+    ["", "u5"],
+    ["a5", "missing"],
+    ["missing", "u5"],
+  ];
+  for (const [from, to] of branchMoves) {
+    add(`collectEntriesForBranchSummary ${from} to ${to}`, () => {
+      const { entries, commonAncestorId } = agent.collectEntriesForBranchSummary(sessionOver(tree()), from, to);
+      return { entries: ids(entries), commonAncestorId };
+    });
+  }
+  add("collectEntriesForBranchSummary separate roots", () => {
+    const entries = [userEntry("r1", null, 1, "one"), userEntry("r2", "r1", 2, "two"), userEntry("s1", null, 3, "other root"), userEntry("s2", "s1", 4, "more")];
+    const { entries: collected, commonAncestorId } = agent.collectEntriesForBranchSummary(sessionOver(entries), "r2", "s2");
+    return { entries: ids(collected), commonAncestorId };
+  });
+  add("collectEntriesForBranchSummary identity", () => {
+    const entries = tree();
+    const { entries: collected } = agent.collectEntriesForBranchSummary(sessionOver(entries), "a5", "u5");
+    return collected.every((entry) => entries.includes(entry));
+  });
+  const prepared = (entries, budget) => {
+    const result = budget === undefined ? agent.prepareBranchEntries(entries) : agent.prepareBranchEntries(entries, budget);
+    return { ...result, fileOps: fileOpsData(result.fileOps) };
+  };
+  const abandoned = () => agent.collectEntriesForBranchSummary(sessionOver(tree()), "a5", "u5").entries;
+  for (const budget of [undefined, 0, 1, 10, 20, 40, 60, 100, 1000]) {
+    add(`prepareBranchEntries abandoned budget ${budget}`, () => prepared(abandoned(), budget));
+  }
+  add("prepareBranchEntries whole tree", () => prepared(tree()));
+  add("prepareBranchEntries whole tree budget", () => prepared(tree(), 50));
+  add("prepareBranchEntries summaries and edits", () => {
+    const entries = [
+      { type: "branch_summary", id: "b1", parentId: null, timestamp: at(1), fromId: "x", summary: "s".repeat(200), details: { readFiles: ["r1.ts", "shared.ts"], modifiedFiles: ["m1.ts"] } },
+      { type: "branch_summary", id: "b2", parentId: "b1", timestamp: at(2), fromId: "x", summary: "by an extension", fromHook: true, details: { readFiles: ["hook.ts"], modifiedFiles: ["hook-mod.ts"] } },
+      { type: "branch_summary", id: "b3", parentId: "b2", timestamp: at(3), fromId: "x", summary: "odd details", details: { readFiles: "not-a-list", modifiedFiles: null } },
+      { type: "branch_summary", id: "b4", parentId: "b3", timestamp: at(4), fromId: "x", summary: "" },
+      { type: "compaction", id: "k1", parentId: "b4", timestamp: at(5), summary: "c".repeat(120), firstKeptEntryId: "b1", tokensBefore: 9, systemMessage: { role: "system", content: "sys", timestamp: 0 } },
+      { type: "custom_message", id: "cm1", parentId: "k1", timestamp: at(6), customType: "n", content: "custom text", display: true, details: { d: 1 } },
+      userEntry("u1", "cm1", 8, "question"),
+      assistantEntry("a1", "u1", 9, [
+        call("c1", "read", { path: "shared.ts" }),
+        call("c2", "write", { path: "new.ts", content: "x" }),
+        call("c3", "edit", { path: "m1.ts", edits: [] }),
+        call("c4", "read", { path: "" }),
+        call("c5", "read", { path: 7 }),
+        call("c6", "grep", { path: "src", pattern: "x" }),
+        { type: "toolCall", id: "c7", name: "read", arguments: null },
+        { type: "text", text: "done" },
+      ], { stopReason: "toolUse" }),
+      { type: "message", id: "t1", parentId: "a1", timestamp: at(10), message: { role: "toolResult", toolCallId: "c1", toolName: "code", content: [{ type: "text", text: "r" }], isError: false, nestedCalls: { calls: [{ name: "write", arguments: { path: "nested.ts" } }] }, timestamp: ms(10) } },
+      { type: "thinking_level_change", id: "k2", parentId: "t1", timestamp: at(11), thinkingLevel: "low" },
+      { type: "label", id: "l1", parentId: "k2", timestamp: at(12), targetId: "u1", label: "x" },
+      { type: "context_edit", id: "e1", parentId: "l1", timestamp: at(13), targetId: "u1", replacement: { content: "edited question" } },
+      { type: "context_edit", id: "e2", parentId: "e1", timestamp: at(14), targetId: "cm1", replacement: null },
+      { type: "context_edit", id: "e3", parentId: "e2", timestamp: at(15), targetId: "bx", replacement: { content: "bash runs are not editable" } },
+      { type: "message", id: "bx", parentId: "e3", timestamp: at(16), message: { role: "bashExecution", command: "ls", output: "a b", exitCode: 0, cancelled: false, truncated: false, timestamp: ms(16) } },
+    ];
+    return [undefined, 5, 40, 45, 60, 85, 100].map((budget) => prepared(entries, budget));
+  });
+  add("prepareBranchEntries empty", () => prepared([]));
+  // Unlike the session context, a branch summary does not default missing custom content.
+  add("prepareBranchEntries custom without content", () => prepared([{ type: "custom_message", id: "cm", parentId: null, timestamp: at(1), customType: "n", display: false }]));
   return cases;
 }
