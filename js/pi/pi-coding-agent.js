@@ -1,13 +1,12 @@
 // pi-coding-agent's runtime exports that pihost implements so far: paths,
 // the built-in tools (read, write, edit, ls, find, grep, bash), the helpers
-// extensions use to shape tool output (truncation, sizes), to read skill
-// files (frontmatter), to present a conversation (convertToLlm,
-// serializeConversation), to read session files and build a model's context
-// from them, to pick compaction cut points and gather what a branch summary
-// covers, to serialize file edits, the tool
-// type guards, and the UI pieces extensions build on: the theme and its
-// derived pi-tui themes, key hints, borders, the bordered loader and the
-// prompt editor.
+// extensions use to shape tool output (truncation, sizes), to find, read and
+// list skills (frontmatter, skill blocks), to present a conversation
+// (convertToLlm, serializeConversation), to read session files and build a
+// model's context from them, to pick compaction cut points and gather what a
+// branch summary covers, to serialize file edits, the tool type guards, and
+// the UI pieces extensions build on: the theme and its derived pi-tui
+// themes, key hints, borders, the bordered loader and the prompt editor.
 import { contentText } from "./pi-ai.js";
 import { sliceHead } from "./coding-agent/truncate.js";
 
@@ -41,6 +40,7 @@ export {
   shouldCompact,
 } from "./coding-agent/compaction.js";
 export { collectEntriesForBranchSummary, prepareBranchEntries } from "./coding-agent/branch-summary.js";
+export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir, parseSkillBlock } from "./coding-agent/skills.js";
 export { generateDiffString } from "./coding-agent/tools/edit-diff.js";
 export {
   Theme,

@@ -3,7 +3,13 @@
 // pi-coding-agent's pure helpers. tests/reference/record-pi-packages.mjs runs
 // it against the real packages; pi-packages-differential.mjs against pihost's
 // js/pi. Each case returns plain data (or throws); `serialize` turns results
-// into JSON that shows TypeBox's hidden `~` marks and thrown errors.
+// into JSON that shows TypeBox's hidden `~` marks and thrown errors. Cases
+// that read files (skills) build their tree in a fresh temp directory and
+// show its path as <tmp>; random ids are renamed in order of appearance.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 /** 32-bit FNV-1a over UTF-16 units, as 8 hex digits: enough to tell long outputs apart. */
 export function fingerprint(text) {
@@ -427,6 +433,15 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
       return { thrown: error.name };
     }
   });
+  add("parseFrontmatter colons in plain values", () =>
+    ["k: a: b", "k: a:b", "k: a :b", "k: 'a: b'", "k: a\n  b: c", "k: a:", "- a: b: c", "k: [a: b]", "k: a #x: y", "k: http://x", "k: a\tb: c", "k: >\n  a: b", "description: Use it: now"].map((yaml) => {
+      try {
+        return agent.parseFrontmatter(`---\n${yaml}\n---\nbody`).frontmatter;
+      } catch (error) {
+        return { thrown: error.name };
+      }
+    }),
+  );
   const messages = [
     { role: "user", content: "Hello", timestamp: 1 },
     { role: "user", content: [{ type: "text", text: "a" }, { type: "image", data: "x", mimeType: "image/png" }, { type: "text", text: "b" }], timestamp: 2 },
@@ -894,5 +909,130 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   add("prepareBranchEntries empty", () => prepared([]));
   // Unlike the session context, a branch summary does not default missing custom content.
   add("prepareBranchEntries custom without content", () => prepared([{ type: "custom_message", id: "cm", parentId: null, timestamp: at(1), customType: "n", display: false }]));
+  // --- Skills ------------------------------------------------------------------------
+  add("parseSkillBlock", () =>
+    [
+      '<skill name="pdf-tools" location="/skills/pdf-tools/SKILL.md">\n# PDF\nUse it.\n</skill>',
+      '<skill name="pdf-tools" location="/skills/pdf-tools/SKILL.md">\n# PDF\n</skill>\n\n  Extract page 2  \n',
+      '<skill name="a" location="b">\n\n</skill>\n\n   ',
+      '<skill name="a" location="b">\nfirst\n</skill>\nsecond\n</skill>',
+      '<skill name="a" location="b">\nx\n</skill>\n\nmore\n</skill>',
+      '<skill name="" location="b">\nx\n</skill>',
+      '<skill name="a" location="b">x</skill>',
+      'text before <skill name="a" location="b">\nx\n</skill>',
+      '<skill name="a" location="b">\r\nx\r\n</skill>',
+      "",
+    ].map((text) => agent.parseSkillBlock(text)),
+  );
+  const promptSkills = [
+    { name: "pdf-tools", description: "Reads <PDF> & \"scans\" 'quickly'", filePath: "/home/u/.pi/agent/skills/pdf-tools/SKILL.md", disableModelInvocation: false },
+    { name: "manual", description: "Only on request", filePath: "/p/.pi/skills/manual/SKILL.md", disableModelInvocation: true },
+    { name: "web", description: "Searches the web", filePath: "/p/skills/web/SKILL.md" },
+  ];
+  for (const tool of [undefined, "read", "bash", "indirect", ""]) {
+    add(`formatSkillsForPrompt ${tool}`, () => (tool === undefined ? agent.formatSkillsForPrompt(promptSkills) : agent.formatSkillsForPrompt(promptSkills, tool)));
+  }
+  add("formatSkillsForPrompt none visible", () => [agent.formatSkillsForPrompt([]), agent.formatSkillsForPrompt([promptSkills[1]], "bash")]);
+
+  // Skill trees are built in a fresh temp directory per case; its path is shown as <tmp>.
+  const skill = (frontmatter, body = "# Skill\n\nSteps.\n") => `---\n${frontmatter}\n---\n${body}`;
+  const skillTree = {
+    "agent/skills/pdf-tools/SKILL.md": skill("name: pdf-tools\ndescription: Extract text and tables from PDF files."),
+    "agent/skills/pdf-tools/reference/SKILL.md": skill("name: pdf-reference\ndescription: Never reached: its parent is a skill."),
+    "agent/skills/pdf-tools/notes.md": skill("description: Not a skill: inside a skill directory."),
+    "agent/skills/nested/deeper/web-search/SKILL.md": skill("description: Search the web.\nlicense: MIT"),
+    "agent/skills/nested/loose.md": skill("description: Loose markdown below the top level is not a skill."),
+    "agent/skills/notes.md": skill("description: A top-level markdown skill."),
+    "agent/skills/readme.md": "# Just a readme\n",
+    "agent/skills/Bad_Name/SKILL.md": skill("name: Bad_Name--\ndescription: Loaded with warnings."),
+    "agent/skills/no-desc/SKILL.md": skill("name: no-desc"),
+    "agent/skills/blank-desc/SKILL.md": skill("name: blank-desc\ndescription: '   '"),
+    "agent/skills/long/SKILL.md": skill(`name: ${"l".repeat(70)}\ndescription: ${"d".repeat(1100)}`),
+    "agent/skills/numbered/SKILL.md": skill("name: 42\ndescription: A numeric name falls back to the directory."),
+    "agent/skills/manual/SKILL.md": skill("name: manual\ndescription: Only when asked.\ndisable-model-invocation: true"),
+    "agent/skills/half-manual/SKILL.md": skill("name: half-manual\ndescription: Quoted true is not true.\ndisable-model-invocation: 'true'"),
+    "agent/skills/no-frontmatter/SKILL.md": "# No frontmatter\n",
+    "agent/skills/.hidden/SKILL.md": skill("name: hidden\ndescription: Hidden directories are skipped."),
+    "agent/skills/node_modules/dep/SKILL.md": skill("name: dep\ndescription: Dependencies are skipped."),
+    "agent/skills/.gitignore": "# build output\nignored-dir/\n*.draft.md\n!keep.draft.md\n/rooted\n\n",
+    "agent/skills/ignored-dir/SKILL.md": skill("name: ignored\ndescription: Ignored by .gitignore."),
+    "agent/skills/draft.draft.md": skill("description: An ignored draft."),
+    "agent/skills/keep.draft.md": skill("description: A draft kept by negation."),
+    "agent/skills/rooted/SKILL.md": skill("name: rooted\ndescription: Ignored through a rooted pattern."),
+    "agent/skills/sub/.ignore": "private\nSKILL.MD\n",
+    "agent/skills/sub/private/SKILL.md": skill("name: private\ndescription: Ignored by sub/.ignore."),
+    "agent/skills/sub/public/SKILL.md": skill("name: public\ndescription: Ignored too: patterns match case-insensitively."),
+    "agent/skills/sub/deep/.fdignore": "*.md\n!SKILL.md\n",
+    "agent/skills/sub/deep/kept/SKILL.md": skill("name: kept\ndescription: Re-included by the nested negation."),
+    "agent/skills/dup/SKILL.md": skill("name: pdf-tools\ndescription: Same name as another skill."),
+    "agent/skills/glob/.gitignore": "**/tmp-*\na?c/\n[xy]z/\n",
+    "agent/skills/glob/tmp-one/SKILL.md": skill("name: tmp-one\ndescription: Globbed away."),
+    "agent/skills/glob/abc/SKILL.md": skill("name: abc\ndescription: Question mark."),
+    "agent/skills/glob/yz/SKILL.md": skill("name: yz\ndescription: Bracket."),
+    "agent/skills/glob/zz/SKILL.md": skill("name: zz\ndescription: Not matched by the bracket."),
+    "agent/skills/bad-yaml/SKILL.md": "---\nname: bad-yaml\ndescription: [unclosed\n---\n",
+    "agent/skills/bad-yaml.md": "---\ndescription: [unclosed\n---\n",
+    "agent/skills/crlf/SKILL.md": "---\r\nname: crlf\r\ndescription: Windows line endings\r\n---\r\nbody\r\n",
+    "agent/skills/escape/SKILL.md": skill("name: escape\ndescription: 'Uses <tags> & \"quotes\"'"),
+    "project/.pi/skills/proj-skill/SKILL.md": skill("name: proj-skill\ndescription: A project skill."),
+    "project/.pi/skills/pdf-tools/SKILL.md": skill("name: pdf-tools\ndescription: The project's pdf-tools loses to the user's."),
+    "project/.pi/skills/top.md": skill("name: top\ndescription: A top-level project file."),
+    "extra/one.md": skill("name: one\ndescription: A single file given as a path."),
+    "extra/no-desc.md": skill("name: no-desc-file"),
+    "extra/SKILL.md": skill("name: extra-declared"),
+    "extra/not-md.txt": "text",
+    "extra/dir/x/SKILL.md": skill("name: x\ndescription: In a directory given as a path."),
+    "extra/dir/x/y/SKILL.md": skill("name: y\ndescription: Below a skill: not reached."),
+  };
+  const skillLinks = {
+    "agent/skills/link-to-pdf": "pdf-tools",
+    "agent/skills/broken-link": "does-not-exist",
+    "agent/skills/link-notes.md": "notes.md",
+    "extra/dir/link-to-web": "../../agent/skills/nested/deeper/web-search",
+  };
+  const inSkillTree = (run) => async () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pihost-skills-")));
+    try {
+      for (const [file, text] of Object.entries(skillTree)) {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      }
+      for (const [link, target] of Object.entries(skillLinks)) fs.symlinkSync(target, path.join(root, link));
+      const result = await run(root);
+      // Diagnostics quoting a YAML parser's own words differ between parsers; only their presence is compared.
+      const text = JSON.stringify(result, (key, value) => (key === "message" && /line|unclosed|flow|Missing|Unexpected/i.test(value) ? "<yaml error>" : value));
+      return JSON.parse(text.replaceAll(root, "<tmp>"));
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  };
+  for (const source of ["user", "project", "path", "npm", undefined]) {
+    add(`loadSkillsFromDir source ${source}`, inSkillTree((root) => agent.loadSkillsFromDir({ dir: path.join(root, "agent/skills"), source })));
+  }
+  add("loadSkillsFromDir project", inSkillTree((root) => agent.loadSkillsFromDir({ dir: path.join(root, "project/.pi/skills"), source: "project" })));
+  add("loadSkillsFromDir skill root", inSkillTree((root) => agent.loadSkillsFromDir({ dir: path.join(root, "agent/skills/pdf-tools"), source: "path" })));
+  add("loadSkillsFromDir nested root", inSkillTree((root) => agent.loadSkillsFromDir({ dir: path.join(root, "agent/skills/sub"), source: "path" })));
+  add("loadSkillsFromDir missing and file", inSkillTree((root) => [
+    agent.loadSkillsFromDir({ dir: path.join(root, "nope"), source: "user" }),
+    agent.loadSkillsFromDir({ dir: path.join(root, "extra/one.md"), source: "user" }),
+  ]));
+  add("loadSkills defaults and paths", inSkillTree((root) =>
+    agent.loadSkills({
+      cwd: path.join(root, "project"),
+      agentDir: path.join(root, "agent"),
+      includeDefaults: true,
+      skillPaths: ["../extra/one.md", `  ${path.join(root, "extra/dir")}  `, "../extra/not-md.txt", "missing-dir", "../extra/no-desc.md", "../extra/SKILL.md", path.join(root, "agent/skills/pdf-tools/SKILL.md"), "../agent/skills/link-notes.md", `file://${path.join(root, "extra/one.md")}`],
+    }),
+  ));
+  add("loadSkills explicit paths only", inSkillTree((root) =>
+    agent.loadSkills({
+      cwd: path.join(root, "project"),
+      agentDir: path.join(root, "agent"),
+      includeDefaults: false,
+      skillPaths: [path.join(root, "agent/skills/nested"), ".pi/skills", path.join(root, "agent/skills/pdf-tools/SKILL.md"), "../extra"],
+    }),
+  ));
+  add("loadSkills nothing", inSkillTree((root) => agent.loadSkills({ cwd: path.join(root, "empty"), agentDir: path.join(root, "none"), includeDefaults: true, skillPaths: [] })));
+  add("loadSkills prompt", inSkillTree((root) => agent.formatSkillsForPrompt(agent.loadSkills({ cwd: path.join(root, "project"), agentDir: path.join(root, "agent"), includeDefaults: true, skillPaths: [] }).skills)));
   return cases;
 }

@@ -187,8 +187,15 @@ class YamlReader {
 
   /** A value on a key's line, with any more-indented plain lines folded onto it. */
   continued(indent, first) {
+    const plain = !/^["'[{]/.test(first);
+    // `key: a: b` would be a mapping inside a one-line value, which YAML refuses.
+    const refuseNested = (text) => {
+      if (plain && /:(\s|$)/.test(text)) throw new YamlError("Nested mappings are not allowed in compact mappings", this.at - 1);
+    };
+    refuseNested(first);
     const extra = [];
     for (let line = this.peek(); line && line.indent > indent && !/^["'[{]/.test(first); line = this.peek()) {
+      refuseNested(line.text);
       extra.push(line.text);
       this.at++;
     }
