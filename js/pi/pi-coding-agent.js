@@ -41,7 +41,9 @@ export {
 } from "./coding-agent/compaction.js";
 export { collectEntriesForBranchSummary, prepareBranchEntries } from "./coding-agent/branch-summary.js";
 export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir, parseSkillBlock } from "./coding-agent/skills.js";
-export { generateDiffString } from "./coding-agent/tools/edit-diff.js";
+export { generateDiffString, generateUnifiedPatch } from "./coding-agent/tools/edit-diff.js";
+export { truncateToVisualLines } from "./coding-agent/visual-truncate.js";
+export { createEventBus } from "./coding-agent/event-bus.js";
 export {
   Theme,
   getLanguageFromPath,

@@ -1034,5 +1034,94 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   ));
   add("loadSkills nothing", inSkillTree((root) => agent.loadSkills({ cwd: path.join(root, "empty"), agentDir: path.join(root, "none"), includeDefaults: true, skillPaths: [] })));
   add("loadSkills prompt", inSkillTree((root) => agent.formatSkillsForPrompt(agent.loadSkills({ cwd: path.join(root, "project"), agentDir: path.join(root, "agent"), includeDefaults: true, skillPaths: [] }).skills)));
+  // --- Patches, visual truncation, event bus ---------------------------------------
+  const lines = (count, from = 1) => Array.from({ length: count }, (_, i) => `line ${i + from}`).join("\n");
+  const patchPairs = {
+    same: ["a\nb\n", "a\nb\n"],
+    emptyToText: ["", "new\nfile\n"],
+    textToEmpty: ["old\n", ""],
+    oneLine: ["a\nb\nc\n", "a\nB\nc\n"],
+    noFinalNewline: ["a\nb", "a\nc"],
+    addFinalNewline: ["a\nb", "a\nb\n"],
+    farApart: [`${lines(30)}\n`, `${lines(30).replace("line 3\n", "LINE 3\n").replace("line 27\n", "LINE 27\n")}\n`],
+    close: [`${lines(20)}\n`, `${lines(20).replace("line 5\n", "five\n").replace("line 12\n", "twelve\n")}\n`],
+    insertAndDelete: [`${lines(12)}\n`, `${lines(12).replace("line 2\n", "").replace("line 10\n", "line 10\ninserted\n")}\n`],
+    crlf: ["a\r\nb\r\n", "a\r\nc\r\n"],
+  };
+  for (const [name, [oldText, newText]] of Object.entries(patchPairs)) {
+    add(`generateUnifiedPatch ${name}`, () => [
+      agent.generateUnifiedPatch("src/file.ts", oldText, newText),
+      agent.generateUnifiedPatch("src/file.ts", oldText, newText, 1),
+      agent.generateUnifiedPatch("a b/ü.txt", oldText, newText, 0),
+    ]);
+  }
+  const visualTexts = {
+    empty: "",
+    short: "one\ntwo",
+    long: `${"word ".repeat(40)}\nshort\n${"x".repeat(55)}\nlast`,
+    styled: "\x1b[31mred text that wraps around the edge\x1b[0m\n\tindented\n",
+    wide: "漢字かなカナ".repeat(6),
+  };
+  for (const [name, text] of Object.entries(visualTexts)) {
+    add(`truncateToVisualLines ${name}`, () => [
+      agent.truncateToVisualLines(text, 3, 20),
+      agent.truncateToVisualLines(text, 3, 20, 1),
+      agent.truncateToVisualLines(text, 2, 30, 0, "start"),
+      agent.truncateToVisualLines(text, 100, 40),
+      agent.truncateToVisualLines(text, 0, 20),
+    ]);
+  }
+  add("createEventBus", async () => {
+    const bus = agent.createEventBus();
+    const log = [];
+    const originalError = console.error;
+    console.error = (...args) => log.push(["console.error", args[0], String(args[1]?.message ?? args[1])]);
+    try {
+      bus.on("newListener", (name) => log.push(["newListener", name]));
+      bus.on("removeListener", (name) => log.push(["removeListener", name]));
+      const offA = bus.on("build", (data) => log.push(["a", data]));
+      bus.on("build", async (data) => {
+        await null;
+        log.push(["b", data]);
+      });
+      bus.on("build", () => {
+        throw new Error("sync failure");
+      });
+      bus.on("build", async () => {
+        throw new Error("async failure");
+      });
+      const offSelf = bus.on("once", (data) => {
+        log.push(["once", data]);
+        offSelf();
+      });
+      bus.on("2", (data) => log.push(["numeric channel", data]));
+      log.push(["emit returns", bus.emit("build", { n: 1 })]);
+      bus.emit("once", "first");
+      bus.emit("once", "second");
+      bus.emit("nobody", 1);
+      offA();
+      offA();
+      bus.emit("build", { n: 2 });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      bus.clear();
+      bus.emit("build", { n: 3 });
+      bus.emit("2", "after clear");
+      const thrown = [];
+      for (const data of [new Error("boom"), "text", undefined, 42]) {
+        try {
+          bus.emit("error", data);
+          thrown.push("none");
+        } catch (error) {
+          thrown.push([error.message, error.code]);
+        }
+      }
+      bus.on("error", (data) => log.push(["error handled", String(data)]));
+      bus.emit("error", "handled now");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return { log, thrown };
+    } finally {
+      console.error = originalError;
+    }
+  });
   return cases;
 }
