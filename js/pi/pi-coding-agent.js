@@ -1,8 +1,10 @@
 // pi-coding-agent's runtime exports that pihost implements so far: paths,
 // the built-in tools (read, write, edit, ls, find, grep, bash), the helpers
-// extensions use to shape tool output (truncation, sizes), to read skill
-// files (frontmatter), to present a conversation (convertToLlm,
-// serializeConversation), to serialize file edits, the tool type guards, and
+// extensions use to shape tool output (truncation, sizes), to find, read and
+// list skills (frontmatter, skill blocks), to present a conversation
+// (convertToLlm, serializeConversation), to read session files and build a
+// model's context from them, to pick compaction cut points and gather what a
+// branch summary covers, to serialize file edits, the tool type guards, and
 // the UI pieces extensions build on: the theme and its derived pi-tui
 // themes, key hints, borders, the bordered loader and the prompt editor.
 import { contentText } from "./pi-ai.js";
@@ -18,7 +20,30 @@ export {
   truncateTail,
 } from "./coding-agent/truncate.js";
 export { withFileMutationQueue } from "./coding-agent/file-mutation-queue.js";
-export { generateDiffString } from "./coding-agent/tools/edit-diff.js";
+export { parseFrontmatter, stripFrontmatter } from "./coding-agent/frontmatter.js";
+export { convertToLlm } from "./coding-agent/messages.js";
+export { migrateSessionEntries, parseSessionEntries } from "./coding-agent/session-entries.js";
+export {
+  buildContextEntries,
+  buildSessionContext,
+  buildSessionProjection,
+  getLatestCompactionEntry,
+  sessionEntryToContextMessages,
+} from "./coding-agent/session-context.js";
+export {
+  DEFAULT_COMPACTION_SETTINGS,
+  calculateContextTokens,
+  estimateTokens,
+  findCutPoint,
+  findTurnStartIndex,
+  getLastAssistantUsage,
+  shouldCompact,
+} from "./coding-agent/compaction.js";
+export { collectEntriesForBranchSummary, prepareBranchEntries } from "./coding-agent/branch-summary.js";
+export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir, parseSkillBlock } from "./coding-agent/skills.js";
+export { generateDiffString, generateUnifiedPatch } from "./coding-agent/tools/edit-diff.js";
+export { truncateToVisualLines } from "./coding-agent/visual-truncate.js";
+export { createEventBus } from "./coding-agent/event-bus.js";
 export {
   Theme,
   getLanguageFromPath,
@@ -89,332 +114,7 @@ export function formatReadLineRange(offset, limit) {
   return `:${start}${end ? `-${end}` : ""}`;
 }
 
-// --- YAML (frontmatter) ---------------------------------------------------------
-// pi reads frontmatter with the `yaml` package. Skill and prompt files use a
-// small part of YAML, which this covers: block mappings and sequences,
-// plain/quoted/flow scalars, `|` and `>` blocks and comments, with the core
-// schema's nulls, booleans and numbers. Anchors, tags and multi-document
-// streams are not read. (It belongs in its own module, js/pi/yaml.js, once
-// that file may be added.)
-
-class YamlError extends Error {
-  constructor(message, line) {
-    super(`${message} at line ${line + 1}`);
-    this.name = "YAMLParseError";
-  }
-}
-
-function stripComment(text) {
-  let quote = null;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quote) {
-      if (char === "\\" && quote === '"') i++;
-      else if (char === quote) quote = null;
-    } else if (char === '"' || char === "'") {
-      if (i === 0 || /[\s[{,:]/.test(text[i - 1])) quote = char;
-    } else if (char === "#" && (i === 0 || /\s/.test(text[i - 1]))) {
-      return text.slice(0, i).trimEnd();
-    }
-  }
-  return text.trimEnd();
-}
-
-function resolvePlain(text) {
-  if (/^(~|null|Null|NULL)?$/.test(text)) return null;
-  if (/^(true|True|TRUE)$/.test(text)) return true;
-  if (/^(false|False|FALSE)$/.test(text)) return false;
-  if (/^[-+]?[0-9]+$/.test(text)) return Number(text);
-  if (/^0o[0-7]+$/.test(text)) return parseInt(text.slice(2), 8);
-  if (/^0x[0-9a-fA-F]+$/.test(text)) return parseInt(text.slice(2), 16);
-  if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(text)) return Number(text);
-  if (/^[-+]?\.(inf|Inf|INF)$/.test(text)) return text.startsWith("-") ? -Infinity : Infinity;
-  if (/^\.(nan|NaN|NAN)$/.test(text)) return NaN;
-  return text;
-}
-
-const ESCAPES = { n: "\n", t: "\t", r: "\r", "0": "\0", '"': '"', "\\": "\\", "/": "/", " ": " ", b: "\b", f: "\f", e: "\x1b", N: "\x85", _: "\xa0" };
-
-/** Reads one flow value (quoted, [..], {..} or plain) from `text` at `start`; returns [value, end]. */
-function readFlow(text, start, inFlow, line) {
-  let i = start;
-  while (text[i] === " ") i++;
-  const char = text[i];
-  if (char === '"') {
-    let out = "";
-    for (i++; i < text.length && text[i] !== '"'; i++) {
-      if (text[i] !== "\\") {
-        out += text[i];
-        continue;
-      }
-      const next = text[++i];
-      if (next === "x" || next === "u" || next === "U") {
-        const size = { x: 2, u: 4, U: 8 }[next];
-        out += String.fromCodePoint(parseInt(text.slice(i + 1, i + 1 + size), 16));
-        i += size;
-      } else out += ESCAPES[next] ?? next;
-    }
-    if (text[i] !== '"') throw new YamlError("Missing closing \"quote", line);
-    return [out, i + 1];
-  }
-  if (char === "'") {
-    let out = "";
-    for (i++; i < text.length; i++) {
-      if (text[i] === "'") {
-        if (text[i + 1] !== "'") break;
-        i++;
-      }
-      out += text[i];
-    }
-    if (text[i] !== "'") throw new YamlError("Missing closing 'quote", line);
-    return [out, i + 1];
-  }
-  if (char === "[" || char === "{") {
-    const close = char === "[" ? "]" : "}";
-    const items = char === "[" ? [] : {};
-    i++;
-    while (true) {
-      while (text[i] === " " || text[i] === ",") i++;
-      if (i >= text.length) throw new YamlError(`Missing ${close} in flow collection`, line);
-      if (text[i] === close) return [items, i + 1];
-      const [key, afterKey] = readFlow(text, i, true, line);
-      i = afterKey;
-      while (text[i] === " ") i++;
-      if (char === "{" || text[i] === ":") {
-        let value = null;
-        if (text[i] === ":") [value, i] = readFlow(text, i + 1, true, line);
-        if (char === "[") items.push({ [String(key)]: value });
-        else items[String(key)] = value;
-      } else items.push(key);
-    }
-  }
-  const stop = inFlow ? /[,\]}]|: |:$/ : /$/;
-  const rest = text.slice(i);
-  const match = stop.exec(rest);
-  const raw = rest.slice(0, match ? match.index : rest.length).trim();
-  return [resolvePlain(raw), i + (match ? match.index : rest.length)];
-}
-
-function inlineValue(text, line) {
-  const [value, end] = readFlow(text, 0, false, line);
-  if (text.slice(end).trim() !== "") throw new YamlError("Unexpected content after value", line);
-  return value;
-}
-
-const KEY = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"\-?:,[\]{}][^#]*?|-[^\s][^#]*?)\s*:(?:\s+|$)(.*)$/;
-
-class YamlReader {
-  constructor(text) {
-    this.lines = text.split("\n").map((raw) => {
-      const content = stripComment(raw);
-      return { raw, indent: raw.length - raw.trimStart().length, text: content.trim() };
-    });
-    this.at = 0;
-  }
-
-  skipBlank() {
-    while (this.at < this.lines.length && this.lines[this.at].text === "") this.at++;
-  }
-
-  peek() {
-    this.skipBlank();
-    return this.lines[this.at];
-  }
-
-  document() {
-    const first = this.peek();
-    if (!first) return null;
-    const value = this.node(first.indent);
-    if (this.peek()) throw new YamlError("Unexpected content", this.at);
-    return value;
-  }
-
-  node(indent) {
-    const line = this.peek();
-    if (!line || line.indent < indent) return null;
-    if (line.text === "-" || line.text.startsWith("- ")) return this.sequence(line.indent);
-    if (!line.text.startsWith("[") && !line.text.startsWith("{") && KEY.test(line.text)) return this.mapping(line.indent);
-    return this.scalar(line.indent - 1);
-  }
-
-  sequence(indent) {
-    const items = [];
-    for (let line = this.peek(); line && line.indent === indent && (line.text === "-" || line.text.startsWith("- ")); line = this.peek()) {
-      const rest = line.text.slice(1).trimStart();
-      if (rest === "") {
-        this.at++;
-        const next = this.peek();
-        items.push(next && next.indent > indent ? this.node(next.indent) : null);
-        continue;
-      }
-      // "- key: value" opens a mapping whose keys align with "key".
-      const column = indent + (line.text.length - rest.length);
-      this.lines[this.at] = { raw: line.raw, indent: column, text: rest };
-      items.push(this.node(column));
-    }
-    return items;
-  }
-
-  mapping(indent) {
-    const object = {};
-    for (let line = this.peek(); line && line.indent === indent; line = this.peek()) {
-      const match = KEY.exec(line.text);
-      if (!match) throw new YamlError("Expected a mapping key", this.at);
-      const rawKey = match[1];
-      const key = String(rawKey.startsWith('"') || rawKey.startsWith("'") ? inlineValue(rawKey, this.at) : resolvePlain(rawKey.trim()));
-      const rest = match[2].trim();
-      this.at++;
-      if (/^[|>][-+0-9]*$/.test(rest)) object[key] = this.block(indent, rest);
-      else if (rest !== "") object[key] = this.continued(indent, rest);
-      else {
-        const next = this.peek();
-        if (next && next.indent > indent) object[key] = this.node(next.indent);
-        else if (next && next.indent === indent && (next.text === "-" || next.text.startsWith("- "))) object[key] = this.sequence(indent);
-        else object[key] = null;
-      }
-    }
-    return object;
-  }
-
-  /** A value on a key's line, with any more-indented plain lines folded onto it. */
-  continued(indent, first) {
-    const extra = [];
-    for (let line = this.peek(); line && line.indent > indent && !/^["'[{]/.test(first); line = this.peek()) {
-      extra.push(line.text);
-      this.at++;
-    }
-    if (extra.length === 0) return inlineValue(first, this.at - 1);
-    return [first, ...extra].join(" ");
-  }
-
-  scalar(parentIndent) {
-    const parts = [];
-    for (let line = this.peek(); line && line.indent > parentIndent; line = this.peek()) {
-      parts.push(line.text);
-      this.at++;
-    }
-    return parts.length === 1 ? inlineValue(parts[0], this.at - 1) : parts.join(" ");
-  }
-
-  /** A `|` (literal) or `>` (folded) block under a key at `indent`. */
-  block(indent, header) {
-    const folded = header[0] === ">";
-    const chomp = header.includes("-") ? "strip" : header.includes("+") ? "keep" : "clip";
-    const raw = [];
-    while (this.at < this.lines.length) {
-      const line = this.lines[this.at];
-      if (line.raw.trim() !== "" && line.indent <= indent) break;
-      raw.push(line.raw);
-      this.at++;
-    }
-    const contentIndent = Math.min(...raw.filter((text) => text.trim() !== "").map((text) => text.length - text.trimStart().length));
-    const lines = raw.map((text) => (text.trim() === "" ? "" : text.slice(contentIndent)));
-    let trailing = 0;
-    while (trailing < lines.length && lines[lines.length - 1 - trailing] === "") trailing++;
-    const body = lines.slice(0, lines.length - trailing);
-    let text = "";
-    if (folded) {
-      // A single break between two plain lines folds into a space; blank
-      // lines and more-indented lines keep their breaks.
-      let breaks = 0;
-      let previous;
-      for (const line of body) {
-        if (line === "") {
-          breaks++;
-          continue;
-        }
-        if (previous === undefined) text = "\n".repeat(breaks) + line;
-        else if (breaks > 0) text += "\n".repeat(breaks) + line;
-        else text += (line.startsWith(" ") || previous.startsWith(" ") ? "\n" : " ") + line;
-        breaks = 0;
-        previous = line;
-      }
-    } else text = body.join("\n");
-    if (body.length === 0) return chomp === "keep" ? "\n".repeat(trailing) : "";
-    if (chomp === "strip") return text;
-    if (chomp === "keep") return `${text}\n${"\n".repeat(trailing)}`;
-    return `${text}\n`;
-  }
-}
-
-function parseYaml(text) {
-  return new YamlReader(text).document();
-}
-
-// --- Frontmatter --------------------------------------------------------------
-
-function extractFrontmatter(content) {
-  const text = (content.charCodeAt(0) === 0xfeff ? content.slice(1) : content).replace(/\r\n/g, "\n").replace(/\r/g, "\n");
-  if (!text.startsWith("---")) return { yaml: null, body: text };
-  const end = text.indexOf("\n---", 3);
-  if (end === -1) return { yaml: null, body: text };
-  return { yaml: text.slice(4, end), body: text.slice(end + 4).trim() };
-}
-
-/** A markdown file's leading `---` YAML block as an object, and the rest. */
-export function parseFrontmatter(content) {
-  const { yaml, body } = extractFrontmatter(content);
-  if (!yaml) return { frontmatter: {}, body };
-  return { frontmatter: parseYaml(yaml) ?? {}, body };
-}
-
-export function stripFrontmatter(content) {
-  return parseFrontmatter(content).body;
-}
-
-// --- Messages -----------------------------------------------------------------
-
-const COMPACTION_SUMMARY_PREFIX = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
-const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
-const BRANCH_SUMMARY_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
-const BRANCH_SUMMARY_SUFFIX = "</summary>";
-
-function bashExecutionText(message) {
-  let text = `Ran \`${message.command}\`\n`;
-  text += message.output ? `\`\`\`\n${message.output}\n\`\`\`` : "(no output)";
-  if (message.cancelled) text += "\n\n(command cancelled)";
-  else if (message.exitCode !== null && message.exitCode !== undefined && message.exitCode !== 0) {
-    text += `\n\nCommand exited with code ${message.exitCode}`;
-  }
-  if (message.truncated && message.fullOutputPath) text += `\n\n[Output truncated. Full output: ${message.fullOutputPath}]`;
-  return text;
-}
-
-function userText(text, timestamp) {
-  return { role: "user", content: [{ type: "text", text }], timestamp };
-}
-
-/** pi's own message kinds (bash runs, summaries, custom) as the user messages a model reads. */
-export function convertToLlm(messages) {
-  const converted = [];
-  for (const message of messages) {
-    switch (message.role) {
-      case "bashExecution":
-        if (!message.excludeFromContext) converted.push(userText(bashExecutionText(message), message.timestamp));
-        break;
-      case "custom": {
-        const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
-        converted.push({ role: "user", content, timestamp: message.timestamp });
-        break;
-      }
-      case "branchSummary":
-        converted.push(userText(BRANCH_SUMMARY_PREFIX + message.summary + BRANCH_SUMMARY_SUFFIX, message.timestamp));
-        break;
-      case "compactionSummary":
-        converted.push(userText(COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX, message.timestamp));
-        break;
-      case "system":
-      case "user":
-      case "assistant":
-      case "toolResult":
-        converted.push(message);
-        break;
-      default:
-        break;
-    }
-  }
-  return converted;
-}
+// --- Conversation transcript -------------------------------------------------
 
 const TOOL_RESULT_MAX_CHARS = 2000;
 
@@ -449,78 +149,4 @@ export function serializeConversation(messages) {
     }
   }
   return parts.join("\n\n");
-}
-
-// --- Context size ---------------------------------------------------------------
-
-export function calculateContextTokens(usage) {
-  return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-}
-
-function usableUsage(message) {
-  if (message.role !== "assistant" || !("usage" in message)) return undefined;
-  if (message.stopReason === "aborted" || message.stopReason === "error") return undefined;
-  return message.usage && calculateContextTokens(message.usage) > 0 ? message.usage : undefined;
-}
-
-/** The usage of the last assistant message that has real usage (not aborted, errored or all zero). */
-export function getLastAssistantUsage(entries) {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i];
-    if (entry.type !== "message") continue;
-    const usage = usableUsage(entry.message);
-    if (usage) return usage;
-  }
-  return undefined;
-}
-
-export function shouldCompact(contextTokens, contextWindow, settings) {
-  if (!settings.enabled) return false;
-  return contextTokens > contextWindow - settings.reserveTokens;
-}
-
-const ESTIMATED_IMAGE_CHARS = 4800;
-
-function contentChars(content) {
-  if (typeof content === "string") return content.length;
-  let chars = 0;
-  for (const block of content) {
-    if (block.type === "text" && block.text) chars += block.text.length;
-    else if (block.type === "image") chars += ESTIMATED_IMAGE_CHARS;
-  }
-  return chars;
-}
-
-/** A message's tokens as characters / 4, rounded up: deliberately an overestimate. */
-export function estimateTokens(message) {
-  let chars = 0;
-  switch (message.role) {
-    case "system":
-      chars = contentChars(message.content);
-      for (const section of Object.values(message.sections ?? {})) if (section) chars += section.length;
-      if (message.toolsAdded) chars += JSON.stringify(message.toolsAdded).length;
-      break;
-    case "user":
-    case "custom":
-    case "toolResult":
-      chars = contentChars(message.content);
-      break;
-    case "assistant":
-      for (const block of message.content) {
-        if (block.type === "text") chars += block.text.length;
-        else if (block.type === "thinking") chars += block.thinking.length;
-        else if (block.type === "toolCall") chars += block.name.length + JSON.stringify(block.arguments).length;
-      }
-      break;
-    case "bashExecution":
-      chars = message.command.length + message.output.length;
-      break;
-    case "branchSummary":
-    case "compactionSummary":
-      chars = message.summary.length;
-      break;
-    default:
-      return 0;
-  }
-  return Math.ceil(chars / 4);
 }

@@ -3,7 +3,13 @@
 // pi-coding-agent's pure helpers. tests/reference/record-pi-packages.mjs runs
 // it against the real packages; pi-packages-differential.mjs against pihost's
 // js/pi. Each case returns plain data (or throws); `serialize` turns results
-// into JSON that shows TypeBox's hidden `~` marks and thrown errors.
+// into JSON that shows TypeBox's hidden `~` marks and thrown errors. Cases
+// that read files (skills) build their tree in a fresh temp directory and
+// show its path as <tmp>; random ids are renamed in order of appearance.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 /** 32-bit FNV-1a over UTF-16 units, as 8 hex digits: enough to tell long outputs apart. */
 export function fingerprint(text) {
@@ -427,6 +433,15 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
       return { thrown: error.name };
     }
   });
+  add("parseFrontmatter colons in plain values", () =>
+    ["k: a: b", "k: a:b", "k: a :b", "k: 'a: b'", "k: a\n  b: c", "k: a:", "- a: b: c", "k: [a: b]", "k: a #x: y", "k: http://x", "k: a\tb: c", "k: >\n  a: b", "description: Use it: now"].map((yaml) => {
+      try {
+        return agent.parseFrontmatter(`---\n${yaml}\n---\nbody`).frontmatter;
+      } catch (error) {
+        return { thrown: error.name };
+      }
+    }),
+  );
   const messages = [
     { role: "user", content: "Hello", timestamp: 1 },
     { role: "user", content: [{ type: "text", text: "a" }, { type: "image", data: "x", mimeType: "image/png" }, { type: "text", text: "b" }], timestamp: 2 },
@@ -526,6 +541,587 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
     });
     const after = agent.withFileMutationQueue(path, async () => "after");
     return [await failed.catch((error) => error.message), await after];
+  });
+  // --- Session files ----------------------------------------------------------------
+  const at = (second) => `2025-01-02T03:04:${String(second).padStart(2, "0")}.000Z`;
+  const ms = (second) => Date.parse(at(second));
+  const usage = (tokens) => ({ input: tokens, output: 10, cacheRead: 0, cacheWrite: 0, totalTokens: tokens + 10, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } });
+  const userEntry = (id, parentId, second, content) => ({ type: "message", id, parentId, timestamp: at(second), message: { role: "user", content, timestamp: ms(second) } });
+  const assistantEntry = (id, parentId, second, content, extra = {}) => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: at(second),
+    message: { role: "assistant", content, api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5", usage: usage(100 * second), stopReason: "stop", timestamp: ms(second), ...extra },
+  });
+  const toolResultEntry = (id, parentId, second, toolCallId, toolName, text) => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: at(second),
+    message: { role: "toolResult", toolCallId, toolName, content: [{ type: "text", text }], isError: false, timestamp: ms(second) },
+  });
+  const call = (id, name, args) => ({ type: "toolCall", id, name, arguments: args });
+  // A v3 session with a compaction, a branch that came back with a summary, and bookkeeping entries.
+  const treeEntries = [
+    { type: "session", version: 3, id: "0193a1b2-0000-7000-8000-000000000001", timestamp: at(0), cwd: "/work/project" },
+    userEntry("u1", null, 1, "Read src/app.ts and fix the bug"),
+    assistantEntry("a1", "u1", 2, [{ type: "thinking", thinking: "Let me look." }, { type: "text", text: "Reading it." }, call("c1", "read", { path: "src/app.ts" })], { stopReason: "toolUse" }),
+    toolResultEntry("t1", "a1", 3, "c1", "read", "export const x = 1;\n".repeat(40)),
+    { type: "thinking_level_change", id: "k1", parentId: "t1", timestamp: at(4), thinkingLevel: "high" },
+    assistantEntry("a2", "k1", 5, [call("c2", "edit", { path: "src/app.ts", edits: [{ oldText: "1", newText: "2" }] })], { stopReason: "toolUse" }),
+    toolResultEntry("t2", "a2", 6, "c2", "edit", "Successfully replaced 1 block(s) in src/app.ts."),
+    { type: "model_change", id: "m1", parentId: "t2", timestamp: at(7), provider: "openai", modelId: "gpt-5" },
+    { type: "custom", id: "x1", parentId: "m1", timestamp: at(8), customType: "todo-state", data: { open: 2 } },
+    { type: "label", id: "l1", parentId: "x1", timestamp: at(9), targetId: "a1", label: "before edit" },
+    { type: "custom_message", id: "cm1", parentId: "l1", timestamp: at(10), customType: "reminder", content: "Run the tests", display: true, details: { source: "ext" } },
+    userEntry("u2", "cm1", 11, [{ type: "text", text: "Now add tests" }, { type: "image", data: "aGVsbG8=", mimeType: "image/png" }]),
+    assistantEntry("a3", "u2", 12, [{ type: "text", text: "Adding tests." }, call("c3", "write", { path: "test/app.test.ts", content: "test('x', () => {});\n" })], { stopReason: "toolUse" }),
+    toolResultEntry("t3", "a3", 13, "c3", "write", "Wrote 21 bytes"),
+    { type: "compaction", id: "cp1", parentId: "t3", timestamp: at(14), summary: "## Goal\nFix the bug and add tests.", firstKeptEntryId: "a2", tokensBefore: 4321, details: { readFiles: ["src/app.ts"], modifiedFiles: ["src/app.ts", "test/app.test.ts"] } },
+    userEntry("u3", "cp1", 15, "Are the tests passing?"),
+    assistantEntry("a4", "u3", 16, [call("c4", "bash", { command: "npm test" })], { stopReason: "toolUse" }),
+    toolResultEntry("t4", "a4", 17, "c4", "bash", "1 passing"),
+    assistantEntry("a5", "t4", 18, [{ type: "text", text: "All tests pass." }], { provider: "openai", model: "gpt-5" }),
+    // A branch from t1: the user went back and tried another way.
+    { type: "branch_summary", id: "bs1", parentId: "t1", timestamp: at(19), fromId: "a5", summary: "Tried editing src/app.ts and adding tests.", details: { readFiles: ["src/app.ts", "README.md"], modifiedFiles: ["test/app.test.ts"] } },
+    userEntry("u4", "bs1", 20, "Instead, explain the code"),
+    assistantEntry("a6", "u4", 21, [{ type: "text", text: "It exports x." }]),
+    { type: "session_info", id: "si1", parentId: "a6", timestamp: at(22), name: "Explaining" },
+    { type: "context_edit", id: "ce1", parentId: "si1", timestamp: at(23), targetId: "a6", replacement: { content: "It exports a constant." } },
+    { type: "context_edit", id: "ce2", parentId: "ce1", timestamp: at(24), targetId: "u4", replacement: null },
+    userEntry("u5", "ce2", 25, "Thanks"),
+  ];
+  const jsonl = (entries) => entries.map((entry) => JSON.stringify(entry)).join("\n");
+  const sessionTexts = {
+    tree: `${jsonl(treeEntries)}\n`,
+    messy: `\n\n${jsonl(treeEntries.slice(0, 3))}\n   \n{"type":"message","id":"broken"\n\r\n${JSON.stringify(treeEntries[3])}\r\nnot json at all\n42\nnull\n"text"\n[1,2]\n  ${JSON.stringify(treeEntries[4])}  \n\n`,
+    empty: "",
+    blank: "\n \n\t\n",
+    headerOnly: JSON.stringify(treeEntries[0]),
+    v1: [
+      { type: "session", id: "s-v1", timestamp: at(0), cwd: "/old" },
+      { type: "message", timestamp: at(1), message: { role: "user", content: "hi", timestamp: ms(1) } },
+      { type: "message", timestamp: at(2), message: { role: "assistant", content: [{ type: "text", text: "hello" }], provider: "anthropic", model: "claude-3-5-sonnet", usage: usage(50), stopReason: "stop", timestamp: ms(2) } },
+      { type: "message", timestamp: at(3), message: { role: "hookMessage", customType: "old-hook", content: "from a hook", display: true, timestamp: ms(3) } },
+      { type: "thinking_level_change", timestamp: at(4), thinkingLevel: "low" },
+      { type: "compaction", timestamp: at(5), summary: "v1 summary", firstKeptEntryIndex: 2, tokensBefore: 999 },
+      { type: "message", timestamp: at(6), message: { role: "user", content: "after compaction", timestamp: ms(6) } },
+      { type: "compaction", timestamp: at(7), summary: "points at the header", firstKeptEntryIndex: 0, tokensBefore: 5 },
+      { type: "compaction", timestamp: at(8), summary: "points ahead", firstKeptEntryIndex: 9, tokensBefore: 5 },
+      { type: "message", timestamp: at(9), message: { role: "user", content: "last", timestamp: ms(9) } },
+      { type: "compaction", timestamp: at(10), summary: "out of range", firstKeptEntryIndex: 99, tokensBefore: 5 },
+      { type: "compaction", timestamp: at(11), summary: "index as text", firstKeptEntryIndex: "2", tokensBefore: 5 },
+    ]
+      .map((entry) => JSON.stringify(entry))
+      .join("\n"),
+    v1NoHeader: jsonl([
+      { type: "message", timestamp: at(1), message: { role: "user", content: "no header", timestamp: ms(1) } },
+      { type: "message", timestamp: at(2), message: { role: "hookMessage", customType: "h", content: "x", display: false, timestamp: ms(2) } },
+    ]),
+    v2: jsonl([
+      { type: "session", version: 2, id: "s-v2", timestamp: at(0), cwd: "/v2" },
+      userEntry("e1", null, 1, "v2 user"),
+      { type: "message", id: "e2", parentId: "e1", timestamp: at(2), message: { role: "hookMessage", customType: "hook", content: [{ type: "text", text: "hooked" }], display: true, timestamp: ms(2) } },
+      { type: "message", id: "e3", parentId: "e2", timestamp: at(3) },
+      { type: "custom_message", id: "e4", parentId: "e3", timestamp: at(4), customType: "hookMessage", content: "not a role" },
+    ]),
+    v2Text: jsonl([{ type: "session", version: "2", id: "s", timestamp: at(0), cwd: "/" }, { type: "message", id: "e1", parentId: null, timestamp: at(1), message: { role: "hookMessage", content: "x", timestamp: 1 } }]),
+    future: jsonl([{ type: "session", version: 4, id: "s", timestamp: at(0), cwd: "/" }, { type: "message", id: "e1", parentId: null, timestamp: at(1), message: { role: "hookMessage", content: "x", timestamp: 1 } }]),
+  };
+  // Migration hands out random 8-hex-digit ids: shown as #1, #2, … in order of first appearance.
+  const stableIds = (entries) => {
+    const names = new Map();
+    const name = (id) => {
+      if (typeof id !== "string" || !/^[0-9a-f]{8}$/.test(id) || treeEntries.some((entry) => entry.id === id)) return id;
+      if (!names.has(id)) names.set(id, `#${names.size + 1}`);
+      return names.get(id);
+    };
+    return entries.map((entry) => {
+      if (!entry || typeof entry !== "object") return entry;
+      const copy = { ...entry };
+      for (const key of ["id", "parentId", "firstKeptEntryId"]) if (key in copy) copy[key] = name(copy[key]);
+      return copy;
+    });
+  };
+  for (const [name, text] of Object.entries(sessionTexts)) {
+    add(`parseSessionEntries ${name}`, () => agent.parseSessionEntries(text));
+    add(`migrateSessionEntries ${name}`, () => {
+      const entries = agent.parseSessionEntries(text).filter((entry) => entry && typeof entry === "object" && !Array.isArray(entry));
+      const returned = agent.migrateSessionEntries(entries);
+      return { returned, entries: stableIds(entries) };
+    });
+  }
+  add("migrateSessionEntries ids", () => {
+    const entries = agent.parseSessionEntries(sessionTexts.v1);
+    agent.migrateSessionEntries(entries);
+    const ids = entries.slice(1).map((entry) => entry.id);
+    return { shape: ids.every((id) => /^[0-9a-f]{8}$/.test(id)), distinct: new Set(ids).size === ids.length, chained: entries.slice(2).every((entry, i) => entry.parentId === ids[i]) };
+  });
+  add("migrateSessionEntries twice", () => {
+    const entries = agent.parseSessionEntries(sessionTexts.v1);
+    agent.migrateSessionEntries(entries);
+    const before = JSON.stringify(entries);
+    agent.migrateSessionEntries(entries);
+    return JSON.stringify(entries) === before;
+  });
+  add("migrateSessionEntries non-object", () => agent.migrateSessionEntries([null, { type: "session", version: 1 }]));
+  add("migrateSessionEntries empty list", () => {
+    const entries = [];
+    agent.migrateSessionEntries(entries);
+    return entries;
+  });
+
+  const tree = () => agent.parseSessionEntries(sessionTexts.tree).filter((entry) => entry.type !== "session");
+  add("getLatestCompactionEntry", () => [
+    agent.getLatestCompactionEntry(tree())?.id,
+    agent.getLatestCompactionEntry([]),
+    agent.getLatestCompactionEntry(tree().slice(0, 5)),
+    agent.getLatestCompactionEntry([{ type: "compaction", id: "first" }, { type: "message" }, { type: "compaction", id: "second" }, { type: "label" }]),
+  ]);
+  add("sessionEntryToContextMessages", () =>
+    [
+      ...tree(),
+      { type: "message", id: "n1", message: { role: "user" } },
+      { type: "message", id: "n2", message: { role: "assistant", content: null, provider: "p", model: "m" } },
+      { type: "message", id: "n3", message: { role: "toolResult", toolCallId: "x" } },
+      { type: "message", id: "n4", message: { role: "system" } },
+      { type: "message", id: "n5", message: { role: "custom", customType: "c" } },
+      { type: "message", id: "n6", message: { role: "bashExecution", command: "ls", output: "" } },
+      { type: "custom_message", id: "n7", customType: "no-content", display: false },
+      { type: "custom_message", id: "n8", customType: "epoch", content: [{ type: "text", text: "t" }], timestamp: 1700000000000 },
+      { type: "branch_summary", id: "n9", fromId: "z", summary: "", timestamp: at(1) },
+      { type: "branch_summary", id: "n10", fromId: "z", timestamp: at(1) },
+      { type: "compaction", id: "n11", summary: "with system", tokensBefore: 1, timestamp: at(2), systemMessage: { role: "system", content: "You are pi.", timestamp: 0 } },
+      { type: "compaction", id: "n12", summary: "bad time", tokensBefore: 1, timestamp: "yesterday" },
+      { type: "usage", id: "n13", usage: usage(1) },
+      { type: "mystery", id: "n14" },
+    ].map((entry) => [entry.id, agent.sessionEntryToContextMessages(entry)]),
+  );
+  add("sessionEntryToContextMessages identity", () => {
+    const entry = tree()[0];
+    return [agent.sessionEntryToContextMessages(entry)[0] === entry.message];
+  });
+  add("sessionEntryToContextMessages no message", () => agent.sessionEntryToContextMessages({ type: "message", id: "x" }));
+
+  const ids = (entries) => entries.map((entry) => entry.id);
+  const leaves = [undefined, null, "", "u5", "a5", "t4", "u3", "cp1", "t3", "a2", "u1", "bs1", "ce1", "missing"];
+  for (const leaf of leaves) {
+    const label = leaf === undefined ? "default" : leaf === null ? "null" : leaf === "" ? "empty" : leaf;
+    add(`buildContextEntries ${label}`, () => ids(agent.buildContextEntries(tree(), leaf)));
+    add(`buildSessionContext ${label}`, () => agent.buildSessionContext(tree(), leaf));
+    add(`buildSessionProjection ${label}`, () => {
+      const projection = agent.buildSessionProjection(tree(), leaf);
+      return { ...projection, entries: projection.entries.map((entry) => ({ source: entry.sourceEntry.id, messages: entry.messages })) };
+    });
+  }
+  add("buildSessionContext byId", () => {
+    const entries = tree();
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    // The index wins over the list: an entry only in the index is still reachable as a parent.
+    byId.set("u1", { type: "message", id: "u1", parentId: null, message: { role: "user", content: "from the index", timestamp: 0 } });
+    return agent.buildSessionContext(entries, "a2", byId);
+  });
+  add("buildSessionContext no entries", () => [agent.buildSessionContext([]), agent.buildSessionContext([], "x"), agent.buildSessionContext([], null)]);
+  add("buildSessionContext migrated v1", () => {
+    const entries = agent.parseSessionEntries(sessionTexts.v1);
+    agent.migrateSessionEntries(entries);
+    return agent.buildSessionContext(entries.slice(1));
+  });
+  add("buildSessionContext migrated v1 head", () => {
+    const entries = agent.parseSessionEntries(sessionTexts.v1).slice(0, 7);
+    agent.migrateSessionEntries(entries);
+    return agent.buildSessionContext(entries);
+  });
+  add("buildContextEntries nested compactions", () => {
+    const entries = [
+      userEntry("p1", null, 1, "one"),
+      { type: "message", id: "p2", parentId: "p1", timestamp: at(2), message: { role: "system", content: "sys", timestamp: ms(2) } },
+      assistantEntry("p3", "p2", 3, [{ type: "text", text: "two" }]),
+      { type: "compaction", id: "k1", parentId: "p3", timestamp: at(4), summary: "first", firstKeptEntryId: "p1", tokensBefore: 10 },
+      userEntry("p4", "k1", 5, "three"),
+      { type: "message", id: "p5", parentId: "p4", timestamp: at(6), message: { role: "system", content: "sys 2", timestamp: ms(6) } },
+      { type: "compaction", id: "k2", parentId: "p5", timestamp: at(7), summary: "second", firstKeptEntryId: "p2", tokensBefore: 20, systemMessage: { role: "system", content: "sys 2", timestamp: ms(6) } },
+      { type: "message", id: "p6", parentId: "k2", timestamp: at(8), message: { role: "system", content: "sys 3", timestamp: ms(8) } },
+      userEntry("p7", "p6", 9, "four"),
+      { type: "compaction", id: "k3", parentId: "p7", timestamp: at(10), summary: "unknown start", firstKeptEntryId: "nowhere", tokensBefore: 30 },
+    ];
+    const projection = (leaf) => agent.buildSessionProjection(entries, leaf);
+    return {
+      k2: ids(agent.buildContextEntries(entries, "p7")),
+      k2Messages: projection("p7").messages,
+      k2PerEntry: projection("p7").entries.map((entry) => entry.messages.length),
+      k3: ids(agent.buildContextEntries(entries, "k3")),
+      k3Messages: projection("k3").messages,
+    };
+  });
+  add("buildSessionProjection context edits", () => {
+    const entries = [
+      userEntry("q1", null, 1, "original question"),
+      assistantEntry("q2", "q1", 2, [{ type: "text", text: "original answer" }]),
+      toolResultEntry("q3", "q2", 3, "c", "read", "result"),
+      { type: "custom_message", id: "q4", parentId: "q3", timestamp: at(4), customType: "n", content: "custom", display: true },
+      { type: "branch_summary", id: "q5", parentId: "q4", timestamp: at(5), fromId: "z", summary: "a branch" },
+      { type: "context_edit", id: "e1", parentId: "q5", timestamp: at(6), targetId: "q1", replacement: { content: "edited question" } },
+      { type: "context_edit", id: "e2", parentId: "e1", timestamp: at(7), targetId: "q2", replacement: { content: "edited answer" } },
+      { type: "context_edit", id: "e3", parentId: "e2", timestamp: at(8), targetId: "q3", replacement: { content: [{ type: "text", text: "edited result" }] } },
+      { type: "context_edit", id: "e4", parentId: "e3", timestamp: at(9), targetId: "q4", replacement: { content: "edited custom" } },
+      { type: "context_edit", id: "e5", parentId: "e4", timestamp: at(10), targetId: "q5", replacement: { content: "not applied to summaries" } },
+      { type: "context_edit", id: "e6", parentId: "e5", timestamp: at(11), targetId: "q2", replacement: { content: "second edit wins" } },
+      { type: "context_edit", id: "e7", parentId: "e6", timestamp: at(12), targetId: "e1", replacement: null },
+    ];
+    const projection = agent.buildSessionProjection(entries);
+    return { messages: projection.messages, untouched: projection.messages[0] === entries[0].message };
+  });
+  add("buildSessionProjection edit without replacement", () => {
+    const entries = [userEntry("r1", null, 1, "q"), { type: "context_edit", id: "r2", parentId: "r1", timestamp: at(2), targetId: "r1" }];
+    return agent.buildSessionProjection(entries).messages;
+  });
+
+  // --- Compaction cut points -------------------------------------------------------
+  add("DEFAULT_COMPACTION_SETTINGS", () => agent.DEFAULT_COMPACTION_SETTINGS);
+  const branch = () => {
+    const entries = tree();
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    const path = [];
+    for (let entry = byId.get("a5"); entry; entry = byId.get(entry.parentId)) path.unshift(entry);
+    return path;
+  };
+  for (const [name, entries] of Object.entries({ tree: tree(), branch: branch() })) {
+    add(`findTurnStartIndex ${name}`, () => entries.map((_, index) => [agent.findTurnStartIndex(entries, index, 0), agent.findTurnStartIndex(entries, index, 3)]));
+    for (const keep of [0, 1, 5, 10, 20, 50, 100, 200, 400, 1000, 100000]) {
+      add(`findCutPoint ${name} keep ${keep}`, () => agent.findCutPoint(entries, 0, entries.length, keep));
+    }
+    add(`findCutPoint ${name} windows`, () => [
+      agent.findCutPoint(entries, 3, entries.length, 20),
+      agent.findCutPoint(entries, 2, 4, 1),
+      agent.findCutPoint(entries, 3, 4, 1),
+      agent.findCutPoint(entries, 5, 5, 1),
+      agent.findCutPoint(entries, 7, 11, 1),
+      agent.findCutPoint(entries, 7, 11, 30),
+    ]);
+  }
+  add("findCutPoint metadata before cut", () => {
+    const entries = [
+      userEntry("f1", null, 1, "x".repeat(400)),
+      assistantEntry("f2", "f1", 2, [{ type: "text", text: "y".repeat(400) }]),
+      { type: "thinking_level_change", id: "f3", parentId: "f2", timestamp: at(3), thinkingLevel: "low" },
+      { type: "model_change", id: "f4", parentId: "f3", timestamp: at(4), provider: "p", modelId: "m" },
+      { type: "label", id: "f5", parentId: "f4", timestamp: at(5), targetId: "f1", label: "l" },
+      userEntry("f6", "f5", 6, "z".repeat(400)),
+      assistantEntry("f7", "f6", 7, [call("c", "bash", { command: "x" })], { stopReason: "toolUse" }),
+      toolResultEntry("f8", "f7", 8, "c", "bash", "w".repeat(2000)),
+      { type: "compaction", id: "f9", parentId: "f8", timestamp: at(9), summary: "s".repeat(800), firstKeptEntryId: "f6", tokensBefore: 1 },
+      { type: "session_info", id: "f10", parentId: "f9", timestamp: at(10), name: "n" },
+      { type: "custom", id: "f11", parentId: "f10", timestamp: at(11), customType: "c", data: 1 },
+      { type: "custom_message", id: "f12", parentId: "f11", timestamp: at(12), customType: "cm", content: "v".repeat(40), display: true },
+      { type: "branch_summary", id: "f13", parentId: "f12", timestamp: at(13), fromId: "x", summary: "b".repeat(40) },
+      { type: "message", id: "f14", parentId: "f13", timestamp: at(14), message: { role: "bashExecution", command: "ls", output: "o".repeat(40), exitCode: 0, cancelled: false, truncated: false, timestamp: ms(14) } },
+    ];
+    return [1, 20, 60, 400, 500, 600, 1000].map((keep) => [agent.findCutPoint(entries, 0, entries.length, keep), agent.findCutPoint(entries, 9, entries.length, keep), agent.findCutPoint(entries, 0, 9, keep)]);
+  });
+  add("findCutPoint only tool results", () => {
+    const entries = [toolResultEntry("g1", null, 1, "c", "read", "r".repeat(100)), { type: "label", id: "g2", parentId: "g1", timestamp: at(2), targetId: "g1", label: "x" }];
+    return [agent.findCutPoint(entries, 0, 2, 1), agent.findCutPoint(entries, 1, 2, 1), agent.findCutPoint([], 0, 0, 1)];
+  });
+  // --- Branch summaries ------------------------------------------------------------
+  // The part of SessionManager that collectEntriesForBranchSummary reads.
+  const sessionOver = (entries) => {
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    return {
+      getEntry: (id) => byId.get(id),
+      getBranch: (id) => {
+        const path = [];
+        for (let entry = byId.get(id); entry; entry = byId.get(entry.parentId)) path.unshift(entry);
+        return path;
+      },
+    };
+  };
+  const fileOpsData = (fileOps) => Object.fromEntries(Object.entries(fileOps).map(([kind, paths]) => [kind, [...paths]]));
+  const branchMoves = [
+    ["a5", "u5"],
+    ["u5", "a5"],
+    ["a5", "t1"],
+    ["a5", "a5"],
+    ["t4", "a5"],
+    ["a5", "u1"],
+    [null, "u5"],
+    [undefined, "u5"],
+    ["", "u5"],
+    ["a5", "missing"],
+    ["missing", "u5"],
+  ];
+  for (const [from, to] of branchMoves) {
+    add(`collectEntriesForBranchSummary ${from} to ${to}`, () => {
+      const { entries, commonAncestorId } = agent.collectEntriesForBranchSummary(sessionOver(tree()), from, to);
+      return { entries: ids(entries), commonAncestorId };
+    });
+  }
+  add("collectEntriesForBranchSummary separate roots", () => {
+    const entries = [userEntry("r1", null, 1, "one"), userEntry("r2", "r1", 2, "two"), userEntry("s1", null, 3, "other root"), userEntry("s2", "s1", 4, "more")];
+    const { entries: collected, commonAncestorId } = agent.collectEntriesForBranchSummary(sessionOver(entries), "r2", "s2");
+    return { entries: ids(collected), commonAncestorId };
+  });
+  add("collectEntriesForBranchSummary identity", () => {
+    const entries = tree();
+    const { entries: collected } = agent.collectEntriesForBranchSummary(sessionOver(entries), "a5", "u5");
+    return collected.every((entry) => entries.includes(entry));
+  });
+  const prepared = (entries, budget) => {
+    const result = budget === undefined ? agent.prepareBranchEntries(entries) : agent.prepareBranchEntries(entries, budget);
+    return { ...result, fileOps: fileOpsData(result.fileOps) };
+  };
+  const abandoned = () => agent.collectEntriesForBranchSummary(sessionOver(tree()), "a5", "u5").entries;
+  for (const budget of [undefined, 0, 1, 10, 20, 40, 60, 100, 1000]) {
+    add(`prepareBranchEntries abandoned budget ${budget}`, () => prepared(abandoned(), budget));
+  }
+  add("prepareBranchEntries whole tree", () => prepared(tree()));
+  add("prepareBranchEntries whole tree budget", () => prepared(tree(), 50));
+  add("prepareBranchEntries summaries and edits", () => {
+    const entries = [
+      { type: "branch_summary", id: "b1", parentId: null, timestamp: at(1), fromId: "x", summary: "s".repeat(200), details: { readFiles: ["r1.ts", "shared.ts"], modifiedFiles: ["m1.ts"] } },
+      { type: "branch_summary", id: "b2", parentId: "b1", timestamp: at(2), fromId: "x", summary: "by an extension", fromHook: true, details: { readFiles: ["hook.ts"], modifiedFiles: ["hook-mod.ts"] } },
+      { type: "branch_summary", id: "b3", parentId: "b2", timestamp: at(3), fromId: "x", summary: "odd details", details: { readFiles: "not-a-list", modifiedFiles: null } },
+      { type: "branch_summary", id: "b4", parentId: "b3", timestamp: at(4), fromId: "x", summary: "" },
+      { type: "compaction", id: "k1", parentId: "b4", timestamp: at(5), summary: "c".repeat(120), firstKeptEntryId: "b1", tokensBefore: 9, systemMessage: { role: "system", content: "sys", timestamp: 0 } },
+      { type: "custom_message", id: "cm1", parentId: "k1", timestamp: at(6), customType: "n", content: "custom text", display: true, details: { d: 1 } },
+      userEntry("u1", "cm1", 8, "question"),
+      assistantEntry("a1", "u1", 9, [
+        call("c1", "read", { path: "shared.ts" }),
+        call("c2", "write", { path: "new.ts", content: "x" }),
+        call("c3", "edit", { path: "m1.ts", edits: [] }),
+        call("c4", "read", { path: "" }),
+        call("c5", "read", { path: 7 }),
+        call("c6", "grep", { path: "src", pattern: "x" }),
+        { type: "toolCall", id: "c7", name: "read", arguments: null },
+        { type: "text", text: "done" },
+      ], { stopReason: "toolUse" }),
+      { type: "message", id: "t1", parentId: "a1", timestamp: at(10), message: { role: "toolResult", toolCallId: "c1", toolName: "code", content: [{ type: "text", text: "r" }], isError: false, nestedCalls: { calls: [{ name: "write", arguments: { path: "nested.ts" } }] }, timestamp: ms(10) } },
+      { type: "thinking_level_change", id: "k2", parentId: "t1", timestamp: at(11), thinkingLevel: "low" },
+      { type: "label", id: "l1", parentId: "k2", timestamp: at(12), targetId: "u1", label: "x" },
+      { type: "context_edit", id: "e1", parentId: "l1", timestamp: at(13), targetId: "u1", replacement: { content: "edited question" } },
+      { type: "context_edit", id: "e2", parentId: "e1", timestamp: at(14), targetId: "cm1", replacement: null },
+      { type: "context_edit", id: "e3", parentId: "e2", timestamp: at(15), targetId: "bx", replacement: { content: "bash runs are not editable" } },
+      { type: "message", id: "bx", parentId: "e3", timestamp: at(16), message: { role: "bashExecution", command: "ls", output: "a b", exitCode: 0, cancelled: false, truncated: false, timestamp: ms(16) } },
+    ];
+    return [undefined, 5, 40, 45, 60, 85, 100].map((budget) => prepared(entries, budget));
+  });
+  add("prepareBranchEntries empty", () => prepared([]));
+  // Unlike the session context, a branch summary does not default missing custom content.
+  add("prepareBranchEntries custom without content", () => prepared([{ type: "custom_message", id: "cm", parentId: null, timestamp: at(1), customType: "n", display: false }]));
+  // --- Skills ------------------------------------------------------------------------
+  add("parseSkillBlock", () =>
+    [
+      '<skill name="pdf-tools" location="/skills/pdf-tools/SKILL.md">\n# PDF\nUse it.\n</skill>',
+      '<skill name="pdf-tools" location="/skills/pdf-tools/SKILL.md">\n# PDF\n</skill>\n\n  Extract page 2  \n',
+      '<skill name="a" location="b">\n\n</skill>\n\n   ',
+      '<skill name="a" location="b">\nfirst\n</skill>\nsecond\n</skill>',
+      '<skill name="a" location="b">\nx\n</skill>\n\nmore\n</skill>',
+      '<skill name="" location="b">\nx\n</skill>',
+      '<skill name="a" location="b">x</skill>',
+      'text before <skill name="a" location="b">\nx\n</skill>',
+      '<skill name="a" location="b">\r\nx\r\n</skill>',
+      "",
+    ].map((text) => agent.parseSkillBlock(text)),
+  );
+  const promptSkills = [
+    { name: "pdf-tools", description: "Reads <PDF> & \"scans\" 'quickly'", filePath: "/home/u/.pi/agent/skills/pdf-tools/SKILL.md", disableModelInvocation: false },
+    { name: "manual", description: "Only on request", filePath: "/p/.pi/skills/manual/SKILL.md", disableModelInvocation: true },
+    { name: "web", description: "Searches the web", filePath: "/p/skills/web/SKILL.md" },
+  ];
+  for (const tool of [undefined, "read", "bash", "indirect", ""]) {
+    add(`formatSkillsForPrompt ${tool}`, () => (tool === undefined ? agent.formatSkillsForPrompt(promptSkills) : agent.formatSkillsForPrompt(promptSkills, tool)));
+  }
+  add("formatSkillsForPrompt none visible", () => [agent.formatSkillsForPrompt([]), agent.formatSkillsForPrompt([promptSkills[1]], "bash")]);
+
+  // Skill trees are built in a fresh temp directory per case; its path is shown as <tmp>.
+  const skill = (frontmatter, body = "# Skill\n\nSteps.\n") => `---\n${frontmatter}\n---\n${body}`;
+  const skillTree = {
+    "agent/skills/pdf-tools/SKILL.md": skill("name: pdf-tools\ndescription: Extract text and tables from PDF files."),
+    "agent/skills/pdf-tools/reference/SKILL.md": skill("name: pdf-reference\ndescription: Never reached: its parent is a skill."),
+    "agent/skills/pdf-tools/notes.md": skill("description: Not a skill: inside a skill directory."),
+    "agent/skills/nested/deeper/web-search/SKILL.md": skill("description: Search the web.\nlicense: MIT"),
+    "agent/skills/nested/loose.md": skill("description: Loose markdown below the top level is not a skill."),
+    "agent/skills/notes.md": skill("description: A top-level markdown skill."),
+    "agent/skills/readme.md": "# Just a readme\n",
+    "agent/skills/Bad_Name/SKILL.md": skill("name: Bad_Name--\ndescription: Loaded with warnings."),
+    "agent/skills/no-desc/SKILL.md": skill("name: no-desc"),
+    "agent/skills/blank-desc/SKILL.md": skill("name: blank-desc\ndescription: '   '"),
+    "agent/skills/long/SKILL.md": skill(`name: ${"l".repeat(70)}\ndescription: ${"d".repeat(1100)}`),
+    "agent/skills/numbered/SKILL.md": skill("name: 42\ndescription: A numeric name falls back to the directory."),
+    "agent/skills/manual/SKILL.md": skill("name: manual\ndescription: Only when asked.\ndisable-model-invocation: true"),
+    "agent/skills/half-manual/SKILL.md": skill("name: half-manual\ndescription: Quoted true is not true.\ndisable-model-invocation: 'true'"),
+    "agent/skills/no-frontmatter/SKILL.md": "# No frontmatter\n",
+    "agent/skills/.hidden/SKILL.md": skill("name: hidden\ndescription: Hidden directories are skipped."),
+    "agent/skills/node_modules/dep/SKILL.md": skill("name: dep\ndescription: Dependencies are skipped."),
+    "agent/skills/.gitignore": "# build output\nignored-dir/\n*.draft.md\n!keep.draft.md\n/rooted\n\n",
+    "agent/skills/ignored-dir/SKILL.md": skill("name: ignored\ndescription: Ignored by .gitignore."),
+    "agent/skills/draft.draft.md": skill("description: An ignored draft."),
+    "agent/skills/keep.draft.md": skill("description: A draft kept by negation."),
+    "agent/skills/rooted/SKILL.md": skill("name: rooted\ndescription: Ignored through a rooted pattern."),
+    "agent/skills/sub/.ignore": "private\nSKILL.MD\n",
+    "agent/skills/sub/private/SKILL.md": skill("name: private\ndescription: Ignored by sub/.ignore."),
+    "agent/skills/sub/public/SKILL.md": skill("name: public\ndescription: Ignored too: patterns match case-insensitively."),
+    "agent/skills/sub/deep/.fdignore": "*.md\n!SKILL.md\n",
+    "agent/skills/sub/deep/kept/SKILL.md": skill("name: kept\ndescription: Re-included by the nested negation."),
+    "agent/skills/dup/SKILL.md": skill("name: pdf-tools\ndescription: Same name as another skill."),
+    "agent/skills/glob/.gitignore": "**/tmp-*\na?c/\n[xy]z/\n",
+    "agent/skills/glob/tmp-one/SKILL.md": skill("name: tmp-one\ndescription: Globbed away."),
+    "agent/skills/glob/abc/SKILL.md": skill("name: abc\ndescription: Question mark."),
+    "agent/skills/glob/yz/SKILL.md": skill("name: yz\ndescription: Bracket."),
+    "agent/skills/glob/zz/SKILL.md": skill("name: zz\ndescription: Not matched by the bracket."),
+    "agent/skills/bad-yaml/SKILL.md": "---\nname: bad-yaml\ndescription: [unclosed\n---\n",
+    "agent/skills/bad-yaml.md": "---\ndescription: [unclosed\n---\n",
+    "agent/skills/crlf/SKILL.md": "---\r\nname: crlf\r\ndescription: Windows line endings\r\n---\r\nbody\r\n",
+    "agent/skills/escape/SKILL.md": skill("name: escape\ndescription: 'Uses <tags> & \"quotes\"'"),
+    "project/.pi/skills/proj-skill/SKILL.md": skill("name: proj-skill\ndescription: A project skill."),
+    "project/.pi/skills/pdf-tools/SKILL.md": skill("name: pdf-tools\ndescription: The project's pdf-tools loses to the user's."),
+    "project/.pi/skills/top.md": skill("name: top\ndescription: A top-level project file."),
+    "extra/one.md": skill("name: one\ndescription: A single file given as a path."),
+    "extra/no-desc.md": skill("name: no-desc-file"),
+    "extra/SKILL.md": skill("name: extra-declared"),
+    "extra/not-md.txt": "text",
+    "extra/dir/x/SKILL.md": skill("name: x\ndescription: In a directory given as a path."),
+    "extra/dir/x/y/SKILL.md": skill("name: y\ndescription: Below a skill: not reached."),
+  };
+  const skillLinks = {
+    "agent/skills/link-to-pdf": "pdf-tools",
+    "agent/skills/broken-link": "does-not-exist",
+    "agent/skills/link-notes.md": "notes.md",
+    "extra/dir/link-to-web": "../../agent/skills/nested/deeper/web-search",
+  };
+  const inSkillTree = (run) => async () => {
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pihost-skills-")));
+    try {
+      for (const [file, text] of Object.entries(skillTree)) {
+        fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        fs.writeFileSync(path.join(root, file), text);
+      }
+      for (const [link, target] of Object.entries(skillLinks)) fs.symlinkSync(target, path.join(root, link));
+      const result = await run(root);
+      // Diagnostics quoting a YAML parser's own words differ between parsers; only their presence is compared.
+      const text = JSON.stringify(result, (key, value) => (key === "message" && /line|unclosed|flow|Missing|Unexpected/i.test(value) ? "<yaml error>" : value));
+      return JSON.parse(text.replaceAll(root, "<tmp>"));
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  };
+  for (const source of ["user", "project", "path", "npm", undefined]) {
+    add(`loadSkillsFromDir source ${source}`, inSkillTree((root) => agent.loadSkillsFromDir({ dir: path.join(root, "agent/skills"), source })));
+  }
+  add("loadSkillsFromDir project", inSkillTree((root) => agent.loadSkillsFromDir({ dir: path.join(root, "project/.pi/skills"), source: "project" })));
+  add("loadSkillsFromDir skill root", inSkillTree((root) => agent.loadSkillsFromDir({ dir: path.join(root, "agent/skills/pdf-tools"), source: "path" })));
+  add("loadSkillsFromDir nested root", inSkillTree((root) => agent.loadSkillsFromDir({ dir: path.join(root, "agent/skills/sub"), source: "path" })));
+  add("loadSkillsFromDir missing and file", inSkillTree((root) => [
+    agent.loadSkillsFromDir({ dir: path.join(root, "nope"), source: "user" }),
+    agent.loadSkillsFromDir({ dir: path.join(root, "extra/one.md"), source: "user" }),
+  ]));
+  add("loadSkills defaults and paths", inSkillTree((root) =>
+    agent.loadSkills({
+      cwd: path.join(root, "project"),
+      agentDir: path.join(root, "agent"),
+      includeDefaults: true,
+      skillPaths: ["../extra/one.md", `  ${path.join(root, "extra/dir")}  `, "../extra/not-md.txt", "missing-dir", "../extra/no-desc.md", "../extra/SKILL.md", path.join(root, "agent/skills/pdf-tools/SKILL.md"), "../agent/skills/link-notes.md", `file://${path.join(root, "extra/one.md")}`],
+    }),
+  ));
+  add("loadSkills explicit paths only", inSkillTree((root) =>
+    agent.loadSkills({
+      cwd: path.join(root, "project"),
+      agentDir: path.join(root, "agent"),
+      includeDefaults: false,
+      skillPaths: [path.join(root, "agent/skills/nested"), ".pi/skills", path.join(root, "agent/skills/pdf-tools/SKILL.md"), "../extra"],
+    }),
+  ));
+  add("loadSkills nothing", inSkillTree((root) => agent.loadSkills({ cwd: path.join(root, "empty"), agentDir: path.join(root, "none"), includeDefaults: true, skillPaths: [] })));
+  add("loadSkills prompt", inSkillTree((root) => agent.formatSkillsForPrompt(agent.loadSkills({ cwd: path.join(root, "project"), agentDir: path.join(root, "agent"), includeDefaults: true, skillPaths: [] }).skills)));
+  // --- Patches, visual truncation, event bus ---------------------------------------
+  const lines = (count, from = 1) => Array.from({ length: count }, (_, i) => `line ${i + from}`).join("\n");
+  const patchPairs = {
+    same: ["a\nb\n", "a\nb\n"],
+    emptyToText: ["", "new\nfile\n"],
+    textToEmpty: ["old\n", ""],
+    oneLine: ["a\nb\nc\n", "a\nB\nc\n"],
+    noFinalNewline: ["a\nb", "a\nc"],
+    addFinalNewline: ["a\nb", "a\nb\n"],
+    farApart: [`${lines(30)}\n`, `${lines(30).replace("line 3\n", "LINE 3\n").replace("line 27\n", "LINE 27\n")}\n`],
+    close: [`${lines(20)}\n`, `${lines(20).replace("line 5\n", "five\n").replace("line 12\n", "twelve\n")}\n`],
+    insertAndDelete: [`${lines(12)}\n`, `${lines(12).replace("line 2\n", "").replace("line 10\n", "line 10\ninserted\n")}\n`],
+    crlf: ["a\r\nb\r\n", "a\r\nc\r\n"],
+  };
+  for (const [name, [oldText, newText]] of Object.entries(patchPairs)) {
+    add(`generateUnifiedPatch ${name}`, () => [
+      agent.generateUnifiedPatch("src/file.ts", oldText, newText),
+      agent.generateUnifiedPatch("src/file.ts", oldText, newText, 1),
+      agent.generateUnifiedPatch("a b/ü.txt", oldText, newText, 0),
+    ]);
+  }
+  const visualTexts = {
+    empty: "",
+    short: "one\ntwo",
+    long: `${"word ".repeat(40)}\nshort\n${"x".repeat(55)}\nlast`,
+    styled: "\x1b[31mred text that wraps around the edge\x1b[0m\n\tindented\n",
+    wide: "漢字かなカナ".repeat(6),
+  };
+  for (const [name, text] of Object.entries(visualTexts)) {
+    add(`truncateToVisualLines ${name}`, () => [
+      agent.truncateToVisualLines(text, 3, 20),
+      agent.truncateToVisualLines(text, 3, 20, 1),
+      agent.truncateToVisualLines(text, 2, 30, 0, "start"),
+      agent.truncateToVisualLines(text, 100, 40),
+      agent.truncateToVisualLines(text, 0, 20),
+    ]);
+  }
+  add("createEventBus", async () => {
+    const bus = agent.createEventBus();
+    const log = [];
+    const originalError = console.error;
+    console.error = (...args) => log.push(["console.error", args[0], String(args[1]?.message ?? args[1])]);
+    try {
+      bus.on("newListener", (name) => log.push(["newListener", name]));
+      bus.on("removeListener", (name) => log.push(["removeListener", name]));
+      const offA = bus.on("build", (data) => log.push(["a", data]));
+      bus.on("build", async (data) => {
+        await null;
+        log.push(["b", data]);
+      });
+      bus.on("build", () => {
+        throw new Error("sync failure");
+      });
+      bus.on("build", async () => {
+        throw new Error("async failure");
+      });
+      const offSelf = bus.on("once", (data) => {
+        log.push(["once", data]);
+        offSelf();
+      });
+      bus.on("2", (data) => log.push(["numeric channel", data]));
+      log.push(["emit returns", bus.emit("build", { n: 1 })]);
+      bus.emit("once", "first");
+      bus.emit("once", "second");
+      bus.emit("nobody", 1);
+      offA();
+      offA();
+      bus.emit("build", { n: 2 });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      bus.clear();
+      bus.emit("build", { n: 3 });
+      bus.emit("2", "after clear");
+      const thrown = [];
+      for (const data of [new Error("boom"), "text", undefined, 42]) {
+        try {
+          bus.emit("error", data);
+          thrown.push("none");
+        } catch (error) {
+          thrown.push([error.message, error.code]);
+        }
+      }
+      bus.on("error", (data) => log.push(["error handled", String(data)]));
+      bus.emit("error", "handled now");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return { log, thrown };
+    } finally {
+      console.error = originalError;
+    }
   });
   return cases;
 }

@@ -359,3 +359,8 @@ export function generateEditDiff(path, baseContent, newContent, replacements, co
   }
   return { diff: output.join("\n"), patch: formatPatch(path, hunks), firstChangedLine };
 }
+
+/** A unified patch of a whole file (file headers only, `contextLines` around each change), as `diff -u` would print it. */
+export function generateUnifiedPatch(path, oldContent, newContent, contextLines = 4) {
+  return formatPatch(path, patchHunks(oldContent, newContent, contextLines));
+}
