@@ -35,6 +35,7 @@ export {
   repairJson,
   parseJsonWithRepair,
   parseToolCallArguments,
+  parseStreamingJson,
   StreamingJsonParser,
   ToolCallArgumentsStream,
 } from "./ai/json.js";
