@@ -47,6 +47,21 @@ export {
   withoutInitialSystemMessage,
 } from "./ai/transcript.js";
 export {
+  formatThrownValue,
+  extractDiagnosticError,
+  createAssistantMessageDiagnostic,
+  appendAssistantMessageDiagnostic,
+} from "./ai/diagnostics.js";
+export {
+  toToolDeclaration,
+  declarationsEqual,
+  getToolStateChanges,
+  getDeclaredTools,
+  hasToolRedefinitions,
+  hasNonAdditiveToolChanges,
+} from "./ai/tool-declarations.js";
+export { fauxText, fauxThinking, fauxToolCall, fauxAssistantMessage } from "./ai/faux-messages.js";
+export {
   registerApiProvider,
   getApiProvider,
   getApiProviders,
@@ -87,6 +102,22 @@ export function getSystemMessageText(message) {
     if (text !== null) parts.push(text);
   }
   return parts.filter((part) => part.length > 0).join("\n\n");
+}
+
+/**
+ * A later system message as text for APIs that take system messages mid
+ * conversation: its content, then each section change named, so the model
+ * can tell which part of the leading prompt it replaces or removes.
+ */
+export function renderSystemMessageUpdate(message) {
+  const parts = [];
+  const text = contentText(message.content);
+  if (text.length > 0) parts.push(text);
+  for (const [name, value] of Object.entries(message.sections ?? {})) {
+    if (value === null) parts.push(`Removed system prompt section "${name}".`);
+    else parts.push(`Updated system prompt section "${name}":\n\n${value}`);
+  }
+  return parts.join("\n\n");
 }
 
 function isSystemMessage(message) {

@@ -14,6 +14,7 @@
 // `env.withoutProvider(run)` runs `run` with nothing to answer.
 import { fingerprint, runCase, serialize } from "./pi-packages-cases.mjs";
 import { addStreamingJsonCases } from "./pi-ai-streaming-json-cases.mjs";
+import { addHelperCases } from "./pi-ai-helper-cases.mjs";
 
 export { runCase, serialize };
 
@@ -1084,6 +1085,9 @@ export function buildCases({ ai, aiModels, aiProviders, env }) {
 
   // --- parseStreamingJson (pi-ai-streaming-json-cases.mjs) -------------------
   addStreamingJsonCases(add, ai);
+
+  // --- pure helpers (pi-ai-helper-cases.mjs) ---------------------------------
+  addHelperCases(add, ai);
 
   return cases;
 }
