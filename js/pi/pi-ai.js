@@ -60,6 +60,40 @@ export {
   hasToolRedefinitions,
   hasNonAdditiveToolChanges,
 } from "./ai/tool-declarations.js";
+export {
+  ANTHROPIC_AUTH_TOKEN_ENV,
+  ANTHROPIC_OAUTH_TOKEN_ENV,
+  ANTHROPIC_API_KEY_ENV,
+  ANTHROPIC_FEDERATION_RULE_ID_ENV,
+  ANTHROPIC_ORGANIZATION_ID_ENV,
+  ANTHROPIC_SERVICE_ACCOUNT_ID_ENV,
+  ANTHROPIC_IDENTITY_TOKEN_FILE_ENV,
+  ANTHROPIC_WORKSPACE_ID_ENV,
+  findEnvKeys,
+  getEnvApiKey,
+} from "./ai/env-api-keys.js";
+export {
+  PI_AI_VERSION,
+  PI_ATTRIBUTION,
+  mergeClientIdentity,
+  getClientVersion,
+  formatUserAgent,
+  getAttributionHeaders,
+  getOpenCodeSessionHeaders,
+  getIdentityHeaders,
+  withClientIdentity,
+} from "./ai/identity.js";
+export {
+  CACHE_WARMING_MAX_AGE_MS,
+  CACHE_WARMING_MAX_IDLE_AGE_MS,
+  CACHE_WARMING_MINIMUM_EXPECTED_SAVINGS,
+  CACHE_WARMING_IDLE_CONTINUATION_PROBABILITY,
+  getCacheWarmingDelayMs,
+  getPromptCacheTtlMs,
+  isCacheWarmingReplayable,
+  getCacheWarmingRequestOptions,
+  evaluateCacheWarming,
+} from "./ai/cache-warming.js";
 export { fauxText, fauxThinking, fauxToolCall, fauxAssistantMessage } from "./ai/faux-messages.js";
 export {
   registerApiProvider,
