@@ -4,6 +4,8 @@
 // built-in model catalog. Model calls go to the embedding
 // host (ai/dispatch.js).
 import { Type } from "./typebox.js";
+import { getInitialSystemMessage } from "./ai/transcript.js";
+import { lastNonAdditiveToolChange } from "./ai/tool-declarations.js";
 
 export { Type };
 export { validateToolArguments, validateToolCall } from "../runtime/validate-tool-arguments.js";
@@ -23,6 +25,7 @@ export {
   getSupportedThinkingLevels,
   clampThinkingLevel,
   modelsAreEqual,
+  hasApi,
 } from "./ai/model-kinds.js";
 export { isContextOverflow, isRecoverableLength, getOverflowPatterns } from "./ai/overflow.js";
 export {
@@ -206,4 +209,26 @@ export function collapseSystemMessages(context) {
   const head = getCurrentSystemMessage(context.messages);
   const messages = context.messages.filter((message) => !isSystemMessage(message));
   return { messages: head ? [head, ...messages] : messages };
+}
+
+/** The transcript as is for models that take system messages mid conversation; else collapsed. */
+export function resolveTranscript(context, supportsMidConversationSystemMessages) {
+  return supportsMidConversationSystemMessages ? context : collapseSystemMessages(context);
+}
+
+/**
+ * Which tools go in the request's own tool list and how many leading system
+ * messages that list stands for, by what the transport can say in place:
+ * "changes" (everything in place, the list empty), "none" (nothing in place,
+ * the list is the current tool set), or additions only, where the list is
+ * the tool state after the last removal or redeclaration (so the cached
+ * prefix breaks once per removal, not on every later addition).
+ */
+export function resolveTranscriptTools(messages, support) {
+  const systemMessages = messages.filter(isSystemMessage);
+  if (support === "none") return { requestTools: getCurrentTools(systemMessages), foldedSystemMessages: systemMessages.length };
+  if (support === "changes") return { requestTools: [], foldedSystemMessages: 0 };
+  const leading = getInitialSystemMessage(messages) ? 1 : 0;
+  const folded = Math.max(leading, lastNonAdditiveToolChange(systemMessages) + 1);
+  return { requestTools: getCurrentTools(systemMessages.slice(0, folded)), foldedSystemMessages: folded };
 }

@@ -326,14 +326,36 @@ function addToolDeclarationCases(add, ai) {
     nonSystemDeltasIgnored: [user({ toolsAdded: [a] }), user({ toolsAdded: [a2], toolsRemoved: [{ name: "a" }] }), system({ toolsAdded: [b] })],
     removalOfUnknown: [system({ toolsRemoved: [{ name: "never" }] })],
   };
+  // Transcripts that do not start with a system message, for the request tool list.
+  transcripts.userFirst = [user(), system({ toolsAdded: [a] }), system({ toolsAdded: [b] })];
+  transcripts.userFirstWithRemoval = [user(), system({ toolsAdded: [a, b] }), user(), system({ toolsRemoved: [{ name: "b" }] }), system({ toolsAdded: [tool("c")] })];
+  transcripts.sectionsAndRemovals = [
+    system({ content: "Base", sections: { s: "one" }, toolsAdded: [a, b] }, 5),
+    user(),
+    system({ content: "More", sections: { s: null, t: "two" }, toolsRemoved: [{ name: "a" }] }, 6),
+    system({ toolsAdded: [a2] }, 7),
+  ];
+  const describeTools = (resolved) => ({ ...resolved, requestTools: resolved.requestTools.map((listed) => `${listed.name}: ${listed.description}`) });
   for (const [label, messages] of Object.entries(transcripts)) {
     add(`toolDeclarations.transcript.${label}`, () => ({
       declared: ai.getDeclaredTools(messages).map((declared) => declared.description),
       declaredSameObjects: ai.getDeclaredTools(messages).every((declared) => messages.some((message) => message.toolsAdded?.includes(declared))),
       redefinitions: ai.hasToolRedefinitions(messages),
       nonAdditive: ai.hasNonAdditiveToolChanges(messages),
+      requestTools: Object.fromEntries(
+        ["none", "changes", "additions", "something-else", undefined].map((support) => [String(support), describeTools(ai.resolveTranscriptTools(messages, support))]),
+      ),
+      resolved: [true, false, undefined, 1].map((supports) => {
+        const context = { messages };
+        const resolved = ai.resolveTranscript(context, supports);
+        return resolved === context ? "<same context>" : resolved;
+      }),
     }));
   }
+  add("hasApi.fromTheRoot", () => {
+    const chat = { id: "m", api: "openai-responses", provider: "p" };
+    return [ai.hasApi(chat, "openai-responses"), ai.hasApi(chat, "anthropic-messages"), ai.hasApi({ ...chat, type: "image" }, "openai-responses"), ai.hasApi({ ...chat, type: "chat" }, "openai-responses")];
+  });
 }
 
 // --- API keys from the environment -----------------------------------------

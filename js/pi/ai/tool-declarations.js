@@ -65,16 +65,24 @@ export function hasToolRedefinitions(messages) {
  * replay.
  */
 export function hasNonAdditiveToolChanges(messages) {
-  // Every message is read, as pi reads them, so a malformed one fails the same way.
+  return lastNonAdditiveToolChange(messages.filter(isSystemMessage)) >= 0;
+}
+
+/**
+ * The index, among `systemMessages`, of the last one that removes a tool or
+ * adds a name seen before; -1 when there is none.
+ */
+export function lastNonAdditiveToolChange(systemMessages) {
+  // A name stays seen after its removal: adding it back is a redeclaration
+  // too (some models ignore a removed tool declared again).
   const seen = new Set();
-  let found = false;
-  for (const message of messages) {
-    if (!isSystemMessage(message)) continue;
-    if ((message.toolsRemoved?.length ?? 0) > 0) found = true;
+  let last = -1;
+  systemMessages.forEach((message, index) => {
+    if ((message.toolsRemoved?.length ?? 0) > 0) last = index;
     for (const tool of message.toolsAdded ?? []) {
-      if (seen.has(tool.name)) found = true;
+      if (seen.has(tool.name)) last = index;
       seen.add(tool.name);
     }
-  }
-  return found;
+  });
+  return last;
 }
