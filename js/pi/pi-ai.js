@@ -4,6 +4,8 @@
 // built-in model catalog. Model calls go to the embedding
 // host (ai/dispatch.js).
 import { Type } from "./typebox.js";
+import { getInitialSystemMessage } from "./ai/transcript.js";
+import { lastNonAdditiveToolChange } from "./ai/tool-declarations.js";
 
 export { Type };
 export { validateToolArguments, validateToolCall } from "../runtime/validate-tool-arguments.js";
@@ -23,6 +25,7 @@ export {
   getSupportedThinkingLevels,
   clampThinkingLevel,
   modelsAreEqual,
+  hasApi,
 } from "./ai/model-kinds.js";
 export { isContextOverflow, isRecoverableLength, getOverflowPatterns } from "./ai/overflow.js";
 export {
@@ -35,6 +38,7 @@ export {
   repairJson,
   parseJsonWithRepair,
   parseToolCallArguments,
+  parseStreamingJson,
   StreamingJsonParser,
   ToolCallArgumentsStream,
 } from "./ai/json.js";
@@ -45,6 +49,55 @@ export {
   getInitialSystemMessage,
   withoutInitialSystemMessage,
 } from "./ai/transcript.js";
+export {
+  formatThrownValue,
+  extractDiagnosticError,
+  createAssistantMessageDiagnostic,
+  appendAssistantMessageDiagnostic,
+} from "./ai/diagnostics.js";
+export {
+  toToolDeclaration,
+  declarationsEqual,
+  getToolStateChanges,
+  getDeclaredTools,
+  hasToolRedefinitions,
+  hasNonAdditiveToolChanges,
+} from "./ai/tool-declarations.js";
+export {
+  ANTHROPIC_AUTH_TOKEN_ENV,
+  ANTHROPIC_OAUTH_TOKEN_ENV,
+  ANTHROPIC_API_KEY_ENV,
+  ANTHROPIC_FEDERATION_RULE_ID_ENV,
+  ANTHROPIC_ORGANIZATION_ID_ENV,
+  ANTHROPIC_SERVICE_ACCOUNT_ID_ENV,
+  ANTHROPIC_IDENTITY_TOKEN_FILE_ENV,
+  ANTHROPIC_WORKSPACE_ID_ENV,
+  findEnvKeys,
+  getEnvApiKey,
+} from "./ai/env-api-keys.js";
+export {
+  PI_AI_VERSION,
+  PI_ATTRIBUTION,
+  mergeClientIdentity,
+  getClientVersion,
+  formatUserAgent,
+  getAttributionHeaders,
+  getOpenCodeSessionHeaders,
+  getIdentityHeaders,
+  withClientIdentity,
+} from "./ai/identity.js";
+export {
+  CACHE_WARMING_MAX_AGE_MS,
+  CACHE_WARMING_MAX_IDLE_AGE_MS,
+  CACHE_WARMING_MINIMUM_EXPECTED_SAVINGS,
+  CACHE_WARMING_IDLE_CONTINUATION_PROBABILITY,
+  getCacheWarmingDelayMs,
+  getPromptCacheTtlMs,
+  isCacheWarmingReplayable,
+  getCacheWarmingRequestOptions,
+  evaluateCacheWarming,
+} from "./ai/cache-warming.js";
+export { fauxText, fauxThinking, fauxToolCall, fauxAssistantMessage } from "./ai/faux-messages.js";
 export {
   registerApiProvider,
   getApiProvider,
@@ -86,6 +139,22 @@ export function getSystemMessageText(message) {
     if (text !== null) parts.push(text);
   }
   return parts.filter((part) => part.length > 0).join("\n\n");
+}
+
+/**
+ * A later system message as text for APIs that take system messages mid
+ * conversation: its content, then each section change named, so the model
+ * can tell which part of the leading prompt it replaces or removes.
+ */
+export function renderSystemMessageUpdate(message) {
+  const parts = [];
+  const text = contentText(message.content);
+  if (text.length > 0) parts.push(text);
+  for (const [name, value] of Object.entries(message.sections ?? {})) {
+    if (value === null) parts.push(`Removed system prompt section "${name}".`);
+    else parts.push(`Updated system prompt section "${name}":\n\n${value}`);
+  }
+  return parts.join("\n\n");
 }
 
 function isSystemMessage(message) {
@@ -140,4 +209,26 @@ export function collapseSystemMessages(context) {
   const head = getCurrentSystemMessage(context.messages);
   const messages = context.messages.filter((message) => !isSystemMessage(message));
   return { messages: head ? [head, ...messages] : messages };
+}
+
+/** The transcript as is for models that take system messages mid conversation; else collapsed. */
+export function resolveTranscript(context, supportsMidConversationSystemMessages) {
+  return supportsMidConversationSystemMessages ? context : collapseSystemMessages(context);
+}
+
+/**
+ * Which tools go in the request's own tool list and how many leading system
+ * messages that list stands for, by what the transport can say in place:
+ * "changes" (everything in place, the list empty), "none" (nothing in place,
+ * the list is the current tool set), or additions only, where the list is
+ * the tool state after the last removal or redeclaration (so the cached
+ * prefix breaks once per removal, not on every later addition).
+ */
+export function resolveTranscriptTools(messages, support) {
+  const systemMessages = messages.filter(isSystemMessage);
+  if (support === "none") return { requestTools: getCurrentTools(systemMessages), foldedSystemMessages: systemMessages.length };
+  if (support === "changes") return { requestTools: [], foldedSystemMessages: 0 };
+  const leading = getInitialSystemMessage(messages) ? 1 : 0;
+  const folded = Math.max(leading, lastNonAdditiveToolChange(systemMessages) + 1);
+  return { requestTools: getCurrentTools(systemMessages.slice(0, folded)), foldedSystemMessages: folded };
 }

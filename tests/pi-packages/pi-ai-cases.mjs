@@ -13,6 +13,8 @@
 // comparison here (pi-ai-differential.mjs checks pihost passes it through).
 // `env.withoutProvider(run)` runs `run` with nothing to answer.
 import { fingerprint, runCase, serialize } from "./pi-packages-cases.mjs";
+import { addStreamingJsonCases } from "./pi-ai-streaming-json-cases.mjs";
+import { addHelperCases } from "./pi-ai-helper-cases.mjs";
 
 export { runCase, serialize };
 
@@ -1080,6 +1082,12 @@ export function buildCases({ ai, aiModels, aiProviders, env }) {
     const sizes = inPiecesOf(4, text).map((piece) => stream.append(piece).list?.length ?? -1);
     return { sizes: fingerprint(sizes.join(",")), tail: sizes.slice(-3), finished: stream.finish().arguments.list.length };
   });
+
+  // --- parseStreamingJson (pi-ai-streaming-json-cases.mjs) -------------------
+  addStreamingJsonCases(add, ai);
+
+  // --- pure helpers (pi-ai-helper-cases.mjs) ---------------------------------
+  addHelperCases(add, ai);
 
   return cases;
 }

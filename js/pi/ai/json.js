@@ -1,6 +1,7 @@
 // pi-ai's JSON helpers for model output: repairing the string literals models
 // get wrong, parsing finished tool-call arguments, and showing the arguments
 // of a tool call while its JSON text is still arriving.
+import { parsePartialJson } from "./partial-json.js";
 
 const JSON_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t"]);
 const CONTROL_ESCAPES = { "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
@@ -68,6 +69,30 @@ export function parseToolCallArguments(json) {
     const reason = error instanceof Error ? error.message : String(error);
     return { arguments: {}, argumentsError: `${reason}\n\nReceived arguments:\n${json}` };
   }
+}
+
+/**
+ * Whatever can be read from JSON text that may be cut off: the whole parse,
+ * the repaired parse, then partial-json's reading of the text as it is and
+ * of the repaired text. `{}` when nothing can be read or the reading is null
+ * (a complete "null" is still null). Never throws on strings.
+ */
+export function parseStreamingJson(partialJson) {
+  if (!partialJson || partialJson.trim() === "") return {};
+  try {
+    return parseJsonWithRepair(partialJson);
+  } catch {
+    // Unfinished text: read as much of it as can be.
+  }
+  const readings = [() => partialJson, () => repairJson(partialJson)];
+  for (const reading of readings) {
+    try {
+      return parsePartialJson(reading()) ?? {};
+    } catch {
+      // The next reading, or none.
+    }
+  }
+  return {};
 }
 
 // --- StreamingJsonParser: the tolerant incremental reader ------------------
