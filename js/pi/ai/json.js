@@ -78,7 +78,10 @@ export function parseToolCallArguments(json) {
  * (a complete "null" is still null). Never throws on strings.
  */
 export function parseStreamingJson(partialJson) {
-  if (!partialJson || partialJson.trim() === "") return {};
+  if (!partialJson) return {};
+  // V8's words for what pi hits here, so extensions read the same text on either engine.
+  if (typeof partialJson.trim !== "function") throw new TypeError("partialJson.trim is not a function");
+  if (partialJson.trim() === "") return {};
   try {
     return parseJsonWithRepair(partialJson);
   } catch {

@@ -41,6 +41,8 @@ const ESTIMATED_IMAGE_CHARS = 4800;
 
 function contentChars(content) {
   if (typeof content === "string") return content.length;
+  // V8's words for what pi hits here, so extensions read the same text on either engine.
+  if (typeof content?.[Symbol.iterator] !== "function") throw new TypeError("content is not iterable");
   let chars = 0;
   for (const block of content) {
     if (block.type === "text" && block.text) chars += block.text.length;
