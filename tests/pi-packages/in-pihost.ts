@@ -17,6 +17,7 @@ import * as ai from "@earendil-works/pi-ai";
 import * as aiModels from "@earendil-works/pi-ai/models";
 import * as aiProviders from "@earendil-works/pi-ai/providers/all";
 import * as agent from "@earendil-works/pi-coding-agent";
+import * as core from "@earendil-works/pi-agent-core";
 import { runCases } from "./pi-tui-cases.mjs";
 import { buildCases, runCase } from "./pi-packages-cases.mjs";
 import { compareAll } from "./builtin-tools-cases.mjs";
@@ -88,7 +89,7 @@ export default function (pi) {
       // Model calls are answered through the host hook, swapped in per case
       // and restored after it (hookEnv in pi-ai-cases.mjs).
       const expected = goldens("pi-ai-goldens.json");
-      const cases = buildPiAiCases({ ai, aiModels, aiProviders, env: hookEnv() });
+      const cases = buildPiAiCases({ ai, aiModels, aiProviders, core: implemented(core), env: hookEnv() });
       const results = [];
       for (const { name, run } of cases) {
         const got = await runPiAiCase(run);

@@ -11,10 +11,14 @@
 // side the host hook (`__pihostModelRequest`) returns it. The faux provider
 // replaces `usage` with its own token estimate, so usage is left out of the
 // comparison here (pi-ai-differential.mjs checks pihost passes it through).
-// `env.withoutProvider(run)` runs `run` with nothing to answer.
+// `env.withAnswers(model, steps, run)` answers successive calls with `steps`
+// in turn: final messages, or functions of the transcript and the options
+// that return one. `env.withoutProvider(run)` runs `run` with nothing to
+// answer.
 import { fingerprint, runCase, serialize } from "./pi-packages-cases.mjs";
 import { addStreamingJsonCases } from "./pi-ai-streaming-json-cases.mjs";
 import { addHelperCases } from "./pi-ai-helper-cases.mjs";
+import { addAgentCoreCases } from "./pi-agent-core-cases.mjs";
 
 export { runCase, serialize };
 
@@ -32,8 +36,17 @@ export function hookEnv() {
       else delete globalThis[HOOK];
     }
   }
+  function withAnswers(_model, steps, run) {
+    const queue = [...steps];
+    return withHook(async (_kind, _requested, transcript, options) => {
+      if (queue.length === 0) throw new Error("no more answers queued");
+      const step = queue.shift();
+      return structuredClone(typeof step === "function" ? await step(transcript, options) : step);
+    }, run);
+  }
   return {
     withAnswer: (_model, message, run) => withHook(async () => structuredClone(message), run),
+    withAnswers,
     withoutProvider: (run) => withHook(undefined, run),
     withHook,
   };
@@ -143,10 +156,11 @@ async function peek(promise) {
 
 /**
  * The cases, built from the pi-ai namespaces (`ai` the root, `aiModels`
- * pi-ai/models, `aiProviders` pi-ai/providers/all) and an environment that
- * answers model calls (`env`, see the module comment).
+ * pi-ai/models, `aiProviders` pi-ai/providers/all), pi-agent-core's (`core`)
+ * and an environment that answers model calls (`env`, see the module
+ * comment).
  */
-export function buildCases({ ai, aiModels, aiProviders, env }) {
+export function buildCases({ ai, aiModels, aiProviders, core, env }) {
   // Api names number the models in run order, the same on every side.
   apiCounter = 0;
   const cases = [];
@@ -1088,6 +1102,9 @@ export function buildCases({ ai, aiModels, aiProviders, env }) {
 
   // --- pure helpers (pi-ai-helper-cases.mjs) ---------------------------------
   addHelperCases(add, ai);
+
+  // --- pi-agent-core, whose model calls go through this pi-ai ----------------
+  addAgentCoreCases(add, { ai, core, env, goldenModel, answer });
 
   return cases;
 }

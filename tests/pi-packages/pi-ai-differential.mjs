@@ -20,6 +20,7 @@ globalThis.Deno ??= { core: { ops: { op_pihost_reference_data: (name) => referen
 const ai = await import("../../js/pi/pi-ai.js");
 const aiModels = await import("../../js/pi/pi-ai/models.js");
 const aiProviders = await import("../../js/pi/pi-ai/providers/all.js");
+const core = await import("../../js/pi/pi-agent-core.js");
 const env = hookEnv();
 
 const verbose = process.argv.includes("-v");
@@ -30,10 +31,18 @@ const pass = (name) => {
   if (verbose) console.log(`ok ${name}`);
 };
 
+// A case that never settles leaves Node nothing to wait for, and it exits
+// mid table; say which case that was.
+let running;
+process.on("exit", () => {
+  if (running) console.log(`FAIL ${running}\n    never settled; the table stopped here`);
+});
+
 // --- Part 1: goldens recorded from pi ------------------------------------------
 const names = new Set();
-for (const { name, run } of buildCases({ ai, aiModels, aiProviders, env })) {
+for (const { name, run } of buildCases({ ai, aiModels, aiProviders, core, env })) {
   names.add(name);
+  running = name;
   const expected = goldens[name];
   const actual = await runCase(run);
   if (expected === undefined) {
@@ -44,6 +53,7 @@ for (const { name, run } of buildCases({ ai, aiModels, aiProviders, env })) {
   if (want === got) pass(name);
   else failures.push(`${name}\n    pi:     ${want}\n    pihost: ${got}`);
 }
+running = undefined;
 for (const name of Object.keys(goldens)) {
   if (!names.has(name)) failures.push(`${name}\n    golden without a case`);
 }
