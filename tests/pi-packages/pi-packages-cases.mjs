@@ -11,6 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
+import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
 
 /** 32-bit FNV-1a over UTF-16 units, as 8 hex digits: enough to tell long outputs apart. */
 export function fingerprint(text) {
@@ -1125,5 +1126,6 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
     }
   });
   addSessionManagerCases(add, agent);
+  addSettingsManagerCases(add, agent);
   return cases;
 }

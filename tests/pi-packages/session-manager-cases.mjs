@@ -20,7 +20,7 @@ const NOW_MS = /(?<!\d)1[7-9]\d{11}(?!\d)/g;
 const isNowMs = (value) => Number.isInteger(value) && value > 1.7e12 && value < 2e12;
 
 /** Rewrites a case's result into stable data (see the file comment). */
-function stabilizer(tmp) {
+export function stabilizer(tmp) {
   const encodedTmp = tmp.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-");
   const uuids = new Map();
   const ids = new Map();
