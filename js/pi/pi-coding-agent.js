@@ -3,7 +3,7 @@
 // extensions use to shape tool output (truncation, sizes), to find, read and
 // list skills (frontmatter, skill blocks), to present a conversation
 // (convertToLlm, serializeConversation), to read session files and build a
-// model's context from them, to pick compaction cut points and gather what a
+// model's context from them, the SessionManager that keeps sessions and the SettingsManager, to pick compaction cut points and gather what a
 // branch summary covers, to serialize file edits, the tool type guards, and
 // the UI pieces extensions build on: the theme and its derived pi-tui
 // themes, key hints, borders, the bordered loader and the prompt editor.
@@ -22,7 +22,9 @@ export {
 export { withFileMutationQueue } from "./coding-agent/file-mutation-queue.js";
 export { parseFrontmatter, stripFrontmatter } from "./coding-agent/frontmatter.js";
 export { convertToLlm } from "./coding-agent/messages.js";
-export { migrateSessionEntries, parseSessionEntries } from "./coding-agent/session-entries.js";
+export { CURRENT_SESSION_VERSION, migrateSessionEntries, parseSessionEntries } from "./coding-agent/session-entries.js";
+export { SessionManager } from "./coding-agent/session-manager.js";
+export { SettingsManager } from "./coding-agent/settings-manager.js";
 export {
   buildContextEntries,
   buildSessionContext,

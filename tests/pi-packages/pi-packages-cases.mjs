@@ -10,6 +10,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { addSessionManagerCases } from "./session-manager-cases.mjs";
+import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
 
 /** 32-bit FNV-1a over UTF-16 units, as 8 hex digits: enough to tell long outputs apart. */
 export function fingerprint(text) {
@@ -1123,5 +1125,7 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
       console.error = originalError;
     }
   });
+  addSessionManagerCases(add, agent);
+  addSettingsManagerCases(add, agent);
   return cases;
 }

@@ -3,7 +3,7 @@
 // entry an id and a parentId so sessions could branch; version 3 renamed
 // the `hookMessage` role to `custom`.
 
-const CURRENT_SESSION_VERSION = 3;
+export const CURRENT_SESSION_VERSION = 3;
 
 /** The JSON values of a session file's lines; blank and unparsable lines are dropped. */
 export function parseSessionEntries(content) {
@@ -54,11 +54,17 @@ function renameHookMessages(entries) {
   }
 }
 
-/** Upgrades parsed entries to the current session version, in place. */
-export function migrateSessionEntries(entries) {
+/** Upgrades parsed entries to the current session version, in place; whether anything was upgraded. */
+export function upgradeSessionEntries(entries) {
   const header = entries.find((entry) => entry.type === "session");
   const version = header?.version ?? 1;
-  if (version >= CURRENT_SESSION_VERSION) return;
+  if (version >= CURRENT_SESSION_VERSION) return false;
   if (version < 2) addTreeLinks(entries);
   if (version < 3) renameHookMessages(entries);
+  return true;
+}
+
+/** Upgrades parsed entries to the current session version, in place. */
+export function migrateSessionEntries(entries) {
+  upgradeSessionEntries(entries);
 }
