@@ -103,8 +103,24 @@ function timeoutSetting(value, name) {
   return timeoutMs;
 }
 
+// pi's settings code meets a malformed file with V8's own errors; these
+// give the same texts on QuickJS, so extensions read what pi would say.
+function assertCanSearch(settings) {
+  if (settings === null || (typeof settings !== "object" && typeof settings !== "function")) {
+    throw new TypeError(`Cannot use 'in' operator to search for 'queueMode' in ${String(settings)}`);
+  }
+}
+
+function setProperty(target, key, value) {
+  if (target !== null && typeof target !== "object" && typeof target !== "function") {
+    throw new TypeError(`Cannot create property '${key}' on ${typeof target} '${String(target)}'`);
+  }
+  target[key] = value;
+}
+
 /** Older settings shapes brought up to date, in place. */
 function migrateSettings(settings) {
+  assertCanSearch(settings);
   if ("queueMode" in settings && !("steeringMode" in settings)) {
     settings.steeringMode = settings.queueMode;
     delete settings.queueMode;
@@ -978,7 +994,7 @@ export class SettingsManager {
   setMermaidRenderingMode(mode) {
     // Unlike the other object settings, only a missing (not a falsy) markdown is replaced.
     this.#global.markdown ??= {};
-    this.#global.markdown.mermaid = mode;
+    setProperty(this.#global.markdown, "mermaid", mode);
     this.#changed.global.mark("markdown", "mermaid");
     this.#save();
   }
