@@ -748,6 +748,29 @@ fn an_isolated_loop_of_builtin_sorts_is_stopped_and_the_others_go_on() {
     );
 }
 
+/// A loop of calls that allocate nothing is not reached by the squeeze: 5 s
+/// after its stop the guest is given up (its thread left to finish at the
+/// lowest priority), and its call fails as a CPU stop.
+#[test]
+fn an_isolated_loop_that_allocates_nothing_is_given_up_and_the_others_go_on() {
+    // 8 million elements: the engine's own poll would come only minutes
+    // after the stop (5 000 searches), far past the bound below.
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        an_isolated_runaway_tool_is_stopped_and_the_others_go_on(
+            "const a = new Array(8_000_000).fill(1); for (;;) a.indexOf(2);",
+        );
+        let _ = done.send(());
+    });
+    match finished.recv_timeout(std::time::Duration::from_secs(90)) {
+        Ok(()) => {}
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("the stuck guest was not given up: its call still runs 90 s later")
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!("the check failed (see above)"),
+    }
+}
+
 /// The isolated extension's tool `spin` runs `runaway`: it fails for the
 /// CPU limit, the other extension answers, the stopped one's tools fail.
 fn an_isolated_runaway_tool_is_stopped_and_the_others_go_on(runaway: &str) {

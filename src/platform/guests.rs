@@ -25,6 +25,7 @@ use std::time::Duration;
 
 use deno_core::{CancelFuture, CancelHandle, JsRuntime, OpDecl, OpState, op2};
 use std::future::poll_fn;
+use std::task::Poll;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::workers::{Control, Failure, NEXT_THREAD_ID, Shared, WorkerStart, run_thread};
@@ -143,7 +144,7 @@ impl GuestWatchdog {
 impl GuestLink {
     /// Sets the guest's runtime up on its own thread: its link, its CPU
     /// limit and its prompts (in the session that started it).
-    pub(super) fn install(self, runtime: &mut JsRuntime) -> GuestWatchdog {
+    pub(super) fn install(self, runtime: &mut JsRuntime, control: UnboundedSender<Control>) -> GuestWatchdog {
         let isolate = runtime.v8_isolate().thread_safe_handle();
         let heap_limit = self.heap_limit_mb.map(|mb| mb.saturating_mul(1024 * 1024));
         let watchdog = if cfg!(feature = "quickjs") {
@@ -158,6 +159,15 @@ impl GuestLink {
         // A squeezed run ends the guest; its entry code still needs the signal
         // to fail a call that came back from it (js/runtime/entries.js).
         runtime.op_state().borrow_mut().put(watchdog.squeeze_signal());
+        // A stopped run that goes on regardless ends the guest as its CPU
+        // stop would; its thread is left to finish at the lowest priority.
+        let limit_ms = self.cpu_limit.map_or(0, |limit| limit.as_millis());
+        watchdog.on_stuck(Box::new(move |_| {
+            let _ = control.send(Control::Failed(Failure {
+                name: "PihostLimit".to_string(),
+                message: format!("cpu:{limit_ms}"),
+            }));
+        }));
         if let Some(mb) = self.heap_limit_mb {
             crate::limits::watch_heap(runtime, &watchdog, mb);
         }
@@ -356,15 +366,31 @@ async fn op_pihost_guest_recv(state: Rc<RefCell<OpState>>, #[smi] id: u32) -> Gu
     let Some((messages, control, cancel)) = found else {
         return stopped();
     };
-    let received = poll_fn(|cx| messages.borrow_mut().poll_recv(cx))
-        .or_cancel(cancel.clone())
-        .await;
+    // The guest's last word comes after its messages end, except from a
+    // guest given up (its run went on past its stop, its thread holds the
+    // message channel open): then the last word is the end.
+    let received = poll_fn(|cx| match messages.borrow_mut().poll_recv(cx) {
+        Poll::Ready(message) => Poll::Ready(Ok(message)),
+        Poll::Pending => match control.borrow_mut().poll_recv(cx) {
+            Poll::Ready(Some(last_word)) => Poll::Ready(Err(last_word)),
+            _ => Poll::Pending,
+        },
+    })
+    .or_cancel(cancel.clone())
+    .await;
     match received {
-        Ok(Some(message)) => GuestEvent {
+        Ok(Err(last_word)) => GuestEvent {
+            message: None,
+            ended: Some(match last_word {
+                Control::Failed(failure) => failure,
+                Control::Exited(code) => Failure::generic(format!("pihost: the extension's runtime exited ({code})")),
+            }),
+        },
+        Ok(Ok(Some(message))) => GuestEvent {
             message: Some(message),
             ended: None,
         },
-        Ok(None) => {
+        Ok(Ok(None)) => {
             let last = poll_fn(|cx| control.borrow_mut().poll_recv(cx)).await;
             let ended = match last {
                 Some(Control::Failed(failure)) => failure,

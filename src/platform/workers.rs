@@ -819,7 +819,10 @@ async fn run_worker(
         super::inherit_permissions(&mut runtime.op_state().borrow_mut(), inherited);
     }
     let entry_module = start.entry;
-    let watchdog = start.guest.take().map(|link| link.install(&mut runtime));
+    let watchdog = start
+        .guest
+        .take()
+        .map(|link| link.install(&mut runtime, control.clone()));
     runtime.op_state().borrow_mut().put(WorkerSelf {
         port: Rc::new(port),
         control,
