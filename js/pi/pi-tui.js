@@ -92,3 +92,4 @@ export { StdinBuffer } from "./pi-tui/stdin-buffer.js";
 export { HStack, VStack } from "./pi-tui/components/stack.js";
 export { ScrollView } from "./pi-tui/components/scroll-view.js";
 export { MouseRegion } from "./pi-tui/components/mouse-region.js";
+export { CombinedAutocompleteProvider } from "./pi-tui/autocomplete.js";
