@@ -3,9 +3,10 @@
 // (capabilities, inline image sequences), colours (parsing, OKLCH/OKHSL
 // conversion, mixing, SGR sequences) and the components whose
 // render(width) is plain string work, Markdown, the prompt Editor and Image
-// among them. Anything not exported here is served
-// by the facade as "not implemented yet".
-export { stripTerminalSequences } from "./pi-tui/ansi.js";
+// among them; stacks, scroll views and mouse regions for full-screen
+// layouts; input buffering and program-status reports. Anything not
+// exported here is served by the facade as "not implemented yet".
+export { replaceControlCharacters, stripTerminalSequences } from "./pi-tui/ansi.js";
 export { visibleWidth } from "./pi-tui/width.js";
 export { getOsc8LinkAtColumn, sliceByColumn, truncateToWidth } from "./pi-tui/truncate.js";
 export { wrapTextWithAnsi } from "./pi-tui/wrap.js";
@@ -83,8 +84,12 @@ export {
 } from "./pi-tui/colors.js";
 export { oklabToOkhslLightness } from "./pi-tui/oklab.js";
 export { parseTerminalColorSchemeReport } from "./pi-tui/terminal-colors.js";
-
-/** Each run of C0/C1 control characters (ESC, BEL, newlines, ...) as one space. */
-export function replaceControlCharacters(str) {
-  return str.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
-}
+export { formatProgramStatus } from "./pi-tui/program-status.js";
+export { isAppleTerminalSession } from "./pi-tui/terminal-session.js";
+export { compositeTuiLine } from "./pi-tui/composite.js";
+export { isViewportTUI } from "./pi-tui/layout-node.js";
+export { StdinBuffer } from "./pi-tui/stdin-buffer.js";
+export { HStack, VStack } from "./pi-tui/components/stack.js";
+export { ScrollView } from "./pi-tui/components/scroll-view.js";
+export { MouseRegion } from "./pi-tui/components/mouse-region.js";
+export { CombinedAutocompleteProvider } from "./pi-tui/autocomplete.js";

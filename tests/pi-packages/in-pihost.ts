@@ -18,6 +18,7 @@ import * as aiModels from "@earendil-works/pi-ai/models";
 import * as aiProviders from "@earendil-works/pi-ai/providers/all";
 import * as agent from "@earendil-works/pi-coding-agent";
 import * as core from "@earendil-works/pi-agent-core";
+import { runAsyncCases } from "./pi-tui-async-cases.mjs";
 import { runCases } from "./pi-tui-cases.mjs";
 import { buildCases, runCase } from "./pi-packages-cases.mjs";
 import { compareAll } from "./builtin-tools-cases.mjs";
@@ -58,7 +59,7 @@ export default function (pi) {
     async execute() {
       for (const name of ["WT_SESSION", "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"]) delete process.env[name];
       const expected = goldens("pi-tui-goldens.json");
-      const actual = runCases(implemented(tui));
+      const actual = { ...runCases(implemented(tui)), ...(await runAsyncCases(implemented(tui))) };
       const results = [];
       for (const [id, want] of Object.entries(expected)) {
         const got = actual[id];

@@ -4,6 +4,8 @@
 // js/pi/pi-tui.js) call runCases with their module, so the two can never
 // drift apart. Every result is keyed by a readable case id.
 
+import { layoutCases } from "./pi-tui-layout-cases.mjs";
+
 const ESC = "\x1b";
 const red = (s) => `${ESC}[31m${s}${ESC}[39m`;
 const bold = (s) => `${ESC}[1m${s}${ESC}[22m`;
@@ -861,6 +863,7 @@ export function runCases(tui) {
 
   terminalImageCases(tui, needs);
   colorCases(tui, needs);
+  layoutCases(tui, needs);
   return results;
 }
 

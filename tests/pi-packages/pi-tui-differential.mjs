@@ -7,6 +7,7 @@
 // Cases for exports pihost does not have yet are counted as skipped.
 
 import { readFile } from "node:fs/promises";
+import { runAsyncCases } from "./pi-tui-async-cases.mjs";
 import { runCases } from "./pi-tui-cases.mjs";
 
 for (const name of ["WT_SESSION", "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"]) delete process.env[name];
@@ -17,7 +18,7 @@ const filter = args.find((a) => !a.startsWith("-"));
 
 const goldens = JSON.parse(await readFile(new URL("../../reference-data/pi-tui-goldens.json", import.meta.url), "utf8"));
 const tui = await import("../../js/pi/pi-tui.js");
-const actual = runCases(tui);
+const actual = { ...runCases(tui), ...(await runAsyncCases(tui)) };
 
 const show = (v) => JSON.stringify(v);
 let passed = 0;

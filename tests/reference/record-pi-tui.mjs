@@ -6,6 +6,7 @@
 
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { runAsyncCases } from "../pi-packages/pi-tui-async-cases.mjs";
 import { runCases } from "../pi-packages/pi-tui-cases.mjs";
 
 const installDir = process.argv[2];
@@ -25,7 +26,7 @@ const tui = await import(pathToFileURL(entry).href);
 const pkg = JSON.parse(
   await (await import("node:fs/promises")).readFile(join(installDir, "node_modules/@earendil-works/pi-tui/package.json"), "utf8"),
 );
-const cases = runCases(tui);
+const cases = { ...runCases(tui), ...(await runAsyncCases(tui)) };
 process.stdout.write(
   `${JSON.stringify({ piTuiVersion: pkg.version, node: process.versions.node, cases }, null, 1)}\n`,
 );

@@ -70,6 +70,11 @@ export function stripTerminalSequences(str) {
   return out;
 }
 
+/** Each run of C0/C1 control characters (ESC, BEL, newlines, ...) as one space. */
+export function replaceControlCharacters(str) {
+  return str.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ");
+}
+
 /**
  * An OSC 8 sequence as { params, url, terminator }; url "" is a close.
  * Returns undefined for anything that is not OSC 8.

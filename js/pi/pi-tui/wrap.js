@@ -6,7 +6,7 @@ import { isPrintableAscii, visibleWidth } from "./width.js";
 
 // Ideographs, kana, hangul and bopomofo may break anywhere, so each one is a
 // token of its own.
-const BREAK_ANYWHERE =
+export const BREAK_ANYWHERE =
   /[\p{Script_Extensions=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\p{Script_Extensions=Hangul}\p{Script_Extensions=Bopomofo}]/u;
 const WHITESPACE = /\s/;
 
