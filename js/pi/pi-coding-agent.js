@@ -45,6 +45,14 @@ export { collectEntriesForBranchSummary, prepareBranchEntries } from "./coding-a
 export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir, parseSkillBlock } from "./coding-agent/skills.js";
 export { generateDiffString, generateUnifiedPatch } from "./coding-agent/tools/edit-diff.js";
 export { truncateToVisualLines } from "./coding-agent/visual-truncate.js";
+export { getPowerShellConfig, getShellConfig } from "./coding-agent/shell.js";
+export { detectSupportedImageMimeTypeFromFile, formatDimensionNote } from "./coding-agent/images.js";
+export { createSyntheticSourceInfo } from "./coding-agent/source-info.js";
+export { loadProjectContextFiles } from "./coding-agent/project-context.js";
+export { hasTrustRequiringProjectResources } from "./coding-agent/project-trust.js";
+export { parseArgs } from "./coding-agent/cli-args.js";
+export { wrapRegisteredTool, wrapRegisteredTools } from "./coding-agent/registered-tools.js";
+export { createExtensionRuntime } from "./coding-agent/extension-runtime.js";
 export { createEventBus } from "./coding-agent/event-bus.js";
 export {
   Theme,
