@@ -1,12 +1,17 @@
 // pi-coding-agent's runtime exports that pihost implements so far: paths,
-// the built-in tools (read, write, edit, ls, find, grep, bash), the helpers
-// extensions use to shape tool output (truncation, sizes), to find, read and
-// list skills (frontmatter, skill blocks), to present a conversation
-// (convertToLlm, serializeConversation), to read session files and build a
-// model's context from them, the SessionManager that keeps sessions and the SettingsManager, to pick compaction cut points and gather what a
-// branch summary covers, to serialize file edits, the tool type guards, and
-// the UI pieces extensions build on: the theme and its derived pi-tui
-// themes, key hints, borders, the bordered loader and the prompt editor.
+// the built-in tools (read, write, edit, ls, find, grep, bash) and the shell
+// they run, the helpers extensions use to shape tool output (truncation,
+// sizes, image types and dimension notes), to find, read and list skills
+// (frontmatter, skill blocks), to present a conversation (convertToLlm,
+// serializeConversation), to read session files and build a model's context
+// from them, the SessionManager that keeps sessions and the
+// SettingsManager, to pick compaction cut points and gather what a branch
+// summary covers, to serialize file edits, the tool type guards, pi's CLI
+// argument parser, context-file discovery and the project trust check, the
+// extension runtime before a runner binds it and the wrapping of registered
+// tools, and the UI pieces extensions build on: the theme and its derived
+// pi-tui themes, key hints, borders, coloured diffs, the bordered loader and
+// the prompt editor.
 import { contentText } from "./pi-ai.js";
 import { sliceHead } from "./coding-agent/truncate.js";
 
@@ -45,6 +50,14 @@ export { collectEntriesForBranchSummary, prepareBranchEntries } from "./coding-a
 export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir, parseSkillBlock } from "./coding-agent/skills.js";
 export { generateDiffString, generateUnifiedPatch } from "./coding-agent/tools/edit-diff.js";
 export { truncateToVisualLines } from "./coding-agent/visual-truncate.js";
+export { getPowerShellConfig, getShellConfig } from "./coding-agent/shell.js";
+export { detectSupportedImageMimeTypeFromFile, formatDimensionNote } from "./coding-agent/images.js";
+export { createSyntheticSourceInfo } from "./coding-agent/source-info.js";
+export { loadProjectContextFiles } from "./coding-agent/project-context.js";
+export { hasTrustRequiringProjectResources } from "./coding-agent/project-trust.js";
+export { parseArgs } from "./coding-agent/cli-args.js";
+export { wrapRegisteredTool, wrapRegisteredTools } from "./coding-agent/registered-tools.js";
+export { createExtensionRuntime } from "./coding-agent/extension-runtime.js";
 export { createEventBus } from "./coding-agent/event-bus.js";
 export {
   Theme,
@@ -57,6 +70,7 @@ export {
 } from "./coding-agent/ui/theme.js";
 export { keyHint, keyText, rawKeyHint } from "./coding-agent/ui/keybinding-hints.js";
 export { DynamicBorder } from "./coding-agent/ui/dynamic-border.js";
+export { renderDiff } from "./coding-agent/ui/diff.js";
 export { BorderedLoader } from "./coding-agent/ui/bordered-loader.js";
 export { CustomEditor } from "./coding-agent/ui/custom-editor.js";
 export {

@@ -414,6 +414,37 @@ export function runCases({ agent, tui, theme }) {
     }
     return { ModalEditor, RainbowEditor, BorderStatusEditor };
   };
+  // Diffs as the edit tool shows them; one line replaced by one line gets its changed words inverted.
+  const DIFFS = {
+    empty: "",
+    context: "  1 const a = 1;\n  2 const b = 2;",
+    oneLineChange: " 1 function f() {\n-2   return a + b;\n+2   return a - b;\n 3 }",
+    indentChange: "-4 \tif (x) {\n+4     if (y) {",
+    leadingInsert: "-1     foo(bar)\n+1     await foo(bar, baz)",
+    wholeLine: "-7 alpha beta\n+7 gamma delta epsilon",
+    whitespaceOnly: "-3 a  b\n+3 a b",
+    punctuation: "-9 x.y(z);\n+9 x?.y(z, w);",
+    unicode: "-1 café résumé naïve\n+1 cafe résumé naive ✓",
+    multiLine: "-1 one\n-2 two\n+1 uno\n+2 dos\n+3 tres",
+    removedOnly: "-5 gone\n-6 also gone\n 7 kept",
+    addedOnly: "+5 new\n+6\tnew too",
+    addedBeforeRemoved: "+1 first\n-1 second",
+    ellipsis: " 10 a\n    ...\n 40 b",
+    unnumbered: "- plain removed\n+ plain added",
+    noSpace: "-1x\n+1y",
+    wideNumbers: "-1234 old value\n+1234 new value\n 1235 tail",
+    emptyContent: "-3 \n+3 x",
+  };
+  for (const [name, text] of Object.entries(DIFFS)) {
+    needs(["renderDiff"], `renderDiff/${name}`, () => capture(() => agent.renderDiff(text)));
+  }
+  needs(["renderDiff", "generateDiffString"], "renderDiff/fromEditDiff", () =>
+    capture(() => {
+      const before = "const x = 1;\nfunction add(a, b) {\n\treturn a + b;\n}\n// end\n";
+      const after = "const x = 2;\nfunction add(a, b, c) {\n\treturn a + b + c;\n}\n// the end\nexport { add };\n";
+      return agent.renderDiff(agent.generateDiffString(before, after).diff, { filePath: "x.js" });
+    }),
+  );
   const exampleScripts = {
     ModalEditor: ["a", "b", "c", "\x1b", "h", "h", "x", "q", "0", "i", "Z", "\x1b", "$", "a", "!", "\x1b", "\x1b", "\x03"],
     RainbowEditor: [..."think ultrathink now", "\x1b[D", "\x1b[D"],

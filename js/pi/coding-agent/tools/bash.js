@@ -8,9 +8,9 @@ import { constants as osConstants } from "node:os";
 import { delimiter, join } from "node:path";
 import { Type } from "../../typebox.js";
 import { getAgentDir } from "../agent-dir.js";
+import { getShellConfig } from "../shell.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.js";
 import { OutputAccumulator } from "./output-accumulator.js";
-import { pathExists } from "./path-utils.js";
 import { wrapToolDefinition } from "./wrap.js";
 
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -53,19 +53,6 @@ class ShellTimeoutError extends Error {
     super(`timeout:${timeout}`);
     this.shellExit = shellExit;
   }
-}
-
-/** /bin/bash, else bash on PATH, else sh; or the configured shell, which must exist. */
-async function shellConfig(customShellPath) {
-  if (customShellPath) {
-    if (await pathExists(customShellPath)) return { shell: customShellPath, args: ["-c"] };
-    throw new Error(`Custom shell path not found: ${customShellPath}`);
-  }
-  if (await pathExists("/bin/bash")) return { shell: "/bin/bash", args: ["-c"] };
-  for (const dir of (globalThis.process?.env?.PATH ?? "").split(delimiter).filter(Boolean)) {
-    if (await pathExists(join(dir, "bash"))) return { shell: join(dir, "bash"), args: ["-c"] };
-  }
-  return { shell: "sh", args: ["-c"] };
 }
 
 /** The environment with pi's bin directory (its downloaded rg/fd) on PATH. */
@@ -230,7 +217,7 @@ export function createLocalShellOperations(shellName, resolveShellConfig) {
 
 /** pi's standard local bash execution, for extensions that wrap or rewrite commands. */
 export function createLocalBashOperations(options) {
-  return createLocalShellOperations("bash", () => shellConfig(options?.shellPath));
+  return createLocalShellOperations("bash", async () => getShellConfig(options?.shellPath));
 }
 
 /** The command, cwd and environment to run: PI_* session variables only when exposed, then the spawn hook. */

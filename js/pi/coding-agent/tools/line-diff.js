@@ -23,15 +23,16 @@ function lineTokens(text) {
  * of either side are not explored further, and from two candidate paths the
  * one further along the old text wins, insertions winning ties: both choices
  * are jsdiff's, and they decide which of several shortest scripts comes out.
+ * Tokens match by `equals` (jsdiff's word diff ignores their whitespace).
  */
-function shortestEdit(oldTokens, newTokens) {
+export function shortestEdit(oldTokens, newTokens, equals = (a, b) => a === b) {
   const oldLength = oldTokens.length;
   const newLength = newTokens.length;
   const slide = (path, diagonal) => {
     let x = path.x;
     let y = x - diagonal;
     let common = 0;
-    while (x + 1 < oldLength && y + 1 < newLength && oldTokens[x + 1] === newTokens[y + 1]) {
+    while (x + 1 < oldLength && y + 1 < newLength && equals(oldTokens[x + 1], newTokens[y + 1])) {
       x++;
       y++;
       common++;

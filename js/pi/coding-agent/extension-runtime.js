@@ -1,0 +1,117 @@
+// The runtime an extension loader shares between the API objects it makes,
+// as pi's createExtensionRuntime returns it before a runner binds it:
+// actions throw (extensions may only register while loading), provider and
+// virtual model registrations queue until a model registry exists, and
+// invalidate() marks every captured API stale after a session is replaced.
+
+const NOT_INITIALIZED = "Extension runtime not initialized. Action methods cannot be called during extension loading.";
+
+const DEFAULT_STALE_MESSAGE =
+  "This extension ctx is stale after session replacement or reload. Do not use a captured pi or command ctx after ctx.newSession(), ctx.fork(), ctx.switchSession(), or ctx.reload(). For newSession, fork, and switchSession, move post-replacement work into withSession and use the ctx passed to withSession. For reload, do not use the old ctx after await ctx.reload().";
+
+/** The MCP servers extensions registered, in registration order; the runner listens for changes. */
+class McpServerRegistry {
+  servers = new Map();
+  changeListener;
+
+  register(server) {
+    this.servers.set(server.name, server);
+    this.changeListener?.();
+  }
+
+  /** Only the extension that registered a server may remove it. */
+  unregister(name, extensionPath) {
+    if (this.servers.get(name)?.extensionPath !== extensionPath) return;
+    this.servers.delete(name);
+    this.changeListener?.();
+  }
+
+  get(name) {
+    return this.servers.get(name);
+  }
+
+  /** Copies, so a caller cannot change a registered config. */
+  list() {
+    return [...this.servers.values()].map((server) => ({ ...server, config: structuredClone(server.config) }));
+  }
+
+  setChangeListener(listener) {
+    this.changeListener = listener;
+  }
+}
+
+export function createExtensionRuntime() {
+  const notInitialized = () => {
+    throw new Error(NOT_INITIALIZED);
+  };
+  let staleMessage;
+  const eventBusUnsubscribers = new Set();
+  const runtime = {
+    sendMessage: notInitialized,
+    sendUserMessage: notInitialized,
+    appendEntry: notInitialized,
+    setSessionName: notInitialized,
+    getSessionName: notInitialized,
+    setLabel: notInitialized,
+    getActiveTools: notInitialized,
+    getAllTools: notInitialized,
+    getSettings: notInitialized,
+    setActiveTools: notInitialized,
+    // Registering tools is allowed while loading; only a bound runner has tools to refresh.
+    refreshTools: () => {},
+    getCommands: notInitialized,
+    setModel: () => Promise.reject(new Error("Extension runtime not initialized")),
+    getThinkingLevel: notInitialized,
+    setThinkingLevel: notInitialized,
+    flagValues: new Map(),
+    pendingProviderRegistrations: [],
+    pendingNativeProviderRegistrations: [],
+    mcpServers: new McpServerRegistry(),
+    pendingVirtualModelRegistrations: [],
+    createContext: notInitialized,
+    assertActive: () => {
+      if (staleMessage) throw new Error(staleMessage);
+    },
+    invalidate: (message) => {
+      if (staleMessage) return;
+      staleMessage = message ?? DEFAULT_STALE_MESSAGE;
+      for (const unsubscribe of eventBusUnsubscribers) unsubscribe();
+      eventBusUnsubscribers.clear();
+    },
+    /** An unsubscribe that runs at most once, and runs by itself when the runtime goes stale. */
+    trackEventBusSubscription: (unsubscribe) => {
+      let active = true;
+      const tracked = () => {
+        if (!active) return;
+        active = false;
+        eventBusUnsubscribers.delete(tracked);
+        unsubscribe();
+      };
+      eventBusUnsubscribers.add(tracked);
+      return tracked;
+    },
+    // Nobody can show an error before the runner exists; it replaces this.
+    reportError: () => {},
+    registerProvider: (name, config, extensionPath = "<unknown>") => {
+      runtime.pendingProviderRegistrations.push({ name, config, extensionPath });
+    },
+    registerNativeProvider: (provider, extensionPath = "<unknown>") => {
+      runtime.pendingNativeProviderRegistrations.push({ provider, extensionPath });
+    },
+    unregisterProvider: (name) => {
+      runtime.pendingProviderRegistrations = runtime.pendingProviderRegistrations.filter((entry) => entry.name !== name);
+      runtime.pendingNativeProviderRegistrations = runtime.pendingNativeProviderRegistrations.filter(
+        (entry) => entry.provider.id !== name,
+      );
+    },
+    registerVirtualModel: (definition, extensionPath = "<unknown>") => {
+      runtime.pendingVirtualModelRegistrations.push({ definition, extensionPath });
+    },
+    unregisterVirtualModel: (provider, id) => {
+      runtime.pendingVirtualModelRegistrations = runtime.pendingVirtualModelRegistrations.filter(
+        ({ definition }) => definition.provider !== provider || definition.id !== id,
+      );
+    },
+  };
+  return runtime;
+}
