@@ -144,8 +144,8 @@ fn the_not_implemented_list_in_docs_is_current() {
         "docs/not-implemented.md is out of date: regenerate it with\n  cargo run -- modules --markdown > docs/not-implemented.md"
     );
     assert!(
-        generated.contains("`ScrollView`"),
-        "pi-tui's ScrollView is listed as not implemented"
+        generated.contains("`ProcessTerminal`"),
+        "pi-tui's ProcessTerminal is listed as not implemented"
     );
     assert!(!generated.contains("`Editor`"), "Editor is implemented");
     assert!(!generated.contains("`StringEnum`"), "StringEnum is implemented");

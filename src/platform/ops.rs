@@ -98,6 +98,24 @@ fn op_pihost_no_vm_contexts() -> Result<(), JsErrorBox> {
     ))
 }
 
+/// Stands in for deno_node's `op_homedir`: `os.homedir()` answers `HOME`
+/// from the environment the runtime's code sees whenever it is set, empty
+/// or not, as Node's does (an extension that sets `process.env.HOME` moves
+/// it), else the system's home directory; checked as deno_node checks it.
+#[op2(stack_trace)]
+#[string]
+fn op_pihost_homedir(state: &mut OpState) -> Result<Option<String>, JsErrorBox> {
+    state
+        .borrow_mut::<deno_permissions::PermissionsContainer>()
+        .check_sys("homedir", "node:os.homedir()")
+        .map_err(JsErrorBox::from_err)?;
+    if let Some(home) = state.borrow::<RuntimeEnv>().0.get("HOME") {
+        return Ok(Some(home.clone()));
+    }
+    Ok(sys_traits::EnvHomeDir::env_home_dir(&sys_traits::impls::RealSys)
+        .map(|path| path.to_string_lossy().into_owned()))
+}
+
 /// Stands in for deno_node's `op_node_process_kill`, which lets a process
 /// signal itself without a check: in pihost that process is the host, so a
 /// sandboxed extension needs the run permission for it as for any other.
@@ -273,6 +291,7 @@ pub(super) fn middleware(op: OpDecl) -> OpDecl {
         "op_node_in_npm_package" => op.with_implementation_from(&op_pihost_not_in_npm_package()),
         "op_node_call_is_from_dependency" => op.with_implementation_from(&op_pihost_not_from_dependency()),
         "op_env" => op.with_implementation_from(&op_pihost_env()),
+        "op_homedir" => op.with_implementation_from(&op_pihost_homedir()),
         "op_get_env" => op.with_implementation_from(&op_pihost_get_env()),
         "op_get_env_no_permission_check" => op.with_implementation_from(&op_pihost_get_env_unchecked()),
         "op_set_env" => op.with_implementation_from(&op_pihost_set_env()),

@@ -35,6 +35,21 @@ export async function run({ dir }) {
       constants: [os.constants.signals.SIGTERM, os.constants.signals.SIGKILL, os.constants.errno.ENOENT],
       eol: os.EOL,
       cpus: os.cpus().length === os.availableParallelism(),
+      // Node's homedir follows the environment's HOME, set or not.
+      homeFollowsEnv: (() => {
+        const saved = process.env.HOME;
+        try {
+          process.env.HOME = "/tmp/elsewhere";
+          const moved = os.homedir();
+          process.env.HOME = "";
+          const empty = os.homedir();
+          delete process.env.HOME;
+          const unset = os.homedir() === user.homedir;
+          return [moved, empty, unset];
+        } finally {
+          process.env.HOME = saved;
+        }
+      })(),
     },
     process: {
       same: processModule === process,
