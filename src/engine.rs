@@ -154,6 +154,19 @@ pub struct ModuleStatus {
     pub implemented: Vec<String>,
     /// Export names that exist but throw `not implemented yet` when used.
     pub not_implemented: Vec<String>,
+    /// Exports that cannot mean anything inside a host (pi's own process
+    /// and package); using one throws the reason.
+    #[serde(default)]
+    pub not_in_a_host: Vec<NotInAHost>,
+}
+
+/// An export of pi's packages that cannot work inside a host, and why.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct NotInAHost {
+    /// The export's name.
+    pub name: String,
+    /// Why it cannot work inside a host.
+    pub reason: String,
 }
 
 /// The isolate and the runtime functions pihost calls in it.

@@ -110,15 +110,17 @@ fn l2_every_export_links_and_an_unbuilt_one_says_so_when_used() {
     let project = Project::new();
     let source = format!(
         r#"
-import {{ CombinedAutocompleteProvider, ScrollView }} from "@mariozechner/pi-tui";
+import {{ renderLatex, Marked, ProcessTerminal }} from "@mariozechner/pi-tui";
 import {{ DEFAULT_MAX_BYTES, CONFIG_DIR_NAME }} from "@earendil-works/pi-coding-agent";
-class MyView extends ScrollView {{}}
+class MyMarked extends Marked {{}}
 export default function (pi) {{
   let message = "no error";
-  try {{ new CombinedAutocompleteProvider([]); }} catch (error) {{ message = error.message; }}
+  try {{ renderLatex("x"); }} catch (error) {{ message = error.message; }}
   let constructed = "no error";
-  try {{ new MyView(); }} catch (error) {{ constructed = error.message; }}
-  const facts = {{ message, constructed, maxBytes: DEFAULT_MAX_BYTES, configDir: CONFIG_DIR_NAME }};
+  try {{ new MyMarked(); }} catch (error) {{ constructed = error.message; }}
+  let hostless = "no error";
+  try {{ new ProcessTerminal(); }} catch (error) {{ hostless = error.message; }}
+  const facts = {{ message, constructed, hostless, maxBytes: DEFAULT_MAX_BYTES, configDir: CONFIG_DIR_NAME }};
   {}
 }}
 "#,
@@ -130,11 +132,17 @@ export default function (pi) {{
     let facts: serde_json::Value = serde_json::from_str(&command_description(&report, "report")).expect("json");
     assert_eq!(
         facts["message"],
-        "pihost: @earendil-works/pi-tui.CombinedAutocompleteProvider is not implemented yet"
+        "pihost: @earendil-works/pi-tui.renderLatex is not implemented yet"
     );
     assert_eq!(
         facts["constructed"],
-        "pihost: @earendil-works/pi-tui.ScrollView is not implemented yet"
+        "pihost: @earendil-works/pi-tui.Marked is not implemented yet"
+    );
+    let hostless = facts["hostless"].as_str().unwrap_or_default();
+    assert!(
+        hostless.starts_with("pihost: @earendil-works/pi-tui.ProcessTerminal cannot work inside a host: ")
+            && hostless.contains("the host owns the terminal"),
+        "{hostless}"
     );
     assert_eq!(facts["maxBytes"], 51200);
     assert_eq!(facts["configDir"], ".pi");

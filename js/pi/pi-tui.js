@@ -93,3 +93,11 @@ export { HStack, VStack } from "./pi-tui/components/stack.js";
 export { ScrollView } from "./pi-tui/components/scroll-view.js";
 export { MouseRegion } from "./pi-tui/components/mouse-region.js";
 export { CombinedAutocompleteProvider } from "./pi-tui/autocomplete.js";
+
+/**
+ * pi's native clipboard helper is a Node addon; pihost loads no native
+ * addons, so the answer is pi's own when its helper cannot load: none.
+ */
+export function getNativeClipboard() {
+  return undefined;
+}

@@ -1,50 +1,69 @@
-// Values for names pi exports that pihost does not implement yet. Importing
-// such a name always works (no extension fails at link time); using it throws
-// a message that names the module and the export.
+// Values for names pi exports that pihost does not implement yet, or that
+// cannot mean anything inside a host (js/runtime/not-in-a-host.js).
+// Importing such a name always works (no extension fails at link time);
+// using it throws a message that names the module and the export.
+import { NOT_IN_A_HOST } from "pihost:runtime/not-in-a-host.js";
 
-/** Marks every stub, so pihost can list what is not built yet. */
+/**
+ * Marks every stub, so pihost can list what is not built: `true`, or the
+ * reason the export cannot work inside a host.
+ */
 export const NOT_IMPLEMENTED = Symbol.for("pihost.notImplemented");
 
-function notImplementedError(moduleName, name) {
-  return new Error(`pihost: ${moduleName}.${name} is not implemented yet`);
+function stubError(moduleName, name, mark) {
+  return new Error(
+    mark === true
+      ? `pihost: ${moduleName}.${name} is not implemented yet`
+      : `pihost: ${moduleName}.${name} cannot work inside a host: ${mark}`,
+  );
 }
 
-function stubFunction(moduleName, name) {
+function stubFunction(moduleName, name, mark) {
   // A plain function, so `class X extends Stub {}` still works at import time
   // and only calling or constructing it throws.
   const stub = function () {
-    throw notImplementedError(moduleName, name);
+    throw stubError(moduleName, name, mark);
   };
   Object.defineProperty(stub, "name", { value: name });
-  Object.defineProperty(stub, NOT_IMPLEMENTED, { value: true });
+  Object.defineProperty(stub, NOT_IMPLEMENTED, { value: mark });
   return stub;
 }
 
-function stubObject(moduleName, name) {
+function stubObject(moduleName, name, mark) {
   return new Proxy(
     {},
     {
       get(_target, key) {
-        if (key === NOT_IMPLEMENTED) return true;
+        if (key === NOT_IMPLEMENTED) return mark;
         if (typeof key === "symbol") return undefined;
-        throw notImplementedError(moduleName, name);
+        throw stubError(moduleName, name, mark);
       },
       set() {
-        throw notImplementedError(moduleName, name);
+        throw stubError(moduleName, name, mark);
       },
       has() {
-        throw notImplementedError(moduleName, name);
+        throw stubError(moduleName, name, mark);
       },
       ownKeys() {
-        throw notImplementedError(moduleName, name);
+        throw stubError(moduleName, name, mark);
       },
     },
   );
 }
 
-/** Whether a value exported by a virtual module is a not-implemented stub. */
+function stubMark(value) {
+  return typeof value === "function" || (typeof value === "object" && value !== null) ? value[NOT_IMPLEMENTED] : undefined;
+}
+
+/** Whether a value exported by a virtual module is a stub for something not built yet. */
 export function isNotImplemented(value) {
-  return (typeof value === "function" || (typeof value === "object" && value !== null)) && value[NOT_IMPLEMENTED] === true;
+  return stubMark(value) === true;
+}
+
+/** Why an exported stub cannot work inside a host, or undefined. */
+export function notInAHostReason(value) {
+  const mark = stubMark(value);
+  return typeof mark === "string" ? mark : undefined;
 }
 
 /**
@@ -66,8 +85,13 @@ export function exportOrStub(implementation, moduleName, name, description) {
       return undefined;
     case "function":
     case "class":
-      return stubFunction(moduleName, name);
+      return stubFunction(moduleName, name, stubMarkFor(moduleName, name));
     default:
-      return stubObject(moduleName, name);
+      return stubObject(moduleName, name, stubMarkFor(moduleName, name));
   }
+}
+
+function stubMarkFor(moduleName, name) {
+  const reasons = NOT_IN_A_HOST[moduleName];
+  return (reasons && Object.prototype.hasOwnProperty.call(reasons, name) && reasons[name]) || true;
 }
