@@ -9,8 +9,12 @@ import { clone } from "./clone.js";
 import { CreateError, applyDefaults, clean, create } from "./create.js";
 import { schemaErrors } from "./errors.js";
 import { AssertError, ParseError } from "./value-errors.js";
+import { Delete, Diff, Edit, Insert, Patch, Update } from "./delta.js";
+import { Hash } from "./hash.js";
+import * as Pointer from "./pointer.js";
 import { DecodeError, DecodeUnsafe, EncodeError, EncodeUnsafe, HasCodec, IsOptionalUndefined, decode, encode } from "./value-codec.js";
 
+export { Delete, Diff, Edit, Hash, Insert, Patch, Pointer, Update };
 export { AssertError, CreateError, DecodeError, DecodeUnsafe, EncodeError, EncodeUnsafe, HasCodec, IsOptionalUndefined, ParseError };
 
 function contextTypeValue(args) {
@@ -88,6 +92,6 @@ export function Equal(left, right) {
   return deepEqual(left, right);
 }
 
-export const Value = { Assert, Check, Clean, Clone, Convert, Create, Decode, Default, Encode, Equal, Errors, HasCodec, Parse };
+export const Value = { Assert, Check, Clean, Clone, Convert, Create, Decode, Default, Diff, Encode, Equal, Errors, HasCodec, Hash, Parse, Patch, Pointer };
 
 export default Value;
