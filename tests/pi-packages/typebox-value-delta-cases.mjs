@@ -107,5 +107,9 @@ export function addTypeboxValueDeltaCases(add, { value }) {
     return target;
   });
   add("Pointer.Delete errors", () => [caught(() => Pointer.Delete(doc(), "")), caught(() => Pointer.Delete(doc(), "/q/r"))]);
+  add("Pipeline", () => {
+    const steps = value.Pipeline([(context, type, item) => [context, type.type, item], (context, _type, item) => [...item, Object.keys(context)]]);
+    return [steps({ A: 1 }, { type: "string" }, "v"), steps({ type: "number" }, 1), caught(() => steps(1))];
+  });
   add("Value delta keys", () => ["Diff", "Patch", "Hash", "Pointer"].map((key) => typeof Value[key]));
 }

@@ -11,10 +11,11 @@ import { schemaErrors } from "./errors.js";
 import { AssertError, ParseError } from "./value-errors.js";
 import { Delete, Diff, Edit, Insert, Patch, Update } from "./delta.js";
 import { Hash } from "./hash.js";
+import { Pipeline } from "./pipeline.js";
 import * as Pointer from "./pointer.js";
 import { DecodeError, DecodeUnsafe, EncodeError, EncodeUnsafe, HasCodec, IsOptionalUndefined, decode, encode } from "./value-codec.js";
 
-export { Delete, Diff, Edit, Hash, Insert, Patch, Pointer, Update };
+export { Delete, Diff, Edit, Hash, Insert, Patch, Pipeline, Pointer, Update };
 export { AssertError, CreateError, DecodeError, DecodeUnsafe, EncodeError, EncodeUnsafe, HasCodec, IsOptionalUndefined, ParseError };
 
 function contextTypeValue(args) {
