@@ -3,6 +3,14 @@
 // non-enumerable `~kind`/`~optional`/`~readonly` marks that code can observe.
 // Builders not listed here throw "not implemented yet" when called.
 
+import { Constructor, ConstructorParameters, Function as FunctionType, InstanceType, IsConstructor, IsFunction, Parameters, ReturnType } from "./typebox/callable.js";
+import { Codec, Decode, DecodeBuilder, Encode, EncodeBuilder, IsCodec } from "./typebox/codec.js";
+import { Dependent, Generic, Identifier, Infer, IsCall, IsDependent, IsGeneric, IsIdentifier, IsInfer, IsParameter, IsRest, IsThis, Parameter, Rest, This } from "./typebox/instructions.js";
+import { Capitalize, Lowercase, Uncapitalize, Uppercase } from "./typebox/intrinsics.js";
+import { Immutable, IsImmutable, ReadonlyObject, ReadonlyType, With } from "./typebox/modifiers.js";
+import { RecordKey, RecordPattern, RecordValue } from "./typebox/options.js";
+import { IsRefine, Refine } from "./typebox/refine.js";
+
 // The builders below are named after the globals they shadow (Object, String,
 // Array…), as TypeBox's are, so the real ones are reached through these.
 const JsObject = globalThis.Object;
@@ -86,10 +94,17 @@ export class InvalidLiteralValue extends Error {
   }
 }
 
+export function IsLiteralValue(value) {
+  return ["string", "number", "boolean", "bigint"].includes(typeof value);
+}
+
+export function LiteralTypeName(value) {
+  if (!IsLiteralValue(value)) throw new InvalidLiteralValue(value);
+  return typeof value;
+}
+
 export function Literal(value, options) {
-  const type = typeof value;
-  if (!["string", "number", "boolean", "bigint"].includes(type)) throw new InvalidLiteralValue(value);
-  return create("Literal", { type, const: value }, options);
+  return create("Literal", { type: LiteralTypeName(value), const: value }, options);
 }
 export function Union(anyOf, options) {
   return create("Union", { anyOf }, options);
@@ -113,6 +128,19 @@ function enumValues(values) {
   return JsObject.keys(values)
     .filter((key) => !/^(0|[1-9][0-9]*)$/.test(key))
     .map((key) => values[key]);
+}
+
+export function IsEnumValue(value) {
+  return typeof value === "string" || typeof value === "number";
+}
+export function IsTypeScriptEnumLike(value) {
+  return typeof value === "object" && value !== null && !JsArray.isArray(value);
+}
+// TypeBox keeps the keys that are not numbers, by isNaN, so "" and " " go too.
+export function TypeScriptEnumToEnumValues(value) {
+  return JsObject.getOwnPropertyNames(value)
+    .filter((key) => globalThis.isNaN(key))
+    .map((key) => value[key]);
 }
 
 export function Enum(values, options) {
@@ -293,7 +321,7 @@ export function IsReadonly(value) {
   return IsSchema(value) && value["~readonly"] === true;
 }
 export function IsUnsafe(value) {
-  return IsSchema(value) && Object.hasOwn(value, "~unsafe");
+  return IsSchema(value) && JsObject.hasOwn(value, "~unsafe");
 }
 const kindGuard = (kind) => (value) => IsKind(value, kind);
 export const IsAny = kindGuard("Any");
@@ -319,8 +347,67 @@ export const IsUndefined = kindGuard("Undefined");
 export const IsUnion = kindGuard("Union");
 export const IsUnknown = kindGuard("Unknown");
 export const IsVoid = kindGuard("Void");
+const literalGuard = (type) => (value) => IsLiteral(value) && typeof value.const === type;
+export const IsLiteralBigInt = literalGuard("bigint");
+export const IsLiteralBoolean = literalGuard("boolean");
+export const IsLiteralNumber = literalGuard("number");
+export const IsLiteralString = literalGuard("string");
+
+export { Array as _Array_, Object as _Object_ };
+export * from "./typebox/callable.js";
+export * from "./typebox/codec.js";
+export { Deferred, IsDeferred } from "./typebox/deferred.js";
+export * from "./typebox/instructions.js";
+export * from "./typebox/intrinsics.js";
+export * from "./typebox/modifiers.js";
+export * from "./typebox/options.js";
+export * from "./typebox/refine.js";
 
 const builders = {
+  Capitalize,
+  Codec,
+  Constructor,
+  ConstructorParameters,
+  Decode,
+  DecodeBuilder,
+  Dependent,
+  Encode,
+  EncodeBuilder,
+  Function: FunctionType,
+  Generic,
+  Identifier,
+  Immutable,
+  Infer,
+  InstanceType,
+  Lowercase,
+  Parameter,
+  Parameters,
+  ReadonlyObject,
+  ReadonlyType,
+  RecordKey,
+  RecordPattern,
+  RecordValue,
+  Refine,
+  Rest,
+  ReturnType,
+  This,
+  Uncapitalize,
+  Uppercase,
+  With,
+  IsCall,
+  IsCodec,
+  IsConstructor,
+  IsDependent,
+  IsEnumValue,
+  IsFunction,
+  IsGeneric,
+  IsIdentifier,
+  IsImmutable,
+  IsInfer,
+  IsParameter,
+  IsRefine,
+  IsRest,
+  IsThis,
   Any,
   Array,
   BigInt,

@@ -13,6 +13,9 @@ import path from "node:path";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
 import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
+import { addTypeboxCodecCases } from "./typebox-codec-cases.mjs";
+import { addTypeboxTypeCases } from "./typebox-type-cases.mjs";
+import { addTypeboxValueDeltaCases } from "./typebox-value-delta-cases.mjs";
 
 /** 32-bit FNV-1a over UTF-16 units, as 8 hex digits: enough to tell long outputs apart. */
 export function fingerprint(text) {
@@ -151,6 +154,9 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
     typeboxNamedExports: () => [typebox.Object === T.Object, typeof typebox.Tuple, typeof typebox.default.String],
   };
   for (const [name, build] of Object.entries(builders)) add(`builder ${name}`, build);
+  addTypeboxTypeCases(add, { typebox, value });
+  addTypeboxCodecCases(add, { typebox, value, compile });
+  addTypeboxValueDeltaCases(add, { value });
 
   // --- Value.Check / Errors over valid and invalid values ----------------------
   const tool = () =>

@@ -14,6 +14,11 @@ export function isPlainRecord(value) {
   return isObjectValue(value) && !Array.isArray(value);
 }
 
+/** Whether a schema carries TypeBox refinements (`Type.Refine`), checks written as functions. */
+export function hasRefinements(schema) {
+  return "~refine" in schema && Array.isArray(schema["~refine"]) && schema["~refine"].every((item) => isObjectValue(item) && typeof item.check === "function" && typeof item.error === "function");
+}
+
 export function isSchemaNode(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -221,6 +226,7 @@ export class SchemaChecker {
     if (Array.isArray(schema.allOf) && !schema.allOf.every((member) => this.check(member, value))) return false;
     if (Array.isArray(schema.anyOf) && !schema.anyOf.some((member) => this.check(member, value))) return false;
     if (Array.isArray(schema.oneOf) && schema.oneOf.filter((member) => this.check(member, value)).length !== 1) return false;
+    if (hasRefinements(schema) && !schema["~refine"].every((refinement) => refinement.check(value))) return false;
     return true;
   }
 

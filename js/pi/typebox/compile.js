@@ -3,13 +3,14 @@
 // validator is the Value functions with the type (and context) fixed.
 
 import { SchemaChecker } from "./check.js";
-import { Clean, Convert, Create, Default, Errors, ParseError } from "./value.js";
+import { Clean, Convert, Create, Decode, Default, Encode, Errors, HasCodec, ParseError } from "./value.js";
 
 export class Validator {
   constructor(context, type) {
     this.context = context;
     this.type = type;
     this.checker = new SchemaChecker(type, { context });
+    this.hasCodec = HasCodec(context, type);
   }
   /** Always false: pihost has no code generation (and so no `eval`). */
   IsAccelerated() {
@@ -45,10 +46,10 @@ export class Validator {
   }
   // Without codecs, decoding and encoding are parsing.
   Decode(value) {
-    return this.Parse(value);
+    return this.hasCodec ? Decode(this.context, this.type, value) : this.Parse(value);
   }
   Encode(value) {
-    return this.Parse(value);
+    return this.hasCodec ? Encode(this.context, this.type, value) : this.Parse(value);
   }
 }
 

@@ -2,7 +2,7 @@
 // params, message }`, in the order its walk reports them and capped as it
 // caps them (8 per context), with its en_US messages.
 
-import { SchemaChecker, deepEqual, isPlainRecord, isSchemaNode, patternRegExp } from "./check.js";
+import { SchemaChecker, deepEqual, hasRefinements, isPlainRecord, isSchemaNode, patternRegExp } from "./check.js";
 
 const MAX_ERRORS = 8;
 
@@ -74,6 +74,8 @@ function message(error) {
       return typeof params.type === "string" ? `must be ${params.type}` : `must be either ${params.type.join(" or ")}`;
     case "uniqueItems":
       return "must not have duplicate items";
+    case "~refine":
+      return params.message;
     default:
       return "an unknown validation error occurred";
   }
@@ -121,6 +123,10 @@ class Explainer {
     if (Array.isArray(schema.allOf)) run(this.walkBranches(out, `${schemaPath}/allOf`, instancePath, schema.allOf, value, "allOf", at));
     if (Array.isArray(schema.anyOf)) run(this.walkBranches(out, `${schemaPath}/anyOf`, instancePath, schema.anyOf, value, "anyOf", at));
     if (Array.isArray(schema.oneOf)) run(this.walkBranches(out, `${schemaPath}/oneOf`, instancePath, schema.oneOf, value, "oneOf", at));
+    // Refinements are only asked once everything else holds; each failing one reports its own message.
+    if (ok && hasRefinements(schema)) {
+      schema["~refine"].forEach((refinement, index) => run(refinement.check(value) || at("~refine", { index, message: refinement.error(value) })));
+    }
     return ok;
   }
 

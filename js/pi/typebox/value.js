@@ -8,24 +8,18 @@ import { Converter } from "./convert.js";
 import { clone } from "./clone.js";
 import { CreateError, applyDefaults, clean, create } from "./create.js";
 import { schemaErrors } from "./errors.js";
+import { AssertError, ParseError } from "./value-errors.js";
+import { Delete, Diff, Edit, Insert, Patch, Update } from "./delta.js";
+import { Hash } from "./hash.js";
+import { Pipeline } from "./pipeline.js";
+import * as Pointer from "./pointer.js";
+import { DecodeError, DecodeUnsafe, EncodeError, EncodeUnsafe, HasCodec, IsOptionalUndefined, decode, encode } from "./value-codec.js";
 
-export { CreateError };
+export { Delete, Diff, Edit, Hash, Insert, Patch, Pipeline, Pointer, Update };
+export { AssertError, CreateError, DecodeError, DecodeUnsafe, EncodeError, EncodeUnsafe, HasCodec, IsOptionalUndefined, ParseError };
 
 function contextTypeValue(args) {
   return args.length >= 3 ? [args[0], args[1], args[2]] : [{}, args[0], args[1]];
-}
-
-export class AssertError extends Error {
-  constructor(source, value, errors) {
-    super(source);
-    Object.defineProperty(this, "cause", { value: { source, errors, value }, writable: false, configurable: false, enumerable: false });
-  }
-}
-
-export class ParseError extends AssertError {
-  constructor(value, errors) {
-    super("Parse", value, errors);
-  }
 }
 
 /** Whether the value matches the type. */
@@ -77,6 +71,20 @@ export function Clean(...args) {
   return clean(context, type, value);
 }
 
+/** The value checked against the type, then passed through the type's codecs. */
+export function Decode(...args) {
+  if (args.length !== 2 && args.length !== 3) throw Error("Invalid Arguments");
+  const [context, type, value] = contextTypeValue(args);
+  return decode(context, type, value);
+}
+
+/** The value passed back through the type's codecs, then checked against the type. */
+export function Encode(...args) {
+  if (args.length !== 2 && args.length !== 3) throw Error("Invalid Arguments");
+  const [context, type, value] = contextTypeValue(args);
+  return encode(context, type, value);
+}
+
 export function Clone(value) {
   return clone(value);
 }
@@ -85,6 +93,6 @@ export function Equal(left, right) {
   return deepEqual(left, right);
 }
 
-export const Value = { Assert, Check, Clean, Clone, Convert, Create, Default, Equal, Errors, Parse };
+export const Value = { Assert, Check, Clean, Clone, Convert, Create, Decode, Default, Diff, Encode, Equal, Errors, HasCodec, Hash, Parse, Patch, Pointer };
 
 export default Value;
