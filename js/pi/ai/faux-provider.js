@@ -8,6 +8,7 @@
 // and complete() find it before asking the host.
 import { registerApiProvider, unregisterApiProviders } from "./dispatch.js";
 import { createAssistantMessageEventStream } from "./event-stream.js";
+import { FAUX_USAGE } from "./faux-messages.js";
 import { ToolCallArgumentsStream } from "./json.js";
 import { createProvider } from "./models-collection.js";
 import { getSystemMessageText } from "./system-text.js";
@@ -24,16 +25,6 @@ const DEFAULT_MODEL = {
 };
 const BASE_URL = "http://localhost:0";
 const CHARS_PER_TOKEN = 4;
-
-// Shared by every message the provider makes without an estimate, as in pi.
-const ZERO_USAGE = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 
 function tokensIn(text) {
   return Math.ceil(text.length / CHARS_PER_TOKEN);
@@ -149,7 +140,7 @@ function failure(error, api, provider, modelId) {
     api,
     provider,
     model: modelId,
-    usage: ZERO_USAGE,
+    usage: FAUX_USAGE,
     stopReason: "error",
     errorMessage: error instanceof Error ? error.message : String(error),
     timestamp: Date.now(),
@@ -163,7 +154,7 @@ function deferredAnswer(model, handle) {
     api: model.api,
     provider: model.provider,
     model: model.id,
-    usage: ZERO_USAGE,
+    usage: FAUX_USAGE,
     stopReason: "deferred",
     deferred: handle,
     timestamp: Date.now(),
@@ -173,7 +164,7 @@ function deferredAnswer(model, handle) {
 /** A copy of a scripted message, stamped as this provider's answer for `modelId`. */
 function stamped(message, api, provider, modelId) {
   const copy = structuredClone(message);
-  return { ...copy, api, provider, model: modelId, timestamp: copy.timestamp ?? Date.now(), usage: copy.usage ?? ZERO_USAGE };
+  return { ...copy, api, provider, model: modelId, timestamp: copy.timestamp ?? Date.now(), usage: copy.usage ?? FAUX_USAGE };
 }
 
 // --- streaming ----------------------------------------------------------------
