@@ -1,15 +1,18 @@
 // The pi-ai root as extensions see it (pi's extension view of pi-ai's compat
 // entry): TypeBox's Type, a StringEnum built on Type.Unsafe, pi-ai's pure
-// helpers (overflow and retry classification among them) and its
-// built-in model catalog. Model calls go to the embedding
-// host (ai/dispatch.js).
+// helpers (overflow and retry classification among them), its built-in
+// model catalog, the faux provider and the Models collection. Model calls
+// go to the embedding host (ai/dispatch.js); pi's network providers are not
+// here.
 import { Type } from "./typebox.js";
 import { getInitialSystemMessage } from "./ai/transcript.js";
 import { lastNonAdditiveToolChange } from "./ai/tool-declarations.js";
+import { contentText, getSystemMessageText } from "./ai/system-text.js";
 
 export { Type };
 export { validateToolArguments, validateToolCall } from "../runtime/validate-tool-arguments.js";
 export { uuidv7 } from "./ai/uuid.js";
+export { contentText, getSystemMessageText, renderSystemMessageUpdate } from "./ai/system-text.js";
 export { calculateCost } from "./ai/cost.js";
 export {
   getBuiltinModel as getModel,
@@ -98,6 +101,15 @@ export {
   evaluateCacheWarming,
 } from "./ai/cache-warming.js";
 export { fauxText, fauxThinking, fauxToolCall, fauxAssistantMessage } from "./ai/faux-messages.js";
+export { createFauxCore, fauxProvider, registerFauxProvider } from "./ai/faux-provider.js";
+export { createModels, createProvider } from "./ai/models-collection.js";
+export { ModelsError } from "./ai/models-error.js";
+export { AI_TELEMETRY_SCHEMA } from "./ai/telemetry.js";
+export { InMemoryCredentialStore, InMemoryModelsStore } from "./ai/stores.js";
+export { defaultProviderAuthContext, envApiKeyAuth, lazyOAuth } from "./ai/provider-auth.js";
+export { lazyApi, lazyStream } from "./ai/lazy-stream.js";
+export { registerSessionResourceCleanup, cleanupSessionResources } from "./ai/session-resources.js";
+export { registerImagesApiProvider, getImagesApiProvider, generateImages } from "./ai/images-registry.js";
 export {
   registerApiProvider,
   getApiProvider,
@@ -120,42 +132,8 @@ export function StringEnum(values, options) {
   });
 }
 
-// Transcript helpers: system messages carry the prompt (`content`, patched
-// `sections`) and tool-set deltas (`toolsAdded`, `toolsRemoved`).
-
-/** The text of message content: a string, or the text blocks joined. */
-export function contentText(content, separator = "\n") {
-  if (typeof content === "string") return content;
-  return content
-    .filter((block) => block.type === "text")
-    .map((block) => block.text)
-    .join(separator);
-}
-
-/** A system message as a whole prompt: its content, then its sections. */
-export function getSystemMessageText(message) {
-  const parts = [contentText(message.content)];
-  for (const text of Object.values(message.sections ?? {})) {
-    if (text !== null) parts.push(text);
-  }
-  return parts.filter((part) => part.length > 0).join("\n\n");
-}
-
-/**
- * A later system message as text for APIs that take system messages mid
- * conversation: its content, then each section change named, so the model
- * can tell which part of the leading prompt it replaces or removes.
- */
-export function renderSystemMessageUpdate(message) {
-  const parts = [];
-  const text = contentText(message.content);
-  if (text.length > 0) parts.push(text);
-  for (const [name, value] of Object.entries(message.sections ?? {})) {
-    if (value === null) parts.push(`Removed system prompt section "${name}".`);
-    else parts.push(`Updated system prompt section "${name}":\n\n${value}`);
-  }
-  return parts.join("\n\n");
-}
+// Transcript helpers: the system messages of a transcript replayed into the
+// current prompt and tool set.
 
 function isSystemMessage(message) {
   return message.role === "system";

@@ -18,6 +18,7 @@
 import { fingerprint, runCase, serialize } from "./pi-packages-cases.mjs";
 import { addStreamingJsonCases } from "./pi-ai-streaming-json-cases.mjs";
 import { addHelperCases } from "./pi-ai-helper-cases.mjs";
+import { addModelsCases } from "./pi-ai-models-cases.mjs";
 import { addAgentCoreCases } from "./pi-agent-core-cases.mjs";
 
 export { runCase, serialize };
@@ -1102,6 +1103,9 @@ export function buildCases({ ai, aiModels, aiProviders, core, env }) {
 
   // --- pure helpers (pi-ai-helper-cases.mjs) ---------------------------------
   addHelperCases(add, ai);
+
+  // --- the faux provider and Models plumbing (pi-ai-models-cases.mjs) --------
+  addModelsCases(add, { ai, aiModels });
 
   // --- pi-agent-core, whose model calls go through this pi-ai ----------------
   addAgentCoreCases(add, { ai, core, env, goldenModel, answer });

@@ -1,9 +1,10 @@
 // Builders of the content blocks and assistant messages pi's faux provider
 // answers with; tests and examples use them to script a model.
 
-// One usage object shared by every faux message, as in pi (changing one
-// message's usage changes them all).
-const FAUX_USAGE = {
+// One usage object shared by every faux message and by the faux provider's
+// own failure messages, as in pi (changing one message's usage changes them
+// all).
+export const FAUX_USAGE = {
   input: 0,
   output: 0,
   cacheRead: 0,
