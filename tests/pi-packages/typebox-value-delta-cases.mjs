@@ -17,7 +17,9 @@ export function addTypeboxValueDeltaCases(add, { value }) {
   const hashed = {
     primitives: [0, -0, 1, 1.5, NaN, Infinity, "", "abc", "é😀", true, false, null, undefined, 0n, 123456789n, -1n],
     structures: [[], [1, 2], [[1], [2]], {}, { a: 1, b: 2 }, { b: 2, a: 1 }, { a: [1, { b: "x" }] }, { a: undefined }],
-    objects: [new Date(0), /ab+c/gi, new Uint8Array([1, 2, 3]), new Float32Array([1.5]), new Map([[1, 2]]), new Set([1]), Object.create(null)],
+    // Not a Map: its hash covers Map.prototype's methods, which differ by
+    // engine (QuickJS has getOrInsert); a Set's are the same in both.
+    objects: [new Date(0), /ab+c/gi, new Uint8Array([1, 2, 3]), new Float32Array([1.5]), new Set([1]), Object.create(null)],
     boxed: [new globalThis.Number(3), new globalThis.String("s"), new globalThis.Boolean(true)],
   };
   for (const [name, values] of Object.entries(hashed)) add(`Value.Hash ${name}`, () => values.map((item) => Value.Hash(item)));

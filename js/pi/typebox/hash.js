@@ -27,6 +27,13 @@ function isConstructorFunction(value) {
   return /^class\s/.test(source) || /\[native code\]/.test(source);
 }
 
+// Engines print a built-in's source differently (QuickJS breaks the line);
+// the hash is of V8's text, as pi computes it on Node.
+function sourceAsV8Prints(value) {
+  const source = Function.prototype.toString.call(value);
+  return /\[native code\]/.test(source) ? `function ${value.name}() { [native code] }` : source;
+}
+
 class Hasher {
   constructor() {
     this.state = OFFSET_BASIS;
@@ -75,7 +82,7 @@ class Hasher {
       this.bytes(new Uint8Array(view.buffer));
     } else if (isConstructorFunction(value)) {
       this.byte(Marker.Constructor);
-      this.value(value.toString());
+      this.value(sourceAsV8Prints(value));
     } else if (value === null) this.byte(Marker.Null);
     else if (typeof value === "object") {
       this.byte(Marker.Object);
