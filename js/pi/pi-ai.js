@@ -7,7 +7,6 @@
 import { Type } from "./typebox.js";
 import { getInitialSystemMessage } from "./ai/transcript.js";
 import { lastNonAdditiveToolChange } from "./ai/tool-declarations.js";
-import { contentText, getSystemMessageText } from "./ai/system-text.js";
 
 export { Type };
 export { validateToolArguments, validateToolCall } from "../runtime/validate-tool-arguments.js";
@@ -132,62 +131,13 @@ export function StringEnum(values, options) {
   });
 }
 
-// Transcript helpers: the system messages of a transcript replayed into the
-// current prompt and tool set.
-
-function isSystemMessage(message) {
-  return message.role === "system";
-}
-
-/** The tools in effect after every system message's deltas, in order. */
-export function getCurrentTools(messages) {
-  const tools = new Map();
-  for (const message of messages) {
-    if (!isSystemMessage(message)) continue;
-    for (const tool of message.toolsRemoved ?? []) tools.delete(tool.name);
-    for (const tool of message.toolsAdded ?? []) tools.set(tool.name, tool);
-  }
-  return [...tools.values()];
-}
-
-/** Every system message replayed into one: prompt text, sections and tools. */
-export function getCurrentSystemMessage(messages) {
-  const content = [];
-  const sections = new Map();
-  let timestamp;
-  for (const message of messages) {
-    if (!isSystemMessage(message)) continue;
-    timestamp ??= message.timestamp;
-    const text = contentText(message.content);
-    if (text.length > 0) content.push(text);
-    for (const [name, value] of Object.entries(message.sections ?? {})) {
-      if (value === null) sections.delete(name);
-      else sections.set(name, value);
-    }
-  }
-  const tools = getCurrentTools(messages);
-  if (timestamp === undefined && tools.length === 0) return undefined;
-  return {
-    role: "system",
-    content: content.join("\n\n"),
-    ...(sections.size > 0 ? { sections: Object.fromEntries(sections) } : {}),
-    ...(tools.length > 0 ? { toolsAdded: tools } : {}),
-    timestamp: timestamp ?? 0,
-  };
-}
-
-/** The current system prompt text after replaying every system message. */
-export function getCurrentSystemPrompt(messages) {
-  const message = getCurrentSystemMessage(messages);
-  return message ? getSystemMessageText(message) : "";
-}
-
-/** The replayed system message first, every other system message dropped. */
-export function collapseSystemMessages(context) {
-  const head = getCurrentSystemMessage(context.messages);
-  const messages = context.messages.filter((message) => !isSystemMessage(message));
-  return { messages: head ? [head, ...messages] : messages };
-}
+export {
+  getCurrentTools,
+  getCurrentSystemMessage,
+  getCurrentSystemPrompt,
+  collapseSystemMessages,
+} from "./ai/system-messages.js";
+import { collapseSystemMessages, getCurrentTools, isSystemMessage } from "./ai/system-messages.js";
 
 /** The transcript as is for models that take system messages mid conversation; else collapsed. */
 export function resolveTranscript(context, supportsMidConversationSystemMessages) {

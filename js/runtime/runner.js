@@ -2,7 +2,7 @@
 // into the shared runtime, builds lazy contexts, and dispatches each event
 // with its own merge rule. Merge rules live here, in JS, where object
 // identity (E6) and in-place mutation (E8) mean what they mean in pi.
-import { getCurrentSystemMessage } from "pihost:pi/pi-ai.js";
+import { getCurrentSystemMessage } from "pihost:pi/ai/system-messages.js";
 import { buildSystemPrompt, normalizeBuildSystemPromptOptions } from "pihost:pi/coding-agent/system-prompt.js";
 import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { ACTION_NAMES, DEFAULT_STALE_MESSAGE } from "pihost:runtime/extension-runtime.js";

@@ -2,7 +2,7 @@
 // before_agent_start (normalized so every collection is present and owned),
 // the named sections built from them, and the text the model gets. A forced
 // prompt replaces the sections wholesale.
-import { getSystemMessageText } from "../pi-ai.js";
+import { getSystemMessageText } from "../ai/system-text.js";
 import { hostEnv } from "../host-env.js";
 
 const SECTION_NAME = /^[a-z][a-z0-9_-]*$/;
