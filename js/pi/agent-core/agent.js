@@ -7,6 +7,7 @@ import { runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
 import { createAgentState } from "./agent-state.js";
 import { MessageQueue } from "./message-queue.js";
 import { getDefaultStreamFn } from "./stream-fn.js";
+import { emptyUsage } from "../ai/usage.js";
 
 const LLM_ROLES = new Set(["system", "user", "assistant", "toolResult"]);
 
@@ -15,14 +16,7 @@ function keepLlmMessages(messages) {
   return messages.filter((message) => LLM_ROLES.has(message.role));
 }
 
-const NO_USAGE = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const NO_USAGE = emptyUsage();
 
 export class Agent {
   // Declared up front so instances have pi's own properties in pi's order.

@@ -4,6 +4,7 @@
 // events to save bandwidth; it is rebuilt here, so consumers get ordinary
 // assistant-message events.
 import { createAssistantMessageEventStream, ToolCallArgumentsStream } from "../pi-ai.js";
+import { emptyUsage } from "../ai/usage.js";
 
 /** The stream options the server gets; everything else (the signal, callbacks, keys) stays here. */
 function forwardedOptions(options) {
@@ -31,14 +32,7 @@ function emptyPartial(model) {
     api: model.api,
     provider: model.provider,
     model: model.id,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     timestamp: Date.now(),
   };
 }

@@ -3,6 +3,7 @@
 // pays for itself. Hosts schedule the refreshes; these are only the numbers.
 import { calculateCost } from "./cost.js";
 import { providerEnvValue } from "./provider-env.js";
+import { emptyUsage } from "./usage.js";
 
 /** Refreshes after a real request stop this long after it. */
 export const CACHE_WARMING_MAX_AGE_MS = 60 * 60_000;
@@ -72,14 +73,6 @@ export function evaluateCacheWarming(model, promptTokens, phase) {
 }
 
 function priceOf(model, tokens) {
-  const usage = {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    ...tokens,
-  };
+  const usage = { ...emptyUsage(), ...tokens };
   return calculateCost(model, usage).total;
 }

@@ -8,6 +8,7 @@
 // an api no provider is registered for.
 import { AssistantMessageEventStream } from "./event-stream.js";
 import { normalizeContext } from "./transcript.js";
+import { emptyUsage } from "./usage.js";
 
 const providers = new Map();
 
@@ -52,15 +53,6 @@ export function resetApiProviders() {
 function noProviderError(api) {
   return new Error(`No API provider registered for api: ${api}`);
 }
-
-const ZERO_USAGE = () => ({
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-});
 
 /**
  * Asks the host for the model's answer. Throws at once when there is no
@@ -148,7 +140,7 @@ function failStream(stream, model, options) {
     api: model.api,
     provider: model.provider,
     model: model.id,
-    usage: ZERO_USAGE(),
+    usage: emptyUsage(),
     stopReason,
     errorMessage: noProviderError(model.api).message,
     timestamp: Date.now(),

@@ -1,17 +1,11 @@
 // Builders of the content blocks and assistant messages pi's faux provider
 // answers with; tests and examples use them to script a model.
+import { emptyUsage } from "./usage.js";
 
 // One usage object shared by every faux message and by the faux provider's
 // own failure messages, as in pi (changing one message's usage changes them
 // all).
-export const FAUX_USAGE = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+export const FAUX_USAGE = emptyUsage();
 
 export function fauxText(text) {
   return { type: "text", text };

@@ -3,6 +3,7 @@
 // source's events once it exists; a setup that fails ends it in one error
 // event, the way a provider ends a request that failed before any output.
 import { AssistantMessageEventStream } from "./event-stream.js";
+import { emptyUsage } from "./usage.js";
 
 function setupFailure(model, error, timestamp, stopReason) {
   return {
@@ -11,14 +12,7 @@ function setupFailure(model, error, timestamp, stopReason) {
     api: model.api,
     provider: model.provider,
     model: model.id,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason,
     errorMessage: error instanceof Error ? error.message : String(error),
     timestamp,
