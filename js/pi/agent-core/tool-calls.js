@@ -199,14 +199,7 @@ async function runOneByOne(context, assistantMessage, toolCalls, config, signal,
     const outcome =
       preparation.kind === "immediate"
         ? { toolCall, result: preparation.result, isError: preparation.isError }
-        : await finishCall(
-            context,
-            assistantMessage,
-            preparation,
-            await executeCall(preparation, signal, updateEmitter(toolCall, emit)),
-            config,
-            signal,
-          );
+        : await executeAndFinish(context, assistantMessage, toolCall, preparation, config, signal, emit);
     await emit(endEvent(outcome));
     const message = toolResultMessage(outcome);
     await emitMessage(message, emit);
@@ -214,6 +207,12 @@ async function runOneByOne(context, assistantMessage, toolCalls, config, signal,
     messages.push(message);
   }
   return { messages, terminate: endsTheRun(outcomes) };
+}
+
+/** Runs a prepared call and lets the config have its say on the result. */
+async function executeAndFinish(context, assistantMessage, toolCall, preparation, config, signal, emit) {
+  const executed = await executeCall(preparation, signal, updateEmitter(toolCall, emit));
+  return finishCall(context, assistantMessage, preparation, executed, config, signal);
 }
 
 /**
@@ -236,14 +235,7 @@ async function runSideBySide(context, assistantMessage, toolCalls, config, signa
       // The run may have been aborted while later calls were prepared.
       const outcome = signal?.aborted
         ? { toolCall, result: errorResult(ABORTED), isError: true }
-        : await finishCall(
-            context,
-            assistantMessage,
-            preparation,
-            await executeCall(preparation, signal, updateEmitter(toolCall, emit)),
-            config,
-            signal,
-          );
+        : await executeAndFinish(context, assistantMessage, toolCall, preparation, config, signal, emit);
       await emit(endEvent(outcome));
       return outcome;
     });
