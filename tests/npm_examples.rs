@@ -196,8 +196,23 @@ fn chokidar_reports_what_changes_in_a_folder_to_a_tool(isolated: bool) {
         std::fs::write(at("sub/deep.txt"), "deep").expect("write");
         std::fs::remove_file(at("new.txt")).expect("remove");
         let second = ["add sub/deep.txt", "unlink new.txt"];
-        let last = pihost
-            .execute_tool("watch_changes", "w3", &json!({ "waitFor": second, "stop": true }), None)
+        let mut last = pihost
+            .execute_tool(
+                "watch_changes",
+                "w3",
+                &json!({ "waitFor": second, "timeoutMs": 3000 }),
+                None,
+            )
+            .await
+            .expect("changes");
+        if !changes(&last).contains(&second[0].to_string()) {
+            // chokidar reports a new folder's `addDir` before it has read
+            // the folder and watched it, in Node as here: a file written in
+            // that window is found at the folder's next change instead.
+            std::fs::write(at("sub/deep.txt"), "deeper").expect("write");
+        }
+        last = pihost
+            .execute_tool("watch_changes", "w4", &json!({ "waitFor": second, "stop": true }), None)
             .await
             .expect("changes");
         let seen = changes(&last);
