@@ -424,6 +424,16 @@ pub enum HostRequest {
         #[serde(default)]
         options: Option<Value>,
     },
+    /// pi-coding-agent's `copyToClipboard(text)`: the clipboard is the
+    /// user's, which the agent knows and pihost does not. Answer `true` once
+    /// copied; headless (null), pihost tries the system's clipboard programs
+    /// as pi does on Linux, and the extension's call fails with pi's
+    /// "Clipboard unavailable" error when none works.
+    #[serde(rename = "clipboard.copy")]
+    ClipboardCopy {
+        /// The text to copy.
+        text: String,
+    },
     /// A sandboxed session that prompts (`permissions.prompt`) asks before
     /// an extension touches what no grant covers. The extension's code waits
     /// for the answer (its CPU limit does not count the wait), at most
@@ -457,6 +467,7 @@ impl HostRequest {
             | HostRequest::UiEditor { .. }
             | HostRequest::WaitForIdle
             | HostRequest::Reload
+            | HostRequest::ClipboardCopy { .. }
             | HostRequest::ModelComplete { .. } => Value::Null,
             HostRequest::BuildBoundaryContext { .. } => serde_json::json!({}),
             HostRequest::PermissionRequest { .. } => serde_json::json!("deny"),

@@ -9,7 +9,8 @@
 // summary covers, to serialize file edits, the tool type guards, pi's CLI
 // argument parser, context-file discovery and the project trust check, the
 // extension runtime before a runner binds it and the wrapping of registered
-// tools, and the UI pieces extensions build on: the theme and its derived
+// tools, images resized and converted as the read tool does, the user's
+// clipboard, and the UI pieces extensions build on: the theme and its derived
 // pi-tui themes, key hints, borders, coloured diffs, the bordered loader and
 // the prompt editor.
 import { contentText } from "./pi-ai.js";
@@ -52,6 +53,8 @@ export { generateDiffString, generateUnifiedPatch } from "./coding-agent/tools/e
 export { truncateToVisualLines } from "./coding-agent/visual-truncate.js";
 export { getPowerShellConfig, getShellConfig } from "./coding-agent/shell.js";
 export { detectSupportedImageMimeTypeFromFile, formatDimensionNote } from "./coding-agent/images.js";
+export { convertToPng, resizeImage } from "./coding-agent/image-resize.js";
+export { copyToClipboard } from "./coding-agent/clipboard.js";
 export { createSyntheticSourceInfo } from "./coding-agent/source-info.js";
 export { loadProjectContextFiles } from "./coding-agent/project-context.js";
 export { hasTrustRequiringProjectResources } from "./coding-agent/project-trust.js";

@@ -1,9 +1,10 @@
 //! pihost's own ops: the bridge to the embedder's host, `require`'s
-//! resolution, `pi.exec`, the search behind the grep and find tools, and the
-//! console. Files, processes, the network and the system are reached through
+//! resolution, `pi.exec`, the search behind the grep and find tools, the
+//! image codec behind pi's image resizing, and the console. Files, processes, the network and the system are reached through
 //! Deno's platform crates (src/platform), whose ops deno_permissions checks.
 
 pub mod host;
+pub mod images;
 pub mod limits;
 pub mod modules;
 pub mod node_errors;
@@ -36,6 +37,8 @@ deno_core::extension!(
         host::op_pihost_handler_count,
         search::op_pihost_search_grep,
         search::op_pihost_search_find,
+        images::op_pihost_image_decode,
+        images::op_pihost_image_encode,
     ],
     state = |state| {
         state.put(process::ExecTable::default());

@@ -9,6 +9,7 @@ import * as fsPromises from "node:fs/promises";
 import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { deflateSync } from "node:zlib";
 import { fingerprint, serialize } from "./pi-packages-cases.mjs";
 
 const numbered = (prefix, count, width = 0) =>
@@ -97,6 +98,7 @@ export async function buildFixture(dir) {
   await mkdir(join(dir, "empty-dir", "inner"), { recursive: true });
   await writeFile(join(dir, "image.png"), Uint8Array.from(atob(PNG_1X1), (c) => c.charCodeAt(0)));
   await writeFile(join(dir, "image.gif"), Uint8Array.from(atob(GIF_1X1), (c) => c.charCodeAt(0)));
+  await writeImages(dir);
   // A NUL byte makes rg skip the file; the rest is invalid UTF-8 for read.
   await writeFile(join(dir, "binary.bin"), Uint8Array.from([0x00, 0x01, 0xff, 0x0a, ...new TextEncoder().encode("needle bin\n")]));
   await writeFile(join(dir, "latin1.txt"), Uint8Array.from([0x63, 0x61, 0x66, 0xe9, 0x20, ...new TextEncoder().encode("needle latin\n")]));
@@ -107,6 +109,93 @@ export async function buildFixture(dir) {
 }
 
 const { mkdir, readFile, writeFile } = fsPromises;
+
+// Images the read tool must decode, resize or convert, drawn here so that
+// no binary fixture is committed: RGB pixels from `pixel(x, y)`.
+function crc32(bytes) {
+  let crc = -1;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ -1) >>> 0;
+}
+
+function pngChunk(type, data) {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  out.set(new TextEncoder().encode(type), 4);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+function drawPng(width, height, pixel) {
+  const rows = new Uint8Array((width * 3 + 1) * height);
+  for (let y = 0, at = 0; y < height; y++) {
+    rows[at++] = 0;
+    for (let x = 0; x < width; x++) for (const channel of pixel(x, y)) rows[at++] = channel;
+  }
+  const header = new Uint8Array(13);
+  new DataView(header.buffer).setUint32(0, width);
+  new DataView(header.buffer).setUint32(4, height);
+  header.set([8, 2, 0, 0, 0], 8);
+  const parts = [
+    Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", deflateSync(rows)),
+    pngChunk("IEND", new Uint8Array(0)),
+  ];
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+function drawBmp(width, height, pixel) {
+  const stride = Math.ceil((width * 3) / 4) * 4;
+  const out = new Uint8Array(54 + stride * height);
+  const view = new DataView(out.buffer);
+  out.set([0x42, 0x4d]);
+  view.setUint32(2, out.length, true);
+  view.setUint32(10, 54, true);
+  view.setUint32(14, 40, true);
+  view.setInt32(18, width, true);
+  view.setInt32(22, height, true);
+  view.setUint16(26, 1, true);
+  view.setUint16(28, 24, true);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const [r, g, b] = pixel(x, height - 1 - y);
+      out.set([b, g, r], 54 + y * stride + x * 3);
+    }
+  }
+  return out;
+}
+
+/** Pseudo-random pixels (noise compresses badly as PNG and well enough as JPEG). */
+function noise(seed) {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return [state >>> 24, (state >>> 16) & 0xff, (state >>> 8) & 0xff];
+  };
+}
+
+async function writeImages(dir) {
+  const quadrant = (x, y) => (x < 1200 ? (y < 300 ? [200, 40, 40] : [40, 200, 40]) : y < 300 ? [40, 40, 200] : [240, 240, 240]);
+  await writeFile(join(dir, "wide.png"), drawPng(2400, 600, quadrant));
+  const grain = noise(7);
+  await writeFile(join(dir, "noise.png"), drawPng(2100, 500, () => grain()));
+  const speckle = noise(11);
+  await writeFile(join(dir, "picture.bmp"), drawBmp(40, 30, () => speckle()));
+  const whole = drawPng(100, 100, (x, y) => [x, y, 0]);
+  await writeFile(join(dir, "truncated.png"), whole.subarray(0, 60));
+}
 
 // pihost's node:fs may lack symlink (hence the namespace import); `ln -s` does the same.
 async function makeSymlink(target, path) {
@@ -158,9 +247,22 @@ export function buildCases() {
   add("read", "blank lines", { path: "blank-lines.txt" });
   add("read", "invalid utf-8", { path: "latin1.txt" });
   add("read", "binary", { path: "binary.bin" });
-  add("read", "png", { path: "image.png" });
-  add("read", "gif", { path: "image.gif" });
-  add("read", "png for a text-only model", { path: "image.png" }, { ctx: { model: { id: "text-only", input: ["text"] } } });
+  // Every image is decoded (for its size), which needs pihost's image ops:
+  // the engine runs these cases, Node (builtin-tools-differential.mjs) skips them.
+  const images = { engineOnly: true };
+  add("read", "png", { path: "image.png" }, images);
+  add("read", "gif", { path: "image.gif" }, images);
+  add("read", "png for a text-only model", { path: "image.png" }, { ...images, ctx: { model: { id: "text-only", input: ["text"] } } });
+  add("read", "png wider than 2000 pixels", { path: "wide.png" }, images);
+  add("read", "noisy png resized to a jpeg", { path: "noise.png" }, images);
+  add("read", "png within the model's resize limits", { path: "wide.png" }, {
+    ...images,
+    ctx: { model: { id: "small-images", input: ["text", "image"], inputLimits: { images: { resize: { maxWidth: 300, maxHeight: 300 } } } } },
+  });
+  add("read", "png with resizing off", { path: "wide.png" }, { ...images, options: { autoResizeImages: false } });
+  add("read", "bmp converted to png", { path: "picture.bmp" }, images);
+  add("read", "bmp converted with resizing off", { path: "picture.bmp" }, { ...images, options: { autoResizeImages: false } });
+  add("read", "truncated png", { path: "truncated.png" }, images);
   add("read", "missing", { path: "missing.txt" });
   add("read", "directory", { path: "src" });
   add("read", "absolute path", (dir) => ({ path: join(dir, "src/a.ts") }));
@@ -438,10 +540,34 @@ export function normalize(value, dir, tool) {
   text = text.replace(TEMP_OUTPUT(), "<tmp>/pi-bash-<id>.log");
   const data = JSON.parse(text);
   if (data?.value?.structuredContent?.wall_time_seconds !== undefined) data.value.structuredContent.wall_time_seconds = "<seconds>";
+  for (const part of [...(data?.value?.content ?? []), data?.value?.structuredContent]) {
+    if (part?.type === "image" && typeof part.data === "string" && part.data.length > 200) part.data = describeImage(part.data);
+  }
   if (tool === "grep" && typeof data?.value?.content?.[0]?.text === "string") {
     data.value.content[0].text = sortGrepOutput(data.value.content[0].text);
   }
   return abbreviate(data);
+}
+
+/**
+ * A resized or converted image as its format and size in pixels, read from
+ * its header: pi's encoder (Photon, as WebAssembly) and pihost's (the same
+ * Rust library, another version) need not produce the same bytes.
+ */
+function describeImage(base64) {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const view = new DataView(bytes.buffer);
+  if (bytes[0] === 0x89 && bytes[1] === 0x50) return `<png ${view.getUint32(16)}x${view.getUint32(20)}>`;
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) {
+    for (let at = 2; at + 9 < bytes.length; ) {
+      const marker = bytes[at + 1];
+      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
+        return `<jpeg ${view.getUint16(at + 7)}x${view.getUint16(at + 5)}>`;
+      }
+      at += 2 + view.getUint16(at + 2);
+    }
+  }
+  return `<image of ${bytes.length} bytes, fnv1a ${fingerprint(base64)}>`;
 }
 
 function sortGrepOutput(text) {
@@ -520,13 +646,15 @@ export async function runAll(agent, dir) {
 /**
  * Builds the fixture in `dir`, runs the cases against `agent` and compares
  * with `goldens` (the recorded file). Cases marked knownDivergence are
- * reported apart when they differ.
+ * reported apart when they differ; cases marked engineOnly are skipped
+ * `withoutEngine` (under Node, which has none of pihost's ops).
  */
-export async function compareAll(agent, dir, goldens, { filter } = {}) {
+export async function compareAll(agent, dir, goldens, { filter, withoutEngine = false } = {}) {
   await buildFixture(dir);
   const passed = [];
   const failures = [];
   const divergences = [];
+  const skipped = [];
   const show = (value) => JSON.stringify(value);
   const check = (name, want, got, divergence) => {
     if (show(want) === show(got)) passed.push(name);
@@ -543,6 +671,10 @@ export async function compareAll(agent, dir, goldens, { filter } = {}) {
   for (const entry of buildCases()) {
     names.add(entry.name);
     if (filter && !entry.name.includes(filter)) continue;
+    if (entry.engineOnly && withoutEngine) {
+      skipped.push(entry.name);
+      continue;
+    }
     const want = goldens.cases[entry.name];
     if (want === undefined) {
       failures.push(`${entry.name}\n    no golden (re-record reference-data/builtin-tools-goldens.json)`);
@@ -551,5 +683,5 @@ export async function compareAll(agent, dir, goldens, { filter } = {}) {
     check(entry.name, want, await runCase(agent, dir, entry), entry.knownDivergence);
   }
   for (const name of Object.keys(goldens.cases)) if (!names.has(name)) failures.push(`${name}\n    golden without a case`);
-  return { passed, failures, divergences };
+  return { passed, failures, divergences, skipped };
 }

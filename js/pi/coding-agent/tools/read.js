@@ -5,7 +5,8 @@ import { access, readFile } from "node:fs/promises";
 import { Type } from "../../typebox.js";
 import { decodeUtf8, utf8Length } from "../utf8.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "../truncate.js";
-import { detectImageMimeType, processImage } from "./image.js";
+import { processImage } from "../image-resize.js";
+import { detectImageMimeType } from "./image.js";
 import { resolveReadPath } from "./path-utils.js";
 import { abortError, wrapToolDefinition } from "./wrap.js";
 
@@ -72,6 +73,7 @@ function readText(bytes, path, offset, limit) {
 
 export function createReadToolDefinition(cwd, options) {
   const autoResizeImages = options?.autoResizeImages ?? true;
+  const fallbackResizeOptions = options?.resizeOptions;
   const ops = options?.operations ?? defaultOperations;
   return {
     name: "read",
@@ -104,7 +106,11 @@ export function createReadToolDefinition(cwd, options) {
         if (aborted) return undefined;
         const mimeType = bytes ? detectImageMimeType(bytes) : await ops.detectImageMimeType?.(absolutePath);
         if (mimeType) {
-          const processed = processImage(bytes ?? (await ops.readFile(absolutePath)), mimeType, { autoResizeImages });
+          const processed = await processImage(bytes ?? (await ops.readFile(absolutePath)), mimeType, {
+            autoResizeImages,
+            resizeOptions: ctx?.model?.inputLimits?.images?.resize ?? fallbackResizeOptions,
+          });
+          if (aborted) return undefined;
           if (!processed.ok) return { content: [{ type: "text", text: `Read image file [${mimeType}]\n${processed.message}` }], details: undefined };
           const note = [`Read image file [${processed.mimeType}]`, ...processed.hints].join("\n");
           const details = ctx?.model && !ctx.model.input.includes("image") ? { imageUnsupportedByModel: ctx.model.id } : undefined;
