@@ -5,16 +5,13 @@
 // (frontmatter, skill blocks), to present a conversation (convertToLlm,
 // serializeConversation), to read session files and build a model's context
 // from them, the SessionManager that keeps sessions and the
-// SettingsManager, to pick compaction cut points and gather what a branch
-// summary covers, to serialize file edits, the tool type guards, pi's CLI
-// argument parser, context-file discovery and the project trust check, the
-// extension runtime before a runner binds it and the wrapping of registered
-// tools, and the UI pieces extensions build on: the theme and its derived
-// pi-tui themes, key hints, borders, coloured diffs, the bordered loader and
-// the prompt editor.
-import { contentText } from "./pi-ai.js";
-import { sliceHead } from "./coding-agent/truncate.js";
-
+// SettingsManager, to pick compaction cut points, gather what a branch
+// summary covers and have a model write compaction and branch summaries, to
+// serialize file edits, the tool type guards, pi's CLI argument parser,
+// context-file discovery and the project trust check, the extension runtime
+// before a runner binds it and the wrapping of registered tools, and the UI
+// pieces extensions build on: the theme and its derived pi-tui themes, key
+// hints, borders, coloured diffs, the bordered loader and the prompt editor.
 export { getAgentDir } from "./coding-agent/agent-dir.js";
 export {
   DEFAULT_MAX_BYTES,
@@ -27,6 +24,7 @@ export {
 export { withFileMutationQueue } from "./coding-agent/file-mutation-queue.js";
 export { parseFrontmatter, stripFrontmatter } from "./coding-agent/frontmatter.js";
 export { convertToLlm } from "./coding-agent/messages.js";
+export { serializeConversation } from "./coding-agent/conversation-text.js";
 export { CURRENT_SESSION_VERSION, migrateSessionEntries, parseSessionEntries } from "./coding-agent/session-entries.js";
 export { SessionManager } from "./coding-agent/session-manager.js";
 export { SettingsManager } from "./coding-agent/settings-manager.js";
@@ -47,6 +45,8 @@ export {
   shouldCompact,
 } from "./coding-agent/compaction.js";
 export { collectEntriesForBranchSummary, prepareBranchEntries } from "./coding-agent/branch-summary.js";
+export { compact, generateSummary, generateSummaryWithUsage } from "./coding-agent/compaction-summary.js";
+export { generateBranchSummary } from "./coding-agent/branch-summary-generation.js";
 export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir, parseSkillBlock } from "./coding-agent/skills.js";
 export { generateDiffString, generateUnifiedPatch } from "./coding-agent/tools/edit-diff.js";
 export { truncateToVisualLines } from "./coding-agent/visual-truncate.js";
@@ -128,41 +128,4 @@ export function formatReadLineRange(offset, limit) {
   if (count === undefined) return "";
   const end = start + count - 1;
   return `:${start}${end ? `-${end}` : ""}`;
-}
-
-// --- Conversation transcript -------------------------------------------------
-
-const TOOL_RESULT_MAX_CHARS = 2000;
-
-function truncateForSummary(text, maxChars) {
-  if (text.length <= maxChars) return text;
-  return `${sliceHead(text, maxChars)}\n\n[... ${text.length - maxChars} more characters truncated]`;
-}
-
-/**
- * A conversation as labelled text for a summarizing model, so it reads a
- * transcript instead of continuing a chat. Thinking is left out; tool results
- * are cut to 2000 characters.
- */
-export function serializeConversation(messages) {
-  const parts = [];
-  for (const message of messages) {
-    if (message.role === "user") {
-      const text = contentText(message.content, "");
-      if (text) parts.push(`[User]: ${text}`);
-    } else if (message.role === "assistant") {
-      const calls = message.content
-        .filter((block) => block.type === "toolCall")
-        .map((block) => {
-          const args = Object.entries(block.arguments).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
-          return `${block.name}(${args.join(", ")})`;
-        });
-      if (message.content.some((block) => block.type === "text")) parts.push(`[Assistant]: ${contentText(message.content)}`);
-      if (calls.length > 0) parts.push(`[Assistant tool calls]: ${calls.join("; ")}`);
-    } else if (message.role === "toolResult") {
-      const text = contentText(message.content, "");
-      if (text) parts.push(`[Tool result]: ${truncateForSummary(text, TOOL_RESULT_MAX_CHARS)}`);
-    }
-  }
-  return parts.join("\n\n");
 }
