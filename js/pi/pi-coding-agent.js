@@ -11,7 +11,9 @@
 // context-file discovery and the project trust check, the extension runtime
 // before a runner binds it and the wrapping of registered tools, and the UI
 // pieces extensions build on: the theme and its derived pi-tui themes, key
-// hints, borders, coloured diffs, the bordered loader and the prompt editor.
+// hints, borders, coloured diffs, the bordered loader, the prompt editor, the
+// components that show conversation items (messages, tool and bash runs,
+// summaries) and the footer.
 export { getAgentDir } from "./coding-agent/agent-dir.js";
 export {
   DEFAULT_MAX_BYTES,
@@ -73,6 +75,17 @@ export { DynamicBorder } from "./coding-agent/ui/dynamic-border.js";
 export { renderDiff } from "./coding-agent/ui/diff.js";
 export { BorderedLoader } from "./coding-agent/ui/bordered-loader.js";
 export { CustomEditor } from "./coding-agent/ui/custom-editor.js";
+export { AssistantMessageComponent } from "./coding-agent/components/assistant-message.js";
+export { UserMessageComponent } from "./coding-agent/components/user-message.js";
+export { CustomMessageComponent } from "./coding-agent/components/custom-message.js";
+export {
+  BranchSummaryMessageComponent,
+  CompactionSummaryMessageComponent,
+  SkillInvocationMessageComponent,
+} from "./coding-agent/components/collapsible-messages.js";
+export { BashExecutionComponent } from "./coding-agent/components/bash-execution.js";
+export { ToolExecutionComponent } from "./coding-agent/components/tool-execution.js";
+export { FooterComponent } from "./coding-agent/components/footer.js";
 export {
   createBashTool,
   createBashToolDefinition,
