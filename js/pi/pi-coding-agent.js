@@ -13,7 +13,8 @@
 // pieces extensions build on: the theme and its derived pi-tui themes, key
 // hints, borders, coloured diffs, the bordered loader, the prompt editor, the
 // components that show conversation items (messages, tool and bash runs,
-// summaries) and the footer.
+// summaries), the footer, and the dialogs extensions open (input, select,
+// editor) with the thinking, show-images and fork-from-message pickers.
 export { getAgentDir } from "./coding-agent/agent-dir.js";
 export {
   DEFAULT_MAX_BYTES,
@@ -86,6 +87,12 @@ export {
 export { BashExecutionComponent } from "./coding-agent/components/bash-execution.js";
 export { ToolExecutionComponent } from "./coding-agent/components/tool-execution.js";
 export { FooterComponent } from "./coding-agent/components/footer.js";
+export { ExtensionEditorComponent } from "./coding-agent/components/extension-editor.js";
+export { ExtensionInputComponent } from "./coding-agent/components/extension-input.js";
+export { ExtensionSelectorComponent } from "./coding-agent/components/extension-selector.js";
+export { ThinkingSelectorComponent } from "./coding-agent/components/thinking-selector.js";
+export { ShowImagesSelectorComponent } from "./coding-agent/components/show-images-selector.js";
+export { UserMessageSelectorComponent } from "./coding-agent/components/user-message-selector.js";
 export {
   createBashTool,
   createBashToolDefinition,

@@ -10,6 +10,7 @@
 // (pi's global theme, or pihost's) as `theme`; without one the theme-object
 // cases are reported missing.
 
+import { addDialogComponentCases } from "./dialog-component-cases.mjs";
 import { addMessageComponentCases } from "./message-component-cases.mjs";
 
 const ESC = "\x1b";
@@ -473,5 +474,6 @@ export function runCases({ agent, tui, theme }) {
     );
   }
   addMessageComponentCases(needs, { agent, tui });
+  addDialogComponentCases(needs, { agent, tui });
   return results;
 }
