@@ -14,7 +14,8 @@
 // hints, borders, coloured diffs, the bordered loader, the prompt editor, the
 // components that show conversation items (messages, tool and bash runs,
 // summaries), the footer, and the dialogs extensions open (input, select,
-// editor) with the thinking, show-images and fork-from-message pickers.
+// editor) with the thinking, show-images, fork-from-message and login
+// provider pickers.
 export { getAgentDir } from "./coding-agent/agent-dir.js";
 export {
   DEFAULT_MAX_BYTES,
@@ -93,6 +94,7 @@ export { ExtensionSelectorComponent } from "./coding-agent/components/extension-
 export { ThinkingSelectorComponent } from "./coding-agent/components/thinking-selector.js";
 export { ShowImagesSelectorComponent } from "./coding-agent/components/show-images-selector.js";
 export { UserMessageSelectorComponent } from "./coding-agent/components/user-message-selector.js";
+export { OAuthSelectorComponent } from "./coding-agent/components/oauth-selector.js";
 export {
   createBashTool,
   createBashToolDefinition,

@@ -161,4 +161,33 @@ export function addDialogComponentCases(needs, { agent, tui }) {
       return { captures: list.capturesViewportInput, lines: list.render(30) };
     }),
   );
+
+  // --- OAuthSelectorComponent ---
+  const providers = [
+    { id: "radius", name: "Radius", authType: "oauth" },
+    { id: "openrouter", name: "OpenRouter", authType: "api_key", status: { type: "api_key", source: "OPENROUTER_API_KEY" } },
+    { id: "anthropic", name: "Anthropic", authType: "oauth", status: { type: "oauth", source: "OAuth" }, method: { name: "Claude Pro/Max" } },
+    { id: "anthropic", name: "Anthropic", authType: "api_key", status: { type: "oauth" }, subscription: false },
+    { id: "openai", name: "OpenAI", authType: "api_key", status: { type: "api_key", source: "~/.config/key" } },
+    { id: "google", name: "Google", authType: "oauth", subscription: false, status: { type: "api_key", source: "GEMINI_API_KEY, GOOGLE_API_KEY" } },
+    { id: "mistral", name: "Mistral", authType: "api_key", status: { type: "api_key", source: "stored credential" } },
+    { id: "xai", name: "xAI", authType: "api_key" },
+    { id: "groq", name: "Groq", authType: "api_key", status: { type: "api_key" } },
+    { id: "zai", name: "Z.ai", authType: "api_key" },
+  ];
+  const pick = (log) => (id, authType) => log.push(["select", id, authType]);
+  needs(["OAuthSelectorComponent"], "OAuthSelectorComponent/login", () =>
+    typed((log) => new agent.OAuthSelectorComponent("login", providers, pick(log), cancel(log)), [DOWN, DOWN, PAGE_DOWN, DOWN, DOWN, UP, ENTER, "\x1b[5~", ESCAPE], { focus: true }),
+  );
+  needs(["OAuthSelectorComponent"], "OAuthSelectorComponent/search", () =>
+    typed((log) => new agent.OAuthSelectorComponent("login", providers, pick(log), cancel(log), "ant"), [DOWN, "h", "\x1b[D", "\x7f", "\x7f", "\x7f", "\x7f", "q", "q", DOWN, ENTER, "\x7f", "\x7f", ENTER]),
+  );
+  needs(["OAuthSelectorComponent"], "OAuthSelectorComponent/singleKind", () =>
+    typed((log) => new agent.OAuthSelectorComponent("logout", providers.filter((p) => p.authType === "api_key"), pick(log), cancel(log)), [UP, ENTER]),
+  );
+  for (const mode of ["login", "logout"]) {
+    needs(["OAuthSelectorComponent"], `OAuthSelectorComponent/empty/${mode}`, () =>
+      typed((log) => new agent.OAuthSelectorComponent(mode, [], pick(log), cancel(log)), [DOWN, UP, PAGE_DOWN, ENTER, "x"]),
+    );
+  }
 }
