@@ -15,7 +15,7 @@
 // components that show conversation items (messages, tool and bash runs,
 // summaries), the footer, and the dialogs extensions open (input, select,
 // editor) with the thinking, show-images, fork-from-message and login
-// provider pickers.
+// provider pickers, and Armin.
 export { getAgentDir } from "./coding-agent/agent-dir.js";
 export {
   DEFAULT_MAX_BYTES,
@@ -95,6 +95,7 @@ export { ThinkingSelectorComponent } from "./coding-agent/components/thinking-se
 export { ShowImagesSelectorComponent } from "./coding-agent/components/show-images-selector.js";
 export { UserMessageSelectorComponent } from "./coding-agent/components/user-message-selector.js";
 export { OAuthSelectorComponent } from "./coding-agent/components/oauth-selector.js";
+export { ArminComponent } from "./coding-agent/components/armin.js";
 export {
   createBashTool,
   createBashToolDefinition,

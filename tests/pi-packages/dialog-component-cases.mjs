@@ -190,4 +190,76 @@ export function addDialogComponentCases(needs, { agent, tui }) {
       typed((log) => new agent.OAuthSelectorComponent(mode, [], pick(log), cancel(log)), [DOWN, UP, PAGE_DOWN, ENTER, "x"]),
     );
   }
+
+  addArminCases(needs, agent);
 }
+
+/**
+ * Runs `run()` with Math.random replaced by a fixed sequence starting with
+ * `first` and setInterval by a recorder, so an animation is stepped by hand.
+ */
+function scripted(first, run) {
+  const { random } = Math;
+  const { setInterval: realSetInterval, clearInterval: realClearInterval } = globalThis;
+  let seed = 12345;
+  let calls = 0;
+  Math.random = () => {
+    if (calls++ === 0) return first;
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const timers = [];
+  globalThis.setInterval = (callback, ms) => {
+    timers.push({ callback, ms, cleared: false });
+    return timers.length;
+  };
+  globalThis.clearInterval = (id) => {
+    if (timers[id - 1]) timers[id - 1].cleared = true;
+  };
+  try {
+    return run(timers, () => calls);
+  } finally {
+    Math.random = random;
+    globalThis.setInterval = realSetInterval;
+    globalThis.clearInterval = realClearInterval;
+  }
+}
+
+function addArminCases(needs, agent) {
+  const EFFECTS = ["typewriter", "scanline", "rain", "fade", "crt", "glitch", "dissolve"];
+  EFFECTS.forEach((effect, index) => {
+    needs(["ArminComponent"], `ArminComponent/${effect}`, () =>
+      capture(() =>
+        scripted((index + 0.5) / EFFECTS.length, (timers, randomCalls) => {
+          let renders = 0;
+          const armin = new agent.ArminComponent({ requestRender: () => renders++ });
+          const frames = { made: armin.render(40) };
+          const timer = timers[0];
+          let ticks = 0;
+          while (!timer.cleared && ticks < 400) {
+            timer.callback();
+            ticks++;
+            if (ticks === 3 || ticks === 10) frames[`tick${ticks}`] = [...armin.render(40)];
+          }
+          frames.final = [...armin.render(40)];
+          frames.narrow = [...armin.render(12)];
+          armin.invalidate();
+          frames.invalidated = [...armin.render(12)];
+          armin.dispose();
+          return { frames, ms: timer.ms, ticks, renders, randomCalls: randomCalls(), timers: timers.length };
+        }),
+      ),
+    );
+  });
+  needs(["ArminComponent"], "ArminComponent/dispose", () =>
+    capture(() =>
+      scripted(0, (timers) => {
+        const armin = new agent.ArminComponent({ requestRender: () => {} });
+        armin.dispose();
+        armin.dispose();
+        return { cleared: timers.map((timer) => timer.cleared), lines: armin.render(5).length };
+      }),
+    ),
+  );
+}
+
