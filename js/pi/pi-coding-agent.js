@@ -5,17 +5,18 @@
 // (frontmatter, skill blocks), to present a conversation (convertToLlm,
 // serializeConversation), to read session files and build a model's context
 // from them, the SessionManager that keeps sessions and the
-// SettingsManager, to pick compaction cut points and gather what a branch
-// summary covers, to serialize file edits, the tool type guards, pi's CLI
-// argument parser, context-file discovery and the project trust check, the
-// extension runtime before a runner binds it and the wrapping of registered
-// tools, images resized and converted as the read tool does, the user's
-// clipboard, and the UI pieces extensions build on: the theme and its derived
-// pi-tui themes, key hints, borders, coloured diffs, the bordered loader and
-// the prompt editor.
-import { contentText } from "./pi-ai.js";
-import { sliceHead } from "./coding-agent/truncate.js";
-
+// SettingsManager, to pick compaction cut points, gather what a branch
+// summary covers and have a model write compaction and branch summaries, to
+// serialize file edits, the tool type guards, pi's CLI argument parser,
+// context-file discovery and the project trust check, the extension runtime
+// before a runner binds it and the wrapping of registered tools, images
+// resized and converted as the read tool does, the user's clipboard, and the UI
+// pieces extensions build on: the theme and its derived pi-tui themes, key
+// hints, borders, coloured diffs, the bordered loader, the prompt editor, the
+// components that show conversation items (messages, tool and bash runs,
+// summaries), the footer, and the dialogs extensions open (input, select,
+// editor) with the thinking, show-images, fork-from-message and login
+// provider pickers, and Armin.
 export { getAgentDir } from "./coding-agent/agent-dir.js";
 export {
   DEFAULT_MAX_BYTES,
@@ -28,6 +29,7 @@ export {
 export { withFileMutationQueue } from "./coding-agent/file-mutation-queue.js";
 export { parseFrontmatter, stripFrontmatter } from "./coding-agent/frontmatter.js";
 export { convertToLlm } from "./coding-agent/messages.js";
+export { serializeConversation } from "./coding-agent/conversation-text.js";
 export { CURRENT_SESSION_VERSION, migrateSessionEntries, parseSessionEntries } from "./coding-agent/session-entries.js";
 export { SessionManager } from "./coding-agent/session-manager.js";
 export { SettingsManager } from "./coding-agent/settings-manager.js";
@@ -48,6 +50,8 @@ export {
   shouldCompact,
 } from "./coding-agent/compaction.js";
 export { collectEntriesForBranchSummary, prepareBranchEntries } from "./coding-agent/branch-summary.js";
+export { compact, generateSummary, generateSummaryWithUsage } from "./coding-agent/compaction-summary.js";
+export { generateBranchSummary } from "./coding-agent/branch-summary-generation.js";
 export { formatSkillsForPrompt, loadSkills, loadSkillsFromDir, parseSkillBlock } from "./coding-agent/skills.js";
 export { generateDiffString, generateUnifiedPatch } from "./coding-agent/tools/edit-diff.js";
 export { truncateToVisualLines } from "./coding-agent/visual-truncate.js";
@@ -76,6 +80,25 @@ export { DynamicBorder } from "./coding-agent/ui/dynamic-border.js";
 export { renderDiff } from "./coding-agent/ui/diff.js";
 export { BorderedLoader } from "./coding-agent/ui/bordered-loader.js";
 export { CustomEditor } from "./coding-agent/ui/custom-editor.js";
+export { AssistantMessageComponent } from "./coding-agent/components/assistant-message.js";
+export { UserMessageComponent } from "./coding-agent/components/user-message.js";
+export { CustomMessageComponent } from "./coding-agent/components/custom-message.js";
+export {
+  BranchSummaryMessageComponent,
+  CompactionSummaryMessageComponent,
+  SkillInvocationMessageComponent,
+} from "./coding-agent/components/collapsible-messages.js";
+export { BashExecutionComponent } from "./coding-agent/components/bash-execution.js";
+export { ToolExecutionComponent } from "./coding-agent/components/tool-execution.js";
+export { FooterComponent } from "./coding-agent/components/footer.js";
+export { ExtensionEditorComponent } from "./coding-agent/components/extension-editor.js";
+export { ExtensionInputComponent } from "./coding-agent/components/extension-input.js";
+export { ExtensionSelectorComponent } from "./coding-agent/components/extension-selector.js";
+export { ThinkingSelectorComponent } from "./coding-agent/components/thinking-selector.js";
+export { ShowImagesSelectorComponent } from "./coding-agent/components/show-images-selector.js";
+export { UserMessageSelectorComponent } from "./coding-agent/components/user-message-selector.js";
+export { OAuthSelectorComponent } from "./coding-agent/components/oauth-selector.js";
+export { ArminComponent } from "./coding-agent/components/armin.js";
 export {
   createBashTool,
   createBashToolDefinition,
@@ -131,41 +154,4 @@ export function formatReadLineRange(offset, limit) {
   if (count === undefined) return "";
   const end = start + count - 1;
   return `:${start}${end ? `-${end}` : ""}`;
-}
-
-// --- Conversation transcript -------------------------------------------------
-
-const TOOL_RESULT_MAX_CHARS = 2000;
-
-function truncateForSummary(text, maxChars) {
-  if (text.length <= maxChars) return text;
-  return `${sliceHead(text, maxChars)}\n\n[... ${text.length - maxChars} more characters truncated]`;
-}
-
-/**
- * A conversation as labelled text for a summarizing model, so it reads a
- * transcript instead of continuing a chat. Thinking is left out; tool results
- * are cut to 2000 characters.
- */
-export function serializeConversation(messages) {
-  const parts = [];
-  for (const message of messages) {
-    if (message.role === "user") {
-      const text = contentText(message.content, "");
-      if (text) parts.push(`[User]: ${text}`);
-    } else if (message.role === "assistant") {
-      const calls = message.content
-        .filter((block) => block.type === "toolCall")
-        .map((block) => {
-          const args = Object.entries(block.arguments).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
-          return `${block.name}(${args.join(", ")})`;
-        });
-      if (message.content.some((block) => block.type === "text")) parts.push(`[Assistant]: ${contentText(message.content)}`);
-      if (calls.length > 0) parts.push(`[Assistant tool calls]: ${calls.join("; ")}`);
-    } else if (message.role === "toolResult") {
-      const text = contentText(message.content, "");
-      if (text) parts.push(`[Tool result]: ${truncateForSummary(text, TOOL_RESULT_MAX_CHARS)}`);
-    }
-  }
-  return parts.join("\n\n");
 }

@@ -11,6 +11,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
+import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
 import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
 import { addTypeboxCodecCases } from "./typebox-codec-cases.mjs";
@@ -1135,5 +1136,6 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addSessionManagerCases(add, agent);
   addSettingsManagerCases(add, agent);
   addCodingAgentHelperCases(add, agent);
+  addCompactionSummaryCases(add, ai, agent);
   return cases;
 }

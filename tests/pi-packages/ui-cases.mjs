@@ -10,6 +10,9 @@
 // (pi's global theme, or pihost's) as `theme`; without one the theme-object
 // cases are reported missing.
 
+import { addDialogComponentCases } from "./dialog-component-cases.mjs";
+import { addMessageComponentCases } from "./message-component-cases.mjs";
+
 const ESC = "\x1b";
 
 /** Every theme token, foreground ones first (pi's ThemeColor and ThemeBg names). */
@@ -470,5 +473,7 @@ export function runCases({ agent, tui, theme }) {
       }),
     );
   }
+  addMessageComponentCases(needs, { agent, tui });
+  addDialogComponentCases(needs, { agent, tui });
   return results;
 }
