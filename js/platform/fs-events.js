@@ -100,9 +100,19 @@ export function watchFs(core, paths, options = {}) {
 // false`, with which Node's watcher does not keep the process alive.
 // `withNodeWatch` puts Node's behaviour over theirs, in deno_node's fs
 // exports (which require, `fs.promises` and deno_node itself read) and in the
-// namespaces pihost hands to imports.
+// namespaces pihost hands to imports. Under a sandbox, a watch of what no
+// grant lets the extension read is refused at the call (Node has no such
+// error; Deno's watchFs refuses it), like every other read.
 
 const ADJUSTED = Symbol("pihost.nodeWatch");
+
+/**
+ * A sandbox's refusal, which a watch throws at the call as stat does:
+ * Deno's `NotCapable`, or the `EACCES` pihost's file system gives when a
+ * link leads where no grant reaches (its text is the refusal's).
+ */
+const isRefusal = (error) =>
+  error?.name === "NotCapable" || (error?.code === "EACCES" && /^Requires read access to /.test(error.message));
 
 /** `namespace` (of `node:<name>`, as bootstrap.js loads it) with Node's watch. */
 export function withNodeWatch(core, name, namespace) {
@@ -111,13 +121,13 @@ export function withNodeWatch(core, name, namespace) {
   }
   const fs = core.loadExtScript("ext:deno_node/fs.ts");
   adjust(core, fs);
-  const watch = name === "fs" ? fs.watch : fs.promises.watch;
+  const watching = name === "fs" ? { watch: fs.watch, watchFile: fs.watchFile } : { watch: fs.promises.watch };
   const exports = namespace.default;
   if (exports && typeof exports === "object" && exports !== fs && Object.isExtensible(exports)) {
-    exports.watch = watch;
+    Object.assign(exports, watching);
   }
   // A module namespace cannot change: hand out a copy.
-  return Object.assign(Object.create(null), namespace, { watch });
+  return Object.assign(Object.create(null), namespace, watching);
 }
 
 function adjust(core, fs) {
@@ -137,6 +147,7 @@ function adjust(core, fs) {
       fs.statSync(target);
       return null;
     } catch (error) {
+      if (isRefusal(error)) return error;
       if (typeof error?.code !== "string" || (recursive && error.code !== "ENOENT")) {
         return null;
       }
@@ -144,6 +155,19 @@ function adjust(core, fs) {
       failure.filename = target;
       return failure;
     }
+  };
+
+  // Node's fs.watchFile polls with stat and never throws, even for a missing
+  // file; a sandbox's refusal is not a missing file, so it is thrown at the
+  // call, as fs.statSync throws it, instead of polling in silence.
+  const denoWatchFile = fs.watchFile;
+  fs.watchFile = function watchFile(filename, ...rest) {
+    try {
+      fs.statSync(getValidatedPath(filename).toString());
+    } catch (error) {
+      if (isRefusal(error)) throw error;
+    }
+    return denoWatchFile.call(this, filename, ...rest);
   };
 
   const denoWatch = fs.watch;

@@ -347,7 +347,33 @@ const CIPHER_ARGUMENT_CODES = {
 };
 
 /** Fixes for `node:` modules' exports, by module name. */
+/**
+ * Loading a native addon (`process.dlopen`, `require` of a `.node` file):
+ * a sandbox refuses it as Deno refuses FFI without `--allow-ffi`; allowed,
+ * it still fails, as a failed load fails in Node (`ERR_DLOPEN_FAILED`):
+ * pihost's engine cannot run Node's native addons.
+ */
+export function loadNativeAddon(core, filename) {
+  try {
+    core.ops.op_napi_open(String(filename));
+  } catch (error) {
+    if (error?.name === "NotCapable") throw error;
+    throw nodeError(Error, "ERR_DLOPEN_FAILED", `${error?.message ?? error}: '${filename}'`);
+  }
+}
+
 const MODULE_FIXES = {
+  process(exports, core) {
+    // deno_node's dlopen reaches a global Node does not have (reportError)
+    // before it tries; Node's checks its arguments, then loads.
+    exports.dlopen = function dlopen(module, filename) {
+      if (typeof filename !== "string") {
+        throw nodeError(TypeError, "ERR_INVALID_ARG_TYPE", `The "filename" argument must be of type string. Received ${specificType(filename)}`);
+      }
+      loadNativeAddon(core, filename);
+      return module;
+    };
+  },
   crypto(exports) {
     for (const name of ["createCipheriv", "createDecipheriv"]) {
       fixSyncErrors(exports, name, (error) => {

@@ -1,7 +1,8 @@
 // CommonJS for extensions: jiti gives every module `require`, `module`,
 // `exports`, `__filename` and `__dirname` (L8), and CommonJS files become
 // modules whose `module.exports` is the default export (L3).
-import { ops } from "pihost:runtime/ops.js";
+import { core, ops } from "pihost:runtime/ops.js";
+import { loadNativeAddon } from "pihost:platform/node-fixes.js";
 import { nodeModule, nodeModuleNames } from "pihost:platform/bootstrap.js";
 import * as pihostModule from "pihost:platform/node-module.js";
 
@@ -42,6 +43,8 @@ function sloppyWrapper(module, code) {
 }
 
 function evaluateInto(module, filename) {
+  // Node loads a `.node` file with process.dlopen, whatever it holds.
+  if (filename.endsWith(".node")) return loadNativeAddon(core, filename);
   const loaded = ops.op_pihost_require_file(filename);
   if (typeof loaded === "function") {
     runCommonJs(module, loaded);
@@ -58,9 +61,7 @@ function evaluateInto(module, filename) {
 const requireExtensions = Object.create(null);
 requireExtensions[".js"] = evaluateInto;
 requireExtensions[".json"] = evaluateInto;
-requireExtensions[".node"] = (_module, filename) => {
-  throw new Error(`pihost: native addons cannot be loaded (${filename})`);
-};
+requireExtensions[".node"] = (_module, filename) => loadNativeAddon(core, filename);
 
 function loadFile(filename) {
   const cached = moduleCache.get(filename);

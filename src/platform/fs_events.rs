@@ -405,9 +405,9 @@ pub fn op_pihost_fs_watch_open(
 ) -> Result<ResourceId, FsWatchError> {
     let scope = if recursive { Scope::Tree } else { Scope::Entries };
     let mut targets = Vec::with_capacity(paths.len());
+    let permissions = state.borrow::<PermissionsContainer>();
     for path in paths {
-        let checked = state
-            .borrow::<PermissionsContainer>()
+        let checked = permissions
             .check_open(
                 Cow::Owned(PathBuf::from(path)),
                 OpenAccessKind::ReadNoFollow,
@@ -415,7 +415,17 @@ pub fn op_pihost_fs_watch_open(
             )?
             .into_owned_path();
         // Relative paths resolve as the rest of deno_fs resolves them.
-        targets.push(Target::open(std::path::absolute(checked)?, scope)?);
+        let target = Target::open(std::path::absolute(checked)?, scope)?;
+        // The watch follows a link it is given, so where the link leads is
+        // checked too: a link in a granted folder must not watch the world.
+        if target.real != target.asked {
+            permissions.check_open(
+                Cow::Borrowed(target.real.as_path()),
+                OpenAccessKind::ReadNoFollow,
+                Some("Deno.watchFs()"),
+            )?;
+        }
+        targets.push(target);
     }
     let watches = match state.try_borrow::<RuntimeWatches>() {
         Some(watches) => watches.0.clone(),

@@ -5,8 +5,12 @@
 //! (no terminal, no colours, no serve-address override), else failing with
 //! a clear error when called.
 
-use deno_core::op2;
+use std::borrow::Cow;
+use std::path::Path;
+
+use deno_core::{OpState, op2};
 use deno_error::JsErrorBox;
+use deno_permissions::PermissionsContainer;
 
 /// This thread's user and system CPU time in microseconds, into `out`.
 #[op2(fast)]
@@ -47,9 +51,14 @@ pub fn op_set_raw(_rid: u32, _is_raw: bool, _cbreak: bool) -> Result<(), JsError
     ))
 }
 
-/// Node's native addons (`.node` files) cannot load in pihost's engine.
-#[op2(fast)]
-pub fn op_napi_open() -> Result<(), JsErrorBox> {
+/// Node's native addons (`.node` files) cannot load in pihost's engine;
+/// a sandbox refuses them first, as Deno refuses FFI without `--allow-ffi`.
+#[op2(fast, stack_trace)]
+pub fn op_napi_open(state: &mut OpState, #[string] path: &str) -> Result<(), JsErrorBox> {
+    state
+        .borrow_mut::<PermissionsContainer>()
+        .check_ffi(Cow::Borrowed(Path::new(path)))
+        .map_err(JsErrorBox::from_err)?;
     Err(JsErrorBox::generic(
         "pihost: native addons (.node files) cannot be loaded; use a JavaScript or WebAssembly build of the package",
     ))

@@ -57,6 +57,19 @@ export default function (pi: ExtensionAPI) {
         ["fs.openSync outside", () => fs.closeSync(fs.openSync(args.outside, "r"))],
         ["fs.readdirSync outside", () => fs.readdirSync(path.dirname(args.outside))],
         ["fs.statSync outside", () => fs.statSync(args.outside)],
+        // Watching tells when and what changes: refused like reading.
+        ["fs.watch outside", () => fs.watch(args.outside).close()],
+        ["fs.watch recursive outside", () => fs.watch(path.dirname(args.outside), { recursive: true }).close()],
+        ["fs.watch through a link", () => fs.watch(args.link).close()],
+        ["fs.watchFile outside", () => { fs.watchFile(args.outside, () => {}); fs.unwatchFile(args.outside); }],
+        ["fs.promises.watch outside", async () => {
+          const events = fsp.watch(args.outside)[Symbol.asyncIterator]();
+          const first = events.next();
+          await Promise.race([first, new Promise((resolve) => setTimeout(resolve, 50))]);
+          await events.return?.();
+        }],
+        // A native addon is machine code: refused as Deno refuses FFI.
+        ["process.dlopen", () => process.dlopen({ exports: {} }, path.join(args.dir, "addon.node"))],
         ["fs.writeFileSync inside", () => fs.writeFileSync(path.join(args.dir, "written.txt"), "x")],
         ["fs.writeFileSync outside", () => fs.writeFileSync(`${args.outside}.new`, "x")],
         ["fs.mkdirSync outside", () => fs.mkdirSync(`${args.outside}.dir`)],
