@@ -109,6 +109,7 @@ export { defaultProviderAuthContext, envApiKeyAuth, lazyOAuth } from "./ai/provi
 export { lazyApi, lazyStream } from "./ai/lazy-stream.js";
 export { registerSessionResourceCleanup, cleanupSessionResources } from "./ai/session-resources.js";
 export { registerImagesApiProvider, getImagesApiProvider, generateImages } from "./ai/images-registry.js";
+export { anthropicMessagesApi, streamAnthropic, streamSimpleAnthropic } from "./ai/builtin-apis.js";
 export {
   registerApiProvider,
   getApiProvider,

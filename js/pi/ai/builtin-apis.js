@@ -1,0 +1,35 @@
+// pi-ai's built-in model apis that talk HTTP themselves (over the isolate's
+// fetch, which the sandbox checks). Each api's implementation is a module
+// of its own, loaded on the first request; until something opts in, by
+// calling a stream function below or registerBuiltInApiProviders(), model
+// calls keep going to the host (dispatch.js).
+import { getApiProvider, registerApiProvider } from "./dispatch.js";
+import { lazyApi } from "./lazy-stream.js";
+
+const loaders = {
+  "anthropic-messages": () => import("./apis/anthropic-messages.js"),
+};
+
+/** An api's stream functions over its module, loaded when first used. */
+function builtinApi(api) {
+  return () => lazyApi(loaders[api]);
+}
+
+export const anthropicMessagesApi = builtinApi("anthropic-messages");
+
+let anthropic;
+export const streamAnthropic = (model, context, options) => (anthropic ??= anthropicMessagesApi()).stream(model, context, options);
+export const streamSimpleAnthropic = (model, context, options) =>
+  (anthropic ??= anthropicMessagesApi()).streamSimple(model, context, options);
+
+/**
+ * Registers the built-in apis pihost implements, leaving apis that already
+ * have a provider (a test's or an extension's override) alone.
+ */
+export function registerBuiltInApiProviders() {
+  for (const api of Object.keys(loaders)) {
+    if (getApiProvider(api)) continue;
+    const streams = builtinApi(api)();
+    registerApiProvider({ api, stream: streams.stream, streamSimple: streams.streamSimple });
+  }
+}

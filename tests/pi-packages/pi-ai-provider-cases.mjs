@@ -1,0 +1,396 @@
+// Cases for pi-ai's direct providers (streamAnthropic, …): each case points
+// a catalog model at a local HTTP server that records what the provider
+// sends and answers with canned vendor responses (SSE streams split across
+// chunks, error statuses, streams that stop early). A case's result is the
+// recorded requests, the events the provider emitted (reduced) and its
+// final message, with what varies between runs (times, the port) masked.
+// The server lives here, so the same cases run against pi under Node and
+// against pihost's facade under Node and in pihost's engine.
+import http from "node:http";
+
+// Request headers worth comparing: auth, versions, betas, content type and
+// the caller's own. The SDKs' platform headers (x-stainless-*) are left out.
+const RECORDED_HEADERS = [
+  "accept",
+  "anthropic-beta",
+  "anthropic-dangerous-direct-browser-access",
+  "anthropic-version",
+  "authorization",
+  "content-type",
+  "openai-organization",
+  "user-agent",
+  "x-api-key",
+  "x-app",
+  "x-custom",
+  "x-session-affinity",
+  "x-session-id",
+];
+
+let server;
+let baseUrl;
+let script = [];
+let requests = [];
+
+async function startServer() {
+  if (server) return;
+  server = http.createServer((request, response) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk) => {
+      body += chunk;
+    });
+    request.on("end", async () => {
+      const headers = {};
+      for (const name of RECORDED_HEADERS) {
+        if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+      }
+      let json;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = body;
+      }
+      requests.push({ method: request.method, path: request.url, headers, body: json });
+      const reply = script.shift() ?? { status: 599, body: "no canned response left" };
+      response.writeHead(reply.status ?? 200, { connection: "close", ...reply.headers });
+      for (const chunk of reply.chunks ?? [reply.body ?? ""]) {
+        response.write(chunk);
+        // A pause between chunks, so the client reads them apart.
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      response.end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  server.unref?.();
+  baseUrl = `http://127.0.0.1:${server.address().port}`;
+}
+
+function mask(value) {
+  const port = String(server.address().port);
+  return JSON.parse(
+    JSON.stringify(value, (key, item) => {
+      if ((key === "timestamp" || key === "durationMs") && typeof item === "number") return "<time>";
+      if (typeof item === "string" && item.includes(port)) return item.split(port).join("<port>");
+      // pi's own user agent names the platform and the engine's version.
+      if (key === "user-agent" && typeof item === "string" && item.startsWith("pi/")) return "<pi user agent>";
+      return item;
+    }),
+  );
+}
+
+/** An event as data: everything but the partial message, which is the final message while it is built. */
+function reduceEvent(event) {
+  const { partial: _partial, ...rest } = event;
+  return rest;
+}
+
+/** Runs `start(baseUrl)` (which returns a stream) against `replies`; the requests, events and final message. */
+async function exchange(replies, start, keep = {}) {
+  await startServer();
+  script = [...replies];
+  requests = [];
+  const stream = await start(baseUrl);
+  const events = [];
+  for await (const event of stream) events.push(reduceEvent(event));
+  const message = await stream.result();
+  keep.message = message;
+  const result = mask({ requests, events, message });
+  script = [];
+  requests = [];
+  return result;
+}
+
+/** An SSE stream as the vendor sends it: `event:` lines (when named) and `data:` lines. */
+function sse(events, { named = true } = {}) {
+  return events
+    .map((event) => (named && typeof event === "object" ? `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n` : `data: ${typeof event === "string" ? event : JSON.stringify(event)}\n\n`))
+    .join("");
+}
+
+/** Text cut into pieces of `size` characters, so events straddle network chunks. */
+function pieces(text, size) {
+  const out = [];
+  for (let index = 0; index < text.length; index += size) out.push(text.slice(index, index + size));
+  return out;
+}
+
+const SSE_HEADERS = { "content-type": "text/event-stream" };
+
+function sseReply(events, size = 37) {
+  return { status: 200, headers: SSE_HEADERS, chunks: pieces(sse(events), size) };
+}
+
+// --- Anthropic --------------------------------------------------------------------
+
+function anthropicStart(id = "msg_1", model = "claude-sonnet-4-5", usage = {}) {
+  return {
+    type: "message_start",
+    message: {
+      id,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: 25, output_tokens: 1, cache_read_input_tokens: 3, cache_creation_input_tokens: 0, ...usage },
+    },
+  };
+}
+
+function anthropicEnd(stopReason = "end_turn", usage = { output_tokens: 12 }, extra = {}) {
+  return [{ type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null, ...extra }, usage }, { type: "message_stop" }];
+}
+
+function anthropicText(index, parts) {
+  return [
+    { type: "content_block_start", index, content_block: { type: "text", text: "" } },
+    ...parts.map((text) => ({ type: "content_block_delta", index, delta: { type: "text_delta", text } })),
+    { type: "content_block_stop", index },
+  ];
+}
+
+const TOOLS = [
+  {
+    name: "read",
+    description: "Read a file",
+    parameters: {
+      type: "object",
+      properties: { path: { type: "string", description: "The path" }, limit: { type: "number" } },
+      required: ["path"],
+    },
+  },
+  {
+    name: "bash",
+    description: "Run a command",
+    parameters: { type: "object", properties: { command: { type: "string" } }, required: ["command"] },
+  },
+];
+
+const IMAGE = { type: "image", data: "aGVsbG8=", mimeType: "image/png" };
+
+function historyContext(model) {
+  return {
+    systemPrompt: "You are terse.",
+    tools: TOOLS,
+    messages: [
+      { role: "user", content: [{ type: "text", text: "look" }, IMAGE], timestamp: 1 },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "mine", thinkingSignature: "sig-1" },
+          { type: "text", text: "Reading." },
+          { type: "toolCall", id: "call|1/odd", name: "read", arguments: { path: "a.txt" } },
+          { type: "toolCall", id: "call_2", name: "bash", arguments: { command: "ls" } },
+        ],
+        api: model.api,
+        provider: model.provider,
+        model: model.id,
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "toolUse",
+        timestamp: 2,
+      },
+      { role: "toolResult", toolCallId: "call|1/odd", toolName: "read", content: [{ type: "text", text: "contents" }], isError: false, timestamp: 3 },
+      { role: "toolResult", toolCallId: "call_2", toolName: "bash", content: [{ type: "text", text: "boom" }, IMAGE], isError: true, timestamp: 4 },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "other model's thoughts", thinkingSignature: "x" },
+          { type: "text", text: "From elsewhere." },
+          { type: "toolCall", id: "call|3", name: "read", arguments: { path: "b" } },
+        ],
+        api: "openai-responses",
+        provider: "openai",
+        model: "gpt-5",
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "toolUse",
+        timestamp: 5,
+      },
+      { role: "user", content: "go on \uD800 please", timestamp: 6 },
+    ],
+  };
+}
+
+const SIMPLE = { systemPrompt: "You are terse.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+
+function addAnthropicCases(add, ai) {
+  const model = (url, id = "claude-sonnet-4-5", extra = {}) => ({ ...ai.getModel("anthropic", id), baseUrl: url, ...extra });
+  const key = { apiKey: "sk-ant-test" };
+
+  add("providers.anthropic.text", () =>
+    exchange([sseReply([anthropicStart(), ...anthropicText(0, ["Hel", "lo", " there"]), ...anthropicEnd()])], (url) =>
+      ai.streamAnthropic(model(url), SIMPLE, { ...key, headers: { "X-Custom": "yes" } }),
+    ),
+  );
+  add("providers.anthropic.thinkingAndToolCall", () =>
+    exchange(
+      [
+        sseReply(
+          [
+            anthropicStart("msg_2", "claude-sonnet-4-5", { cache_creation: { ephemeral_1h_input_tokens: 2 }, cache_creation_input_tokens: 4 }),
+            { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } },
+            { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Let me " } },
+            { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "think." } },
+            { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig-abc" } },
+            { type: "content_block_stop", index: 0 },
+            { type: "content_block_start", index: 1, content_block: { type: "redacted_thinking", data: "opaque" } },
+            { type: "content_block_stop", index: 1 },
+            { type: "content_block_start", index: 2, content_block: { type: "tool_use", id: "toolu_1", name: "read", input: {} } },
+            { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: '{"pa' } },
+            { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: 'th": "a.t' } },
+            { type: "content_block_delta", index: 2, delta: { type: "input_json_delta", partial_json: 'xt"}' } },
+            { type: "content_block_stop", index: 2 },
+            ...anthropicEnd("tool_use", { output_tokens: 40, output_tokens_details: { thinking_tokens: 20 } }),
+          ],
+          23,
+        ),
+      ],
+      (url) => ai.streamSimpleAnthropic(model(url), ai.normalizeContext({ ...SIMPLE, tools: TOOLS }), { ...key, reasoning: "medium" }),
+    ),
+  );
+  add("providers.anthropic.historyConversion", () =>
+    exchange([sseReply([anthropicStart(), ...anthropicText(0, ["ok"]), ...anthropicEnd()])], (url) =>
+      ai.streamAnthropic(model(url), ai.normalizeContext(historyContext(model(url))), { ...key, cacheRetention: "long", temperature: 0.3, toolChoice: "auto", metadata: { user_id: "u1" } }),
+    ),
+  );
+  add("providers.anthropic.adaptiveThinking", () =>
+    exchange([sseReply([anthropicStart("msg_3", "claude-opus-4-7"), ...anthropicText(0, ["ok"]), ...anthropicEnd()])], (url) =>
+      ai.streamSimpleAnthropic(model(url, "claude-opus-4-7"), SIMPLE, { ...key, reasoning: "xhigh", temperature: 1, cacheRetention: "none" }),
+    ),
+  );
+  add("providers.anthropic.oauthClaudeCode", () =>
+    exchange(
+      [
+        sseReply([
+          anthropicStart(),
+          { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_9", name: "Bash", input: {} } },
+          { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"command":"ls"}' } },
+          { type: "content_block_stop", index: 0 },
+          ...anthropicEnd("tool_use"),
+        ]),
+      ],
+      (url) => ai.streamSimpleAnthropic(model(url), ai.normalizeContext({ ...SIMPLE, tools: TOOLS }), { apiKey: "sk-ant-oat01-token" }),
+    ),
+  );
+  add("providers.anthropic.payloadAndResponseHooks", async () => {
+    const seen = [];
+    const result = await exchange([sseReply([anthropicStart(), ...anthropicText(0, ["ok"]), ...anthropicEnd()])], (url) =>
+      ai.streamAnthropic(model(url), SIMPLE, {
+        ...key,
+        onPayload: (params, requested) => {
+          seen.push(["payload", requested.id, Object.keys(params)]);
+          return { ...params, max_tokens: 77, stream: false, extra_field: 1 };
+        },
+        onResponse: (response) => {
+          seen.push(["response", response.status, response.headers["content-type"]]);
+        },
+        onProviderStreamEvent: (event) => {
+          seen.push(["event", event.type]);
+        },
+      }),
+    );
+    return { seen, result };
+  });
+  add("providers.anthropic.error400", () =>
+    exchange(
+      [
+        {
+          status: 400,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum" } }),
+        },
+      ],
+      (url) => ai.streamAnthropic(model(url), SIMPLE, key),
+    ),
+  );
+  add("providers.anthropic.error429RetriedThenAnswered", () =>
+    exchange(
+      [
+        { status: 429, headers: { "content-type": "application/json", "retry-after-ms": "5" }, body: JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "slow down" } }) },
+        sseReply([anthropicStart(), ...anthropicText(0, ["after retry"]), ...anthropicEnd()]),
+      ],
+      (url) => ai.streamAnthropic(model(url), SIMPLE, { ...key, maxRetries: 2 }),
+    ),
+  );
+  add("providers.anthropic.error429RetryDelayTooLong", () =>
+    exchange(
+      [{ status: 429, headers: { "retry-after": "120" }, body: JSON.stringify({ type: "error", error: { type: "rate_limit_error", message: "later" } }) }],
+      (url) => ai.streamAnthropic(model(url), SIMPLE, { ...key, maxRetries: 1 }),
+    ),
+  );
+  add("providers.anthropic.error500PlainText", () =>
+    exchange([{ status: 500, headers: { "content-type": "text/plain" }, body: "upstream exploded" }], (url) =>
+      ai.streamAnthropic(model(url), SIMPLE, key),
+    ),
+  );
+  add("providers.anthropic.streamCutBeforeStop", () =>
+    exchange([sseReply([anthropicStart(), ...anthropicText(0, ["partial"]).slice(0, 2)])], (url) => ai.streamAnthropic(model(url), SIMPLE, key)),
+  );
+  add("providers.anthropic.streamErrorEvent", () =>
+    exchange(
+      [
+        {
+          status: 200,
+          headers: SSE_HEADERS,
+          body:
+            sse([anthropicStart(), ...anthropicText(0, ["so far"]).slice(0, 2)]) +
+            `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } })}\n\n`,
+        },
+      ],
+      (url) => ai.streamAnthropic(model(url), SIMPLE, key),
+    ),
+  );
+  add("providers.anthropic.refusalAndUnknownStop", async () => [
+    await exchange([sseReply([anthropicStart(), ...anthropicText(0, ["no"]), ...anthropicEnd("refusal", { output_tokens: 2 }, { stop_details: { explanation: "Not allowed." } })])], (url) =>
+      ai.streamAnthropic(model(url), SIMPLE, key),
+    ),
+    await exchange([sseReply([anthropicStart(), ...anthropicEnd("mystery")])], (url) => ai.streamAnthropic(model(url), SIMPLE, key)),
+    await exchange([sseReply([anthropicStart(), ...anthropicText(0, ["x"]), { type: "message_stop" }])], (url) => ai.streamAnthropic(model(url), SIMPLE, key)),
+  ]);
+  add("providers.anthropic.noKeyAndAborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    return [
+      await exchange([], (url) => ai.streamAnthropic(model(url), SIMPLE, {})),
+      await exchange([], (url) => ai.streamSimpleAnthropic(model(url), SIMPLE, {})),
+      await exchange([], (url) => ai.streamAnthropic(model(url), SIMPLE, { ...key, signal: controller.signal })),
+    ];
+  });
+  add("providers.anthropic.openRouterBilling", () =>
+    exchange(
+      [sseReply([anthropicStart("gen-1", "anthropic/claude-sonnet-4.5"), ...anthropicText(0, ["ok"]), ...anthropicEnd("end_turn", { output_tokens: 5, cost: 0.25, is_byok: false })])],
+      (url) => ai.streamAnthropic({ ...ai.getModel("openrouter", "anthropic/claude-sonnet-4.5"), baseUrl: url }, SIMPLE, { ...key, sessionId: "s-or" }),
+    ),
+  );
+  add("providers.anthropic.messageThreads", async () => {
+    const threaded = (url) => model(url, "claude-sonnet-4-5", { compat: { supportsStrictTools: true, supportsMessageThreads: true } });
+    const kept = {};
+    const first = await exchange(
+      [sseReply([anthropicStart("msg_t1"), ...anthropicText(0, ["one"]), ...anthropicEnd()])],
+      (url) => ai.streamAnthropic(threaded(url), SIMPLE, { ...key, sessionId: "thread-session" }),
+      kept,
+    );
+    const reply = kept.message;
+    const next = {
+      ...SIMPLE,
+      messages: [...SIMPLE.messages, { ...reply, timestamp: 2 }, { role: "user", content: "more", timestamp: 3 }],
+    };
+    const second = await exchange([sseReply([anthropicStart("msg_t2"), ...anthropicText(0, ["two"]), ...anthropicEnd()])], (url) =>
+      ai.streamAnthropic(threaded(url), next, { ...key, sessionId: "thread-session" }),
+    );
+    const third = await exchange(
+      [
+        { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "thread: Extra inputs are not permitted" } }) },
+        sseReply([anthropicStart("msg_t3"), ...anthropicText(0, ["three"]), ...anthropicEnd()]),
+      ],
+      (url) => ai.streamAnthropic(threaded(url), SIMPLE, { ...key, sessionId: "thread-session-2" }),
+    );
+    ai.cleanupSessionResources?.();
+    return [first.requests, second.requests, third];
+  });
+}
+
+/** Adds the provider cases; `ai` is the pi-ai module under test. */
+export function addProviderCases(add, ai) {
+  addAnthropicCases(add, ai);
+}
