@@ -390,7 +390,206 @@ function addAnthropicCases(add, ai) {
   });
 }
 
+// --- OpenAI Chat Completions -----------------------------------------------------
+
+function chunk(delta, extra = {}) {
+  return { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "served-model", choices: [{ index: 0, delta, finish_reason: null }], ...extra };
+}
+
+function finish(reason, usage) {
+  return { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "served-model", choices: [{ index: 0, delta: {}, finish_reason: reason }], ...(usage ? { usage } : {}) };
+}
+
+const COMPLETION_USAGE = {
+  prompt_tokens: 120,
+  completion_tokens: 30,
+  total_tokens: 150,
+  prompt_tokens_details: { cached_tokens: 20 },
+  completion_tokens_details: { reasoning_tokens: 10 },
+};
+
+function completionsReply(chunks, size = 41) {
+  return { status: 200, headers: SSE_HEADERS, chunks: pieces(sse([...chunks, "[DONE]"], { named: false }), size) };
+}
+
+const GRAMMAR_TOOL = {
+  name: "patch",
+  description: "Apply a patch",
+  parameters: { type: "object", properties: { input: { type: "string" } }, required: ["input"] },
+  constrainedSampling: { type: "grammar", variants: { openai_lark: "start: /.+/" } },
+};
+
+function addCompletionsCases(add, ai) {
+  const model = (url, provider, id, extra = {}) => ({ ...ai.getModel(provider, id), baseUrl: url, ...extra });
+  const key = { apiKey: "sk-test" };
+  const withTools = (context) => ai.normalizeContext({ ...context, tools: TOOLS });
+
+  add("providers.completions.textAndToolCalls", () =>
+    exchange(
+      [
+        completionsReply([
+          chunk({ role: "assistant", content: "" }),
+          chunk({ content: "Let me " }),
+          chunk({ content: "look." }),
+          chunk({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "read", arguments: "" } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '{"path":' } }] }),
+          chunk({ tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "bash", arguments: '{"comm' } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '"a.txt"}' } }] }),
+          chunk({ tool_calls: [{ index: 1, function: { arguments: 'and":"ls"}' } }] }),
+          finish("tool_calls"),
+          { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "served-model", choices: [], usage: COMPLETION_USAGE },
+        ]),
+      ],
+      (url) => ai.streamOpenAICompletions(model(url, "groq", "llama-3.1-8b-instant"), withTools(SIMPLE), { ...key, headers: { "X-Custom": "c" }, maxTokens: 500, temperature: 0.2, toolChoice: "auto" }),
+    ),
+  );
+  add("providers.completions.deepseekReasoningHistory", () =>
+    exchange(
+      [
+        completionsReply([
+          chunk({ role: "assistant", reasoning_content: "Think" }),
+          chunk({ reasoning_content: "ing..." }),
+          chunk({ content: "Answer." }),
+          finish("stop", { prompt_tokens: 50, completion_tokens: 9, prompt_cache_hit_tokens: 40 }),
+        ]),
+      ],
+      (url) => {
+        const deepseek = model(url, "deepseek", "deepseek-flash");
+        const context = historyContext(deepseek);
+        context.messages[1] = {
+          ...context.messages[1],
+          content: [{ type: "thinking", thinking: "earlier", thinkingSignature: "reasoning_content" }, ...context.messages[1].content.slice(1)],
+        };
+        return ai.streamSimpleOpenAICompletions(deepseek, ai.normalizeContext(context), { ...key, reasoning: "high", sessionId: "sess-1" });
+      },
+    ),
+  );
+  add("providers.completions.openRouterReasoningDetails", () =>
+    exchange(
+      [
+        completionsReply([
+          chunk({ role: "assistant", reasoning: "Plan", reasoning_details: [{ type: "reasoning.text", text: "Plan", index: 0, format: "x" }] }),
+          chunk({ reasoning: " more", reasoning_details: [{ type: "reasoning.text", text: " more", signature: "s1", index: 0 }] }),
+          chunk({ reasoning_details: [{ type: "reasoning.encrypted", data: "ZW5j", id: "r1", index: 1 }, { bogus: true }] }),
+          chunk({ content: "Done" }),
+          finish("stop", { ...COMPLETION_USAGE, cost: 0.5, is_byok: true, cost_details: { upstream_inference_cost: null, upstream_inference_prompt_cost: 0.1, upstream_inference_completions_cost: 0.2 } }),
+        ]),
+      ],
+      (url) =>
+        ai.streamSimpleOpenAICompletions(model(url, "openrouter", "~deepseek/deepseek-flash-latest"), withTools(SIMPLE), { ...key, reasoning: "medium", sessionId: "or-session", cacheRetention: "long" }),
+    ),
+  );
+  add("providers.completions.thinkingFormats", async () => {
+    const reply = () => completionsReply([chunk({ content: "ok" }), finish("stop")]);
+    const results = [];
+    for (const [provider, id, reasoning] of [
+      ["zai", "glm-4.7", "high"],
+      ["zai", "glm-4.7", undefined],
+      ["qwen-token-plan", "deepseek-v4-flash-0731", "high"],
+      ["together", "deepseek-ai/DeepSeek-V4-Pro-0813", "high"],
+      ["baseten", "deepseek-ai/DeepSeek-V4-Flash-0731", undefined],
+      ["cerebras", "gpt-oss-120b", "low"],
+      ["moonshotai", "kimi-k2.6", "high"],
+      ["xiaomi", "mimo-v2.6-flash", undefined],
+      ["ant-ling", "Ling-2.6-1T", "high"],
+    ]) {
+      const result = await exchange([reply()], (url) => ai.streamSimpleOpenAICompletions(model(url, provider, id), withTools(SIMPLE), { ...key, reasoning }));
+      results.push({ provider, reasoning, headers: result.requests[0].headers, body: result.requests[0].body });
+    }
+    return results;
+  });
+  add("providers.completions.compatOverrides", () =>
+    exchange(
+      [
+        completionsReply([
+          chunk({ role: "assistant", tool_calls: [{ index: 0, id: "call_g", type: "custom", custom: { name: "patch", input: "line one\n" } }] }),
+          chunk({ tool_calls: [{ index: 0, custom: { input: 'with "quotes"' } }] }),
+          finish("tool_calls", COMPLETION_USAGE),
+        ]),
+      ],
+      (url) => {
+        const custom = model(url, "groq", "llama-3.1-8b-instant", {
+          provider: "openai",
+          reasoning: true,
+          thinkingLevelMap: { off: "none" },
+          compat: {
+            supportsStrictMode: true,
+            supportsOpenAIGrammarTools: true,
+            requiresAssistantAfterToolResult: true,
+            requiresToolResultName: true,
+            requiresThinkingAsText: true,
+            thinkingFormat: "chat-template",
+            chatTemplateKwargs: { enable_thinking: { $var: "thinking.enabled" }, budget: { $var: "thinking.budget" }, level: { omitWhenOff: true }, fixed: 3 },
+            thinkingTokenBudgetField: "thinking_budget",
+            promptCacheKeyMode: "enabled",
+            vllmPriority: 5,
+            supportsMidConvoSystemMessages: true,
+            supportsMidConvoToolAdditions: true,
+            openRouterRouting: { only: ["a"] },
+            vercelGatewayRouting: { order: ["b"] },
+          },
+          samplingParams: { top_p: 0.9 },
+        });
+        const context = historyContext(custom);
+        context.tools = [...TOOLS, GRAMMAR_TOOL];
+        context.messages.push({ role: "system", content: "Now also patch.", toolsAdded: [{ ...TOOLS[0], name: "write" }], timestamp: 7 });
+        return ai.streamSimpleOpenAICompletions(custom, ai.normalizeContext(context), { ...key, reasoning: "medium", sessionId: "x".repeat(70), maxTokens: 4000 });
+      },
+    ),
+  );
+  add("providers.completions.hooks", async () => {
+    const seen = [];
+    const result = await exchange([completionsReply([chunk({ content: "ok" }), finish("length")])], (url) =>
+      ai.streamOpenAICompletions(model(url, "groq", "llama-3.1-8b-instant"), SIMPLE, {
+        ...key,
+        onPayload: (params) => {
+          seen.push(["payload", Object.keys(params)]);
+          return { ...params, injected: true };
+        },
+        onResponse: (response) => seen.push(["response", response.status]),
+        onProviderStreamEvent: (event) => seen.push(["event", event.choices?.[0]?.finish_reason ?? null]),
+      }),
+    );
+    return { seen, result };
+  });
+  add("providers.completions.errors", async () => {
+    const groq = (url) => model(url, "groq", "llama-3.1-8b-instant");
+    const one = (reply, options = key) => exchange([reply], (url) => ai.streamOpenAICompletions(groq(url), SIMPLE, options));
+    return [
+      await one({
+        status: 400,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ error: { message: "context_length_exceeded", type: "invalid_request_error", metadata: { raw: "upstream said no" } } }),
+      }),
+      await one({ status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify({ detail: "bad key" }) }),
+      await one({ status: 502, headers: { "content-type": "text/html" }, body: "<html>Bad gateway</html>" }),
+      await one(completionsReply([chunk({ content: "so far" }), { error: { message: "Rate limit hit mid-stream", code: 429 } }])),
+      await one({ status: 200, headers: SSE_HEADERS, body: sse([chunk({ content: "cut" })], { named: false }) }),
+      await one(completionsReply([chunk({ content: "flagged" }), finish("content_filter")])),
+      await one({ status: 200, headers: SSE_HEADERS, body: "data: {not json}\n\n" }),
+      await one({ status: 200, headers: SSE_HEADERS, body: "" }, {}),
+    ];
+  });
+  add("providers.completions.retryAndAbort", async () => {
+    const groq = (url) => model(url, "groq", "llama-3.1-8b-instant");
+    const controller = new AbortController();
+    controller.abort();
+    return [
+      await exchange(
+        [
+          { status: 503, headers: { "retry-after": "0" }, body: "busy" },
+          { status: 500, headers: { "x-should-retry": "false" }, body: JSON.stringify({ error: { message: "final" } }) },
+        ],
+        (url) => ai.streamOpenAICompletions(groq(url), SIMPLE, { ...key, maxRetries: 3 }),
+      ),
+      await exchange([], (url) => ai.streamOpenAICompletions(groq(url), SIMPLE, { ...key, signal: controller.signal })),
+      await exchange([], (url) => ai.streamSimpleOpenAICompletions(groq(url), SIMPLE, { headers: { Authorization: "Bearer from-header" }, signal: controller.signal })),
+    ];
+  });
+}
+
 /** Adds the provider cases; `ai` is the pi-ai module under test. */
 export function addProviderCases(add, ai) {
   addAnthropicCases(add, ai);
+  addCompletionsCases(add, ai);
 }

@@ -8,6 +8,7 @@ import { lazyApi } from "./lazy-stream.js";
 
 const loaders = {
   "anthropic-messages": () => import("./apis/anthropic-messages.js"),
+  "openai-completions": () => import("./apis/openai-completions.js"),
 };
 
 /** An api's stream functions over its module, loaded when first used. */
@@ -16,11 +17,23 @@ function builtinApi(api) {
 }
 
 export const anthropicMessagesApi = builtinApi("anthropic-messages");
+export const openAICompletionsApi = builtinApi("openai-completions");
 
-let anthropic;
-export const streamAnthropic = (model, context, options) => (anthropic ??= anthropicMessagesApi()).stream(model, context, options);
-export const streamSimpleAnthropic = (model, context, options) =>
-  (anthropic ??= anthropicMessagesApi()).streamSimple(model, context, options);
+/** pi's legacy stream functions of one api, sharing one api object made on first use. */
+function legacyStreams(makeApi) {
+  let api;
+  return {
+    stream: (model, context, options) => (api ??= makeApi()).stream(model, context, options),
+    streamSimple: (model, context, options) => (api ??= makeApi()).streamSimple(model, context, options),
+  };
+}
+
+const anthropic = legacyStreams(anthropicMessagesApi);
+export const streamAnthropic = anthropic.stream;
+export const streamSimpleAnthropic = anthropic.streamSimple;
+const openAICompletions = legacyStreams(openAICompletionsApi);
+export const streamOpenAICompletions = openAICompletions.stream;
+export const streamSimpleOpenAICompletions = openAICompletions.streamSimple;
 
 /**
  * Registers the built-in apis pihost implements, leaving apis that already

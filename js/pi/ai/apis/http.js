@@ -222,3 +222,44 @@ export async function retryProviderRequest(request, options = {}) {
     }
   }
 }
+
+export const MAX_PROVIDER_ERROR_BODY_CHARS = 4000;
+
+function isPlainNonEmptyObject(value) {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && Object.keys(value).length > 0;
+}
+
+function jsonText(value) {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? String(value) : text;
+  } catch {
+    return String(value);
+  }
+}
+
+function truncateErrorText(text, maxChars) {
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)}... [truncated ${text.length - maxChars} chars]`;
+}
+
+/**
+ * A provider failure as display text: the message when it already carries
+ * the response body (or there is no status or body), else "<status>: <body>"
+ * with the body from the error's parsed `error` (the OpenAI SDK's shape) or
+ * its text body, cut at MAX_PROVIDER_ERROR_BODY_CHARS.
+ */
+export function formatProviderFailure(error) {
+  if (!(error instanceof Error)) return jsonText(error);
+  const status = typeof error.statusCode === "number" ? error.statusCode : typeof error.status === "number" ? error.status : undefined;
+  let bodyText;
+  if (typeof error.body === "string") bodyText = error.body;
+  else if (isPlainNonEmptyObject(error.error)) bodyText = jsonText(error.error);
+  const trimmed = bodyText?.trim();
+  const body = trimmed ? truncateErrorText(trimmed, MAX_PROVIDER_ERROR_BODY_CHARS) : undefined;
+  const message = status === undefined && body === undefined ? withCauseDetail(error) : error.message;
+  if (body === undefined || message.includes(body) || status === undefined) return message;
+  return `${status}: ${body}`;
+}
