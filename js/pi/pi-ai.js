@@ -114,6 +114,9 @@ export {
   openAICompletionsApi,
   streamOpenAICompletions,
   streamSimpleOpenAICompletions,
+  openAIResponsesApi,
+  streamOpenAIResponses,
+  streamSimpleOpenAIResponses,
 } from "./ai/builtin-apis.js";
 export {
   registerApiProvider,

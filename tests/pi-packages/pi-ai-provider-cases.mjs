@@ -18,9 +18,11 @@ const RECORDED_HEADERS = [
   "authorization",
   "content-type",
   "openai-organization",
+  "session-id",
   "user-agent",
   "x-api-key",
   "x-app",
+  "x-client-request-id",
   "x-custom",
   "x-session-affinity",
   "x-session-id",
@@ -588,8 +590,174 @@ function addCompletionsCases(add, ai) {
   });
 }
 
+// --- OpenAI Responses ---------------------------------------------------------------
+
+const RESPONSES_USAGE = {
+  input_tokens: 200,
+  input_tokens_details: { cached_tokens: 50 },
+  output_tokens: 40,
+  output_tokens_details: { reasoning_tokens: 12 },
+  total_tokens: 240,
+};
+
+function responseObject(status, extra = {}) {
+  return { id: "resp_1", object: "response", status, model: "gpt-5", output: [], usage: RESPONSES_USAGE, ...extra };
+}
+
+function responsesMessage(index, id, parts, phase) {
+  const text = parts.join("");
+  return [
+    { type: "response.output_item.added", output_index: index, item: { type: "message", id, role: "assistant", status: "in_progress", content: [], ...(phase ? { phase } : {}) } },
+    ...parts.map((delta) => ({ type: "response.output_text.delta", output_index: index, item_id: id, content_index: 0, delta })),
+    {
+      type: "response.output_item.done",
+      output_index: index,
+      item: { type: "message", id, role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }], ...(phase ? { phase } : {}) },
+    },
+  ];
+}
+
+function responsesHistory(model) {
+  const reasoningItem = { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "earlier" }], encrypted_content: "ENC" };
+  return {
+    systemPrompt: "You are terse.",
+    tools: [...TOOLS, GRAMMAR_TOOL],
+    messages: [
+      { role: "user", content: [{ type: "text", text: "look" }, IMAGE], timestamp: 1 },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "earlier", thinkingSignature: JSON.stringify(reasoningItem) },
+          { type: "text", text: "Reading.", textSignature: JSON.stringify({ v: 1, id: "msg_abc", phase: "commentary" }) },
+          { type: "toolCall", id: "call_1|fc_1", name: "read", arguments: { path: "a.txt" } },
+          { type: "toolCall", id: "call_2|ctc_2", name: "patch", arguments: { input: "*** patch" } },
+        ],
+        api: model.api,
+        provider: model.provider,
+        model: model.id,
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "toolUse",
+        timestamp: 2,
+      },
+      { role: "toolResult", toolCallId: "call_1|fc_1", toolName: "read", content: [{ type: "text", text: "contents" }, IMAGE], isError: false, timestamp: 3 },
+      { role: "toolResult", toolCallId: "call_2|ctc_2", toolName: "patch", content: [], isError: false, timestamp: 4 },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Other model.", textSignature: "legacy-id" },
+          { type: "toolCall", id: "toolu_x|weird+id/=", name: "bash", arguments: { command: "ls" } },
+        ],
+        api: "anthropic-messages",
+        provider: "anthropic",
+        model: "claude-sonnet-4-5",
+        usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "toolUse",
+        timestamp: 5,
+      },
+      { role: "toolResult", toolCallId: "toolu_x|weird+id/=", toolName: "bash", content: [{ type: "text", text: "files" }], isError: false, timestamp: 6 },
+      { role: "user", content: "next", timestamp: 7 },
+    ],
+  };
+}
+
+function addResponsesCases(add, ai) {
+  const model = (url, id = "gpt-5", extra = {}) => ({ ...ai.getModel("openai", id), baseUrl: url, ...extra });
+  const key = { apiKey: "sk-test" };
+  const named = (events, size = 53) => ({ status: 200, headers: SSE_HEADERS, chunks: pieces(sse(events), size) });
+
+  add("providers.responses.text", () =>
+    exchange(
+      [
+        named([
+          { type: "response.created", response: responseObject("in_progress", { usage: null }) },
+          ...responsesMessage(0, "msg_1", ["Hel", "lo"], "final_answer"),
+          { type: "response.completed", response: responseObject("completed") },
+        ]),
+      ],
+      (url) => ai.streamOpenAIResponses(model(url, "gpt-4o-mini"), ai.normalizeContext(SIMPLE), { ...key, sessionId: "sess-r", maxTokens: 8, temperature: 0.5, headers: { "X-Custom": "r" } }),
+    ),
+  );
+  add("providers.responses.reasoningAndFunctionCall", () =>
+    exchange(
+      [
+        named([
+          { type: "response.created", response: responseObject("in_progress", { usage: null }) },
+          { type: "response.output_item.added", output_index: 0, item: { type: "reasoning", id: "rs_9", summary: [] } },
+          { type: "response.reasoning_summary_text.delta", output_index: 0, summary_index: 0, delta: "Thinking " },
+          { type: "response.reasoning_summary_text.delta", output_index: 0, summary_index: 0, delta: "hard." },
+          { type: "response.reasoning_summary_part.done", output_index: 0, summary_index: 0 },
+          {
+            type: "response.output_item.done",
+            output_index: 0,
+            item: { type: "reasoning", id: "rs_9", summary: [{ type: "summary_text", text: "Thinking hard." }] },
+          },
+          { type: "response.output_item.added", output_index: 1, item: { type: "function_call", id: "fc_9", call_id: "call_9", name: "read", arguments: "" } },
+          { type: "response.function_call_arguments.delta", output_index: 1, delta: '{"pa' },
+          { type: "response.function_call_arguments.delta", output_index: 1, delta: 'th":"x' },
+          { type: "response.function_call_arguments.done", output_index: 1, arguments: '{"path":"x.md"}' },
+          { type: "response.output_item.done", output_index: 1, item: { type: "function_call", id: "fc_9", call_id: "call_9", name: "read", arguments: '{"path":"x.md"}' } },
+          {
+            type: "response.completed",
+            response: responseObject("completed", {
+              service_tier: "priority",
+              output: [{ type: "reasoning", id: "rs_9", encrypted_content: "BACKFILLED" }],
+              input_transformations: [
+                { type: "reasoning", id: "rs_1", action: "removed", reason: "prefix_mismatch" },
+                { type: "reasoning", id: "rs_2", action: "removed", reason: "turn_boundary" },
+              ],
+            }),
+          },
+        ]),
+      ],
+      (url) => ai.streamSimpleOpenAIResponses(model(url), ai.normalizeContext({ ...SIMPLE, tools: TOOLS }), { ...key, reasoning: "high" }),
+    ),
+  );
+  add("providers.responses.grammarToolAndHistory", () =>
+    exchange(
+      [
+        named([
+          { type: "response.output_item.added", output_index: 0, item: { type: "custom_tool_call", id: "ctc_5", call_id: "call_5", name: "patch", input: "*** Be" } },
+          { type: "response.custom_tool_call_input.delta", output_index: 0, delta: 'gin "x"\n' },
+          { type: "response.custom_tool_call_input.done", output_index: 0, input: '*** Begin "x"\n*** End' },
+          { type: "response.output_item.done", output_index: 0, item: { type: "custom_tool_call", id: "ctc_5", call_id: "call_5", name: "patch", input: '*** Begin "x"\n*** End' } },
+          { type: "response.completed", response: responseObject("completed") },
+        ]),
+      ],
+      (url) => {
+        const gpt5 = model(url);
+        return ai.streamOpenAIResponses(gpt5, ai.normalizeContext(responsesHistory(gpt5)), { ...key, reasoningEffort: "minimal", sessionId: "s".repeat(80), cacheRetention: "long", serviceTier: "flex" });
+      },
+    ),
+  );
+  add("providers.responses.stops", async () => {
+    const run = (terminal, options = key) =>
+      exchange([named([...responsesMessage(0, "msg_2", ["partial"]), ...terminal])], (url) => ai.streamOpenAIResponses(model(url, "gpt-4o-mini"), ai.normalizeContext(SIMPLE), options));
+    return [
+      await run([{ type: "response.incomplete", response: responseObject("incomplete", { incomplete_details: { reason: "max_output_tokens" } }) }]),
+      await run([{ type: "response.incomplete", response: responseObject("incomplete", { incomplete_details: { reason: "content_filter" } }) }]),
+      await run([{ type: "response.failed", response: responseObject("failed", { error: { code: "server_error", message: "The server had an error" } }) }]),
+      await run([{ type: "error", code: "rate_limit_exceeded", message: "Slow down", param: null }]),
+      await run([]),
+      await run([{ type: "response.completed", response: responseObject("cancelled") }]),
+    ];
+  });
+  add("providers.responses.httpErrors", async () => {
+    const one = (reply, id = "gpt-4o-mini", options = key) => exchange([reply], (url) => ai.streamOpenAIResponses(model(url, id), ai.normalizeContext(SIMPLE), options));
+    return [
+      await one({ status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "Invalid input", type: "invalid_request_error", param: "input", code: null } }) }),
+      await one({ status: 429, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "subscription_sharing_usage_limit_exceeded", type: "usage" } }) }),
+      await one({ status: 500, headers: { "content-type": "text/plain" }, body: "oops" }),
+      await exchange([{ status: 404, body: "missing" }], (url) =>
+        ai.streamOpenAIResponses({ ...ai.getModel("openai", "gpt-4o-mini"), provider: "custom-proxy", baseUrl: url }, ai.normalizeContext(SIMPLE), key),
+      ),
+      await one({ status: 200, body: "" }, "gpt-4o-mini", {}),
+    ];
+  });
+}
+
 /** Adds the provider cases; `ai` is the pi-ai module under test. */
 export function addProviderCases(add, ai) {
   addAnthropicCases(add, ai);
   addCompletionsCases(add, ai);
+  addResponsesCases(add, ai);
 }

@@ -9,6 +9,7 @@ import { lazyApi } from "./lazy-stream.js";
 const loaders = {
   "anthropic-messages": () => import("./apis/anthropic-messages.js"),
   "openai-completions": () => import("./apis/openai-completions.js"),
+  "openai-responses": () => import("./apis/openai-responses.js"),
 };
 
 /** An api's stream functions over its module, loaded when first used. */
@@ -18,6 +19,7 @@ function builtinApi(api) {
 
 export const anthropicMessagesApi = builtinApi("anthropic-messages");
 export const openAICompletionsApi = builtinApi("openai-completions");
+export const openAIResponsesApi = builtinApi("openai-responses");
 
 /** pi's legacy stream functions of one api, sharing one api object made on first use. */
 function legacyStreams(makeApi) {
@@ -34,6 +36,9 @@ export const streamSimpleAnthropic = anthropic.streamSimple;
 const openAICompletions = legacyStreams(openAICompletionsApi);
 export const streamOpenAICompletions = openAICompletions.stream;
 export const streamSimpleOpenAICompletions = openAICompletions.streamSimple;
+const openAIResponses = legacyStreams(openAIResponsesApi);
+export const streamOpenAIResponses = openAIResponses.stream;
+export const streamSimpleOpenAIResponses = openAIResponses.streamSimple;
 
 /**
  * Registers the built-in apis pihost implements, leaving apis that already

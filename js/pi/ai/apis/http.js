@@ -247,11 +247,12 @@ function truncateErrorText(text, maxChars) {
 
 /**
  * A provider failure as display text: the message when it already carries
- * the response body (or there is no status or body), else "<status>: <body>"
- * with the body from the error's parsed `error` (the OpenAI SDK's shape) or
- * its text body, cut at MAX_PROVIDER_ERROR_BODY_CHARS.
+ * the response body (or there is no status or body), else the status and
+ * the body, from the error's parsed `error` (the OpenAI SDK's shape) or its
+ * text body, cut at MAX_PROVIDER_ERROR_BODY_CHARS. With a `prefix` ("OpenAI
+ * API error"), a failure with a status reads "<prefix> (<status>): …".
  */
-export function formatProviderFailure(error) {
+export function formatProviderFailure(error, prefix) {
   if (!(error instanceof Error)) return jsonText(error);
   const status = typeof error.statusCode === "number" ? error.statusCode : typeof error.status === "number" ? error.status : undefined;
   let bodyText;
@@ -260,6 +261,8 @@ export function formatProviderFailure(error) {
   const trimmed = bodyText?.trim();
   const body = trimmed ? truncateErrorText(trimmed, MAX_PROVIDER_ERROR_BODY_CHARS) : undefined;
   const message = status === undefined && body === undefined ? withCauseDetail(error) : error.message;
-  if (body === undefined || message.includes(body) || status === undefined) return message;
-  return `${status}: ${body}`;
+  if (body === undefined || message.includes(body) || status === undefined) {
+    return prefix !== undefined && status !== undefined ? `${prefix} (${status}): ${message}` : message;
+  }
+  return prefix !== undefined ? `${prefix} (${status}): ${body}` : `${status}: ${body}`;
 }

@@ -21,14 +21,13 @@ import {
   resolveGrammarConstrainedSampling,
 } from "./grammar-tools.js";
 import { formatProviderFailure, headersToRecord, retryProviderRequest } from "./http.js";
-import { openAIRequest, openAIEvents } from "./openai-http.js";
+import { clampOpenAIPromptCacheKey, openAIEvents, openAIRequest } from "./openai-http.js";
 import { applyOpenRouterReportedCost, isOpenRouterModel } from "./openrouter-cost.js";
 import { transformMessages } from "./replay-messages.js";
 import { getJsonSchemaToolParameters, resolveJsonSchemaStrictSampling } from "./strict-schemas.js";
 import { sanitizeSurrogates, shortHash } from "./text-safety.js";
 import { buildBaseOptions, MIN_ANSWER_TOKENS, resolveSamplingParams, thinkingBudgetForLevel } from "./token-budget.js";
 
-const PROMPT_CACHE_KEY_MAX_CHARS = 64;
 const REASONING_FIELDS = ["reasoning", "reasoning_content", "reasoning_text"];
 // The order deltas are read in: llama.cpp's field first; some servers send two with the same text.
 const DELTA_REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"];
@@ -48,13 +47,6 @@ function clientApiKey(provider, apiKey, headers) {
 function resolveCacheRetention(cacheRetention, env) {
   if (cacheRetention) return cacheRetention;
   return providerEnvValue("PI_CACHE_RETENTION", env) === "long" ? "long" : "short";
-}
-
-/** At most 64 code points: OpenAI's limit on prompt_cache_key. */
-export function clampOpenAIPromptCacheKey(key) {
-  if (key === undefined) return undefined;
-  const chars = Array.from(key);
-  return chars.length <= PROMPT_CACHE_KEY_MAX_CHARS ? key : chars.slice(0, PROMPT_CACHE_KEY_MAX_CHARS).join("");
 }
 
 // --- what the server is, from its provider name and URL --------------------------

@@ -8,6 +8,15 @@ import { readSseEvents } from "./sse.js";
 const SDK_USER_AGENT = "OpenAI/JS 7.59.0";
 const DEFAULT_TIMEOUT_MS = 600_000;
 
+const PROMPT_CACHE_KEY_MAX_CHARS = 64;
+
+/** At most 64 code points: OpenAI's limit on prompt_cache_key. */
+export function clampOpenAIPromptCacheKey(key) {
+  if (key === undefined) return undefined;
+  const chars = Array.from(key);
+  return chars.length <= PROMPT_CACHE_KEY_MAX_CHARS ? key : chars.slice(0, PROMPT_CACHE_KEY_MAX_CHARS).join("");
+}
+
 function joinUrl(baseUrl, path) {
   return baseUrl + (baseUrl.endsWith("/") && path.startsWith("/") ? path.slice(1) : path);
 }
