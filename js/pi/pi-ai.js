@@ -117,6 +117,9 @@ export {
   openAIResponsesApi,
   streamOpenAIResponses,
   streamSimpleOpenAIResponses,
+  azureOpenAIResponsesApi,
+  streamAzureOpenAIResponses,
+  streamSimpleAzureOpenAIResponses,
 } from "./ai/builtin-apis.js";
 export {
   registerApiProvider,

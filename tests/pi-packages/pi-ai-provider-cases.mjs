@@ -15,6 +15,7 @@ const RECORDED_HEADERS = [
   "anthropic-beta",
   "anthropic-dangerous-direct-browser-access",
   "anthropic-version",
+  "api-key",
   "authorization",
   "content-type",
   "openai-organization",
@@ -755,9 +756,36 @@ function addResponsesCases(add, ai) {
   });
 }
 
+function addAzureCases(add, ai) {
+  const model = (url) => ({ ...ai.getModel("azure", "chat-latest"), baseUrl: url });
+  const reply = () => ({
+    status: 200,
+    headers: SSE_HEADERS,
+    chunks: pieces(sse([...responsesMessage(0, "msg_az", ["Azure ", "says hi"]), { type: "response.completed", response: responseObject("completed") }]), 29),
+  });
+  add("providers.azure.responses", async () => [
+    await exchange([reply()], (url) =>
+      ai.streamSimpleAzureOpenAIResponses(model(url), ai.normalizeContext({ ...SIMPLE, tools: TOOLS }), { apiKey: "az-key", reasoning: "low", sessionId: "az-s" }),
+    ),
+    await exchange([reply()], (url) =>
+      ai.streamAzureOpenAIResponses(model(`${url}/`), ai.normalizeContext(SIMPLE), {
+        apiKey: "az-key",
+        azureApiVersion: "2025-04-01-preview",
+        env: { AZURE_OPENAI_DEPLOYMENT_NAME_MAP: "chat-latest=my-deploy, other=x" },
+      }),
+    ),
+    await exchange([{ status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { code: "401", message: "Access denied due to invalid subscription key." } }) }], (url) =>
+      ai.streamAzureOpenAIResponses(model(url), ai.normalizeContext(SIMPLE), { apiKey: "bad", azureDeploymentName: "dep" }),
+    ),
+    await exchange([], (url) => ai.streamAzureOpenAIResponses(model(url), ai.normalizeContext(SIMPLE), {})),
+    await exchange([], (url) => ai.streamAzureOpenAIResponses({ ...model(url), baseUrl: "" }, ai.normalizeContext(SIMPLE), { apiKey: "k" })),
+  ]);
+}
+
 /** Adds the provider cases; `ai` is the pi-ai module under test. */
 export function addProviderCases(add, ai) {
   addAnthropicCases(add, ai);
   addCompletionsCases(add, ai);
   addResponsesCases(add, ai);
+  addAzureCases(add, ai);
 }

@@ -10,6 +10,7 @@ const loaders = {
   "anthropic-messages": () => import("./apis/anthropic-messages.js"),
   "openai-completions": () => import("./apis/openai-completions.js"),
   "openai-responses": () => import("./apis/openai-responses.js"),
+  "azure-openai-responses": () => import("./apis/azure-openai-responses.js"),
 };
 
 /** An api's stream functions over its module, loaded when first used. */
@@ -20,6 +21,7 @@ function builtinApi(api) {
 export const anthropicMessagesApi = builtinApi("anthropic-messages");
 export const openAICompletionsApi = builtinApi("openai-completions");
 export const openAIResponsesApi = builtinApi("openai-responses");
+export const azureOpenAIResponsesApi = builtinApi("azure-openai-responses");
 
 /** pi's legacy stream functions of one api, sharing one api object made on first use. */
 function legacyStreams(makeApi) {
@@ -39,6 +41,9 @@ export const streamSimpleOpenAICompletions = openAICompletions.streamSimple;
 const openAIResponses = legacyStreams(openAIResponsesApi);
 export const streamOpenAIResponses = openAIResponses.stream;
 export const streamSimpleOpenAIResponses = openAIResponses.streamSimple;
+const azureOpenAIResponses = legacyStreams(azureOpenAIResponsesApi);
+export const streamAzureOpenAIResponses = azureOpenAIResponses.stream;
+export const streamSimpleAzureOpenAIResponses = azureOpenAIResponses.streamSimple;
 
 /**
  * Registers the built-in apis pihost implements, leaving apis that already

@@ -22,12 +22,12 @@ function joinUrl(baseUrl, path) {
 }
 
 /** POSTs `body` to `path` under the model's base URL as OpenAI's client would, `headers` being its default headers. */
-export function openAIRequest({ model, path, apiKey, headers, body, options, url }) {
+export function openAIRequest({ model, path, apiKey, headers, body, options, url, auth }) {
   return postJson({
     url: url ?? joinUrl(model.baseUrl, path),
     headers: mergeRequestHeaders(
       { accept: "application/json", "user-agent": SDK_USER_AGENT },
-      apiKey ? { authorization: `Bearer ${apiKey}` } : undefined,
+      auth ?? (apiKey ? { authorization: `Bearer ${apiKey}` } : undefined),
       headers,
     ),
     body,
