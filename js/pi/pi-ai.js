@@ -120,6 +120,9 @@ export {
   azureOpenAIResponsesApi,
   streamAzureOpenAIResponses,
   streamSimpleAzureOpenAIResponses,
+  googleGenerativeAIApi,
+  streamGoogle,
+  streamSimpleGoogle,
 } from "./ai/builtin-apis.js";
 export {
   registerApiProvider,

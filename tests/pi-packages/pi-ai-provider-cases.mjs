@@ -25,6 +25,8 @@ const RECORDED_HEADERS = [
   "x-app",
   "x-client-request-id",
   "x-custom",
+  "x-goog-api-client",
+  "x-goog-api-key",
   "x-session-affinity",
   "x-session-id",
 ];
@@ -75,6 +77,8 @@ function mask(value) {
     JSON.stringify(value, (key, item) => {
       if ((key === "timestamp" || key === "durationMs") && typeof item === "number") return "<time>";
       if (typeof item === "string" && item.includes(port)) return item.split(port).join("<port>");
+      // Google's SDK names the engine's version.
+      if (key === "x-goog-api-client" && typeof item === "string") return item.replace(/ gl-node\/\S+/, " gl-node/<version>");
       // pi's own user agent names the platform and the engine's version.
       if (key === "user-agent" && typeof item === "string" && item.startsWith("pi/")) return "<pi user agent>";
       return item;
@@ -782,10 +786,82 @@ function addAzureCases(add, ai) {
   ]);
 }
 
+// --- Google Generative AI ----------------------------------------------------------
+
+function googleChunk(parts, extra = {}) {
+  return { candidates: [{ content: { role: "model", parts }, index: 0 }], responseId: "resp-g1", modelVersion: "gemini-x", ...extra };
+}
+
+const GOOGLE_USAGE = { promptTokenCount: 100, candidatesTokenCount: 20, thoughtsTokenCount: 5, cachedContentTokenCount: 10, totalTokenCount: 125 };
+
+function googleReply(chunks, size = 47) {
+  return { status: 200, headers: SSE_HEADERS, chunks: pieces(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join(""), size) };
+}
+
+/** Google tool call ids made up from the clock are masked. */
+function maskGeneratedIds(result) {
+  return JSON.parse(JSON.stringify(result).replace(/(_)\d{13}_\d+/g, "$1<generated>"));
+}
+
+function addGoogleCases(add, ai) {
+  const model = (url, id = "gemini-2.5-flash", extra = {}) => ({ ...ai.getModel("google", id), baseUrl: url, ...extra });
+  const key = { apiKey: "g-key" };
+
+  add("providers.google.textThinkingAndCalls", async () =>
+    maskGeneratedIds(
+      await exchange(
+        [
+          googleReply([
+            googleChunk([{ text: "Pondering", thought: true, thoughtSignature: "c2lnMQ==" }]),
+            googleChunk([{ text: " more.", thought: true }]),
+            googleChunk([{ text: "Hello" }]),
+            googleChunk([{ text: " world", thoughtSignature: "dGV4dA==" }]),
+            googleChunk([{ functionCall: { name: "read", args: { path: "a.txt" } }, thoughtSignature: "Y2FsbA==" }, { functionCall: { name: "bash", args: { command: "ls" }, id: "given-id" } }]),
+            googleChunk([], { candidates: [{ content: { role: "model", parts: [] }, finishReason: "STOP", index: 0 }], usageMetadata: GOOGLE_USAGE }),
+          ]),
+        ],
+        (url) => ai.streamSimpleGoogle(model(url), ai.normalizeContext({ ...SIMPLE, tools: TOOLS }), { ...key, reasoning: "medium", temperature: 0.4, headers: { "X-Custom": "g" } }),
+      ),
+    ),
+  );
+  add("providers.google.historyAndLevels", async () => {
+    const results = [];
+    for (const [id, reasoning, toolChoice] of [
+      ["gemini-2.5-flash", undefined, "any"],
+      ["gemini-3.1-pro-preview", "high", undefined],
+      ["gemini-3.1-pro-preview", undefined, "none"],
+      ["gemini-2.5-pro", "minimal", "auto"],
+      ["gemma-4-31b-it", "minimal", undefined],
+      ["gemini-4-hydrogen", "xhigh", undefined],
+    ]) {
+      const result = await exchange([googleReply([googleChunk([{ text: "ok" }], { candidates: [{ content: { role: "model", parts: [{ text: "ok" }] }, finishReason: "STOP" }] })])], (url) => {
+        const gemini = model(url, id);
+        const context = historyContext(gemini);
+        context.tools = [...TOOLS, { name: "pick", description: "Pick", parameters: { type: "object", properties: { kind: { const: "a" }, $defs: { x: {} } }, required: ["kind"] }, constrainedSampling: { type: "json_schema", strict: "prefer" } }];
+        return ai.streamSimpleGoogle(gemini, ai.normalizeContext(context), { ...key, reasoning, toolChoice, maxTokens: 1000 });
+      });
+      results.push({ id, reasoning, requests: result.requests, stop: result.message.stopReason, error: result.message.errorMessage });
+    }
+    return results;
+  });
+  add("providers.google.stopsAndErrors", async () => {
+    const one = (reply, options = key) => exchange([reply], (url) => ai.streamGoogle(model(url), ai.normalizeContext(SIMPLE), options));
+    return [
+      await one(googleReply([googleChunk([{ text: "cut" }], { candidates: [{ content: { role: "model", parts: [{ text: "cut" }] }, finishReason: "MAX_TOKENS" }] })])),
+      await one(googleReply([googleChunk([{ text: "bad" }], { candidates: [{ content: { role: "model", parts: [{ text: "bad" }] }, finishReason: "SAFETY" }] })])),
+      await one(googleReply([googleChunk([{ text: "no finish" }])])),
+      await one({ status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { code: 400, message: "API key not valid.", status: "INVALID_ARGUMENT" } }) }),
+      await one({ status: 503, headers: { "content-type": "text/plain" }, body: "overloaded" }),
+      await one(googleReply([]), {}),
+    ];
+  });
+}
+
 /** Adds the provider cases; `ai` is the pi-ai module under test. */
 export function addProviderCases(add, ai) {
   addAnthropicCases(add, ai);
   addCompletionsCases(add, ai);
   addResponsesCases(add, ai);
   addAzureCases(add, ai);
+  addGoogleCases(add, ai);
 }

@@ -11,6 +11,7 @@ const loaders = {
   "openai-completions": () => import("./apis/openai-completions.js"),
   "openai-responses": () => import("./apis/openai-responses.js"),
   "azure-openai-responses": () => import("./apis/azure-openai-responses.js"),
+  "google-generative-ai": () => import("./apis/google-generative-ai.js"),
 };
 
 /** An api's stream functions over its module, loaded when first used. */
@@ -22,6 +23,7 @@ export const anthropicMessagesApi = builtinApi("anthropic-messages");
 export const openAICompletionsApi = builtinApi("openai-completions");
 export const openAIResponsesApi = builtinApi("openai-responses");
 export const azureOpenAIResponsesApi = builtinApi("azure-openai-responses");
+export const googleGenerativeAIApi = builtinApi("google-generative-ai");
 
 /** pi's legacy stream functions of one api, sharing one api object made on first use. */
 function legacyStreams(makeApi) {
@@ -44,6 +46,9 @@ export const streamSimpleOpenAIResponses = openAIResponses.streamSimple;
 const azureOpenAIResponses = legacyStreams(azureOpenAIResponsesApi);
 export const streamAzureOpenAIResponses = azureOpenAIResponses.stream;
 export const streamSimpleAzureOpenAIResponses = azureOpenAIResponses.streamSimple;
+const google = legacyStreams(googleGenerativeAIApi);
+export const streamGoogle = google.stream;
+export const streamSimpleGoogle = google.streamSimple;
 
 /**
  * Registers the built-in apis pihost implements, leaving apis that already
