@@ -123,6 +123,9 @@ export {
   googleGenerativeAIApi,
   streamGoogle,
   streamSimpleGoogle,
+  mistralConversationsApi,
+  streamMistral,
+  streamSimpleMistral,
 } from "./ai/builtin-apis.js";
 export {
   registerApiProvider,

@@ -23,6 +23,7 @@ const RECORDED_HEADERS = [
   "user-agent",
   "x-api-key",
   "x-app",
+  "x-affinity",
   "x-client-request-id",
   "x-custom",
   "x-goog-api-client",
@@ -857,6 +858,68 @@ function addGoogleCases(add, ai) {
   });
 }
 
+// --- Mistral -------------------------------------------------------------------------
+
+function mistralChunk(delta, extra = {}) {
+  return { id: "cmpl-m1", object: "chat.completion.chunk", model: "mistral-x", choices: [{ index: 0, delta, finish_reason: null }], ...extra };
+}
+
+function mistralReply(chunks, size = 43) {
+  return { status: 200, headers: SSE_HEADERS, chunks: pieces(sse([...chunks, "[DONE]"], { named: false }), size) };
+}
+
+function addMistralCases(add, ai) {
+  const model = (url, id = "mistral-large-latest") => ({ ...ai.getModel("mistral", id), baseUrl: url });
+  const key = { apiKey: "m-key" };
+  add("providers.mistral.thinkingTextAndCalls", () =>
+    exchange(
+      [
+        mistralReply([
+          mistralChunk({ role: "assistant", content: "" }),
+          mistralChunk({ content: [{ type: "thinking", thinking: [{ type: "text", text: "Hmm, " }] }] }),
+          mistralChunk({ content: [{ type: "thinking", thinking: [{ type: "text", text: "yes." }] }] }),
+          mistralChunk({ content: "Ans" }),
+          mistralChunk({ content: [{ type: "text", text: "wer." }] }),
+          mistralChunk({ tool_calls: [{ id: "abcDEF123", index: 0, function: { name: "read", arguments: '{"path":' } }] }),
+          mistralChunk({ tool_calls: [{ id: "abcDEF123", index: 0, function: { name: "read", arguments: '"a"}' } }] }),
+          mistralChunk({ tool_calls: [{ id: "null", index: 1, function: { name: "bash", arguments: { command: "ls" } } }] }),
+          { ...mistralChunk({}), choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }], usage: { prompt_tokens: 80, completion_tokens: 12, total_tokens: 92, prompt_tokens_details: { cached_tokens: 30 } } },
+        ]),
+      ],
+      (url) => ai.streamSimpleMistral(model(url), ai.normalizeContext({ ...SIMPLE, tools: TOOLS }), { ...key, reasoning: "medium", sessionId: "m-s", toolChoice: "any", temperature: 0.1 }),
+    ),
+  );
+  add("providers.mistral.historyAndModes", async () => {
+    const results = [];
+    for (const [id, reasoning] of [
+      ["magistral-medium-latest", "high"],
+      ["magistral-medium-latest", undefined],
+      ["codestral-latest", undefined],
+    ]) {
+      const result = await exchange([mistralReply([{ ...mistralChunk({ content: "ok" }), choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] }])], (url) => {
+        const mistralModel = model(url, id);
+        return ai.streamSimpleMistral(mistralModel, ai.normalizeContext(historyContext(mistralModel)), { ...key, reasoning, cacheRetention: "none", sessionId: "ignored", headers: { "X-Affinity": "mine" } });
+      });
+      results.push({ id, reasoning, request: result.requests[0], stop: result.message.stopReason });
+    }
+    return results;
+  });
+  add("providers.mistral.stopsAndErrors", async () => {
+    const one = (reply, options = key) => exchange([reply], (url) => ai.streamMistral(model(url), ai.normalizeContext(SIMPLE), options));
+    const finish = (reason) => mistralReply([{ ...mistralChunk({ content: "x" }), choices: [{ index: 0, delta: { content: "x" }, finish_reason: reason }] }]);
+    return [
+      await one(finish("model_length")),
+      await one(finish("error")),
+      await one(finish("weird")),
+      await one(mistralReply([mistralChunk({ content: "no end" })])),
+      await one({ status: 422, headers: { "content-type": "application/json" }, body: JSON.stringify({ object: "error", message: "bad tool schema" }) }),
+      await one({ status: 500, body: "" }),
+      await one({ status: 200, headers: SSE_HEADERS, body: 'data: {"no":"choices"}\n\n' }),
+      await one(mistralReply([]), {}),
+    ];
+  });
+}
+
 /** Adds the provider cases; `ai` is the pi-ai module under test. */
 export function addProviderCases(add, ai) {
   addAnthropicCases(add, ai);
@@ -864,4 +927,5 @@ export function addProviderCases(add, ai) {
   addResponsesCases(add, ai);
   addAzureCases(add, ai);
   addGoogleCases(add, ai);
+  addMistralCases(add, ai);
 }

@@ -12,6 +12,7 @@ const loaders = {
   "openai-responses": () => import("./apis/openai-responses.js"),
   "azure-openai-responses": () => import("./apis/azure-openai-responses.js"),
   "google-generative-ai": () => import("./apis/google-generative-ai.js"),
+  "mistral-conversations": () => import("./apis/mistral-conversations.js"),
 };
 
 /** An api's stream functions over its module, loaded when first used. */
@@ -24,6 +25,7 @@ export const openAICompletionsApi = builtinApi("openai-completions");
 export const openAIResponsesApi = builtinApi("openai-responses");
 export const azureOpenAIResponsesApi = builtinApi("azure-openai-responses");
 export const googleGenerativeAIApi = builtinApi("google-generative-ai");
+export const mistralConversationsApi = builtinApi("mistral-conversations");
 
 /** pi's legacy stream functions of one api, sharing one api object made on first use. */
 function legacyStreams(makeApi) {
@@ -49,6 +51,9 @@ export const streamSimpleAzureOpenAIResponses = azureOpenAIResponses.streamSimpl
 const google = legacyStreams(googleGenerativeAIApi);
 export const streamGoogle = google.stream;
 export const streamSimpleGoogle = google.streamSimple;
+const mistral = legacyStreams(mistralConversationsApi);
+export const streamMistral = mistral.stream;
+export const streamSimpleMistral = mistral.streamSimple;
 
 /**
  * Registers the built-in apis pihost implements, leaving apis that already
