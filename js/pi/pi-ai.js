@@ -126,6 +126,7 @@ export {
   mistralConversationsApi,
   streamMistral,
   streamSimpleMistral,
+  piMessagesApi,
 } from "./ai/builtin-apis.js";
 export {
   registerApiProvider,

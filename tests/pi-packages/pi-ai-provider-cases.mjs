@@ -76,7 +76,9 @@ function mask(value) {
   const port = String(server.address().port);
   return JSON.parse(
     JSON.stringify(value, (key, item) => {
-      if ((key === "timestamp" || key === "durationMs") && typeof item === "number") return "<time>";
+      if ((key === "timestamp" || key === "durationMs" || key === "timestampMs") && typeof item === "number") return "<time>";
+      // Stack traces name the engine's frames.
+      if (key === "stack" && typeof item === "string") return "<stack>";
       if (typeof item === "string" && item.includes(port)) return item.split(port).join("<port>");
       // Google's SDK names the engine's version.
       if (key === "x-goog-api-client" && typeof item === "string") return item.replace(/ gl-node\/\S+/, " gl-node/<version>");
@@ -920,6 +922,44 @@ function addMistralCases(add, ai) {
   });
 }
 
+// --- pi-messages (the Radius protocol) ---------------------------------------------
+
+function addPiMessagesCases(add, ai) {
+  const model = (url) => ({ ...ai.getModel("radius", "balanced"), baseUrl: `${url}/v1/` });
+  const usage = { input: 5, output: 7, cacheRead: 0, cacheWrite: 0, totalTokens: 12, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  const wire = (events, size = 31) => ({ status: 200, headers: SSE_HEADERS, chunks: pieces(events.map((event) => `data: ${JSON.stringify(event)}\r\n\r\n`).join(""), size) });
+  add("providers.piMessages.stream", async () => [
+    await exchange(
+      [
+        wire([
+          { type: "start" },
+          { type: "thinking_start", contentIndex: 0 },
+          { type: "thinking_delta", contentIndex: 0, delta: "mm" },
+          { type: "thinking_end", contentIndex: 0, content: "mm", contentSignature: "sig" },
+          { type: "text_start", contentIndex: 1 },
+          { type: "text_delta", contentIndex: 1, delta: "Hi" },
+          { type: "text_end", contentIndex: 1, content: "Hi!" },
+          { type: "toolcall_start", contentIndex: 2, id: "t1", toolName: "read" },
+          { type: "toolcall_delta", contentIndex: 2, delta: '{"path":"a' },
+          { type: "toolcall_end", contentIndex: 2, toolCall: { type: "toolCall", id: "t1", name: "read", arguments: { path: "a" } } },
+          { type: "done", reason: "toolUse", usage, responseId: "r1", responseModel: "inner", rewrite: { from: "a", to: "b" } },
+        ]),
+      ],
+      (url) => ai.piMessagesApi().streamSimple(model(url), ai.normalizeContext({ ...SIMPLE, tools: TOOLS }), { apiKey: "rk", reasoning: "high", sessionId: "ps", debug: true, env: { PI_CACHE_RETENTION: "long" } }),
+    ),
+    await exchange([wire([{ type: "start" }, { type: "error", reason: "error", usage, errorMessage: "upstream failed" }])], (url) =>
+      ai.piMessagesApi().stream(model(url), ai.normalizeContext(SIMPLE), { apiKey: "rk" }),
+    ),
+    await exchange([wire([{ type: "start" }, { type: "text_delta", contentIndex: 3, delta: "x" }])], (url) => ai.piMessagesApi().stream(model(url), ai.normalizeContext(SIMPLE), { apiKey: "rk" })),
+    await exchange([wire([{ type: "start" }])], (url) => ai.piMessagesApi().stream(model(url), ai.normalizeContext(SIMPLE), { apiKey: "rk" })),
+    await exchange([{ status: 402, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "Out of credits", code: "insufficient_credits" } }) }], (url) =>
+      ai.piMessagesApi().stream(model(url), ai.normalizeContext(SIMPLE), { apiKey: "rk" }),
+    ),
+    await exchange([{ status: 500, body: "plain failure" }], (url) => ai.piMessagesApi().stream(model(url), ai.normalizeContext(SIMPLE), { apiKey: "rk" })),
+    await exchange([], (url) => ai.piMessagesApi().stream(model(url), ai.normalizeContext(SIMPLE), {})),
+  ]);
+}
+
 /** Adds the provider cases; `ai` is the pi-ai module under test. */
 export function addProviderCases(add, ai) {
   addAnthropicCases(add, ai);
@@ -928,4 +968,5 @@ export function addProviderCases(add, ai) {
   addAzureCases(add, ai);
   addGoogleCases(add, ai);
   addMistralCases(add, ai);
+  addPiMessagesCases(add, ai);
 }

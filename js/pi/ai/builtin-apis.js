@@ -13,6 +13,7 @@ const loaders = {
   "azure-openai-responses": () => import("./apis/azure-openai-responses.js"),
   "google-generative-ai": () => import("./apis/google-generative-ai.js"),
   "mistral-conversations": () => import("./apis/mistral-conversations.js"),
+  "pi-messages": () => import("./apis/pi-messages.js"),
 };
 
 /** An api's stream functions over its module, loaded when first used. */
@@ -26,6 +27,7 @@ export const openAIResponsesApi = builtinApi("openai-responses");
 export const azureOpenAIResponsesApi = builtinApi("azure-openai-responses");
 export const googleGenerativeAIApi = builtinApi("google-generative-ai");
 export const mistralConversationsApi = builtinApi("mistral-conversations");
+export const piMessagesApi = builtinApi("pi-messages");
 
 /** pi's legacy stream functions of one api, sharing one api object made on first use. */
 function legacyStreams(makeApi) {
