@@ -127,6 +127,9 @@ export {
   streamMistral,
   streamSimpleMistral,
   piMessagesApi,
+  registerBuiltInApiProviders,
+  generateImagesOpenRouter,
+  registerBuiltInImagesApiProviders,
 } from "./ai/builtin-apis.js";
 export {
   registerApiProvider,

@@ -960,6 +960,78 @@ function addPiMessagesCases(add, ai) {
   ]);
 }
 
+// --- registration and images ---------------------------------------------------------
+
+const BUILTIN_APIS = new Set([
+  "anthropic-messages",
+  "openai-completions",
+  "openai-responses",
+  "openai-codex-responses",
+  "azure-openai-responses",
+  "google-generative-ai",
+  "google-vertex",
+  "mistral-conversations",
+  "bedrock-converse-stream",
+  "pi-messages",
+]);
+
+function addRegistrationCases(add, ai) {
+  add("providers.registerBuiltIns", async () => {
+    ai.registerBuiltInApiProviders();
+    try {
+      const registered = ai.getApiProviders().map((provider) => provider.api).filter((api) => BUILTIN_APIS.has(api));
+      const viaStream = await exchange(
+        [sseReply([anthropicStart(), ...anthropicText(0, ["routed"]), ...anthropicEnd()])],
+        (url) => ai.stream({ ...ai.getModel("anthropic", "claude-sonnet-4-5"), baseUrl: url }, SIMPLE, { env: { ANTHROPIC_API_KEY: "from-env" } }),
+      );
+      const viaComplete = await exchange(
+        [completionsReply([chunk({ content: "done" }), finish("stop")])],
+        (url) => ai.completeSimple({ ...ai.getModel("groq", "llama-3.1-8b-instant"), baseUrl: url }, SIMPLE, { apiKey: "explicit" }).then((message) => {
+          const stream = ai.createAssistantMessageEventStream();
+          stream.push({ type: "done", reason: message.stopReason, message });
+          return stream;
+        }),
+      );
+      return { registered, viaStream, viaComplete };
+    } finally {
+      ai.unregisterApiProviders(undefined);
+    }
+  });
+  add("providers.openRouterImages", async () => {
+    await startServer();
+    const imageModel = { ...ai.getImageModels("openrouter")[0], baseUrl };
+    const run = async (reply, options) => {
+      script = [reply];
+      requests = [];
+      const result = await ai.generateImagesOpenRouter(imageModel, { input: [{ type: "text", text: "a cat" }, IMAGE] }, options);
+      const out = mask({ requests, result });
+      script = [];
+      return out;
+    };
+    ai.registerBuiltInImagesApiProviders();
+    return {
+      registered: typeof ai.getImagesApiProvider("openrouter-images")?.generateImages,
+      model: { api: imageModel.api, output: imageModel.output },
+      answers: [
+        await run(
+          {
+            status: 200,
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              id: "gen-img",
+              choices: [{ message: { role: "assistant", content: "Here it is", images: [{ type: "image_url", image_url: { url: "data:image/png;base64,QUJD" } }, { image_url: "https://x/y.png" }] } }],
+              usage: { prompt_tokens: 10, completion_tokens: 1290, prompt_tokens_details: { cached_tokens: 4, cache_write_tokens: 1 } },
+            }),
+          },
+          { apiKey: "or-key" },
+        ),
+        await run({ status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "bad prompt", code: 400 } }) }, { apiKey: "or-key" }),
+        await run({ status: 200, body: "{}" }, {}),
+      ],
+    };
+  });
+}
+
 /** Adds the provider cases; `ai` is the pi-ai module under test. */
 export function addProviderCases(add, ai) {
   addAnthropicCases(add, ai);
@@ -969,4 +1041,5 @@ export function addProviderCases(add, ai) {
   addGoogleCases(add, ai);
   addMistralCases(add, ai);
   addPiMessagesCases(add, ai);
+  addRegistrationCases(add, ai);
 }

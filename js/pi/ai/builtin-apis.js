@@ -4,6 +4,7 @@
 // calling a stream function below or registerBuiltInApiProviders(), model
 // calls keep going to the host (dispatch.js).
 import { getApiProvider, registerApiProvider } from "./dispatch.js";
+import { registerImagesApiProvider } from "./images-registry.js";
 import { lazyApi } from "./lazy-stream.js";
 
 const loaders = {
@@ -57,14 +58,59 @@ const mistral = legacyStreams(mistralConversationsApi);
 export const streamMistral = mistral.stream;
 export const streamSimpleMistral = mistral.streamSimple;
 
+// pi's built-in apis in its registration order. Those pihost does not
+// speak yet are registered too, so a model on one fails with a reason
+// instead of quietly going to the host.
+const BUILTIN_ORDER = [
+  "anthropic-messages",
+  "openai-completions",
+  "openai-responses",
+  "openai-codex-responses",
+  "azure-openai-responses",
+  "google-generative-ai",
+  "google-vertex",
+  "mistral-conversations",
+  "bedrock-converse-stream",
+  "pi-messages",
+];
+
+function notBuiltApi(api) {
+  return lazyApi(() => Promise.reject(new Error(`pihost: pi-ai's ${api} api has no direct HTTP implementation yet`)));
+}
+
 /**
- * Registers the built-in apis pihost implements, leaving apis that already
- * have a provider (a test's or an extension's override) alone.
+ * Registers pi's built-in apis, leaving apis that already have a provider
+ * (a test's or an extension's override) alone. Model calls on them then go
+ * over HTTP from the isolate instead of to the host.
  */
 export function registerBuiltInApiProviders() {
-  for (const api of Object.keys(loaders)) {
+  for (const api of BUILTIN_ORDER) {
     if (getApiProvider(api)) continue;
-    const streams = builtinApi(api)();
+    const streams = loaders[api] ? builtinApi(api)() : notBuiltApi(api);
     registerApiProvider({ api, stream: streams.stream, streamSimple: streams.streamSimple });
   }
+}
+
+let openRouterImages;
+
+/** Images from OpenRouter; a module that fails to load is reported in the result, as pi does. */
+export async function generateImagesOpenRouter(model, context, options) {
+  try {
+    openRouterImages ??= import("./apis/openrouter-images.js");
+    return await (await openRouterImages).generateImages(model, context, options);
+  } catch (error) {
+    return {
+      api: model.api,
+      provider: model.provider,
+      model: model.id,
+      output: [],
+      stopReason: "error",
+      errorMessage: error instanceof Error ? error.message : String(error),
+      timestamp: Date.now(),
+    };
+  }
+}
+
+export function registerBuiltInImagesApiProviders() {
+  registerImagesApiProvider({ api: "openrouter-images", generateImages: generateImagesOpenRouter });
 }

@@ -6,6 +6,7 @@
 // answers with the final AssistantMessage (see js/runtime/host-bridge.js).
 // Without the hook, or when it rejects, the call fails the way pi's does for
 // an api no provider is registered for.
+import { getEnvApiKey } from "./env-api-keys.js";
 import { AssistantMessageEventStream } from "./event-stream.js";
 import { normalizeContext } from "./transcript.js";
 import { emptyUsage } from "./usage.js";
@@ -149,10 +150,21 @@ function failStream(stream, model, options) {
   stream.end();
 }
 
+// What env-api-keys reports for credentials that are not a key (Vertex ADC, AWS).
+const AMBIENT_AUTH = "<authenticated>";
+
+/** Options with the provider's key from the environment, as pi passes them to a registered provider. */
+function withEnvApiKey(model, options) {
+  if (typeof options?.apiKey === "string" && options.apiKey.trim().length > 0) return options;
+  const apiKey = getEnvApiKey(model.provider, options?.env);
+  if (!apiKey || apiKey === AMBIENT_AUTH) return options;
+  return { ...options, apiKey };
+}
+
 function dispatchStream(kind, model, context, options) {
   const transcript = normalizeContext(context);
   const registered = getApiProvider(model.api);
-  if (registered) return registered[kind](model, transcript, options);
+  if (registered) return registered[kind](model, transcript, withEnvApiKey(model, options));
   const stream = new AssistantMessageEventStream();
   askHost(kind, model, transcript, options).then(
     (message) => replayMessage(stream, message, options),
@@ -164,7 +176,7 @@ function dispatchStream(kind, model, context, options) {
 async function dispatchComplete(kind, streamKind, model, context, options) {
   const transcript = normalizeContext(context);
   const registered = getApiProvider(model.api);
-  if (registered) return registered[streamKind](model, transcript, options).result();
+  if (registered) return registered[streamKind](model, transcript, withEnvApiKey(model, options)).result();
   // Created before asking, so the answer's durationMs counts from the request.
   const stream = new AssistantMessageEventStream();
   const answer = askHost(kind, model, transcript, options);
