@@ -997,6 +997,30 @@ function addRegistrationCases(add, ai) {
       ai.unregisterApiProviders(undefined);
     }
   });
+  add("providers.bedrockModule", async () => {
+    const calls = [];
+    const answerWith = (kind) => (model, context, options) => {
+      calls.push([kind, model.id, context.messages.length, options?.apiKey]);
+      const stream = ai.createAssistantMessageEventStream();
+      const message = { role: "assistant", content: [{ type: "text", text: kind }], api: model.api, provider: model.provider, model: model.id, usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: Date.now() };
+      Promise.resolve().then(() => {
+        stream.push({ type: "start", partial: message });
+        stream.push({ type: "done", reason: "stop", message });
+        stream.end();
+      });
+      return stream;
+    };
+    const bedrock = ai.getModels("amazon-bedrock")[0];
+    ai.setBedrockProviderModule({ stream: answerWith("stream"), streamSimple: answerWith("streamSimple") });
+    const viaModule = await exchange([], () => ai.bedrockConverseStreamApi().stream(bedrock, ai.normalizeContext(SIMPLE), { apiKey: "aws" }));
+    ai.setBedrockProviderLoader(async () => ({ stream: answerWith("loaded"), streamSimple: answerWith("loadedSimple") }));
+    const viaLoader = await exchange([], () => ai.bedrockConverseStreamApi().streamSimple(bedrock, ai.normalizeContext(SIMPLE), {}));
+    ai.setBedrockProviderLoader(async () => {
+      throw new Error("loader failed");
+    });
+    const failing = await exchange([], () => ai.bedrockConverseStreamApi().stream(bedrock, ai.normalizeContext(SIMPLE), {}));
+    return { calls, viaModule, viaLoader, failing };
+  });
   add("providers.openRouterImages", async () => {
     await startServer();
     const imageModel = { ...ai.getImageModels("openrouter")[0], baseUrl };

@@ -30,6 +30,26 @@ export const googleGenerativeAIApi = builtinApi("google-generative-ai");
 export const mistralConversationsApi = builtinApi("mistral-conversations");
 export const piMessagesApi = builtinApi("pi-messages");
 
+// Bedrock (AWS SigV4 and its binary event stream) has no implementation in
+// pihost; one set here (as pi's bundles set theirs) is used as in pi.
+let bedrockModuleLoader;
+
+/** Uses `module` (with stream and streamSimple) as the bedrock-converse-stream implementation. */
+export function setBedrockProviderModule(module) {
+  bedrockModuleLoader = async () => module;
+}
+
+/** Loads the bedrock-converse-stream implementation with `load`, on the first bedrock request. */
+export function setBedrockProviderLoader(load) {
+  bedrockModuleLoader = load;
+}
+
+export const bedrockConverseStreamApi = () =>
+  lazyApi(async () => {
+    if (!bedrockModuleLoader) throw new Error(notBuiltReason("bedrock-converse-stream"));
+    return await bedrockModuleLoader();
+  });
+
 /** pi's legacy stream functions of one api, sharing one api object made on first use. */
 function legacyStreams(makeApi) {
   let api;
@@ -74,8 +94,12 @@ const BUILTIN_ORDER = [
   "pi-messages",
 ];
 
+function notBuiltReason(api) {
+  return `pihost: pi-ai's ${api} api has no direct HTTP implementation yet`;
+}
+
 function notBuiltApi(api) {
-  return lazyApi(() => Promise.reject(new Error(`pihost: pi-ai's ${api} api has no direct HTTP implementation yet`)));
+  return lazyApi(() => Promise.reject(new Error(notBuiltReason(api))));
 }
 
 /**
@@ -86,7 +110,10 @@ function notBuiltApi(api) {
 export function registerBuiltInApiProviders() {
   for (const api of BUILTIN_ORDER) {
     if (getApiProvider(api)) continue;
-    const streams = loaders[api] ? builtinApi(api)() : notBuiltApi(api);
+    let streams;
+    if (loaders[api]) streams = builtinApi(api)();
+    else if (api === "bedrock-converse-stream") streams = bedrockConverseStreamApi();
+    else streams = notBuiltApi(api);
     registerApiProvider({ api, stream: streams.stream, streamSimple: streams.streamSimple });
   }
 }
