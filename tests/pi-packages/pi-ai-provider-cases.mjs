@@ -64,6 +64,8 @@ async function startServer() {
         // A pause between chunks, so the client reads them apart.
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
+      // A stream that stalls: it stays open until the client goes away.
+      if (reply.hang) await new Promise((resolve) => response.on("close", resolve));
       response.end();
     });
   });
@@ -960,6 +962,51 @@ function addPiMessagesCases(add, ai) {
   ]);
 }
 
+// --- aborting a stream midway ----------------------------------------------------------
+
+/**
+ * Starts a stream whose server stalls after its first chunks and aborts it
+ * once the first delta arrives. The abort's own error text is the engine's
+ * (its AbortError), so only the shape of the end is compared.
+ */
+async function abortMidway(reply, start) {
+  await startServer();
+  script = [{ ...reply, hang: true }];
+  requests = [];
+  const controller = new AbortController();
+  const stream = await start(baseUrl, controller.signal);
+  const types = [];
+  for await (const event of stream) {
+    types.push(event.type);
+    if (event.type.endsWith("_delta")) controller.abort();
+  }
+  const message = await stream.result();
+  script = [];
+  return { requests: requests.length, types, stopReason: message.stopReason, content: message.content, hasErrorMessage: typeof message.errorMessage === "string" };
+}
+
+function addAbortCases(add, ai) {
+  const SIMPLE_CONTEXT = () => ai.normalizeContext(SIMPLE);
+  add("providers.abortMidway", async () => [
+    await abortMidway(sseReply([anthropicStart(), ...anthropicText(0, ["first", "second"]).slice(0, 2)]), (url, signal) =>
+      ai.streamAnthropic({ ...ai.getModel("anthropic", "claude-sonnet-4-5"), baseUrl: url }, SIMPLE_CONTEXT(), { apiKey: "k", signal }),
+    ),
+    await abortMidway({ status: 200, headers: SSE_HEADERS, body: sse([chunk({ content: "first" })], { named: false }) }, (url, signal) =>
+      ai.streamOpenAICompletions({ ...ai.getModel("groq", "llama-3.1-8b-instant"), baseUrl: url }, SIMPLE_CONTEXT(), { apiKey: "k", signal }),
+    ),
+    await abortMidway(
+      { status: 200, headers: SSE_HEADERS, chunks: [sse(responsesMessage(0, "msg_a", ["first"]).slice(0, 2))] },
+      (url, signal) => ai.streamOpenAIResponses({ ...ai.getModel("openai", "gpt-4o-mini"), baseUrl: url }, SIMPLE_CONTEXT(), { apiKey: "sk-k", signal }),
+    ),
+    await abortMidway(googleReply([googleChunk([{ text: "first" }])]), (url, signal) =>
+      ai.streamGoogle({ ...ai.getModel("google", "gemini-2.5-flash"), baseUrl: url }, SIMPLE_CONTEXT(), { apiKey: "k", signal }),
+    ),
+    await abortMidway({ status: 200, headers: SSE_HEADERS, body: sse([mistralChunk({ content: "first" })], { named: false }) }, (url, signal) =>
+      ai.streamMistral({ ...ai.getModel("mistral", "mistral-large-latest"), baseUrl: url }, SIMPLE_CONTEXT(), { apiKey: "k", signal }),
+    ),
+  ]);
+}
+
 // --- registration and images ---------------------------------------------------------
 
 const BUILTIN_APIS = new Set([
@@ -1065,5 +1112,6 @@ export function addProviderCases(add, ai) {
   addGoogleCases(add, ai);
   addMistralCases(add, ai);
   addPiMessagesCases(add, ai);
+  addAbortCases(add, ai);
   addRegistrationCases(add, ai);
 }
