@@ -2,8 +2,9 @@
 // entry): TypeBox's Type, a StringEnum built on Type.Unsafe, pi-ai's pure
 // helpers (overflow and retry classification among them), its built-in
 // model catalog, the faux provider and the Models collection. Model calls
-// go to the embedding host (ai/dispatch.js); pi's network providers are not
-// here.
+// go to the embedding host (ai/dispatch.js) unless the caller opts into
+// pi's network providers (ai/builtin-apis.js), which then speak HTTP from
+// the isolate.
 import { Type } from "./typebox.js";
 
 export { Type };

@@ -1,7 +1,8 @@
 // pi-ai's api dispatch (`stream`, `complete` and their Simple forms) and its
-// api-provider registry. pihost ships no providers: a provider an extension
-// registers in this isolate with registerApiProvider is used as pi would use
-// it, and every other call goes to the embedding host through
+// api-provider registry. pihost registers no providers by itself: a provider
+// registered in this isolate (an extension's, or pi's built-in ones after
+// registerBuiltInApiProviders()) is used as pi would use it, and every other
+// call goes to the embedding host through
 // `globalThis.__pihostModelRequest(kind, model, transcript, options)`, which
 // answers with the final AssistantMessage (see js/runtime/host-bridge.js).
 // Without the hook, or when it rejects, the call fails the way pi's does for
@@ -46,7 +47,7 @@ export function unregisterApiProviders(sourceId) {
   }
 }
 
-/** Forgets every registered provider. pi then re-registers its built-in ones; pihost has none. */
+/** Forgets every registered provider. pi then re-registers its built-in ones; pihost leaves calls to the host. */
 export function resetApiProviders() {
   providers.clear();
 }
