@@ -962,6 +962,214 @@ function addPiMessagesCases(add, ai) {
   ]);
 }
 
+// --- less travelled paths of the three main apis -------------------------------------
+
+/** A fetch that sends every request to the local server, whatever host the model names. */
+function toLocalServer(url) {
+  return (target, init) => {
+    const parsed = new URL(String(target));
+    return globalThis.fetch(`${url}${parsed.pathname}${parsed.search}`, init);
+  };
+}
+
+const TOOL_CHANGES = (base) => ({
+  messages: [
+    { role: "system", content: "Base prompt.", toolsAdded: [TOOLS[0]], timestamp: 0 },
+    { role: "user", content: "one", timestamp: 1 },
+    {
+      role: "assistant",
+      content: [{ type: "text", text: "ok" }],
+      api: base.api,
+      provider: base.provider,
+      model: base.id,
+      providerThinkingLevel: "medium",
+      usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: "stop",
+      timestamp: 2,
+    },
+    { role: "system", content: "Now with bash.", toolsAdded: [TOOLS[1]], sections: { style: "Be brief." }, timestamp: 3 },
+    { role: "user", content: "two", timestamp: 4 },
+    { role: "system", content: "", toolsRemoved: [TOOLS[0]], toolsAdded: [{ ...TOOLS[1], description: "Run it" }], sections: { style: null }, timestamp: 5 },
+    { role: "user", content: "three", timestamp: 6 },
+  ],
+});
+
+const STRICT_TOOL = {
+  name: "lookup",
+  description: "Look up",
+  parameters: { type: "object", properties: { q: { type: "string" }, n: { type: "integer" } }, required: ["q"] },
+  constrainedSampling: { type: "json_schema", strict: "prefer" },
+};
+
+function addEdgeCases(add, ai) {
+  const anthropicModel = (url, extra = {}) => ({ ...ai.getModel("anthropic", "claude-sonnet-4-5"), baseUrl: url, ...extra });
+  const okAnthropic = () => sseReply([anthropicStart(), ...anthropicText(0, ["ok"]), ...anthropicEnd()]);
+
+  add("providers.edge.anthropicNativeToolChangesAndEffort", () =>
+    exchange([okAnthropic()], (url) => {
+      const model = anthropicModel(url, {
+        compat: { supportsMidConvoSystemMessages: true, supportsMidConvoToolChanges: true, supportsMidConvoEffort: true, supportsStrictTools: true },
+      });
+      return ai.streamSimpleAnthropic(model, TOOL_CHANGES(model), { apiKey: "k", reasoning: "medium", cacheRetention: "long" });
+    }),
+  );
+  add("providers.edge.anthropicStrictFallbackAndBetas", async () => {
+    const tooMany = { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "Too many strict tools (25)" } }) };
+    const strictContext = ai.normalizeContext({ ...SIMPLE, tools: [STRICT_TOOL, TOOLS[0]] });
+    return [
+      await exchange([tooMany, okAnthropic()], (url) => ai.streamAnthropic(anthropicModel(url), strictContext, { apiKey: "k", sessionId: "strict-s" })),
+      // The session remembers: its next request sends the tool non-strict at once.
+      await exchange([okAnthropic()], (url) => ai.streamAnthropic(anthropicModel(url), strictContext, { apiKey: "k", sessionId: "strict-s" })),
+      await exchange([okAnthropic()], (url) =>
+        ai.streamAnthropic(anthropicModel(url, { headers: { "anthropic-beta": "a-beta, b-beta ,a-beta" } }), strictContext, { apiKey: "k", headers: { "X-Custom": "1" } }),
+      ),
+      await exchange([okAnthropic()], (url) => ai.streamAnthropic(anthropicModel(url), strictContext, { apiKey: "k", headers: { "anthropic-beta": null }, thinkingEnabled: true })),
+      await exchange([okAnthropic()], (url) =>
+        ai.streamAnthropic({ ...anthropicModel(url), provider: "github-copilot" }, ai.normalizeContext({ ...SIMPLE, messages: [{ role: "user", content: [IMAGE], timestamp: 1 }] }), { apiKey: "gh-token" }),
+      ),
+      await exchange([okAnthropic()], (url) => ai.streamAnthropic(anthropicModel(url), strictContext, { headers: { Authorization: "Bearer header-auth" }, env: { PI_CACHE_RETENTION: "long" } })),
+    ];
+  });
+  add("providers.edge.anthropicFallbackModelAndTransformations", () =>
+    exchange(
+      [
+        sseReply([
+          { type: "content_block_start", index: 0, content_block: { type: "fallback" } },
+          anthropicStart("msg_f", "claude-haiku-4-5", { input_tokens: 1000 }),
+          ...anthropicText(1, ["from fallback"]),
+          { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 }, input_transformations: [{ type: "truncate", path: "messages.0", reason: "too long" }, { type: null }] },
+          { type: "message_stop" },
+        ]),
+      ],
+      (url) =>
+        ai.streamAnthropic(
+          anthropicModel(url, { compat: { allowedFallbackModels: [{ provider: "anthropic", model: "claude-haiku-4-5", cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } }] } }),
+          ai.normalizeContext(SIMPLE),
+          { apiKey: "k" },
+        ),
+    ),
+  );
+  add("providers.edge.anthropicDefaultThreadsOnAnthropicHost", async () => {
+    const kept = {};
+    const model = (url) => ({ ...ai.getModel("anthropic", "claude-sonnet-4-5") });
+    const first = await exchange([okAnthropic()], (url) => ai.streamAnthropic(model(url), ai.normalizeContext(SIMPLE), { apiKey: "k", sessionId: "host-s", fetch: toLocalServer(url) }), kept);
+    const next = ai.normalizeContext({ ...SIMPLE, messages: [...SIMPLE.messages, { ...kept.message, timestamp: 2 }, { role: "user", content: "more", timestamp: 3 }] });
+    const continued = await exchange(
+      [{ status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "not_found_error", message: "gone", details: { error_code: "thread_not_found" } } }) }, okAnthropic()],
+      (url) => ai.streamAnthropic(model(url), next, { apiKey: "k", sessionId: "host-s", fetch: toLocalServer(url) }),
+    );
+    ai.cleanupSessionResources?.("host-s");
+    return { first: first.requests.map((request) => [request.path, request.body.thread]), continued: continued.requests.map((request) => [request.body.thread, request.body.messages.length]), diagnostics: continued.message.diagnostics };
+  });
+
+  const completionsModel = (url, provider, id, extra = {}) => ({ ...ai.getModel(provider, id), baseUrl: url, ...extra });
+  const okCompletion = () => completionsReply([chunk({ content: "ok" }), finish("stop")]);
+  add("providers.edge.completionsReplayAndFlavours", async () => {
+    const results = [];
+    const replay = (model) => {
+      const context = historyContext(model);
+      context.messages[1] = {
+        ...context.messages[1],
+        content: [
+          { type: "thinking", thinking: "kept", thinkingSignature: JSON.stringify([{ type: "reasoning.encrypted", data: "RU5D", id: "r-1" }]) },
+          ...context.messages[1].content.slice(1, 3).map((block) => (block.type === "toolCall" ? { ...block, thoughtSignature: JSON.stringify({ type: "reasoning.encrypted", data: "TEc=", id: "lg" }) } : block)),
+        ],
+      };
+      return ai.normalizeContext(context);
+    };
+    for (const [provider, id, extra, reasoning] of [
+      ["openrouter", "~deepseek/deepseek-flash-latest", {}, undefined],
+      ["groq", "llama-3.1-8b-instant", { provider: "github-copilot", compat: { requiresToolsWithToolHistory: true, supportsStrictMode: false } }, undefined],
+      ["groq", "llama-3.1-8b-instant", { reasoning: true, thinkingLevelMap: { off: "off-level", high: "max" }, compat: { thinkingFormat: "string-thinking" } }, "high"],
+      ["groq", "llama-3.1-8b-instant", { reasoning: true, compat: { thinkingFormat: "qwen-chat-template", supportsThinkingTokenBudget: true } }, "low"],
+      ["opencode-go", "beam-free", {}, "high"],
+    ]) {
+      const result = await exchange(
+        [completionsReply([chunk({ reasoning: "r" }), chunk({ content: "ok" }), finish("stop")])],
+        (url) => {
+          const model = completionsModel(url, provider, id, extra);
+          return ai.streamSimpleOpenAICompletions(model, replay(model), { apiKey: "k", reasoning, sessionId: "cs" });
+        },
+      );
+      results.push({ provider, extra, request: result.requests[0], content: result.message.content });
+    }
+    return results;
+  });
+  add("providers.edge.completionsToolCallsWithoutIndex", () =>
+    exchange(
+      [
+        completionsReply([
+          chunk({ tool_calls: [{ id: "call_x", function: { name: "read", arguments: '{"pa' } }] }),
+          chunk({ tool_calls: [{ id: "call_x", function: { arguments: 'th":"z"}' } }] }),
+          chunk({ tool_calls: [{ index: 0, id: "call_y", function: { name: "", arguments: "" } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { name: "bash", arguments: '{"command":"pwd"}' } }] }),
+          chunk({ content: null, reasoning_content: "" }),
+          finish("tool_calls", { prompt_tokens: 10, completion_tokens: 2, cached_tokens: 3, reasoning_tokens: 1 }),
+        ]),
+      ],
+      (url) => ai.streamOpenAICompletions(completionsModel(url, "groq", "llama-3.1-8b-instant", { compat: { supportsUsageInStreaming: false, supportsStore: false } }), ai.normalizeContext(SIMPLE), { apiKey: "k" }),
+    ),
+  );
+  add("providers.edge.completionsNoFinishReasonSupport", () =>
+    exchange([completionsReply([chunk({ content: "plain end" })])], (url) =>
+      ai.streamOpenAICompletions(completionsModel(url, "groq", "llama-3.1-8b-instant", { compat: { supportsFinishReason: false } }), ai.normalizeContext(SIMPLE), { apiKey: "k" }),
+    ),
+  );
+
+  const responsesModel = (url, id = "gpt-5", extra = {}) => ({ ...ai.getModel("openai", id), baseUrl: url, ...extra });
+  const okResponses = () => ({ status: 200, headers: SSE_HEADERS, body: sse([...responsesMessage(0, "msg_o", ["ok"]), { type: "response.completed", response: responseObject("completed") }]) });
+  add("providers.edge.responsesToolChangesAndEffort", async () => {
+    const results = [];
+    for (const compat of [
+      { supportsMidConvoSystemMessages: true, supportsAdditionalTools: true, supportsMidConvoEffort: true, supportsStrictMode: true },
+      { supportsToolSearch: true, supportsExplicitPromptCacheMode: true, supportsMaxOutputTokens: false, promptCacheKeyMode: "disabled", sessionAffinityFormat: "openrouter" },
+    ]) {
+      const result = await exchange([okResponses()], (url) => {
+        const model = responsesModel(url, "gpt-5", { compat });
+        return ai.streamSimpleOpenAIResponses(model, TOOL_CHANGES(model), { apiKey: "sk-k", reasoning: "low", sessionId: "rs", cacheRetention: "long" });
+      });
+      results.push({ compat, request: result.requests[0], providerThinkingLevel: result.message.providerThinkingLevel });
+    }
+    return results;
+  });
+  add("providers.edge.responsesChatGPTSignIn", async () => {
+    const model = { ...ai.getModel("openai", "gpt-5") };
+    const signIn = await exchange([okResponses()], (url) =>
+      ai.streamSimpleOpenAIResponses({ ...model, compat: { ...model.compat, supportsMidConvoEffort: true } }, ai.normalizeContext(SIMPLE), {
+        apiKey: "eyJ-chatgpt-token",
+        reasoning: "high",
+        maxTokens: 100,
+        temperature: 0.2,
+        cacheRetention: "long",
+        fetch: toLocalServer(url),
+      }),
+    );
+    const limited = await exchange(
+      [{ status: 429, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { code: "subscription_sharing_workplace_individual_usage_limit_exceeded", message: "limit" } }) }],
+      (url) => ai.streamOpenAIResponses(model, ai.normalizeContext(SIMPLE), { apiKey: "sk-k", fetch: toLocalServer(url) }),
+    );
+    return { signIn: signIn.requests[0], limited: limited.message.errorMessage };
+  });
+  add("providers.edge.responsesItemsWithoutAdded", () =>
+    exchange(
+      [
+        {
+          status: 200,
+          headers: SSE_HEADERS,
+          body: sse([
+            { type: "response.output_item.done", output_index: 0, item: { type: "message", id: "msg_late", role: "assistant", content: [{ type: "output_text", text: "late" }, { type: "refusal", refusal: " no" }], phase: "commentary" } },
+            { type: "response.output_item.added", output_index: 1, item: { type: "function_call", id: "fc_7", call_id: "call_7", name: "read", arguments: '{"path":"q"}' } },
+            { type: "response.output_item.added", output_index: 2, item: { type: "function_call", id: "fc_8", call_id: "call_8", name: "bash", arguments: "" } },
+            { type: "response.output_item.done", output_index: 1, item: { type: "function_call", id: "fc_7", call_id: "call_7", name: "read", arguments: '{"path":"q"}', namespace: "fs" } },
+            { type: "response.completed", response: responseObject("completed") },
+          ]),
+        },
+      ],
+      (url) => ai.streamOpenAIResponses(responsesModel(url), ai.normalizeContext(SIMPLE), { apiKey: "sk-k" }),
+    ),
+  );
+}
+
 // --- aborting a stream midway ----------------------------------------------------------
 
 /**
@@ -1112,6 +1320,7 @@ export function addProviderCases(add, ai) {
   addGoogleCases(add, ai);
   addMistralCases(add, ai);
   addPiMessagesCases(add, ai);
+  addEdgeCases(add, ai);
   addAbortCases(add, ai);
   addRegistrationCases(add, ai);
 }
