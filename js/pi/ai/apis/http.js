@@ -101,7 +101,8 @@ export async function postJson({ url, headers, body, signal, timeoutMs, fetchImp
   try {
     response = await (fetchImpl ?? globalThis.fetch)(url, {
       method: "POST",
-      headers: { ...headers, "content-type": "application/json" },
+      // The SDKs' body header wins over configured ones, whatever their spelling.
+      headers: mergeRequestHeaders(headers, { "content-type": "application/json" }),
       body: JSON.stringify(body),
       signal: controller.signal,
     });
