@@ -234,7 +234,7 @@ async function sendThreadRequest(thread, params, send, output, signal) {
   try {
     return { response: await send(thread.body), thread };
   } catch (error) {
-    if (signal?.aborted || !(error instanceof ProviderHttpError)) throw error;
+    if (signal?.aborted || !isApiError(error)) throw error;
     const code = error.error?.error?.details?.error_code;
     const errorCode = typeof code === "string" ? code : undefined;
     const startNewThread = errorCode !== undefined && NEW_THREAD_ERRORS.has(errorCode);
@@ -273,6 +273,14 @@ function recordThreadReply(model, thread, params, output, isOAuth, allowEmptySig
     prefixHash: threadPrefixHash(model, params, prefix),
     replyId: output.responseId,
   });
+}
+
+/**
+ * A failure the API answered (or a connection failure), as pihost's client
+ * raises it or as the Anthropic SDK of a caller's own `options.client` does.
+ */
+function isApiError(error) {
+  return error instanceof ProviderHttpError || (error instanceof Error && "status" in error && "headers" in error && "error" in error);
 }
 
 // --- auth and headers -------------------------------------------------------------
@@ -860,40 +868,57 @@ export function stream(model, context, options) {
   return events;
 }
 
-async function run(model, context, options, compat, currentTools, output, events) {
-  const cacheRetention = resolveCacheRetention(options?.cacheRetention, options?.env);
-  const cacheSessionId = cacheRetention === "none" ? undefined : options?.sessionId;
-  // Sessions whose endpoint refused threads ("off") keep the beta; they just send no `thread`.
-  const threadSessionId = compat.supportsMessageThreads ? cacheSessionId : undefined;
+function requestClient(model, context, options, cacheSessionId) {
   const apiKey = options?.apiKey;
   assertRequestAuth(model, apiKey, options?.headers, options?.env);
   const dynamicHeaders =
     model.provider === "github-copilot"
       ? buildCopilotDynamicHeaders({ messages: context.messages, hasImages: hasCopilotVisionInput(context.messages) })
       : undefined;
-  const client = clientHeaders(model, apiKey, options?.headers, dynamicHeaders, cacheSessionId, options?.identity);
-  const send = (body) =>
-    retryProviderRequest(
-      () => {
-        const { betas, ...payload } = body;
-        return postJson({
-          url: messagesUrl(model.baseUrl),
-          headers: mergeRequestHeaders(
-            { accept: "application/json", "user-agent": SDK_USER_AGENT, "anthropic-version": API_VERSION },
-            client.auth,
-            ...client.headers,
-            betas === undefined ? undefined : { "anthropic-beta": betas.toString() },
-          ),
-          body: payload,
-          signal: options?.signal,
-          timeoutMs: options?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-          fetchImpl: options?.fetch,
-          abortedMessage: "Request was aborted.",
-          errorType: (json) => json?.error?.type,
-        });
-      },
-      { maxRetries: options?.maxRetries, maxRetryDelayMs: options?.maxRetryDelayMs, signal: options?.signal },
-    );
+  return clientHeaders(model, apiKey, options?.headers, dynamicHeaders, cacheSessionId, options?.identity);
+}
+
+/** Sends a request body and resolves to the response: over fetch, or through a caller's own Anthropic SDK client. */
+function requestSender(model, client, options) {
+  const retry = { maxRetries: options?.maxRetries, maxRetryDelayMs: options?.maxRetryDelayMs, signal: options?.signal };
+  if (options?.client) {
+    // The SDK's own retries stay off: pi's retry loop runs around it.
+    const sdkOptions = {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+      maxRetries: 0,
+    };
+    return (body) => retryProviderRequest(() => options.client.beta.messages.create(body, sdkOptions).asResponse(), retry);
+  }
+  const post = (body) => {
+    // The SDK sends `betas` as the anthropic-beta header.
+    const { betas, ...payload } = body;
+    return postJson({
+      url: messagesUrl(model.baseUrl),
+      headers: mergeRequestHeaders(
+        { accept: "application/json", "user-agent": SDK_USER_AGENT, "anthropic-version": API_VERSION },
+        client.auth,
+        ...client.headers,
+        betas === undefined ? undefined : { "anthropic-beta": betas.toString() },
+      ),
+      body: payload,
+      signal: options?.signal,
+      timeoutMs: options?.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      fetchImpl: options?.fetch,
+      abortedMessage: "Request was aborted.",
+      errorType: (json) => json?.error?.type,
+    });
+  };
+  return (body) => retryProviderRequest(() => post(body), retry);
+}
+
+async function run(model, context, options, compat, currentTools, output, events) {
+  const cacheRetention = resolveCacheRetention(options?.cacheRetention, options?.env);
+  const cacheSessionId = cacheRetention === "none" ? undefined : options?.sessionId;
+  // Sessions whose endpoint refused threads ("off") keep the beta; they just send no `thread`.
+  const threadSessionId = compat.supportsMessageThreads ? cacheSessionId : undefined;
+  const client = options?.client ? { isOAuth: false } : requestClient(model, context, options, cacheSessionId);
+  const send = requestSender(model, client, options);
 
   let disablePreferredStrictTools = hasExceededStrictToolLimits(options?.sessionId);
   let response;
@@ -926,7 +951,7 @@ async function run(model, context, options, compat, currentTools, output, events
         options?.signal?.aborted ||
         disablePreferredStrictTools ||
         !built.hasPreferredStrictTools ||
-        !(error instanceof ProviderHttpError) ||
+        !isApiError(error) ||
         error.status !== 400 ||
         error.type !== "invalid_request_error" ||
         !isStrictToolLimitErrorMessage(error.message)

@@ -151,8 +151,10 @@ export function withCauseDetail(error) {
 
 const DEFAULT_MAX_RETRY_DELAY_MS = 60_000;
 
+/** An HTTP failure of any SDK (theirs carry a status and headers too): the ones the retry policy looks at. */
 function isProviderError(error) {
-  return error instanceof ProviderHttpError || error instanceof ProviderConnectionError;
+  if (!(error instanceof Error) || !("status" in error) || !("headers" in error)) return false;
+  return (error.status === undefined || typeof error.status === "number") && (error.headers === undefined || error.headers instanceof Headers);
 }
 
 function isRetryable(error) {
