@@ -2,11 +2,10 @@
 // entry): TypeBox's Type, a StringEnum built on Type.Unsafe, pi-ai's pure
 // helpers (overflow and retry classification among them), its built-in
 // model catalog, the faux provider and the Models collection. Model calls
-// go to the embedding host (ai/dispatch.js); pi's network providers are not
-// here.
+// go to the embedding host (ai/dispatch.js) unless the caller opts into
+// pi's network providers (ai/builtin-apis.js), which then speak HTTP from
+// the isolate.
 import { Type } from "./typebox.js";
-import { getInitialSystemMessage } from "./ai/transcript.js";
-import { lastNonAdditiveToolChange } from "./ai/tool-declarations.js";
 
 export { Type };
 export { validateToolArguments, validateToolCall } from "../runtime/validate-tool-arguments.js";
@@ -110,6 +109,33 @@ export { lazyApi, lazyStream } from "./ai/lazy-stream.js";
 export { registerSessionResourceCleanup, cleanupSessionResources } from "./ai/session-resources.js";
 export { registerImagesApiProvider, getImagesApiProvider, generateImages } from "./ai/images-registry.js";
 export {
+  anthropicMessagesApi,
+  streamAnthropic,
+  streamSimpleAnthropic,
+  openAICompletionsApi,
+  streamOpenAICompletions,
+  streamSimpleOpenAICompletions,
+  openAIResponsesApi,
+  streamOpenAIResponses,
+  streamSimpleOpenAIResponses,
+  azureOpenAIResponsesApi,
+  streamAzureOpenAIResponses,
+  streamSimpleAzureOpenAIResponses,
+  googleGenerativeAIApi,
+  streamGoogle,
+  streamSimpleGoogle,
+  mistralConversationsApi,
+  streamMistral,
+  streamSimpleMistral,
+  piMessagesApi,
+  bedrockConverseStreamApi,
+  setBedrockProviderLoader,
+  setBedrockProviderModule,
+  registerBuiltInApiProviders,
+  generateImagesOpenRouter,
+  registerBuiltInImagesApiProviders,
+} from "./ai/builtin-apis.js";
+export {
   registerApiProvider,
   getApiProvider,
   getApiProviders,
@@ -137,26 +163,4 @@ export {
   getCurrentSystemPrompt,
   collapseSystemMessages,
 } from "./ai/system-messages.js";
-import { collapseSystemMessages, getCurrentTools, isSystemMessage } from "./ai/system-messages.js";
-
-/** The transcript as is for models that take system messages mid conversation; else collapsed. */
-export function resolveTranscript(context, supportsMidConversationSystemMessages) {
-  return supportsMidConversationSystemMessages ? context : collapseSystemMessages(context);
-}
-
-/**
- * Which tools go in the request's own tool list and how many leading system
- * messages that list stands for, by what the transport can say in place:
- * "changes" (everything in place, the list empty), "none" (nothing in place,
- * the list is the current tool set), or additions only, where the list is
- * the tool state after the last removal or redeclaration (so the cached
- * prefix breaks once per removal, not on every later addition).
- */
-export function resolveTranscriptTools(messages, support) {
-  const systemMessages = messages.filter(isSystemMessage);
-  if (support === "none") return { requestTools: getCurrentTools(systemMessages), foldedSystemMessages: systemMessages.length };
-  if (support === "changes") return { requestTools: [], foldedSystemMessages: 0 };
-  const leading = getInitialSystemMessage(messages) ? 1 : 0;
-  const folded = Math.max(leading, lastNonAdditiveToolChange(systemMessages) + 1);
-  return { requestTools: getCurrentTools(systemMessages.slice(0, folded)), foldedSystemMessages: folded };
-}
+export { resolveTranscript, resolveTranscriptTools } from "./ai/transcript-tools.js";

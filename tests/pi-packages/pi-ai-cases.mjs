@@ -20,6 +20,7 @@ import { addStreamingJsonCases } from "./pi-ai-streaming-json-cases.mjs";
 import { addHelperCases } from "./pi-ai-helper-cases.mjs";
 import { addModelsCases } from "./pi-ai-models-cases.mjs";
 import { addAgentCoreCases } from "./pi-agent-core-cases.mjs";
+import { addProviderCases } from "./pi-ai-provider-cases.mjs";
 
 export { runCase, serialize };
 
@@ -1109,6 +1110,7 @@ export function buildCases({ ai, aiModels, aiProviders, core, env }) {
 
   // --- pi-agent-core, whose model calls go through this pi-ai ----------------
   addAgentCoreCases(add, { ai, core, env, goldenModel, answer });
+  addProviderCases(add, ai);
 
   return cases;
 }

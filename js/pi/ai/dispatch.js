@@ -1,11 +1,13 @@
 // pi-ai's api dispatch (`stream`, `complete` and their Simple forms) and its
-// api-provider registry. pihost ships no providers: a provider an extension
-// registers in this isolate with registerApiProvider is used as pi would use
-// it, and every other call goes to the embedding host through
+// api-provider registry. pihost registers no providers by itself: a provider
+// registered in this isolate (an extension's, or pi's built-in ones after
+// registerBuiltInApiProviders()) is used as pi would use it, and every other
+// call goes to the embedding host through
 // `globalThis.__pihostModelRequest(kind, model, transcript, options)`, which
 // answers with the final AssistantMessage (see js/runtime/host-bridge.js).
 // Without the hook, or when it rejects, the call fails the way pi's does for
 // an api no provider is registered for.
+import { getEnvApiKey } from "./env-api-keys.js";
 import { AssistantMessageEventStream } from "./event-stream.js";
 import { normalizeContext } from "./transcript.js";
 import { emptyUsage } from "./usage.js";
@@ -45,7 +47,7 @@ export function unregisterApiProviders(sourceId) {
   }
 }
 
-/** Forgets every registered provider. pi then re-registers its built-in ones; pihost has none. */
+/** Forgets every registered provider. pi then re-registers its built-in ones; pihost leaves calls to the host. */
 export function resetApiProviders() {
   providers.clear();
 }
@@ -149,10 +151,21 @@ function failStream(stream, model, options) {
   stream.end();
 }
 
+// What env-api-keys reports for credentials that are not a key (Vertex ADC, AWS).
+const AMBIENT_AUTH = "<authenticated>";
+
+/** Options with the provider's key from the environment, as pi passes them to a registered provider. */
+function withEnvApiKey(model, options) {
+  if (typeof options?.apiKey === "string" && options.apiKey.trim().length > 0) return options;
+  const apiKey = getEnvApiKey(model.provider, options?.env);
+  if (!apiKey || apiKey === AMBIENT_AUTH) return options;
+  return { ...options, apiKey };
+}
+
 function dispatchStream(kind, model, context, options) {
   const transcript = normalizeContext(context);
   const registered = getApiProvider(model.api);
-  if (registered) return registered[kind](model, transcript, options);
+  if (registered) return registered[kind](model, transcript, withEnvApiKey(model, options));
   const stream = new AssistantMessageEventStream();
   askHost(kind, model, transcript, options).then(
     (message) => replayMessage(stream, message, options),
@@ -164,7 +177,7 @@ function dispatchStream(kind, model, context, options) {
 async function dispatchComplete(kind, streamKind, model, context, options) {
   const transcript = normalizeContext(context);
   const registered = getApiProvider(model.api);
-  if (registered) return registered[streamKind](model, transcript, options).result();
+  if (registered) return registered[streamKind](model, transcript, withEnvApiKey(model, options)).result();
   // Created before asking, so the answer's durationMs counts from the request.
   const stream = new AssistantMessageEventStream();
   const answer = askHost(kind, model, transcript, options);
