@@ -59,6 +59,8 @@ export { parseArgs } from "./coding-agent/cli-args.js";
 export { wrapRegisteredTool, wrapRegisteredTools } from "./coding-agent/registered-tools.js";
 export { createExtensionRuntime } from "./coding-agent/extension-runtime.js";
 export { createEventBus } from "./coding-agent/event-bus.js";
+export { AgentSession } from "./coding-agent/agent-session.js";
+export { createAgentSession } from "./coding-agent/create-agent-session.js";
 export {
   Theme,
   getLanguageFromPath,
