@@ -1,0 +1,528 @@
+// Cases of pi-coding-agent's createAgentSession / AgentSession for the pi
+// package case table (pi-packages-cases.mjs), shaped after the sub-agent
+// pi-btw runs: an in-memory session, the model given, a resource loader of
+// the extension's own, prompts, events, abort and dispose. Model calls are
+// answered by pi-ai's faux provider through a model runtime that forwards to
+// pi-ai's streamSimple (pi's own runtime would want stored credentials; in
+// pihost the host answers). Each case works in a fresh temp directory with
+// PI_CODING_AGENT_DIR inside it. Results are reduced to stable data: event
+// streams to their types and messages, timestamps and durations dropped,
+// paths as <tmp> / <docs>, entry ids renamed in order (session-manager's
+// stabilizer).
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { stabilizer } from "./session-manager-cases.mjs";
+
+const FAUX_API = "pihost-session-faux";
+const FAUX_PROVIDER = "faux-session";
+const ONE_CHUNK = { min: 1_000_000, max: 1_000_000 };
+const BTW_SYSTEM_PROMPT = "You are having an aside conversation with the user, separate from their main working session.";
+const DOCS_PATH = /\S*\/pi-coding-agent\/docs/g;
+
+/** Runs `run(env)` in a temp directory with a faux provider registered; everything is undone afterwards. */
+async function withSession(ai, options, run) {
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pihost-session-")));
+  const previousAgentDir = process.env.PI_CODING_AGENT_DIR;
+  process.env.PI_CODING_AGENT_DIR = path.join(tmp, "agent");
+  const faux = ai.registerFauxProvider({
+    api: FAUX_API,
+    provider: FAUX_PROVIDER,
+    models: options.models ?? [{ id: "faux-1", reasoning: false }],
+    tokenSize: options.tokenSize ?? ONE_CHUNK,
+  });
+  faux.setResponses(options.responses ?? []);
+  const seen = [];
+  const modelRuntime = {
+    hasConfiguredAuth: () => options.auth !== false,
+    checkAuth: async () => (options.auth === false ? undefined : {}),
+    isUsingOAuth: () => false,
+    getModel: (provider, id) => faux.models.find((model) => model.provider === provider && model.id === id),
+    getPhysicalModel: (provider, id) => faux.models.find((model) => model.provider === provider && model.id === id),
+    getAvailableSnapshot: () => options.available ?? [],
+    getAuth: async () => ({ auth: { apiKey: "faux-key" } }),
+    streamSimple: (model, context, streamOptions) => {
+      seen.push(context.messages.map(describeSeen));
+      return ai.streamSimple(model, context, streamOptions);
+    },
+  };
+  const stable = stabilizer(tmp);
+  try {
+    return stable(reduceDocs(await run({ tmp, faux, model: faux.getModel(), modelRuntime, seen })));
+  } catch (error) {
+    return stable(reduceDocs({ error: error.message }));
+  } finally {
+    faux.unregister();
+    if (previousAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
+    else process.env.PI_CODING_AGENT_DIR = previousAgentDir;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function reduceDocs(value) {
+  return JSON.parse(JSON.stringify(value, (_key, item) => (typeof item === "string" ? item.replace(DOCS_PATH, "<docs>") : item)));
+}
+
+function describeSeen(message) {
+  if (message.role === "system") return { role: "system", sections: Object.keys(message.sections ?? {}), tools: (message.toolsAdded ?? []).map((tool) => tool.name) };
+  return { role: message.role, text: textOf(message.content) };
+}
+
+function textOf(content) {
+  if (typeof content === "string") return content;
+  return (content ?? []).map((block) => block.text ?? block.thinking ?? (block.type === "toolCall" ? `${block.name}(${JSON.stringify(block.arguments)})` : `[${block.type}]`)).join("|");
+}
+
+/** A message without its clock or timing data; system messages name their tools. */
+function reduceMessage(message) {
+  const { timestamp: _timestamp, durationMs: _durationMs, ...rest } = message;
+  if (rest.toolsAdded) rest.toolsAdded = rest.toolsAdded.map((tool) => tool.name);
+  if (rest.toolsRemoved) rest.toolsRemoved = rest.toolsRemoved.map((tool) => tool.name);
+  return rest;
+}
+
+function reduceEvent(event) {
+  switch (event.type) {
+    case "message_start":
+    case "message_end":
+      return { type: event.type, message: reduceMessage(event.message) };
+    case "message_update":
+      return { type: event.type, update: event.assistantMessageEvent.type, role: event.message.role };
+    case "tool_execution_start":
+    case "tool_execution_update":
+    case "tool_execution_end": {
+      const { durationMs: _durationMs, ...rest } = event;
+      return rest;
+    }
+    case "turn_end":
+      return { type: event.type, stopReason: event.message.stopReason, toolResults: event.toolResults.map(reduceMessage) };
+    case "agent_end":
+      return { type: event.type, roles: event.messages.map((message) => message.role), willRetry: event.willRetry };
+    default:
+      return event;
+  }
+}
+
+function reduceEntries(sessionManager) {
+  return sessionManager.getEntries().map((entry) => {
+    const { timestamp: _timestamp, message, ...rest } = entry;
+    return message ? { ...rest, message: reduceMessage(message) } : rest;
+  });
+}
+
+/** The resource loader pi-btw builds: no extensions or resources, its own prompt and addendum. */
+function btwResourceLoader(agent, appendSystemPrompt = [BTW_SYSTEM_PROMPT], systemPrompt = "Main system prompt.") {
+  const extensionsResult = { extensions: [], errors: [], runtime: agent.createExtensionRuntime() };
+  return {
+    getExtensions: () => extensionsResult,
+    getSkills: () => ({ skills: [], diagnostics: [] }),
+    getPrompts: () => ({ prompts: [], diagnostics: [] }),
+    getThemes: () => ({ themes: [], diagnostics: [] }),
+    getAgentsFiles: () => ({ agentsFiles: [] }),
+    getSystemPrompt: () => systemPrompt,
+    getAppendSystemPrompt: () => appendSystemPrompt,
+    extendResources: () => {},
+    reload: async () => {},
+  };
+}
+
+function lastAssistant(session) {
+  for (let index = session.state.messages.length - 1; index >= 0; index--) {
+    const message = session.state.messages[index];
+    if (message.role === "assistant") return message;
+  }
+  return null;
+}
+
+async function btwSession(agent, env, extra = {}) {
+  return agent.createAgentSession({
+    sessionManager: agent.SessionManager.inMemory(env.tmp),
+    model: env.model,
+    modelRegistry: {},
+    modelRuntime: env.modelRuntime,
+    thinkingLevel: "off",
+    tools: ["read", "bash", "edit", "write"],
+    resourceLoader: btwResourceLoader(agent),
+    ...extra,
+  });
+}
+
+function recordEvents(session) {
+  const events = [];
+  const unsubscribe = session.subscribe((event) => events.push(reduceEvent(event)));
+  return { events, unsubscribe };
+}
+
+function sessionState(session) {
+  return {
+    messages: session.state.messages.map(reduceMessage),
+    isStreaming: session.isStreaming,
+    isIdle: session.isIdle,
+    model: session.model && `${session.model.provider}/${session.model.id}`,
+    thinkingLevel: session.thinkingLevel,
+    activeTools: session.getActiveToolNames(),
+    systemPrompt: session.systemPrompt,
+    entries: reduceEntries(session.sessionManager),
+  };
+}
+
+/** Adds the cases through `add(name, run)`; `ai` is pi-ai, `agent` pi-coding-agent. */
+export function addAgentSessionCases(add, { ai, agent }) {
+  add("agentSession.createResult", () =>
+    withSession(ai, {}, async (env) => {
+      const result = await btwSession(agent, env);
+      const { session } = result;
+      const shape = {
+        keys: Object.keys(result),
+        modelFallbackMessage: result.modelFallbackMessage,
+        extensions: result.extensionsResult.extensions.length,
+        isAgentSession: session instanceof agent.AgentSession,
+        sessionId: typeof session.sessionId,
+        state: sessionState(session),
+        allTools: session.getAllTools().map((tool) => [tool.name, tool.exposure, tool.sourceInfo?.source]),
+        levels: session.getAvailableThinkingLevels(),
+        supportsThinking: session.supportsThinking(),
+        pending: session.pendingMessageCount,
+      };
+      session.dispose();
+      return shape;
+    }),
+  );
+
+  add("agentSession.promptText", () =>
+    withSession(ai, { responses: [ai.fauxAssistantMessage("hello there", { timestamp: 1 })] }, async (env) => {
+      const { session } = await btwSession(agent, env);
+      const { events } = recordEvents(session);
+      await session.prompt("hi", { source: "extension" });
+      const result = { events, state: sessionState(session), seen: env.seen, last: session.getLastAssistantText() };
+      session.dispose();
+      return result;
+    }),
+  );
+
+  add("agentSession.readToolCall", () =>
+    withSession(
+      ai,
+      {
+        responses: [
+          ai.fauxAssistantMessage([ai.fauxToolCall("read", { path: "notes.txt" }, { id: "call-1" })], { stopReason: "toolUse", timestamp: 1 }),
+          ai.fauxAssistantMessage([ai.fauxToolCall("read", { path: "missing.txt" }, { id: "call-2" })], { stopReason: "toolUse", timestamp: 2 }),
+          ai.fauxAssistantMessage("The notes say alpha.", { timestamp: 3 }),
+        ],
+      },
+      async (env) => {
+        fs.writeFileSync(path.join(env.tmp, "notes.txt"), "alpha\nbeta\n");
+        const { session } = await btwSession(agent, env);
+        const { events } = recordEvents(session);
+        await session.prompt("what do the notes say?", { source: "extension" });
+        const result = { events, state: sessionState(session), seen: env.seen };
+        session.dispose();
+        return result;
+      },
+    ),
+  );
+
+  // pi-btw seeds the agent's messages; the request is projected from the session, which does not have them.
+  add("agentSession.btwSeededThread", () =>
+    withSession(ai, { responses: [ai.fauxAssistantMessage([{ type: "thinking", thinking: "hmm" }, { type: "text", text: "Side answer." }], { timestamp: 1 })] }, async (env) => {
+      const { session } = await btwSession(agent, env);
+      session.agent.state.messages = [
+        { role: "user", content: [{ type: "text", text: "[The following is a separate side conversation. Continue this thread.]" }], timestamp: 1 },
+        {
+          role: "assistant",
+          content: [{ type: "text", text: "Understood, continuing our side conversation." }],
+          provider: FAUX_PROVIDER,
+          model: "faux-1",
+          api: FAUX_API,
+          usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+          stopReason: "stop",
+          timestamp: 2,
+        },
+      ];
+      const transcript = [];
+      const unsubscribe = session.subscribe((event) => transcript.push([event.type, event.message?.role ?? event.toolName ?? null, session.isStreaming]));
+      await session.prompt("side question?", { source: "extension" });
+      const response = lastAssistant(session);
+      unsubscribe();
+      await session.abort();
+      session.dispose();
+      return {
+        transcript,
+        response: reduceMessage(response),
+        seen: env.seen,
+        messages: session.state.messages.map(reduceMessage),
+        afterDispose: { isStreaming: session.isStreaming, isIdle: session.isIdle },
+      };
+    }),
+  );
+
+  add("agentSession.btwSummarizeNoTools", () =>
+    withSession(ai, { responses: [ai.fauxAssistantMessage("Summary: decided X.", { timestamp: 1 })] }, async (env) => {
+      const { session } = await btwSession(agent, env, {
+        tools: [],
+        resourceLoader: btwResourceLoader(agent, ["Summarize the side conversation concisely. Output only the summary."]),
+      });
+      try {
+        await session.prompt("User: a\nAssistant: b", { source: "extension" });
+        return { response: reduceMessage(lastAssistant(session)), state: sessionState(session), seen: env.seen };
+      } finally {
+        await session.abort();
+        session.dispose();
+      }
+    }),
+  );
+
+  add("agentSession.abortWhileStreaming", () =>
+    withSession(ai, { responses: [ai.fauxAssistantMessage("word ".repeat(40).trim(), { timestamp: 1 })], tokenSize: { min: 1, max: 1 } }, async (env) => {
+      const { session } = await btwSession(agent, env);
+      const { events } = recordEvents(session);
+      let abortCall;
+      session.subscribe((event) => {
+        if (event.type === "message_update" && !abortCall) abortCall = session.abort();
+      });
+      await session.prompt("long answer please", { source: "extension" });
+      await abortCall;
+      const response = lastAssistant(session);
+      const result = {
+        types: events.map((event) => event.type).filter((type, index, all) => type !== "message_update" || all[index - 1] !== "message_update"),
+        settled: events.filter((event) => event.type === "agent_settled"),
+        stopReason: response.stopReason,
+        errorMessage: response.errorMessage,
+        isStreaming: session.isStreaming,
+        entries: reduceEntries(session.sessionManager).map((entry) => entry.type + (entry.message ? `:${entry.message.role}` : "")),
+      };
+      session.dispose();
+      return result;
+    }),
+  );
+
+  add("agentSession.disposeDropsListeners", () =>
+    withSession(ai, { responses: [ai.fauxAssistantMessage("one", { timestamp: 1 }), ai.fauxAssistantMessage("two", { timestamp: 2 })] }, async (env) => {
+      const { session } = await btwSession(agent, env);
+      const { events } = recordEvents(session);
+      await session.prompt("first", { source: "extension" });
+      const before = events.length;
+      session.dispose();
+      let secondError;
+      try {
+        await session.prompt("second", { source: "extension" });
+      } catch (error) {
+        secondError = error.message;
+      }
+      return {
+        before,
+        after: events.length,
+        secondError,
+        roles: session.state.messages.map((message) => message.role),
+        entries: reduceEntries(session.sessionManager).map((entry) => entry.type + (entry.message ? `:${entry.message.role}` : "")),
+      };
+    }),
+  );
+
+  add("agentSession.unsubscribe", () =>
+    withSession(ai, { responses: [ai.fauxAssistantMessage("ok", { timestamp: 1 })] }, async (env) => {
+      const { session } = await btwSession(agent, env);
+      const first = recordEvents(session);
+      const second = recordEvents(session);
+      second.unsubscribe();
+      second.unsubscribe();
+      await session.prompt("x");
+      session.dispose();
+      return { first: first.events.length, second: second.events.length };
+    }),
+  );
+
+  add("agentSession.busyPromptAndQueues", () =>
+    withSession(
+      ai,
+      {
+        responses: [
+          ai.fauxAssistantMessage("first answer", { timestamp: 1 }),
+          ai.fauxAssistantMessage("steered answer", { timestamp: 2 }),
+          ai.fauxAssistantMessage("follow-up answer", { timestamp: 3 }),
+        ],
+      },
+      async (env) => {
+        const { session } = await btwSession(agent, env);
+        const { events } = recordEvents(session);
+        const outcomes = [];
+        let queued = false;
+        session.subscribe(async (event) => {
+          if (event.type !== "message_start" || event.message.role !== "assistant" || queued) return;
+          queued = true;
+          for (const [text, options] of [
+            ["no behavior", undefined],
+            ["later", { streamingBehavior: "followUp" }],
+            ["now", { streamingBehavior: "steer" }],
+          ]) {
+            try {
+              await session.prompt(text, options);
+              outcomes.push([text, "ok", session.pendingMessageCount]);
+            } catch (error) {
+              outcomes.push([text, error.message]);
+            }
+          }
+          outcomes.push(["queues", [...session.getSteeringMessages()], [...session.getFollowUpMessages()]]);
+        });
+        await session.prompt("start", { source: "extension" });
+        await session.waitForIdle();
+        const result = {
+          outcomes,
+          queueEvents: events.filter((event) => event.type === "queue_update"),
+          userTexts: session.state.messages.filter((message) => message.role === "user").map((message) => textOf(message.content)),
+          answers: session.state.messages.filter((message) => message.role === "assistant").map((message) => textOf(message.content)),
+          seen: env.seen.map((messages) => messages.filter((message) => message.role !== "system").map((message) => message.text)),
+        };
+        session.dispose();
+        return result;
+      },
+    ),
+  );
+
+  add("agentSession.noModel", () =>
+    withSession(ai, {}, async (env) => {
+      const { session, modelFallbackMessage } = await agent.createAgentSession({
+        sessionManager: agent.SessionManager.inMemory(env.tmp),
+        modelRuntime: env.modelRuntime,
+        tools: ["read"],
+        resourceLoader: btwResourceLoader(agent),
+      });
+      let promptError;
+      try {
+        await session.prompt("hello");
+      } catch (error) {
+        promptError = error.message;
+      }
+      const result = { modelFallbackMessage, promptError, thinkingLevel: session.thinkingLevel, model: session.model ?? null, entries: reduceEntries(session.sessionManager) };
+      session.dispose();
+      return result;
+    }),
+  );
+
+  add("agentSession.noApiKey", () =>
+    withSession(ai, { auth: false }, async (env) => {
+      const { session } = await btwSession(agent, env);
+      let promptError;
+      try {
+        await session.prompt("hello");
+      } catch (error) {
+        promptError = error.message;
+      }
+      const result = { promptError, roles: session.state.messages.map((message) => message.role), isStreaming: session.isStreaming };
+      session.dispose();
+      return result;
+    }),
+  );
+
+  add("agentSession.modelFromAvailable", () =>
+    withSession(ai, {}, async (env) => {
+      env.modelRuntime.getAvailableSnapshot = () => [env.model];
+      const { session, modelFallbackMessage } = await agent.createAgentSession({
+        sessionManager: agent.SessionManager.inMemory(env.tmp),
+        modelRuntime: env.modelRuntime,
+        tools: [],
+        resourceLoader: btwResourceLoader(agent),
+      });
+      const result = { modelFallbackMessage, model: `${session.model.provider}/${session.model.id}`, thinkingLevel: session.thinkingLevel };
+      session.dispose();
+      return result;
+    }),
+  );
+
+  for (const [name, tools, extra] of [
+    ["unknownToolNames", ["read", "nope", "ls"]],
+    ["toolPatterns", ["*r*"]],
+    ["toolModifiers", ["-bash", "+ls", "+nope"]],
+    ["mixedToolList", ["read", "+ls"]],
+    ["modifierPattern", ["+l*"]],
+    ["excludeTools", undefined, { excludeTools: ["e*"] }],
+    ["noToolsAll", undefined, { noTools: "all" }],
+    ["noToolsBuiltin", undefined, { noTools: "builtin" }],
+    ["defaultTools", undefined],
+  ]) {
+    add(`agentSession.tools.${name}`, () =>
+      withSession(ai, {}, async (env) => {
+        const { session } = await btwSession(agent, env, { tools, ...extra });
+        const result = {
+          active: session.getActiveToolNames(),
+          all: session.getAllTools().map((tool) => tool.name),
+          systemPrompt: session.systemPrompt,
+        };
+        session.setActiveToolsByName(["grep", "read", "nope"]);
+        result.afterSet = session.getActiveToolNames();
+        session.dispose();
+        return result;
+      }),
+    );
+  }
+
+  add("agentSession.customTool", () =>
+    withSession(
+      ai,
+      {
+        responses: [
+          ai.fauxAssistantMessage([ai.fauxToolCall("echo", { text: "ping" }, { id: "call-e" })], { stopReason: "toolUse", timestamp: 1 }),
+          ai.fauxAssistantMessage("echoed", { timestamp: 2 }),
+        ],
+      },
+      async (env) => {
+        const echo = {
+          name: "echo",
+          label: "Echo",
+          description: "Echoes text back.",
+          promptSnippet: "Echo text\nback",
+          promptGuidelines: ["Use echo for echoes.", "Use echo for echoes."],
+          parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+          execute: async (_id, params) => ({ content: [{ type: "text", text: `echo: ${params.text}` }], details: { length: params.text.length } }),
+        };
+        const { session } = await btwSession(agent, env, { tools: undefined, customTools: [echo], resourceLoader: btwResourceLoader(agent, [], undefined) });
+        const { events } = recordEvents(session);
+        await session.prompt("echo ping");
+        const result = {
+          active: session.getActiveToolNames(),
+          systemPrompt: session.systemPrompt,
+          tools: events.filter((event) => event.type.startsWith("tool_execution")),
+          definition: session.getToolDefinition("echo") === echo,
+        };
+        session.dispose();
+        return result;
+      },
+    ),
+  );
+
+  add("agentSession.thinkingLevels", () =>
+    withSession(ai, { models: [{ id: "faux-think", reasoning: true }, { id: "faux-plain", reasoning: false }] }, async (env) => {
+      const thinking = env.faux.models[0];
+      const plain = env.faux.models[1];
+      const { session } = await btwSession(agent, env, { model: thinking, thinkingLevel: "high" });
+      const { events } = recordEvents(session);
+      const steps = [[session.thinkingLevel, session.getAvailableThinkingLevels(), session.supportsThinking()]];
+      session.setThinkingLevel("low");
+      session.setThinkingLevel("low");
+      steps.push(session.thinkingLevel);
+      steps.push(session.cycleThinkingLevel());
+      await session.setModel(plain);
+      steps.push([session.model.id, session.thinkingLevel, session.getAvailableThinkingLevels(), session.cycleThinkingLevel()]);
+      session.setThinkingLevel("xhigh");
+      steps.push(session.thinkingLevel);
+      const result = { steps, events, entries: reduceEntries(session.sessionManager) };
+      session.dispose();
+      return result;
+    }),
+  );
+
+  add("agentSession.setModelWithoutAuth", () =>
+    withSession(ai, { auth: false }, async (env) => {
+      const { session } = await btwSession(agent, env);
+      try {
+        await session.setModel(env.model);
+        return "set";
+      } catch (error) {
+        return { error: error.message };
+      } finally {
+        session.dispose();
+      }
+    }),
+  );
+}
