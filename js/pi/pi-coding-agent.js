@@ -61,6 +61,7 @@ export { createExtensionRuntime } from "./coding-agent/extension-runtime.js";
 export { createEventBus } from "./coding-agent/event-bus.js";
 export { AgentSession } from "./coding-agent/agent-session.js";
 export { createAgentSession } from "./coding-agent/create-agent-session.js";
+export { ModelRegistry } from "./coding-agent/model-registry.js";
 export {
   Theme,
   getLanguageFromPath,

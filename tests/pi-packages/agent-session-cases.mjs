@@ -526,3 +526,104 @@ export function addAgentSessionCases(add, { ai, agent }) {
     }),
   );
 }
+
+/** A runtime that logs every call (method and arguments) and answers from `answers`. */
+function recordingRuntime(answers, calls) {
+  return new Proxy(
+    {},
+    {
+      get(_target, method) {
+        if (typeof method !== "string" || method === "then") return undefined;
+        return (...args) => {
+          calls.push([method, ...args.map((arg) => (arg && typeof arg === "object" && "provider" in arg ? `${arg.provider}/${arg.id}` : arg))]);
+          const answer = answers[method];
+          return typeof answer === "function" ? answer(...args) : answer;
+        };
+      },
+    },
+  );
+}
+
+/** Adds ModelRegistry's cases: it forwards to its runtime and reshapes auth answers. */
+export function addModelRegistryCases(add, { agent }) {
+  const model = { provider: "acme", id: "m1", api: "acme-api" };
+  add("modelRegistry.forwarding", async () => {
+    const calls = [];
+    const runtime = recordingRuntime(
+      {
+        getModels: [model],
+        getAvailableSnapshot: [model],
+        getModel: model,
+        getModelOfType: model,
+        hasConfiguredAuth: true,
+        getError: "models.json is broken",
+        getProviderAuthStatus: { configured: true, source: "stored" },
+        getProvider: { id: "acme", name: "Acme AI" },
+        isUsingOAuth: false,
+        getRegisteredProviderIds: ["acme"],
+        getAuth: async () => ({ auth: { apiKey: "k-1" } }),
+      },
+      calls,
+    );
+    const registry = new agent.ModelRegistry(runtime);
+    const results = {
+      keys: Object.keys(registry),
+      runtimeIsGiven: registry.runtime === runtime,
+      getAll: registry.getAll().length,
+      getAllCopy: registry.getAll() !== registry.getAll(),
+      getAvailable: registry.getAvailable().length,
+      find: registry.find("acme", "m1") === model,
+      findOfType: registry.findOfType("image", "acme", "m1") === model,
+      hasConfiguredAuth: registry.hasConfiguredAuth(model),
+      getError: registry.getError(),
+      status: registry.getProviderAuthStatus("acme"),
+      displayName: registry.getProviderDisplayName("acme"),
+      isUsingOAuth: registry.isUsingOAuth(model),
+      ids: registry.getRegisteredProviderIds(),
+      keyForProvider: await registry.getApiKeyForProvider("acme"),
+      providerAuth: await registry.getProviderAuth("acme"),
+    };
+    registry.registerProvider("acme", { baseUrl: "http://x" });
+    registry.registerProvider({ id: "native" });
+    registry.unregisterProvider("acme");
+    registry.registerVirtualModel({ provider: "v", id: "auto" });
+    registry.unregisterVirtualModel("v", "auto");
+    let missingConfig;
+    try {
+      registry.registerProvider("acme");
+    } catch (error) {
+      missingConfig = error.message;
+    }
+    return { results, missingConfig, calls };
+  });
+
+  const auth = (answers) => new agent.ModelRegistry(recordingRuntime(answers, [])).getApiKeyAndHeaders(model);
+  add("modelRegistry.apiKeyAndHeaders", async () => ({
+    resolved: await auth({ getAuth: async () => ({ auth: { apiKey: "k", headers: { a: "b" } }, env: { X: "1" } }) }),
+    baseUrl: await auth({ getAuth: async () => ({ auth: { apiKey: "k", baseUrl: "http://proxy" } }) }),
+    compatibilityHeader: await auth({ getAuth: async () => undefined, getCompatibilityRequestConfig: { authHeader: true, headers: { h: "1" } } }),
+    compatibilityOpen: await auth({ getAuth: async () => undefined, getCompatibilityRequestConfig: { headers: { h: "1" } } }),
+    thrown: await auth({
+      getAuth: async () => {
+        throw new Error("vault locked");
+      },
+    }),
+    thrownCause: await auth({
+      getAuth: async () => {
+        throw new Error("outer", { cause: new Error("inner cause") });
+      },
+    }),
+    missingKey: await auth({
+      getAuth: async () => {
+        throw new Error("authHeader requires a resolved API key");
+      },
+    }),
+    keyForProviderThrows: await new agent.ModelRegistry(
+      recordingRuntime({
+        getAuth: async () => {
+          throw new Error("no");
+        },
+      }, []),
+    ).getApiKeyForProvider("acme"),
+  }));
+}

@@ -1,14 +1,13 @@
 // pi's createAgentSession: picks the model and thinking level (given,
 // restored from the session, or from settings), the initial tools, and
 // builds the Agent whose requests go through the model runtime. Without a
-// `modelRuntime` option pihost uses the host's: the host holds the
-// credentials and answers the calls (pi-ai's streamSimple), so the session
-// treats every provider as configured.
+// `modelRuntime` option pihost uses the host's (host-model-runtime.js).
 import { Agent } from "../agent-core/agent.js";
-import { clampThinkingLevel, getModel, streamSimple } from "../pi-ai.js";
+import { clampThinkingLevel } from "../pi-ai.js";
 import { getAgentDir } from "./agent-dir.js";
 import { AgentSession, notImplemented } from "./agent-session.js";
 import { formatNoModelsAvailableMessage } from "./auth-guidance.js";
+import { hostModelRuntime } from "./host-model-runtime.js";
 import { convertToLlm } from "./messages.js";
 import { SessionManager } from "./session-manager.js";
 import { SettingsManager } from "./settings-manager.js";
@@ -16,17 +15,6 @@ import { applyToolModifiers, createToolNameMatcher, DEFAULT_TOOL_NAMES, getToolL
 
 const DEFAULT_THINKING_LEVEL = "medium";
 const IMAGES_DISABLED = "Image reading is disabled.";
-
-/** The model runtime of sessions created without one: the host's catalog and the host's credentials. */
-export const hostModelRuntime = {
-  getModel: (provider, modelId) => getModel(provider, modelId),
-  getPhysicalModel: (provider, modelId) => getModel(provider, modelId),
-  getAvailableSnapshot: () => [],
-  hasConfiguredAuth: () => true,
-  checkAuth: async () => ({}),
-  isUsingOAuth: () => false,
-  streamSimple: (model, context, options) => streamSimple(model, context, options),
-};
 
 function resolvePath(path) {
   if (path.startsWith("/")) return path;
