@@ -62,6 +62,8 @@ export { createEventBus } from "./coding-agent/event-bus.js";
 export { AgentSession } from "./coding-agent/agent-session.js";
 export { createAgentSession } from "./coding-agent/create-agent-session.js";
 export { ModelRegistry } from "./coding-agent/model-registry.js";
+export { CredentialSynchronizationError, readStoredCredential } from "./coding-agent/stored-credentials.js";
+export { ProjectTrustStore } from "./coding-agent/project-trust-store.js";
 export {
   Theme,
   getLanguageFromPath,

@@ -627,3 +627,111 @@ export function addModelRegistryCases(add, { agent }) {
     ).getApiKeyForProvider("acme"),
   }));
 }
+
+/** Runs `run(tmp)` in a fresh temp directory; the result is stabilized (<tmp>). */
+async function inTemp(run) {
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pihost-trust-")));
+  try {
+    return stabilizer(tmp)(await run(tmp));
+  } catch (error) {
+    return stabilizer(tmp)({ error: error.message });
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function attemptCall(run) {
+  try {
+    return run();
+  } catch (error) {
+    return { error: error.message, code: error.code };
+  }
+}
+
+/** Adds the cases of ProjectTrustStore, readStoredCredential and CredentialSynchronizationError. */
+export function addTrustAndCredentialCases(add, { agent }) {
+  add("projectTrustStore.decisions", () =>
+    inTemp((tmp) => {
+      const project = path.join(tmp, "work", "project");
+      const nested = path.join(project, "src", "deep");
+      fs.mkdirSync(nested, { recursive: true });
+      const store = new agent.ProjectTrustStore(path.join(tmp, "agent"));
+      const steps = [{ keys: Object.keys(store), trustPath: store.trustPath, empty: store.get(project), entry: store.getEntry(project) }];
+      store.set(project, true);
+      steps.push({ project: store.get(project), nested: store.getEntry(nested), parent: store.get(path.join(tmp, "work")) });
+      store.setMany([
+        { path: path.join(tmp, "work"), decision: false },
+        { path: project, decision: null },
+      ]);
+      steps.push({ project: store.getEntry(project), file: fs.readFileSync(store.trustPath, "utf8") });
+      store.set(`${project}/../project/`, true);
+      steps.push({ file: fs.readFileSync(store.trustPath, "utf8"), lockLeft: fs.existsSync(`${store.trustPath}.lock`) });
+      return steps;
+    }),
+  );
+  add("projectTrustStore.badFiles", () =>
+    inTemp((tmp) => {
+      const store = new agent.ProjectTrustStore(tmp);
+      const results = [];
+      for (const text of ["[]", '{"/a": "yes"}', '\uFEFF{"/a": true, "/b": null}']) {
+        fs.writeFileSync(store.trustPath, text);
+        results.push(attemptCall(() => store.get("/a/b")));
+      }
+      // The parser's own words differ between engines; pi's prefix does not.
+      fs.writeFileSync(store.trustPath, "{not json");
+      const broken = attemptCall(() => store.get("/a/b"));
+      results.push(broken.error.startsWith(`Failed to read trust store ${store.trustPath}: `));
+      return results;
+    }),
+  );
+  add("projectTrustStore.heldLock", () =>
+    inTemp((tmp) => {
+      const store = new agent.ProjectTrustStore(tmp);
+      fs.mkdirSync(`${store.trustPath}.lock`);
+      const held = attemptCall(() => store.get(tmp));
+      const old = new Date(Date.now() - 60_000);
+      fs.utimesSync(`${store.trustPath}.lock`, old, old);
+      const stale = attemptCall(() => store.set(tmp, true));
+      return { held, stale, after: store.get(tmp) };
+    }),
+  );
+  add("readStoredCredential.cases", () =>
+    inTemp((tmp) => {
+      const previousAgentDir = process.env.PI_CODING_AGENT_DIR;
+      process.env.PI_CODING_AGENT_DIR = tmp;
+      try {
+        const file = path.join(tmp, "auth.json");
+        const before = agent.readStoredCredential("acme");
+        fs.writeFileSync(file, '\uFEFF{"acme": {"type": "api_key", "key": "k"}, "other": 3}');
+        const other = path.join(tmp, "other-auth.json");
+        fs.writeFileSync(other, "{broken");
+        return {
+          before: before ?? "none",
+          stored: agent.readStoredCredential("acme"),
+          number: agent.readStoredCredential("other"),
+          missing: agent.readStoredCredential("nope") ?? "none",
+          explicit: agent.readStoredCredential("acme", file),
+          broken: agent.readStoredCredential("acme", other) ?? "none",
+        };
+      } finally {
+        if (previousAgentDir === undefined) delete process.env.PI_CODING_AGENT_DIR;
+        else process.env.PI_CODING_AGENT_DIR = previousAgentDir;
+      }
+    }),
+  );
+  add("credentialSynchronizationError.shape", () => {
+    const cause = new Error("disk full");
+    const error = new agent.CredentialSynchronizationError("acme", "login", { type: "api_key", key: "k" }, { cause });
+    return {
+      name: error.name,
+      message: error.message,
+      isError: error instanceof Error,
+      keys: Object.keys(error),
+      providerId: error.providerId,
+      operation: error.operation,
+      credential: error.credential,
+      cause: error.cause === cause,
+      bare: Object.keys(new agent.CredentialSynchronizationError("p", "logout", undefined)),
+    };
+  });
+}

@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { addAgentSessionCases, addModelRegistryCases } from "./agent-session-cases.mjs";
+import { addAgentSessionCases, addModelRegistryCases, addTrustAndCredentialCases } from "./agent-session-cases.mjs";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
 import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
@@ -1138,5 +1138,6 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addCodingAgentHelperCases(add, agent);
   addAgentSessionCases(add, { ai, agent });
   addModelRegistryCases(add, { agent });
+  addTrustAndCredentialCases(add, { agent });
   return cases;
 }
