@@ -512,6 +512,108 @@ export function addAgentSessionCases(add, { ai, agent }) {
     }),
   );
 
+  add("agentSession.customMessages", () =>
+    withSession(
+      ai,
+      {
+        responses: [
+          ai.fauxAssistantMessage([ai.fauxToolCall("read", { path: "a.txt" }, { id: "call-a" })], { stopReason: "toolUse", timestamp: 1 }),
+          ai.fauxAssistantMessage("after tool", { timestamp: 2 }),
+          ai.fauxAssistantMessage("triggered", { timestamp: 3 }),
+          ai.fauxAssistantMessage("user message answer", { timestamp: 4 }),
+        ],
+      },
+      async (env) => {
+        fs.writeFileSync(path.join(env.tmp, "a.txt"), "a\n");
+        const { session } = await btwSession(agent, env);
+        const { events } = recordEvents(session);
+        await session.sendCustomMessage({ customType: "note", content: "idle note", display: true, details: { n: 1 } });
+        await session.sendCustomMessage({ customType: "later", content: [{ type: "text", text: "next turn note" }], display: false }, { deliverAs: "nextTurn" });
+        let sentDuringTool = false;
+        session.subscribe((event) => {
+          if (event.type === "tool_execution_start" && !sentDuringTool) {
+            sentDuringTool = true;
+            void session.sendCustomMessage({ customType: "mid", content: "mid-run context", display: true }, { triggerTurn: false });
+          }
+        });
+        await session.prompt("go");
+        await session.sendCustomMessage({ customType: "kick", content: "please continue", display: true }, { triggerTurn: true });
+        await session.sendUserMessage([{ type: "text", text: "line one" }, { type: "text", text: "line two" }]);
+        const result = {
+          events: events.filter((event) => event.type.startsWith("message_") && event.type !== "message_update").map((event) => [event.type, event.message.role, event.message.customType ?? null]),
+          messages: session.state.messages.map(reduceMessage),
+          seen: env.seen.map((messages) => messages.map((message) => `${message.role}:${message.text ?? ""}`)),
+          entries: reduceEntries(session.sessionManager).map((entry) => entry.type + (entry.message ? `:${entry.message.role}` : "") + (entry.customType ? `:${entry.customType}` : "")),
+        };
+        session.dispose();
+        return result;
+      },
+    ),
+  );
+
+  add("agentSession.statsAndNames", () =>
+    withSession(
+      ai,
+      {
+        responses: [
+          ai.fauxAssistantMessage([ai.fauxToolCall("ls", {}, { id: "call-ls" })], { stopReason: "toolUse", timestamp: 1 }),
+          ai.fauxAssistantMessage("listed", { timestamp: 2 }),
+        ],
+      },
+      async (env) => {
+        const { session } = await btwSession(agent, env, { tools: ["ls", "read"] });
+        const { events } = recordEvents(session);
+        const before = { usage: session.getContextUsage(), stats: session.getSessionStats(), last: session.getLastAssistantText() ?? "none" };
+        await session.prompt("list files");
+        session.setSessionName("side thread");
+        session.setAutoCompactionEnabled(false);
+        session.setAutoRetryEnabled(false);
+        const result = {
+          before,
+          usage: session.getContextUsage(),
+          stats: session.getSessionStats(),
+          forking: session.getUserMessagesForForking(),
+          last: session.getLastAssistantText(),
+          name: session.sessionName,
+          callable: session.getCallableToolNames(),
+          flags: [session.autoCompactionEnabled, session.autoRetryEnabled, session.isRetrying, session.isBashRunning, session.hasPendingBashMessages, session.isCompacting, session.retryAttempt],
+          nameEvents: events.filter((event) => event.type === "session_info_changed"),
+          aborts: [session.abortRetry(), session.abortCompaction(), session.abortBranchSummary(), session.abortBash()],
+        };
+        session.refreshContext();
+        result.refreshed = session.state.messages.map((message) => message.role);
+        session.dispose();
+        return result;
+      },
+    ),
+  );
+
+  add("agentSession.lastAssistantTextSkips", () =>
+    withSession(
+      ai,
+      {
+        responses: [
+          ai.fauxAssistantMessage("real answer", { timestamp: 1 }),
+          ai.fauxAssistantMessage([ai.fauxToolCall("nope", {}, { id: "call-x" })], { stopReason: "toolUse", timestamp: 2 }),
+          ai.fauxAssistantMessage([], { timestamp: 3 }),
+        ],
+      },
+      async (env) => {
+        const { session } = await btwSession(agent, env);
+        await session.prompt("one");
+        const first = session.getLastAssistantText();
+        await session.prompt("two");
+        const result = {
+          first,
+          second: session.getLastAssistantText() ?? "none",
+          toolResult: reduceMessage(session.state.messages.find((message) => message.role === "toolResult")),
+        };
+        session.dispose();
+        return result;
+      },
+    ),
+  );
+
   add("agentSession.setModelWithoutAuth", () =>
     withSession(ai, { auth: false }, async (env) => {
       const { session } = await btwSession(agent, env);

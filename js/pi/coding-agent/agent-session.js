@@ -7,6 +7,9 @@
 // listed in NOT_YET throw pihost's not-implemented error instead of
 // quietly doing less.
 import { clampThinkingLevel, cleanupSessionResources, contentText, getCurrentSystemMessage, getSupportedThinkingLevels } from "../pi-ai.js";
+import { calculateContextTokens } from "./compaction.js";
+import { addUsageToTotals, createUsageTotals, estimateProjectedContextTokens } from "./context-usage.js";
+import { getLatestCompactionEntry } from "./session-context.js";
 import { createSyntheticSourceInfo } from "./source-info.js";
 import { buildSystemPrompt, buildSystemPromptSections, normalizeBuildSystemPromptOptions } from "./system-prompt.js";
 import { createBashToolDefinition } from "./tools/bash.js";
@@ -63,6 +66,8 @@ export class AgentSession {
   #steeringTexts = [];
   #followUpTexts = [];
   #pendingNextTurnMessages = [];
+  // Context-only custom messages sent mid-run wait for the turn to end, so none lands between a tool call and its result.
+  #pendingCustomMessages = [];
   #resourceLoader;
   #customTools;
   #cwd;
@@ -272,6 +277,7 @@ export class AgentSession {
       }
       if (message.role === "assistant") this.#lastAssistantMessage = message;
     }
+    if (event.type === "turn_end") this.#flushPendingCustomMessages();
   }
 
   /** Adds a listener for the session's events; returns the function that removes it. */
@@ -400,6 +406,15 @@ export class AgentSession {
     }));
   }
 
+  /** The tools other tools can call: the active direct ones and every codemode or deferred one. */
+  getCallableToolNames() {
+    const active = new Set(this.getActiveToolNames());
+    return [...this.#toolRegistry.keys()].filter((name) => {
+      const exposure = this.#toolDefinitions.get(name)?.definition.exposure ?? "direct";
+      return exposure === "codemode" || exposure === "deferred" || (exposure === "direct" && active.has(name));
+    });
+  }
+
   getToolDefinition(name) {
     return this.#toolDefinitions.get(name)?.definition;
   }
@@ -409,17 +424,109 @@ export class AgentSession {
     this.#setActiveTools(toolNames);
   }
 
+  /** The text of the last reply; replies without text that did not end normally (aborted, failed, only tool calls) are skipped. */
   getLastAssistantText() {
-    const last = this.agent.state.messages.findLast(
-      (message) => message.role === "assistant" && !(message.stopReason === "aborted" && message.content.length === 0),
+    const last = this.messages.findLast(
+      (message) =>
+        message.role === "assistant" &&
+        (message.stopReason === "stop" || message.content.some((block) => block.type === "text" && block.text.trim())),
     );
     if (!last) return undefined;
-    const text = last.content
-      .filter((block) => block.type === "text")
-      .map((block) => block.text)
-      .join("")
-      .trim();
-    return text || undefined;
+    let text = "";
+    for (const block of last.content) if (block.type === "text") text += block.text;
+    return text.trim() || undefined;
+  }
+
+  getUserMessagesForForking() {
+    const result = [];
+    for (const entry of this.sessionManager.getEntries()) {
+      if (entry.type !== "message" || entry.message.role !== "user") continue;
+      const text = contentText(entry.message.content, "");
+      if (text) result.push({ entryId: entry.id, text });
+    }
+    return result;
+  }
+
+  setSessionName(name) {
+    this.sessionManager.appendSessionInfo(name);
+    this.#emit({ type: "session_info_changed", name: this.sessionManager.getSessionName() });
+  }
+
+  /** How full the model's context is; tokens and percent are null when unknown since the latest compaction. */
+  getContextUsage() {
+    const model = this.model;
+    if (!model) return undefined;
+    const contextWindow = model.contextWindow ?? 0;
+    if (contextWindow <= 0) return undefined;
+    const projection = this.sessionManager.buildSessionProjection();
+    const branch = this.sessionManager.getBranch();
+    const latestCompaction = getLatestCompactionEntry(branch);
+    if (latestCompaction) {
+      // Usage from before the compaction measures the old context; only a later reply counts.
+      const answered = new Set(
+        projection.entries.flatMap((entry) =>
+          entry.messages.some(
+            (message) =>
+              message.role === "assistant" &&
+              message.stopReason !== "aborted" &&
+              message.stopReason !== "error" &&
+              calculateContextTokens(message.usage) > 0,
+          )
+            ? [entry.sourceEntry.id]
+            : [],
+        ),
+      );
+      const compactionIndex = branch.findIndex((entry) => entry.id === latestCompaction.id);
+      if (!branch.slice(compactionIndex + 1).some((entry) => answered.has(entry.id))) return { tokens: null, contextWindow, percent: null };
+    }
+    const { tokens } = estimateProjectedContextTokens(projection, branch);
+    return { tokens, contextWindow, percent: (tokens / contextWindow) * 100 };
+  }
+
+  /** Counts and billed usage over every entry of the session, compacted history included. */
+  getSessionStats() {
+    const counts = { userMessages: 0, assistantMessages: 0, toolCalls: 0, toolResults: 0, totalMessages: 0 };
+    const totals = createUsageTotals();
+    for (const entry of this.sessionManager.getEntries()) {
+      if (entry.type === "usage") addUsageToTotals(totals, entry.usage);
+      else if ((entry.type === "branch_summary" || entry.type === "compaction") && entry.usage) addUsageToTotals(totals, entry.usage);
+      if (entry.type !== "message") continue;
+      counts.totalMessages++;
+      const { message } = entry;
+      if (message.role === "user") {
+        counts.userMessages++;
+      } else if (message.role === "toolResult") {
+        counts.toolResults++;
+        if (message.usage) addUsageToTotals(totals, message.usage);
+      } else if (message.role === "assistant") {
+        counts.assistantMessages++;
+        if (Array.isArray(message.content)) counts.toolCalls += message.content.filter((block) => block.type === "toolCall").length;
+        addUsageToTotals(totals, message.usage);
+      }
+    }
+    return {
+      sessionFile: this.sessionFile,
+      sessionId: this.sessionId,
+      userMessages: counts.userMessages,
+      assistantMessages: counts.assistantMessages,
+      toolCalls: counts.toolCalls,
+      toolResults: counts.toolResults,
+      totalMessages: counts.totalMessages,
+      tokens: {
+        input: totals.input,
+        output: totals.output,
+        cacheRead: totals.cacheRead,
+        cacheWrite: totals.cacheWrite,
+        total: totals.input + totals.output + totals.cacheRead + totals.cacheWrite,
+      },
+      cost: totals.cost,
+      contextUsage: this.getContextUsage(),
+    };
+  }
+
+  /** The agent's messages replaced by the session's projection of its current branch. */
+  refreshContext() {
+    this.agent.state.messages = this.sessionManager.buildSessionProjection().messages;
   }
 
   // --- prompting ---------------------------------------------------------------
@@ -457,7 +564,7 @@ export class AgentSession {
       }
       throw new Error(formatNoApiKeyFoundMessage(provider));
     }
-    await this.#startRun(text, () => preflightResult?.("started"));
+    await this.#startRun({ text }, () => preflightResult?.("started"));
   }
 
   #hasExpansions() {
@@ -496,16 +603,76 @@ export class AgentSession {
     return { steering, followUp };
   }
 
-  async #startRun(text, onStarted) {
+  /** A user message from an extension; always starts or joins a run (`deliverAs` while streaming). */
+  async sendUserMessage(content, options) {
+    let text = content;
+    let images;
+    if (typeof content !== "string") {
+      text = content.filter((part) => part.type === "text").map((part) => part.text).join("\n");
+      images = content.filter((part) => part.type !== "text");
+      if (images.length === 0) images = undefined;
+    }
+    await this.prompt(text, {
+      expandPromptTemplates: options?.expandPromptTemplates ?? false,
+      streamingBehavior: options?.deliverAs,
+      images,
+      source: "extension",
+    });
+  }
+
+  /**
+   * A custom message: kept for the next prompt (`deliverAs: "nextTurn"`),
+   * queued into a running run, starting a run (`triggerTurn`), or appended
+   * to the session as context.
+   */
+  async sendCustomMessage(message, options) {
+    const custom = {
+      role: "custom",
+      customType: message.customType,
+      // Untyped callers may leave the content out.
+      content: message.content ?? [],
+      display: message.display,
+      details: message.details,
+      timestamp: Date.now(),
+    };
+    if (options?.deliverAs === "nextTurn") {
+      this.#pendingNextTurnMessages.push(custom);
+    } else if (this.isStreaming && options?.triggerTurn !== false) {
+      if (options?.deliverAs === "followUp") this.agent.followUp(custom);
+      else this.agent.steer(custom);
+    } else if (options?.triggerTurn) {
+      await this.#startRun({ custom });
+    } else if (this.isStreaming) {
+      this.#pendingCustomMessages.push(custom);
+    } else {
+      this.#appendCustomMessage(custom);
+    }
+  }
+
+  #appendCustomMessage(message) {
+    this.sessionManager.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
+    this.refreshContext();
+    this.#emit({ type: "message_start", message });
+    this.#emit({ type: "message_end", message });
+  }
+
+  #flushPendingCustomMessages() {
+    for (const message of this.#pendingCustomMessages.splice(0)) this.#appendCustomMessage(message);
+  }
+
+  /** Runs the agent from `trigger`: a prompt's `text` or a `custom` message. */
+  async #startRun(trigger, onStarted) {
     this.#runActive = true;
     this.#abortRequested = false;
     const options = normalizeBuildSystemPromptOptions(this.#baseSystemPromptOptions);
     options.selectedTools = this.getActiveToolNames();
-    const messages = [{ role: "user", content: [{ type: "text", text }], timestamp: Date.now() }, ...this.#pendingNextTurnMessages];
+    const first = trigger.custom ?? { role: "user", content: [{ type: "text", text: trigger.text }], timestamp: Date.now() };
+    const messages = [first, ...this.#pendingNextTurnMessages];
     this.#pendingNextTurnMessages = [];
     const update = this.#preparePromptAndToolLoadout(options);
     this.#runSystemPromptOptions = options;
     if (update) messages.unshift(update);
+    this.#flushPendingCustomMessages();
     onStarted?.();
     try {
       await this.agent.prompt(messages);
@@ -516,6 +683,7 @@ export class AgentSession {
     } finally {
       this.#lastAssistantMessage = undefined;
       this.#runSystemPromptOptions = undefined;
+      this.#flushPendingCustomMessages();
       await this.#emitSettled();
     }
   }
@@ -598,37 +766,53 @@ export class AgentSession {
     return this.settingsManager.getCompactionEnabled();
   }
 
+  setAutoCompactionEnabled(enabled) {
+    this.settingsManager.setCompactionEnabled(enabled);
+  }
+
   get autoRetryEnabled() {
     return this.settingsManager.getRetryEnabled();
   }
+
+  setAutoRetryEnabled(enabled) {
+    this.settingsManager.setRetryEnabled(enabled);
+  }
+
+  // pihost's sessions never start a retry, compaction, branch summary or
+  // user bash command, so there is never one to abort.
+  get isRetrying() {
+    return false;
+  }
+
+  get isBashRunning() {
+    return false;
+  }
+
+  get hasPendingBashMessages() {
+    return false;
+  }
+
+  abortRetry() {}
+
+  abortCompaction() {}
+
+  abortBranchSummary() {}
+
+  abortBash() {}
 }
 
 // What an extension could call but pihost does not run yet: each throws
 // pihost's not-implemented error naming the method.
 const NOT_YET = [
-  "sendCustomMessage",
-  "sendUserMessage",
   "cycleModel",
   "compact",
-  "abortCompaction",
-  "abortBranchSummary",
-  "setAutoCompactionEnabled",
-  "abortRetry",
-  "setAutoRetryEnabled",
   "executeBash",
   "recordBashResult",
-  "abortBash",
-  "setSessionName",
   "navigateTree",
-  "getUserMessagesForForking",
-  "getSessionStats",
-  "getContextUsage",
   "exportToHtml",
   "exportToJsonl",
   "reload",
   "bindExtensions",
-  "refreshContext",
-  "getCallableToolNames",
   "setCacheWarmingMode",
   "summarizeForBugReport",
   "createReplacedSessionContext",
