@@ -614,6 +614,29 @@ export function addAgentSessionCases(add, { ai, agent }) {
     ),
   );
 
+  add("agentSession.fromServices", () =>
+    withSession(ai, { responses: [ai.fauxAssistantMessage("from services", { timestamp: 1 })] }, async (env) => {
+      const services = {
+        cwd: env.tmp,
+        agentDir: path.join(env.tmp, "agent"),
+        modelRuntime: env.modelRuntime,
+        settingsManager: agent.SettingsManager.inMemory({ defaultThinkingLevel: "low" }),
+        resourceLoader: btwResourceLoader(agent),
+        diagnostics: [],
+      };
+      const result = await agent.createAgentSessionFromServices({
+        services,
+        sessionManager: agent.SessionManager.inMemory(env.tmp),
+        model: env.model,
+        tools: ["read"],
+      });
+      await result.session.prompt("hi");
+      const shape = { keys: Object.keys(result), state: sessionState(result.session) };
+      result.session.dispose();
+      return shape;
+    }),
+  );
+
   add("agentSession.setModelWithoutAuth", () =>
     withSession(ai, { auth: false }, async (env) => {
       const { session } = await btwSession(agent, env);
@@ -835,5 +858,99 @@ export function addTrustAndCredentialCases(add, { agent }) {
       cause: error.cause === cause,
       bare: Object.keys(new agent.CredentialSynchronizationError("p", "logout", undefined)),
     };
+  });
+}
+
+// A catalog with the shapes the resolver has to tell apart: one id on several
+// providers, dated versions next to aliases, provider ids with "/", ids that
+// look like globs or carry a thinking suffix.
+const RESOLVER_MODELS = [
+  ["anthropic", "claude-sonnet-4-5", "Claude Sonnet 4.5"],
+  ["anthropic", "claude-sonnet-4-5-20250929", "Claude Sonnet 4.5 (2025-09-29)"],
+  ["anthropic", "claude-opus-5-5", "Claude Opus 5.5"],
+  ["anthropic", "claude-haiku-4-latest", "Claude Haiku"],
+  ["openrouter", "anthropic/claude-sonnet-4-5", "Sonnet via OpenRouter"],
+  ["openrouter", "openrouter/free", "Free"],
+  ["openai", "gpt-6.2-sol", "GPT 6.2"],
+  ["azure", "gpt-6.2-sol", "GPT 6.2 (Azure)"],
+  ["groq", "openai/gpt-oss-120b", "GPT OSS"],
+  ["acme/eu", "m-large", "Acme Large"],
+  ["acme", "bracketed-model[1m]", "Bracketed"],
+  ["acme", "zai-org/GLM-5.1-FP8", "GLM"],
+  ["acme", ".hidden", "Hidden"],
+].map(([provider, id, name]) => ({ provider, id, name, api: `${provider}-api`, reasoning: false, contextWindow: 1000 }));
+
+function resolverRuntime(configured) {
+  return {
+    getModels: () => RESOLVER_MODELS,
+    getAvailable: async () => RESOLVER_MODELS.filter((model) => configured.includes(model.provider)),
+    hasConfiguredAuth: (provider) => configured.includes(provider),
+  };
+}
+
+const describeModel = (model) => (model ? `${model.provider}/${model.id}${model.reasoning ? " (reasoning)" : ""} [${model.name}]` : null);
+
+/** Adds the cases of resolveCliModel and resolveModelScopeWithDiagnostics. */
+export function addModelResolverCases(add, { agent }) {
+  const cli = [
+    ["exact", { cliModel: "claude-opus-5-5" }],
+    ["providerSlash", { cliModel: "anthropic/claude-sonnet-4-5" }],
+    ["gatewayIdUsable", { cliModel: "anthropic/claude-sonnet-4-5" }, ["openrouter"]],
+    ["sameIdTwoProviders", { cliModel: "gpt-6.2-sol" }, ["openai", "azure"]],
+    ["sameIdNoneUsable", { cliModel: "gpt-6.2-sol" }, []],
+    ["sameIdOneUsable", { cliModel: "gpt-6.2-sol" }, ["azure"]],
+    ["sameIdInlineKey", { cliModel: "gpt-6.2-sol", inlineApiKey: "k" }, ["azure"]],
+    ["providerFlag", { cliProvider: "AZURE", cliModel: "gpt-6.2-sol" }],
+    ["unknownProvider", { cliProvider: "nope", cliModel: "x" }],
+    ["fuzzyAlias", { cliModel: "sonnet" }],
+    ["fuzzyByName", { cliModel: "haiku" }],
+    ["thinkingSuffix", { cliModel: "claude-opus-5-5:high" }],
+    ["invalidSuffix", { cliModel: "claude-opus-5-5:turbo" }],
+    ["customId", { cliModel: "anthropic/claude-next" }],
+    ["customIdThinking", { cliModel: "acme/zai-org/GLM-5.1-FP8:high" }],
+    ["customIdWithFlag", { cliModel: "acme/zai-org/GLM-9:high", cliThinking: "low" }],
+    ["customOnProviderFlag", { cliProvider: "openai", cliModel: "gpt-7" }],
+    ["slashProvider", { cliModel: "acme/eu/m-large" }],
+    ["literalProviderId", { cliModel: "openrouter/free" }],
+    ["notFound", { cliModel: "totally-unknown" }],
+    ["empty", { cliModel: "" }],
+  ];
+  add("resolveCliModel.cases", () => {
+    const out = {};
+    for (const [name, options, configured = ["anthropic", "openai"]] of cli) {
+      const result = agent.resolveCliModel({ ...options, modelRuntime: resolverRuntime(configured) });
+      out[name] = { ...result, model: describeModel(result.model) };
+    }
+    out.noModels = agent.resolveCliModel({ cliModel: "x", modelRuntime: { getModels: () => [] } });
+    return out;
+  });
+
+  const scopes = [
+    ["ids", ["claude-opus-5-5", "gpt-6.2-sol", "nope"]],
+    ["thinking", ["claude-opus-5-5:high", "sonnet:bogus", "openai/gpt-6.2-sol:off"]],
+    ["globs", ["anthropic/*", "*sonnet*:medium", "*/gpt-*", "GROQ/**"]],
+    ["globClasses", ["claude-[hs]*", "claude-[!s]*", "gpt-?.?-sol", "{openai,azure}/gpt*", "claude-opus-{4..5}-5"]],
+    ["globLiteralIds", ["bracketed-model[1m]", "bracketed-model[1m]:low", "acme/*", "acme/.*"]],
+    ["globNoMatch", ["nomatch*", "acme/eu/*"]],
+    ["duplicates", ["claude-opus-5-5", "anthropic/claude-opus-5-5", "anthropic/claude-opus*"]],
+  ];
+  add("resolveModelScopeWithDiagnostics.cases", async () => {
+    const out = {};
+    for (const [name, patterns] of scopes) {
+      const { scopedModels, diagnostics } = await agent.resolveModelScopeWithDiagnostics(
+        patterns,
+        resolverRuntime(["anthropic", "openai", "azure", "groq", "acme", "acme/eu", "openrouter"]),
+      );
+      out[name] = { models: scopedModels.map((scoped) => [describeModel(scoped.model), scoped.thinkingLevel ?? null]), diagnostics };
+    }
+    const options = [];
+    await agent.resolveModelScopeWithDiagnostics(["x"], {
+      getAvailable: async (...args) => {
+        options.push(args);
+        return [];
+      },
+    }, { signal: "s" });
+    out.passesOptions = options;
+    return out;
   });
 }

@@ -10,7 +10,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { addAgentSessionCases, addModelRegistryCases, addTrustAndCredentialCases } from "./agent-session-cases.mjs";
+import {
+  addAgentSessionCases,
+  addModelRegistryCases,
+  addModelResolverCases,
+  addTrustAndCredentialCases,
+} from "./agent-session-cases.mjs";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
 import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
@@ -1139,5 +1144,6 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addAgentSessionCases(add, { ai, agent });
   addModelRegistryCases(add, { agent });
   addTrustAndCredentialCases(add, { agent });
+  addModelResolverCases(add, { agent });
   return cases;
 }

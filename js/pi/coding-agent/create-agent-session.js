@@ -156,3 +156,24 @@ export async function createAgentSession(options = {}) {
   });
   return { session, extensionsResult: resourceLoader.getExtensions(), modelFallbackMessage };
 }
+
+/** createAgentSession over services made beforehand (cwd, agentDir, model runtime, settings, resource loader). */
+export async function createAgentSessionFromServices(options) {
+  const { services } = options;
+  return createAgentSession({
+    cwd: services.cwd,
+    agentDir: services.agentDir,
+    modelRuntime: services.modelRuntime,
+    settingsManager: services.settingsManager,
+    resourceLoader: services.resourceLoader,
+    sessionManager: options.sessionManager,
+    model: options.model,
+    thinkingLevel: options.thinkingLevel,
+    scopedModels: options.scopedModels,
+    tools: options.tools,
+    excludeTools: options.excludeTools,
+    noTools: options.noTools,
+    customTools: options.customTools,
+    sessionStartEvent: options.sessionStartEvent,
+  });
+}
