@@ -637,6 +637,50 @@ export function addAgentSessionCases(add, { ai, agent }) {
     }),
   );
 
+  add("agentSession.skillsAndTemplates", () =>
+    withSession(
+      ai,
+      { responses: Array.from({ length: 8 }, (_, index) => ai.fauxAssistantMessage(`answer ${index + 1}`, { timestamp: index + 1 })) },
+      async (env) => {
+        const skillDir = path.join(env.tmp, "skills", "demo");
+        fs.mkdirSync(skillDir, { recursive: true });
+        const skillFile = path.join(skillDir, "SKILL.md");
+        fs.writeFileSync(skillFile, "---\nname: demo\ndescription: A demo skill.\n---\n\n# Demo\nDo the demo.\n");
+        const loader = btwResourceLoader(agent);
+        const skills = [
+          { name: "demo", description: "A demo skill.", filePath: skillFile, baseDir: skillDir, source: "test", disableModelInvocation: false },
+          { name: "gone", description: "Its file is missing.", filePath: path.join(env.tmp, "missing", "SKILL.md"), baseDir: env.tmp, source: "test" },
+        ];
+        loader.getSkills = () => ({ skills, diagnostics: [] });
+        loader.getPrompts = () => ({
+          prompts: [
+            { name: "review", description: "Review", content: "Review $1 with care: ${@:2} (all: $ARGUMENTS, opt: ${3:-none})", filePath: "/p/review.md" },
+          ],
+          diagnostics: [],
+        });
+        const { session } = await btwSession(agent, env, { resourceLoader: loader });
+        const queued = [];
+        session.subscribe((event) => {
+          if (event.type === "message_start" && event.message.role === "assistant" && queued.length === 0) {
+            queued.push("pending");
+            void session.followUp("/review later 'two words'").then((result) => queued.push(result));
+          }
+        });
+        for (const text of ["/skill:demo now please", "/skill:demo", "/skill:gone x", "/review a.ts \"b c\" 'd", "/unknown thing"]) {
+          await session.prompt(text);
+        }
+        await session.prompt("/review raw", { expandPromptTemplates: false });
+        const result = {
+          userTexts: session.state.messages.filter((message) => message.role === "user").map((message) => textOf(message.content)),
+          queued,
+          skillsSection: session.systemPrompt.includes("<skills>"),
+        };
+        session.dispose();
+        return result;
+      },
+    ),
+  );
+
   add("agentSession.setModelWithoutAuth", () =>
     withSession(ai, { auth: false }, async (env) => {
       const { session } = await btwSession(agent, env);

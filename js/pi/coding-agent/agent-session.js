@@ -6,10 +6,13 @@
 // loader that brings extensions, compaction, auto-retry and the other parts
 // listed in NOT_YET throw pihost's not-implemented error instead of
 // quietly doing less.
+import { readFileSync } from "node:fs";
 import { clampThinkingLevel, cleanupSessionResources, contentText, getCurrentSystemMessage, getSupportedThinkingLevels } from "../pi-ai.js";
 import { calculateContextTokens } from "./compaction.js";
 import { addUsageToTotals, createUsageTotals, estimateProjectedContextTokens } from "./context-usage.js";
 import { getLatestCompactionEntry } from "./session-context.js";
+import { stripFrontmatter } from "./frontmatter.js";
+import { expandPromptTemplate } from "./prompt-templates.js";
 import { createSyntheticSourceInfo } from "./source-info.js";
 import { buildSystemPrompt, buildSystemPromptSections, normalizeBuildSystemPromptOptions } from "./system-prompt.js";
 import { createBashToolDefinition } from "./tools/bash.js";
@@ -538,16 +541,15 @@ export class AgentSession {
    */
   async prompt(text, options) {
     if (options?.images?.length) throw notImplemented("prompt with images");
-    if ((options?.expandPromptTemplates ?? true) && text.startsWith("/") && this.#hasExpansions()) {
-      throw notImplemented("prompt with skill commands or prompt templates");
-    }
+    const expand = options?.expandPromptTemplates ?? true;
     const preflightResult = options?.preflightResult;
+    const expanded = expand ? this.#expand(text) : text;
     if (this.isStreaming) {
       if (!options?.streamingBehavior) {
         throw new Error("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");
       }
-      if (options.streamingBehavior === "followUp") this.#queue(this.#followUpTexts, text, (message) => this.agent.followUp(message));
-      else this.#queue(this.#steeringTexts, text, (message) => this.agent.steer(message));
+      if (options.streamingBehavior === "followUp") this.#queue(this.#followUpTexts, expanded, (message) => this.agent.followUp(message));
+      else this.#queue(this.#steeringTexts, expanded, (message) => this.agent.steer(message));
       preflightResult?.("queued");
       return;
     }
@@ -564,33 +566,50 @@ export class AgentSession {
       }
       throw new Error(formatNoApiKeyFoundMessage(provider));
     }
-    await this.#startRun({ text }, () => preflightResult?.("started"));
+    await this.#startRun({ text: expanded }, () => preflightResult?.("started"));
   }
 
-  #hasExpansions() {
-    return this.#resourceLoader.getSkills().skills.length > 0 || this.#resourceLoader.getPrompts().prompts.length > 0;
+  /** `/skill:name args` and `/template args` expanded; other text as it is. */
+  #expand(text) {
+    return expandPromptTemplate(this.#expandSkillCommand(text), [...this.promptTemplates]);
+  }
+
+  #expandSkillCommand(text) {
+    if (!text.startsWith("/skill:")) return text;
+    const space = text.indexOf(" ");
+    const name = space === -1 ? text.slice(7) : text.slice(7, space);
+    const args = space === -1 ? "" : text.slice(space + 1).trim();
+    const skill = this.#resourceLoader.getSkills().skills.find((candidate) => candidate.name === name);
+    if (!skill) return text;
+    let body;
+    try {
+      body = stripFrontmatter(readFileSync(skill.filePath, "utf-8")).trim();
+    } catch {
+      // pi reports the failure to extensions, which pihost's sessions do not have, and sends the text as typed.
+      return text;
+    }
+    const block = `<skill name="${skill.name}" location="${skill.filePath}">\nReferences are relative to ${skill.baseDir}.\n\n${body}\n</skill>`;
+    return args ? `${block}\n\n${args}` : block;
   }
 
   #queue(texts, text, enqueue) {
     texts.push(text);
-    enqueue({ role: "user", content: [{ type: "text", text }], timestamp: Date.now() });
     this.#emitQueueUpdate();
+    enqueue({ role: "user", content: [{ type: "text", text }], timestamp: Date.now() });
   }
 
+  /** Queues a message for after the current turn's tool calls; skill commands and templates are expanded. */
   async steer(text, images) {
     if (images?.length) throw notImplemented("steer with images");
-    this.#throwIfCommand(text);
-    this.#queue(this.#steeringTexts, text, (message) => this.agent.steer(message));
+    this.#queue(this.#steeringTexts, this.#expand(text), (message) => this.agent.steer(message));
+    return "queued";
   }
 
+  /** Queues a message for when the agent would otherwise stop; skill commands and templates are expanded. */
   async followUp(text, images) {
     if (images?.length) throw notImplemented("followUp with images");
-    this.#throwIfCommand(text);
-    this.#queue(this.#followUpTexts, text, (message) => this.agent.followUp(message));
-  }
-
-  #throwIfCommand(text) {
-    if (text.startsWith("/") && this.#hasExpansions()) throw notImplemented("queued skill commands or prompt templates");
+    this.#queue(this.#followUpTexts, this.#expand(text), (message) => this.agent.followUp(message));
+    return "queued";
   }
 
   clearQueue() {
