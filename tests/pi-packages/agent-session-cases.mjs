@@ -681,6 +681,40 @@ export function addAgentSessionCases(add, { ai, agent }) {
     ),
   );
 
+  const failure = (text) => ai.fauxAssistantMessage([], { stopReason: "error", errorMessage: text, timestamp: 1 });
+  for (const [name, responses, retry, abortOnStart] of [
+    ["recovers", [failure("503 Service Unavailable"), failure("overloaded_error"), ai.fauxAssistantMessage("finally", { timestamp: 2 })], { baseDelayMs: 1, maxRetries: 3 }],
+    ["givesUp", [failure("429 Too Many Requests"), failure("429 Too Many Requests"), failure("429 Too Many Requests")], { baseDelayMs: 1, maxRetries: 2 }],
+    ["notRetryable", [failure("invalid api key")], { baseDelayMs: 1 }],
+    ["disabled", [failure("503 Service Unavailable")], { enabled: false }],
+    ["abortedBackoff", [failure("503 Service Unavailable"), ai.fauxAssistantMessage("never", { timestamp: 2 })], { baseDelayMs: 60_000 }, true],
+  ]) {
+    add(`agentSession.autoRetry.${name}`, () =>
+      withSession(ai, { responses }, async (env) => {
+        const { session } = await btwSession(agent, env, { settingsManager: agent.SettingsManager.inMemory({ retry }) });
+        const events = [];
+        session.subscribe((event) => {
+          if (event.type.startsWith("auto_retry") || event.type === "agent_end" || event.type === "agent_settled" || event.type === "entry_appended") {
+            events.push(event.type === "entry_appended" ? { type: event.type, entry: event.entry.type, target: event.entry.targetId !== undefined } : reduceEvent(event));
+          }
+          if (abortOnStart && event.type === "auto_retry_start") setTimeout(() => session.abortRetry(), 0);
+        });
+        await session.prompt("try");
+        const result = {
+          events,
+          retryAttempt: session.retryAttempt,
+          isRetrying: session.isRetrying,
+          messages: session.state.messages.map((message) => `${message.role}:${message.stopReason ?? ""}`),
+          entries: reduceEntries(session.sessionManager).map((entry) => entry.type + (entry.message ? `:${entry.message.role}` : "")),
+          seen: env.seen.map((messages) => messages.map((message) => message.role).join(",")),
+          pending: env.faux.getPendingResponseCount(),
+        };
+        session.dispose();
+        return result;
+      }),
+    );
+  }
+
   add("agentSession.setModelWithoutAuth", () =>
     withSession(ai, { auth: false }, async (env) => {
       const { session } = await btwSession(agent, env);

@@ -2,12 +2,22 @@
 // tools and system prompt. Prompts run through the agent loop; every
 // finished message is persisted to the session, and the requests the model
 // gets are projected from the session (not from the agent's own message
-// list), as in pi. pihost runs sessions without extensions: a resource
-// loader that brings extensions, compaction, auto-retry and the other parts
-// listed in NOT_YET throw pihost's not-implemented error instead of
-// quietly doing less.
+// list), as in pi. Failed answers a retry may fix are retried with pi's
+// backoff. pihost runs sessions without extensions and without
+// auto-compaction: a resource loader that brings extensions, and the
+// methods listed in NOT_YET, throw pihost's not-implemented error instead
+// of quietly doing less.
 import { readFileSync } from "node:fs";
-import { clampThinkingLevel, cleanupSessionResources, contentText, getCurrentSystemMessage, getSupportedThinkingLevels } from "../pi-ai.js";
+import {
+  clampThinkingLevel,
+  cleanupSessionResources,
+  contentText,
+  getCurrentSystemMessage,
+  getSupportedThinkingLevels,
+  isContextOverflow,
+  isRetryableAssistantError,
+  retryDelayMs,
+} from "../pi-ai.js";
 import { calculateContextTokens } from "./compaction.js";
 import { addUsageToTotals, createUsageTotals, estimateProjectedContextTokens } from "./context-usage.js";
 import { getLatestCompactionEntry } from "./session-context.js";
@@ -85,6 +95,9 @@ export class AgentSession {
   #baseSystemPromptOptions;
   #runSystemPromptOptions;
   #lastAssistantMessage;
+  #retryAttempt = 0;
+  #retryAbortController;
+  #entryIdsByMessage = new WeakMap();
 
   constructor(config) {
     this.agent = config.agent;
@@ -270,15 +283,24 @@ export class AgentSession {
         }
       }
     }
-    this.#emit(event.type === "agent_end" ? { ...event, willRetry: false } : event);
+    this.#emit(event.type === "agent_end" ? { ...event, willRetry: this.#willRetryAfterAgentEnd(event) } : event);
     if (event.type === "message_end") {
       const { message } = event;
+      let entryId;
       if (message.role === "custom") {
-        this.sessionManager.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
+        entryId = this.sessionManager.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
       } else if (["system", "user", "assistant", "toolResult"].includes(message.role)) {
-        this.sessionManager.appendMessage(message);
+        entryId = this.sessionManager.appendMessage(message);
       }
-      if (message.role === "assistant") this.#lastAssistantMessage = message;
+      if (entryId) this.#entryIdsByMessage.set(message, entryId);
+      if (message.role === "assistant") {
+        this.#lastAssistantMessage = message;
+        // A good answer ends a retry streak at once, so streaks do not add up across a run's calls.
+        if (message.stopReason !== "error" && this.#retryAttempt > 0) {
+          this.#emit({ type: "auto_retry_end", success: true, attempt: this.#retryAttempt });
+          this.#retryAttempt = 0;
+        }
+      }
     }
     if (event.type === "turn_end") this.#flushPendingCustomMessages();
   }
@@ -295,6 +317,7 @@ export class AgentSession {
   /** Stops any run and drops every listener; the session is unusable afterwards. */
   dispose() {
     try {
+      this.abortRetry();
       this.agent.abort();
     } catch {
       // Disposing must succeed even when an abort hook throws.
@@ -336,7 +359,7 @@ export class AgentSession {
   }
 
   get retryAttempt() {
-    return 0;
+    return this.#retryAttempt;
   }
 
   get messages() {
@@ -529,7 +552,11 @@ export class AgentSession {
 
   /** The agent's messages replaced by the session's projection of its current branch. */
   refreshContext() {
-    this.agent.state.messages = this.sessionManager.buildSessionProjection().messages;
+    const projection = this.sessionManager.buildSessionProjection();
+    for (const entry of projection.entries) {
+      for (const message of entry.messages) this.#entryIdsByMessage.set(message, entry.sourceEntry.id);
+    }
+    this.agent.state.messages = projection.messages;
   }
 
   // --- prompting ---------------------------------------------------------------
@@ -695,16 +722,152 @@ export class AgentSession {
     onStarted?.();
     try {
       await this.agent.prompt(messages);
-      while (!this.#abortRequested && this.agent.hasQueuedMessages()) {
-        this.#lastAssistantMessage = undefined;
+      while (!this.#abortRequested) {
+        const again = (await this.#handlePostAgentRun()) || (!this.#abortRequested && this.agent.hasQueuedMessages());
+        if (!again || this.#abortRequested) break;
         await this.agent.continue();
       }
     } finally {
+      if (this.#abortRequested) this.#finishCancelledRetry();
       this.#lastAssistantMessage = undefined;
       this.#runSystemPromptOptions = undefined;
       this.#flushPendingCustomMessages();
       await this.#emitSettled();
     }
+  }
+
+  /** Whether the run goes on: a retryable failure was retried after its backoff. Auto-compaction is not run. */
+  async #handlePostAgentRun() {
+    const message = this.#lastAssistantMessage;
+    this.#lastAssistantMessage = undefined;
+    if (this.#abortRequested) {
+      this.#finishCancelledRetry();
+      return false;
+    }
+    if (!message) return this.agent.hasQueuedMessages();
+    if (this.#isRetryableError(message) && (await this.#prepareRetry(message))) {
+      if (this.#abortRequested) this.#finishCancelledRetry();
+      return !this.#abortRequested;
+    }
+    if (this.#abortRequested) {
+      this.#finishCancelledRetry();
+      return false;
+    }
+    if (message.stopReason === "error" && this.#retryAttempt > 0) {
+      this.#emit({ type: "auto_retry_end", success: false, attempt: this.#retryAttempt, finalError: message.errorMessage });
+      this.#retryAttempt = 0;
+    }
+    return false;
+  }
+
+  #modelForMessage(message) {
+    const model = this.model;
+    return model?.provider === message.provider && model.id === message.model ? model : undefined;
+  }
+
+  // A context overflow is compaction's to handle, not a retry's.
+  #isRetryableError(message) {
+    if (isContextOverflow(message, (this.#modelForMessage(message) ?? this.model)?.contextWindow ?? 0)) return false;
+    return isRetryableAssistantError(message);
+  }
+
+  #willRetryAfterAgentEnd(event) {
+    if (this.#abortRequested) return false;
+    const settings = this.settingsManager.getRetrySettings();
+    if (!settings.enabled || this.#retryAttempt >= settings.maxRetries) return false;
+    const last = event.messages.findLast((message) => message.role === "assistant");
+    return last ? this.#isRetryableError(last) : false;
+  }
+
+  /** Schedules a retry of a failed answer: drops it from the model's view and waits out the backoff (abortable). */
+  async #prepareRetry(message) {
+    const settings = this.settingsManager.getRetrySettings();
+    if (!settings.enabled) return false;
+    this.#retryAttempt++;
+    if (this.#retryAttempt > settings.maxRetries) {
+      // The count stays at the attempts made, for the final failure event.
+      this.#retryAttempt--;
+      return false;
+    }
+    const delayMs = retryDelayMs(settings, this.#retryAttempt);
+    this.#emit({
+      type: "auto_retry_start",
+      attempt: this.#retryAttempt,
+      maxAttempts: settings.maxRetries,
+      delayMs,
+      errorMessage: message.errorMessage || "Unknown error",
+    });
+    this.#omitRecoveryAttempt(message);
+    const controller = new AbortController();
+    this.#retryAbortController = controller;
+    try {
+      await new Promise((resolve, reject) => {
+        if (controller.signal.aborted) return reject(new Error("aborted"));
+        const timer = setTimeout(resolve, delayMs);
+        controller.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(new Error("aborted"));
+        }, { once: true });
+      });
+    } catch {
+      this.#finishCancelledRetry();
+      return false;
+    } finally {
+      this.#retryAbortController = undefined;
+    }
+    return true;
+  }
+
+  #finishCancelledRetry() {
+    if (this.#retryAttempt === 0) return;
+    const attempt = this.#retryAttempt;
+    this.#retryAttempt = 0;
+    this.#emit({ type: "auto_retry_end", success: false, attempt, finalError: "Retry cancelled" });
+  }
+
+  #findPersistedMessageEntryId(message) {
+    const mapped = this.#entryIdsByMessage.get(message);
+    if (mapped) return mapped;
+    const branch = this.sessionManager.getBranch();
+    for (let index = branch.length - 1; index >= 0; index--) {
+      if (branch[index].type === "message" && branch[index].message === message) return branch[index].id;
+    }
+    const position = this.agent.state.messages.indexOf(message);
+    if (position < 0) return undefined;
+    let projected = 0;
+    for (const entry of this.sessionManager.buildSessionProjection().entries) {
+      for (let index = 0; index < entry.messages.length; index++, projected++) {
+        if (projected === position) {
+          this.#entryIdsByMessage.set(message, entry.sourceEntry.id);
+          return entry.sourceEntry.id;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Keeps a failed answer and its tool results in the session but out of the model's context from now on. */
+  #omitRecoveryAttempt(message) {
+    const toolCallIds = new Set(message.content.flatMap((block) => (block.type === "toolCall" ? [block.id] : [])));
+    const entryId = this.#findPersistedMessageEntryId(message);
+    const messages = this.agent.state.messages;
+    const index = messages.findIndex((candidate) => candidate === message || (entryId !== undefined && this.#entryIdsByMessage.get(candidate) === entryId));
+    const toolResults = [];
+    for (const candidate of index < 0 ? [] : messages.slice(index + 1)) {
+      if (candidate.role === "assistant") break;
+      if (candidate.role === "toolResult" && toolCallIds.has(candidate.toolCallId)) toolResults.push(candidate);
+    }
+    const targets = [message, ...toolResults];
+    const targetIds = targets.map((target) => this.#findPersistedMessageEntryId(target));
+    if (targets.some((target, position) => targetIds[position] === undefined && this.agent.state.messages.includes(target))) {
+      throw new Error("Cannot persist recovery omission because a projected message has no source entry");
+    }
+    for (const targetId of targetIds) {
+      if (!targetId) continue;
+      const entry = this.sessionManager.getEntry(this.sessionManager.appendContextEdit(targetId, null));
+      if (entry) this.#emit({ type: "entry_appended", entry });
+    }
+    this.refreshContext();
   }
 
   async #emitSettled() {
@@ -715,6 +878,7 @@ export class AgentSession {
 
   async abort() {
     if (this.#runActive) this.#abortRequested = true;
+    this.abortRetry();
     this.agent.abort();
     await this.waitForIdle();
   }
@@ -797,11 +961,16 @@ export class AgentSession {
     this.settingsManager.setRetryEnabled(enabled);
   }
 
-  // pihost's sessions never start a retry, compaction, branch summary or
-  // user bash command, so there is never one to abort.
   get isRetrying() {
-    return false;
+    return this.#retryAbortController !== undefined;
   }
+
+  abortRetry() {
+    this.#retryAbortController?.abort();
+  }
+
+  // pihost's sessions never start a compaction, branch summary or user bash
+  // command, so there is never one to abort.
 
   get isBashRunning() {
     return false;
@@ -810,8 +979,6 @@ export class AgentSession {
   get hasPendingBashMessages() {
     return false;
   }
-
-  abortRetry() {}
 
   abortCompaction() {}
 
