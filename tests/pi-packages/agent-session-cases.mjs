@@ -715,6 +715,52 @@ export function addAgentSessionCases(add, { ai, agent }) {
     );
   }
 
+  add("agentSession.cycleModel", () =>
+    withSession(ai, { models: [{ id: "faux-a", reasoning: true }, { id: "faux-b", reasoning: false }, { id: "faux-c", reasoning: true }] }, async (env) => {
+      const [a, b, c] = env.faux.models;
+      const steps = [];
+      const record = (label, result) =>
+        steps.push([label, result ? { model: result.model.id, thinkingLevel: result.thinkingLevel, isScoped: result.isScoped } : null, session.model.id, session.thinkingLevel]);
+      env.modelRuntime.getAvailableSnapshot = () => [a, b];
+      const settingsManager = agent.SettingsManager.inMemory({ defaultThinkingLevel: "high", enabledModels: ["faux-session/faux-a"] });
+      const { session } = await btwSession(agent, env, { model: a, thinkingLevel: "low", settingsManager });
+      record("forward", await session.cycleModel());
+      record("forward again", await session.cycleModel("forward"));
+      record("backward", await session.cycleModel("backward"));
+      session.setScopedModels([{ model: c, thinkingLevel: "minimal" }, { model: b }, { model: a, thinkingLevel: "medium" }]);
+      record("scoped forward", await session.cycleModel());
+      record("scoped persist", await session.cycleModel("forward", { persist: true }));
+      env.modelRuntime.getAvailableSnapshot = () => [a];
+      session.setScopedModels([{ model: a }]);
+      record("only one", await session.cycleModel());
+      await session.setModel(c, { persist: true });
+      const result = {
+        steps,
+        scoped: session.scopedModels.map((entry) => entry.model.id),
+        enabled: settingsManager.getEnabledModels(),
+        defaults: [settingsManager.getDefaultProvider(), settingsManager.getDefaultModel()],
+        changes: reduceEntries(session.sessionManager).map((entry) => entry.modelId ?? entry.thinkingLevel),
+      };
+      session.dispose();
+      return result;
+    }),
+  );
+
+  add("agentSession.exportToJsonl", () =>
+    withSession(ai, { responses: [ai.fauxAssistantMessage("exported", { timestamp: 1 })] }, async (env) => {
+      const { session } = await btwSession(agent, env);
+      await session.prompt("export me");
+      const file = session.exportToJsonl(path.join(env.tmp, "out", "session.jsonl"));
+      const lines = fs.readFileSync(file, "utf8").split("\n");
+      const result = {
+        file,
+        lines: lines.map((line) => (line ? JSON.parse(line) : line)).map((line) => (line && line.type === "message" ? { ...line, message: reduceMessage(line.message) } : line)),
+      };
+      session.dispose();
+      return result;
+    }),
+  );
+
   add("agentSession.setModelWithoutAuth", () =>
     withSession(ai, { auth: false }, async (env) => {
       const { session } = await btwSession(agent, env);

@@ -16,11 +16,13 @@ import {
   getSupportedThinkingLevels,
   isContextOverflow,
   isRetryableAssistantError,
+  modelsAreEqual,
   retryDelayMs,
 } from "../pi-ai.js";
 import { calculateContextTokens } from "./compaction.js";
 import { addUsageToTotals, createUsageTotals, estimateProjectedContextTokens } from "./context-usage.js";
 import { getLatestCompactionEntry } from "./session-context.js";
+import { exportSessionToJsonl } from "./session-export.js";
 import { stripFrontmatter } from "./frontmatter.js";
 import { expandPromptTemplate } from "./prompt-templates.js";
 import { createSyntheticSourceInfo } from "./source-info.js";
@@ -40,6 +42,14 @@ import { applyToolModifiers, createToolNameMatcher } from "./tool-selection.js";
 const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
 const DEFAULT_THINKING_LEVEL = "medium";
+
+/** The next index when cycling through `length` items; undefined when there is nowhere else to go. */
+function nextCycleIndex(current, length, direction) {
+  if (length === 0) return undefined;
+  if (current === -1) return direction === "forward" ? 0 : length - 1;
+  if (length === 1) return undefined;
+  return direction === "forward" ? (current + 1) % length : (current - 1 + length) % length;
+}
 
 export function notImplemented(method) {
   return new Error(`pihost: AgentSession.${method} is not implemented yet`);
@@ -896,8 +906,56 @@ export class AgentSession {
     const thinkingLevel = this.#thinkingLevelForModel(model);
     this.agent.state.model = model;
     this.sessionManager.appendModelChange(model.provider, model.id);
-    if (options.persist) this.settingsManager.setDefaultModelAndProvider(model.provider, model.id);
+    if (options.persist) {
+      this.settingsManager.setDefaultModelAndProvider(model.provider, model.id);
+      this.#addPersistedDefaultToScope(model);
+    }
     this.setThinkingLevel(thinkingLevel);
+  }
+
+  /**
+   * Switches to the next (or previous) model: of the scoped models that are
+   * available, else of all available ones. Undefined when there is no other.
+   */
+  async cycleModel(direction = "forward", options = {}) {
+    const available = this.#modelRuntime.getAvailableSnapshot();
+    const scoped = this.#scopedModels.length > 0;
+    const candidates = scoped
+      ? this.#scopedModels.filter((entry) => available.some((model) => model.provider === entry.model.provider && model.id === entry.model.id))
+      : available.map((model) => ({ model }));
+    const index = nextCycleIndex(
+      candidates.findIndex((entry) => modelsAreEqual(entry.model, this.model)),
+      candidates.length,
+      direction,
+    );
+    if (index === undefined) return undefined;
+    const next = candidates[index];
+    const thinkingLevel = next.thinkingLevel ?? this.#thinkingLevelForModel(next.model);
+    this.agent.state.model = next.model;
+    this.sessionManager.appendModelChange(next.model.provider, next.model.id);
+    if (options.persist) {
+      this.settingsManager.setDefaultModelAndProvider(next.model.provider, next.model.id);
+      this.#addPersistedDefaultToScope(next.model);
+    }
+    this.setThinkingLevel(thinkingLevel);
+    return { model: next.model, thinkingLevel: this.thinkingLevel, isScoped: scoped };
+  }
+
+  // A persisted default joins a non-empty scope (and enabledModels, when that lists models).
+  #addPersistedDefaultToScope(model) {
+    if (this.#scopedModels.length === 0) return;
+    if (this.#scopedModels.some((entry) => modelsAreEqual(entry.model, model))) return;
+    this.#scopedModels = [...this.#scopedModels, { model }];
+    const enabled = this.settingsManager.getEnabledModels();
+    if (!enabled?.length) return;
+    const reference = `${model.provider}/${model.id}`;
+    if (enabled.some((pattern) => pattern.toLowerCase() === reference.toLowerCase())) return;
+    this.settingsManager.setEnabledModels([...enabled, reference]);
+  }
+
+  /** Writes the current branch as JSONL; returns the file's path. */
+  exportToJsonl(outputPath) {
+    return exportSessionToJsonl(this.sessionManager, outputPath);
   }
 
   #thinkingLevelForModel(model) {
@@ -990,13 +1048,11 @@ export class AgentSession {
 // What an extension could call but pihost does not run yet: each throws
 // pihost's not-implemented error naming the method.
 const NOT_YET = [
-  "cycleModel",
   "compact",
   "executeBash",
   "recordBashResult",
   "navigateTree",
   "exportToHtml",
-  "exportToJsonl",
   "reload",
   "bindExtensions",
   "setCacheWarmingMode",
