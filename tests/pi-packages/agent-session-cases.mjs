@@ -761,6 +761,31 @@ export function addAgentSessionCases(add, { ai, agent }) {
     }),
   );
 
+  add("agentSession.recordBashResult", () =>
+    withSession(ai, { responses: [ai.fauxAssistantMessage("first", { timestamp: 1 }), ai.fauxAssistantMessage("second", { timestamp: 2 })] }, async (env) => {
+      const { session } = await btwSession(agent, env);
+      session.recordBashResult("ls", { output: "a\nb\n", exitCode: 0, cancelled: false, truncated: false });
+      session.recordBashResult("secret", { output: "hidden", exitCode: 1, cancelled: false, truncated: true, fullOutputPath: "/tmp/x.log" }, { excludeFromContext: true });
+      let pendingDuringRun;
+      session.subscribe((event) => {
+        if (event.type === "message_start" && event.message.role === "assistant" && pendingDuringRun === undefined) {
+          session.recordBashResult("mid", { output: "during", exitCode: undefined, cancelled: true, truncated: false });
+          pendingDuringRun = session.hasPendingBashMessages;
+        }
+      });
+      await session.prompt("go");
+      await session.prompt("again");
+      const result = {
+        pendingDuringRun,
+        pendingAfter: session.hasPendingBashMessages,
+        messages: session.state.messages.map(reduceMessage),
+        seen: env.seen.map((messages) => messages.map((message) => `${message.role}:${message.text ?? ""}`)),
+      };
+      session.dispose();
+      return result;
+    }),
+  );
+
   add("agentSession.setModelWithoutAuth", () =>
     withSession(ai, { auth: false }, async (env) => {
       const { session } = await btwSession(agent, env);

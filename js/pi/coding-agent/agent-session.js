@@ -91,6 +91,8 @@ export class AgentSession {
   #pendingNextTurnMessages = [];
   // Context-only custom messages sent mid-run wait for the turn to end, so none lands between a tool call and its result.
   #pendingCustomMessages = [];
+  // Likewise bash results recorded mid-run wait for the run to end.
+  #pendingBashMessages = [];
   #resourceLoader;
   #customTools;
   #cwd;
@@ -728,6 +730,7 @@ export class AgentSession {
     const update = this.#preparePromptAndToolLoadout(options);
     this.#runSystemPromptOptions = options;
     if (update) messages.unshift(update);
+    this.#flushPendingBashMessages();
     this.#flushPendingCustomMessages();
     onStarted?.();
     try {
@@ -741,6 +744,7 @@ export class AgentSession {
       if (this.#abortRequested) this.#finishCancelledRetry();
       this.#lastAssistantMessage = undefined;
       this.#runSystemPromptOptions = undefined;
+      this.#flushPendingBashMessages();
       this.#flushPendingCustomMessages();
       await this.#emitSettled();
     }
@@ -1028,14 +1032,41 @@ export class AgentSession {
   }
 
   // pihost's sessions never start a compaction, branch summary or user bash
-  // command, so there is never one to abort.
+  // command (executeBash is not implemented), so there is never one to abort.
 
   get isBashRunning() {
     return false;
   }
 
   get hasPendingBashMessages() {
-    return false;
+    return this.#pendingBashMessages.length > 0;
+  }
+
+  /** Records a bash command's result (run by an extension itself) in the session; mid-run it waits for the run's end. */
+  recordBashResult(command, result, options) {
+    const message = {
+      role: "bashExecution",
+      command,
+      output: result.output,
+      exitCode: result.exitCode,
+      cancelled: result.cancelled,
+      truncated: result.truncated,
+      fullOutputPath: result.fullOutputPath,
+      timestamp: Date.now(),
+      excludeFromContext: options?.excludeFromContext,
+    };
+    if (this.isStreaming) {
+      this.#pendingBashMessages.push(message);
+      return;
+    }
+    this.sessionManager.appendMessage(message);
+    this.refreshContext();
+  }
+
+  #flushPendingBashMessages() {
+    if (this.#pendingBashMessages.length === 0) return;
+    for (const message of this.#pendingBashMessages.splice(0)) this.sessionManager.appendMessage(message);
+    this.refreshContext();
   }
 
   abortCompaction() {}
@@ -1050,7 +1081,6 @@ export class AgentSession {
 const NOT_YET = [
   "compact",
   "executeBash",
-  "recordBashResult",
   "navigateTree",
   "exportToHtml",
   "reload",
