@@ -60,6 +60,7 @@ export { wrapRegisteredTool, wrapRegisteredTools } from "./coding-agent/register
 export { createExtensionRuntime } from "./coding-agent/extension-runtime.js";
 export { createEventBus } from "./coding-agent/event-bus.js";
 export { AgentSession } from "./coding-agent/agent-session.js";
+export { AgentSessionRuntime, createAgentSessionRuntime } from "./coding-agent/agent-session-runtime.js";
 export { createAgentSession, createAgentSessionFromServices } from "./coding-agent/create-agent-session.js";
 export { ModelRegistry } from "./coding-agent/model-registry.js";
 export { resolveCliModel, resolveModelScopeWithDiagnostics } from "./coding-agent/model-resolver.js";

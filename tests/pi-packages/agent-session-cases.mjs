@@ -1103,3 +1103,108 @@ export function addModelResolverCases(add, { agent }) {
     return out;
   });
 }
+
+/** Adds AgentSessionRuntime's cases: a caller's factory building sessions from services, replaced by new/fork/switch/import. */
+export function addAgentSessionRuntimeCases(add, { ai, agent }) {
+  add("agentSessionRuntime.lifecycle", () =>
+    withSession(
+      ai,
+      { responses: Array.from({ length: 6 }, (_, index) => ai.fauxAssistantMessage(`reply ${index + 1}`, { timestamp: index + 1 })) },
+      async (env) => {
+        const calls = [];
+        const sessionDir = path.join(env.tmp, "sessions");
+        const services = {
+          cwd: env.tmp,
+          agentDir: path.join(env.tmp, "agent"),
+          modelRuntime: { ...env.modelRuntime, settleCredentialWrites: async () => calls.push("settled") },
+          settingsManager: agent.SettingsManager.inMemory(),
+          resourceLoader: btwResourceLoader(agent),
+          diagnostics: [],
+        };
+        let round = 0;
+        const createRuntime = async (options) => {
+          round++;
+          calls.push({
+            keys: Object.keys(options),
+            cwd: options.cwd,
+            start: options.sessionStartEvent ?? null,
+            persisted: options.sessionManager.isPersisted(),
+          });
+          const created = await agent.createAgentSessionFromServices({ services, sessionManager: options.sessionManager, model: env.model, tools: ["read"] });
+          return {
+            ...created,
+            services,
+            diagnostics: [
+              { type: "warning", message: "same every time" },
+              { type: "info", message: `round ${round}` },
+            ],
+          };
+        };
+        const runtime = await agent.createAgentSessionRuntime(createRuntime, {
+          cwd: env.tmp,
+          agentDir: services.agentDir,
+          sessionManager: agent.SessionManager.create(env.tmp, sessionDir),
+        });
+        const steps = [];
+        const snapshot = (label, result) =>
+          steps.push({
+            label,
+            result,
+            diagnostics: runtime.takeUnreportedDiagnostics(),
+            file: runtime.session.sessionFile ?? null,
+            users: runtime.session.state.messages.filter((message) => message.role === "user").map((message) => textOf(message.content)),
+            cwd: runtime.cwd,
+          });
+        snapshot("created", { keys: Object.keys(runtime), fallback: runtime.modelFallbackMessage ?? null });
+        const disposed = [];
+        runtime.setBeforeSessionInvalidate(() => disposed.push("invalidate"));
+        runtime.setRebindSession(async (session) => disposed.push(`rebind:${session === runtime.session}`));
+        await runtime.session.prompt("first question");
+        await runtime.session.prompt("second question");
+        const firstFile = runtime.session.sessionFile;
+        const secondUser = runtime.session.sessionManager.getEntries().filter((entry) => entry.type === "message" && entry.message.role === "user")[1];
+        snapshot("fork before second", await runtime.fork(secondUser.id));
+        snapshot("new", await runtime.newSession());
+        snapshot("switch back", await runtime.switchSession(firstFile));
+        const exported = runtime.session.exportToJsonl(path.join(env.tmp, "exported", path.basename(firstFile)));
+        snapshot("import", await runtime.importFromJsonl(exported));
+        snapshot("import again", await runtime.importFromJsonl(exported));
+        const errors = {};
+        for (const [name, run] of [
+          ["badFork", () => runtime.fork("nope")],
+          ["forkAtNonUser", () => runtime.fork(runtime.session.sessionManager.getEntries()[0].id)],
+          ["missingImport", () => runtime.importFromJsonl(path.join(env.tmp, "none.jsonl"))],
+        ]) {
+          try {
+            await run();
+            errors[name] = "ok";
+          } catch (error) {
+            errors[name] = { name: error.name, message: error.message };
+          }
+        }
+        await runtime.dispose();
+        const files = fs.readdirSync(sessionDir).length;
+        return { steps, calls, disposed, errors, files, exported: path.basename(exported) === path.basename(firstFile) };
+      },
+    ),
+  );
+
+  add("agentSessionRuntime.missingCwd", () =>
+    withSession(ai, {}, async (env) => {
+      const gone = path.join(env.tmp, "gone");
+      fs.mkdirSync(gone);
+      const manager = agent.SessionManager.create(gone, path.join(env.tmp, "sessions"));
+      manager.appendMessage({ role: "user", content: "hi", timestamp: 1 });
+      manager.appendMessage({ role: "assistant", content: [{ type: "text", text: "yo" }], api: "a", provider: "p", model: "m", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "stop", timestamp: 2 });
+      fs.rmSync(gone, { recursive: true });
+      try {
+        await agent.createAgentSessionRuntime(async () => {
+          throw new Error("factory must not run");
+        }, { cwd: env.tmp, sessionManager: manager });
+        return "created";
+      } catch (error) {
+        return { name: error.name, message: error.message, issue: error.issue };
+      }
+    }),
+  );
+}

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import {
   addAgentSessionCases,
+  addAgentSessionRuntimeCases,
   addModelRegistryCases,
   addModelResolverCases,
   addTrustAndCredentialCases,
@@ -1145,5 +1146,6 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addModelRegistryCases(add, { agent });
   addTrustAndCredentialCases(add, { agent });
   addModelResolverCases(add, { agent });
+  addAgentSessionRuntimeCases(add, { ai, agent });
   return cases;
 }

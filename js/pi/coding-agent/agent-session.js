@@ -76,6 +76,19 @@ function builtInToolDefinitions(cwd) {
   ]);
 }
 
+// The extension runner of a session without extensions: no handler for any
+// event. What only a real runner can do throws.
+const NO_EXTENSIONS = Object.freeze({
+  hasHandlers: () => false,
+  emit: async () => undefined,
+  emitError: () => {},
+  getCommand: () => undefined,
+  invalidate: () => {},
+  createCommandContext() {
+    throw notImplemented("extensionRunner.createCommandContext");
+  },
+});
+
 export class AgentSession {
   agent;
   sessionManager;
@@ -132,6 +145,14 @@ export class AgentSession {
 
   get modelRuntime() {
     return this.#modelRuntime;
+  }
+
+  get extensionRunner() {
+    return NO_EXTENSIONS;
+  }
+
+  hasExtensionHandlers(eventType) {
+    return NO_EXTENSIONS.hasHandlers(eventType);
   }
 
   // --- tools and system prompt ---------------------------------------------

@@ -5,7 +5,7 @@
 import { Agent } from "../agent-core/agent.js";
 import { clampThinkingLevel } from "../pi-ai.js";
 import { getAgentDir } from "./agent-dir.js";
-import { AgentSession, notImplemented } from "./agent-session.js";
+import { AgentSession } from "./agent-session.js";
 import { formatNoModelsAvailableMessage } from "./auth-guidance.js";
 import { hostModelRuntime } from "./host-model-runtime.js";
 import { convertToLlm } from "./messages.js";
@@ -140,7 +140,6 @@ export async function createAgentSession(options = {}) {
     sessionManager.appendThinkingLevelChange(thinkingLevel);
   }
 
-  if (options.sessionStartEvent !== undefined) throw notImplemented("sessionStartEvent");
   const session = new AgentSession({
     agent,
     sessionManager,
@@ -153,6 +152,7 @@ export async function createAgentSession(options = {}) {
     initialActiveToolNames,
     allowedToolNames,
     excludedToolNames: options.excludeTools,
+    // options.sessionStartEvent only starts an extension runtime, which these sessions do not have.
   });
   return { session, extensionsResult: resourceLoader.getExtensions(), modelFallbackMessage };
 }

@@ -59,6 +59,8 @@ export const hostModelRuntime = {
   streamSimple: (model, context, options) => streamSimple(model, context, options),
   complete: (model, context, options) => complete(model, context, options),
   completeSimple: (model, context, options) => completeSimple(model, context, options),
+  // Credentials live with the host; none is ever being written here.
+  settleCredentialWrites: async () => {},
   refresh: async () => {
     throw notImplemented("refresh");
   },
