@@ -786,6 +786,53 @@ export function addAgentSessionCases(add, { ai, agent }) {
     }),
   );
 
+  add("agentSession.resume", () =>
+    withSession(
+      ai,
+      { models: [{ id: "faux-1", reasoning: true }], responses: [ai.fauxAssistantMessage("first life", { timestamp: 1 }), ai.fauxAssistantMessage("second life", { timestamp: 2 })] },
+      async (env) => {
+        const sessionDir = path.join(env.tmp, "sessions");
+        const first = await btwSession(agent, env, { sessionManager: agent.SessionManager.create(env.tmp, sessionDir), tools: ["read", "ls"], thinkingLevel: "low" });
+        await first.session.prompt("remember me");
+        const file = first.session.sessionFile;
+        first.session.dispose();
+        const echo = { name: "echo", label: "Echo", description: "Echo.", parameters: { type: "object", properties: {} }, execute: async () => ({ content: [], details: {} }) };
+        const results = {};
+        for (const [name, extra] of [
+          ["defaults", {}],
+          ["modifiers", { tools: ["+grep", "-read"] }],
+          ["allowlist", { tools: ["bash"] }],
+          ["noTools", { noTools: "builtin" }],
+        ]) {
+          const { session, modelFallbackMessage } = await agent.createAgentSession({
+            sessionManager: agent.SessionManager.open(file, sessionDir),
+            modelRuntime: env.modelRuntime,
+            resourceLoader: btwResourceLoader(agent),
+            customTools: [echo],
+            ...extra,
+          });
+          results[name] = {
+            modelFallbackMessage: modelFallbackMessage ?? null,
+            model: session.model.id,
+            thinkingLevel: session.thinkingLevel,
+            active: session.getActiveToolNames(),
+            users: session.state.messages.filter((message) => message.role === "user").map((message) => textOf(message.content)),
+          };
+          session.dispose();
+        }
+        const resumed = await agent.createAgentSession({ sessionManager: agent.SessionManager.open(file, sessionDir), modelRuntime: env.modelRuntime, resourceLoader: btwResourceLoader(agent) });
+        const { events } = recordEvents(resumed.session);
+        await resumed.session.prompt("again");
+        results.secondRun = {
+          systemUpdates: events.filter((event) => event.type === "message_start" && event.message.role === "system").map((event) => event.message),
+          seen: env.seen.at(-1),
+        };
+        resumed.session.dispose();
+        return results;
+      },
+    ),
+  );
+
   add("agentSession.setModelWithoutAuth", () =>
     withSession(ai, { auth: false }, async (env) => {
       const { session } = await btwSession(agent, env);

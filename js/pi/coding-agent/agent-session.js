@@ -13,6 +13,7 @@ import {
   cleanupSessionResources,
   contentText,
   getCurrentSystemMessage,
+  getCurrentTools,
   getSupportedThinkingLevels,
   isContextOverflow,
   isRetryableAssistantError,
@@ -141,6 +142,7 @@ export class AgentSession {
     this.#installRequestProjection();
     this.#installNextTurnRefresh();
     this.#buildTools(config.initialActiveToolNames ?? DEFAULT_ACTIVE_TOOLS);
+    if (config.usesDefaultTools) this.#restoreToolsFromTranscript(config.defaultToolModifiers ?? []);
   }
 
   get modelRuntime() {
@@ -198,6 +200,27 @@ export class AgentSession {
       }
     }
     this.#setActiveTools([...new Set(next)]);
+  }
+
+  /**
+   * A resumed session gets back the tools its transcript last declared,
+   * plus custom tools it never mentioned; `modifiers` (+name/-name) apply on
+   * top. A transcript that declared nothing keeps the current tools.
+   */
+  #restoreToolsFromTranscript(modifiers) {
+    const systemMessages = this.sessionManager
+      .getBranch()
+      .flatMap((entry) => (entry.type === "message" && entry.message.role === "system" ? [entry.message] : []));
+    if (systemMessages.length === 0) return;
+    const mentioned = new Set(systemMessages.flatMap((message) => [...(message.toolsAdded ?? []), ...(message.toolsRemoved ?? [])]).map((tool) => tool.name));
+    const newTools = [...this.#toolRegistry.keys()].filter((name) => {
+      if (mentioned.has(name) || this.#baseToolDefinitions.has(name)) return false;
+      const definition = this.#toolDefinitions.get(name)?.definition;
+      const exposure = definition?.exposure ?? "direct";
+      return (exposure === "direct" || exposure === "model-only") && definition?.defaultActive !== false;
+    });
+    const declared = getCurrentTools(systemMessages).map((tool) => tool.name);
+    this.#setActiveTools(applyToolModifiers([...declared, ...newTools], modifiers));
   }
 
   /** Activates the registered, non-hidden tools of `names`: kept ones keep their place, new ones go last. */

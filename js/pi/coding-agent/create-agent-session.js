@@ -150,6 +150,8 @@ export async function createAgentSession(options = {}) {
     customTools: options.customTools,
     modelRuntime,
     initialActiveToolNames,
+    usesDefaultTools: (options.tools === undefined || toolModifiers !== undefined) && !options.noTools,
+    defaultToolModifiers: toolModifiers,
     allowedToolNames,
     excludedToolNames: options.excludeTools,
     // options.sessionStartEvent only starts an extension runtime, which these sessions do not have.
