@@ -833,6 +833,27 @@ export function addAgentSessionCases(add, { ai, agent }) {
     ),
   );
 
+  add("agentSession.defaultsFromSettingsAndAgentDir", () =>
+    withSession(ai, { models: [{ id: "faux-1" }, { id: "faux-2" }] }, async (env) => {
+      const [one, two] = env.faux.models;
+      const anthropic = { ...one, provider: "anthropic", id: "claude-opus-5-5", name: "Opus" };
+      const results = {};
+      env.modelRuntime.getAvailableSnapshot = () => [one, anthropic, two];
+      const byDefault = await agent.createAgentSession({ cwd: env.tmp, agentDir: path.join(env.tmp, "agent2"), modelRuntime: env.modelRuntime, resourceLoader: btwResourceLoader(agent) });
+      results.providerDefault = `${byDefault.session.model.provider}/${byDefault.session.model.id}`;
+      results.sessionDir = byDefault.session.sessionManager.getSessionDir();
+      results.persisted = byDefault.session.sessionManager.isPersisted();
+      results.thinkingLevel = byDefault.session.thinkingLevel;
+      byDefault.session.dispose();
+      const settingsManager = agent.SettingsManager.inMemory({ defaultProvider: "faux-session", defaultModel: "faux-2", defaultThinkingLevel: "high" });
+      const fromSettings = await agent.createAgentSession({ cwd: env.tmp, sessionManager: agent.SessionManager.inMemory(env.tmp), settingsManager, modelRuntime: env.modelRuntime, resourceLoader: btwResourceLoader(agent) });
+      results.settingsDefault = `${fromSettings.session.model.provider}/${fromSettings.session.model.id}`;
+      results.settingsThinking = fromSettings.session.thinkingLevel;
+      fromSettings.session.dispose();
+      return results;
+    }),
+  );
+
   add("agentSession.setModelWithoutAuth", () =>
     withSession(ai, { auth: false }, async (env) => {
       const { session } = await btwSession(agent, env);

@@ -2,6 +2,7 @@
 // restored from the session, or from settings), the initial tools, and
 // builds the Agent whose requests go through the model runtime. Without a
 // `modelRuntime` option pihost uses the host's (host-model-runtime.js).
+import { existsSync, mkdirSync } from "node:fs";
 import { Agent } from "../agent-core/agent.js";
 import { clampThinkingLevel } from "../pi-ai.js";
 import { getAgentDir } from "./agent-dir.js";
@@ -9,18 +10,15 @@ import { AgentSession } from "./agent-session.js";
 import { formatNoModelsAvailableMessage } from "./auth-guidance.js";
 import { hostModelRuntime } from "./host-model-runtime.js";
 import { convertToLlm } from "./messages.js";
+import { defaultModelPerProvider } from "./model-resolver.js";
+import { resolvePath } from "./paths.js";
+import { defaultSessionDirPath } from "./session-files.js";
 import { SessionManager } from "./session-manager.js";
 import { SettingsManager } from "./settings-manager.js";
 import { applyToolModifiers, createToolNameMatcher, DEFAULT_TOOL_NAMES, getToolListError, isToolModifier } from "./tool-selection.js";
 
 const DEFAULT_THINKING_LEVEL = "medium";
 const IMAGES_DISABLED = "Image reading is disabled.";
-
-function resolvePath(path) {
-  if (path.startsWith("/")) return path;
-  const cwd = globalThis.process?.cwd?.() ?? "/";
-  return `${cwd.replace(/\/+$/, "")}/${path}`;
-}
 
 /** The latest model selection on the branch: a model_change, else the model that last answered. */
 function branchModelSelection(branch) {
@@ -34,6 +32,7 @@ function branchModelSelection(branch) {
   return undefined;
 }
 
+/** The settings' default model when its provider is configured, else an available model: a provider's default one first. */
 function initialModel(settingsManager, modelRuntime) {
   const provider = settingsManager.getDefaultProvider();
   const modelId = settingsManager.getDefaultModel();
@@ -41,7 +40,18 @@ function initialModel(settingsManager, modelRuntime) {
     const found = modelRuntime.getModel(provider, modelId);
     if (found && modelRuntime.hasConfiguredAuth(found.provider)) return found;
   }
-  return modelRuntime.getAvailableSnapshot()[0];
+  const available = modelRuntime.getAvailableSnapshot();
+  for (const [defaultProvider, defaultId] of Object.entries(defaultModelPerProvider)) {
+    const match = available.find((model) => model.provider === defaultProvider && model.id === defaultId);
+    if (match) return match;
+  }
+  return available[0];
+}
+
+function defaultSessionDir(cwd, agentDir) {
+  const dir = defaultSessionDirPath(cwd, agentDir);
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 // Images are replaced by a note (once per run of them) while the blockImages setting is on.
@@ -66,13 +76,13 @@ function convertToLlmBlockingImages(settingsManager) {
 
 /** Creates an AgentSession; see pi's CreateAgentSessionOptions for the options. */
 export async function createAgentSession(options = {}) {
-  const cwd = resolvePath(options.cwd ?? options.sessionManager?.getCwd() ?? globalThis.process?.cwd?.() ?? "/");
+  const cwd = resolvePath(options.cwd ?? options.sessionManager?.getCwd() ?? globalThis.process?.cwd?.() ?? ".");
   const agentDir = options.agentDir ? resolvePath(options.agentDir) : getAgentDir();
   const resourceLoader = options.resourceLoader;
   if (!resourceLoader) throw new Error("pihost: createAgentSession without a resourceLoader is not implemented yet");
   const modelRuntime = options.modelRuntime ?? hostModelRuntime;
   const settingsManager = options.settingsManager ?? SettingsManager.create(cwd, agentDir);
-  const sessionManager = options.sessionManager ?? SessionManager.create(cwd);
+  const sessionManager = options.sessionManager ?? SessionManager.create(cwd, defaultSessionDir(cwd, agentDir));
 
   const existing = sessionManager.buildSessionContext();
   const hasExistingSession = existing.messages.length > 0;
