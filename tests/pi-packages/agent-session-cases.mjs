@@ -854,6 +854,40 @@ export function addAgentSessionCases(add, { ai, agent }) {
     }),
   );
 
+  add("agentSession.executeBash", () =>
+    withSession(ai, {}, async (env) => {
+      const { session } = await btwSession(agent, env, { settingsManager: agent.SettingsManager.inMemory({ shellCommandPrefix: "GREETING=hello" }) });
+      const events = [];
+      session.subscribe((event) => {
+        if (event.type === "bash_execution_update") events.push(event);
+      });
+      const runs = {};
+      const chunks = [];
+      const keep = (result) => ({ ...result, fullOutputPath: result.fullOutputPath ? path.basename(result.fullOutputPath).replace(/[0-9a-f]{16}/, "<hex>") : result.fullOutputPath });
+      runs.colors = keep(await session.executeBash("printf 'one\\n\\033[31mred\\033[0m \\033]0;title\\007done\\r\\n'; printf '\\001bin\\002ary\\n'; exit 3", (delta) => chunks.push(delta), { id: "run-1" }));
+      runs.prefix = keep(await session.executeBash("echo \"$GREETING from $(pwd -P)\"", undefined, { excludeFromContext: true }));
+      runs.stderr = keep(await session.executeBash("echo oops 1>&2"));
+      runs.big = keep(await session.executeBash("i=0; while [ $i -lt 3000 ]; do echo \"line $i of a long output that keeps going\"; i=$((i+1)); done"));
+      runs.bigLines = runs.big.output.split("\n").length;
+      runs.big.output = runs.big.output.slice(0, 60);
+      const running = session.executeBash("sleep 5; echo never");
+      const runningFlag = session.isBashRunning;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      session.abortBash();
+      runs.aborted = keep(await running);
+      const result = {
+        runs,
+        runningFlag,
+        after: session.isBashRunning,
+        chunks: chunks.join(""),
+        events: [...new Set(events.map((event) => event.id ?? null))],
+        messages: session.state.messages.map((message) => ({ ...reduceMessage(message), output: message.output.slice(0, 40), fullOutputPath: message.fullOutputPath ? "<file>" : message.fullOutputPath })),
+      };
+      session.dispose();
+      return result;
+    }),
+  );
+
   add("agentSession.setModelWithoutAuth", () =>
     withSession(ai, { auth: false }, async (env) => {
       const { session } = await btwSession(agent, env);

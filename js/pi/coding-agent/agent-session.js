@@ -20,6 +20,7 @@ import {
   modelsAreEqual,
   retryDelayMs,
 } from "../pi-ai.js";
+import { executeBashWithOperations } from "./bash-executor.js";
 import { calculateContextTokens } from "./compaction.js";
 import { addUsageToTotals, createUsageTotals, estimateProjectedContextTokens } from "./context-usage.js";
 import { getLatestCompactionEntry } from "./session-context.js";
@@ -28,7 +29,7 @@ import { stripFrontmatter } from "./frontmatter.js";
 import { expandPromptTemplate } from "./prompt-templates.js";
 import { createSyntheticSourceInfo } from "./source-info.js";
 import { buildSystemPrompt, buildSystemPromptSections, normalizeBuildSystemPromptOptions } from "./system-prompt.js";
-import { createBashToolDefinition } from "./tools/bash.js";
+import { createBashToolDefinition, createLocalBashOperations } from "./tools/bash.js";
 import { createEditToolDefinition } from "./tools/edit.js";
 import { createFindToolDefinition } from "./tools/find.js";
 import { createGrepToolDefinition } from "./tools/grep.js";
@@ -123,6 +124,7 @@ export class AgentSession {
   #lastAssistantMessage;
   #retryAttempt = 0;
   #retryAbortController;
+  #bashAbortControllers = new Set();
   #entryIdsByMessage = new WeakMap();
 
   constructor(config) {
@@ -374,6 +376,7 @@ export class AgentSession {
   dispose() {
     try {
       this.abortRetry();
+      this.abortBash();
       this.agent.abort();
     } catch {
       // Disposing must succeed even when an abort hook throws.
@@ -1075,11 +1078,44 @@ export class AgentSession {
     this.#retryAbortController?.abort();
   }
 
-  // pihost's sessions never start a compaction, branch summary or user bash
-  // command (executeBash is not implemented), so there is never one to abort.
+  // pihost's sessions never start a compaction or branch summary, so there is never one to abort.
+
+  /**
+   * Runs a user's bash command in the session's directory (with the
+   * settings' command prefix and shell) and records it in the session;
+   * output chunks go to `onChunk` and bash_execution_update events.
+   */
+  async executeBash(command, onChunk, options) {
+    const controller = new AbortController();
+    this.#bashAbortControllers.add(controller);
+    const prefix = this.settingsManager.getShellCommandPrefix();
+    const shellPath = this.settingsManager.getShellPath();
+    try {
+      const result = await executeBashWithOperations(
+        prefix ? `${prefix}\n${command}` : command,
+        this.sessionManager.getCwd(),
+        options?.operations ?? createLocalBashOperations({ shellPath }),
+        {
+          onChunk: (delta) => {
+            onChunk?.(delta);
+            this.#emit({ type: "bash_execution_update", id: options?.id, delta });
+          },
+          signal: controller.signal,
+        },
+      );
+      this.recordBashResult(command, result, options);
+      return result;
+    } finally {
+      this.#bashAbortControllers.delete(controller);
+    }
+  }
+
+  abortBash() {
+    for (const controller of [...this.#bashAbortControllers]) controller.abort();
+  }
 
   get isBashRunning() {
-    return false;
+    return this.#bashAbortControllers.size > 0;
   }
 
   get hasPendingBashMessages() {
@@ -1117,14 +1153,12 @@ export class AgentSession {
 
   abortBranchSummary() {}
 
-  abortBash() {}
 }
 
 // What an extension could call but pihost does not run yet: each throws
 // pihost's not-implemented error naming the method.
 const NOT_YET = [
   "compact",
-  "executeBash",
   "navigateTree",
   "exportToHtml",
   "reload",
