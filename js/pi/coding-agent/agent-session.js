@@ -42,6 +42,8 @@ import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth
 import { applyToolModifiers, createToolNameMatcher } from "./tool-selection.js";
 
 const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
+// Virtual models route each request to a physical one; pihost's sessions cannot route.
+const VIRTUAL_MODEL_API = "pi-virtual";
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
 const DEFAULT_THINKING_LEVEL = "medium";
 
@@ -401,6 +403,16 @@ export class AgentSession {
     return this.agent.state.thinkingLevel;
   }
 
+  /** Under a virtual model, the physical model that answered last; pihost's sessions have no virtual models. */
+  get routedModel() {
+    if (this.model?.api === VIRTUAL_MODEL_API) throw notImplemented("routedModel");
+    return undefined;
+  }
+
+  get cacheWarmingStatus() {
+    throw notImplemented("cacheWarmingStatus");
+  }
+
   get isStreaming() {
     return this.#runActive;
   }
@@ -640,6 +652,7 @@ export class AgentSession {
       return;
     }
     if (!this.model) throw new Error(formatNoModelSelectedMessage());
+    if (this.model.api === VIRTUAL_MODEL_API) throw notImplemented("prompt with a virtual model");
     const provider = this.model.provider;
     const configured = this.#modelRuntime.hasConfiguredAuth(provider) || (await this.#modelRuntime.checkAuth(provider)) !== undefined;
     if (!configured) {
@@ -1044,6 +1057,11 @@ export class AgentSession {
     return Boolean(this.model?.reasoning);
   }
 
+  syncQueueModesFromSettings() {
+    this.agent.steeringMode = this.settingsManager.getSteeringMode();
+    this.agent.followUpMode = this.settingsManager.getFollowUpMode();
+  }
+
   setSteeringMode(mode) {
     this.agent.steeringMode = mode;
     this.settingsManager.setSteeringMode(mode);
@@ -1163,6 +1181,9 @@ const NOT_YET = [
   "exportToHtml",
   "reload",
   "bindExtensions",
+  "extendResourcesFromExtensions",
+  "buildExtensionResourcePaths",
+  "getExtensionSourceLabel",
   "setCacheWarmingMode",
   "summarizeForBugReport",
   "createReplacedSessionContext",
