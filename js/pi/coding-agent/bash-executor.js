@@ -3,11 +3,11 @@
 // only a rolling tail kept in memory, everything written to a temp file
 // once it grows past the limit, and the tail truncated as the model sees
 // it. An aborted command still returns what it printed.
-import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sanitizeBinaryOutput, splitIncompleteAnsiSuffix, stripAnsi } from "./ansi-text.js";
+import { randomHex } from "./tools/output-accumulator.js";
 import { DEFAULT_MAX_BYTES, truncateTail } from "./truncate.js";
 import { Utf8Decoder } from "./utf8.js";
 
@@ -15,7 +15,7 @@ import { Utf8Decoder } from "./utf8.js";
 const OUTPUT_FILE_MODE = 0o600;
 
 function createOutputFileStream(prefix, extension) {
-  const path = join(tmpdir(), `${prefix}-${randomBytes(8).toString("hex")}${extension}`);
+  const path = join(tmpdir(), `${prefix}-${randomHex(8)}${extension}`);
   // "wx" never follows a link someone else placed at the path.
   return { path, stream: createWriteStream(path, { mode: OUTPUT_FILE_MODE, flags: "wx" }) };
 }
