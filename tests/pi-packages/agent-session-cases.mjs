@@ -888,6 +888,26 @@ export function addAgentSessionCases(add, { ai, agent }) {
     }),
   );
 
+  add("agentSession.bashToolEnvironment", () =>
+    withSession(
+      ai,
+      {
+        models: [{ id: "faux-think", reasoning: true }],
+        responses: [
+          ai.fauxAssistantMessage([ai.fauxToolCall("bash", { command: "echo \"$PI_PROVIDER/$PI_MODEL/$PI_REASONING_LEVEL/${PI_SESSION_ID:+id}/${PI_SESSION_FILE:-none}\"" }, { id: "call-env" })], { stopReason: "toolUse", timestamp: 1 }),
+          ai.fauxAssistantMessage("ok", { timestamp: 2 }),
+        ],
+      },
+      async (env) => {
+        const { session } = await btwSession(agent, env, { thinkingLevel: "medium" });
+        await session.prompt("env");
+        const result = session.state.messages.find((message) => message.role === "toolResult");
+        session.dispose();
+        return reduceMessage(result);
+      },
+    ),
+  );
+
   add("agentSession.setModelWithoutAuth", () =>
     withSession(ai, { auth: false }, async (env) => {
       const { session } = await btwSession(agent, env);

@@ -168,8 +168,9 @@ export class AgentSession {
     return !this.#allowedTools || this.#allowedTools(name);
   }
 
+  // What pi's tool context carries that tools of a session without extensions use: no UI, no runner.
   #toolContext() {
-    return { cwd: this.#cwd, sessionManager: this.sessionManager, model: this.model };
+    return { cwd: this.#cwd, sessionManager: this.sessionManager, model: this.model, thinkingLevel: this.thinkingLevel, hasUI: false };
   }
 
   #buildTools(activeToolNames) {
