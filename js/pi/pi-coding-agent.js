@@ -66,6 +66,13 @@ export { parseArgs } from "./coding-agent/cli-args.js";
 export { wrapRegisteredTool, wrapRegisteredTools } from "./coding-agent/registered-tools.js";
 export { createExtensionRuntime } from "./coding-agent/extension-runtime.js";
 export { createEventBus } from "./coding-agent/event-bus.js";
+export { AgentSession } from "./coding-agent/agent-session.js";
+export { AgentSessionRuntime, createAgentSessionRuntime } from "./coding-agent/agent-session-runtime.js";
+export { createAgentSession, createAgentSessionFromServices } from "./coding-agent/create-agent-session.js";
+export { ModelRegistry } from "./coding-agent/model-registry.js";
+export { resolveCliModel, resolveModelScopeWithDiagnostics } from "./coding-agent/model-resolver.js";
+export { CredentialSynchronizationError, readStoredCredential } from "./coding-agent/stored-credentials.js";
+export { ProjectTrustStore } from "./coding-agent/project-trust-store.js";
 export {
   Theme,
   getLanguageFromPath,

@@ -6,6 +6,8 @@ import { createEventBus } from "pihost:runtime/event-bus.js";
 import { clearExtensionCache as clearCache, loadExtensions as loadExtensionList } from "pihost:runtime/loader.js";
 import { describeLoad } from "pihost:runtime/snapshot.js";
 import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js";
+import { ModelRegistry } from "pihost:pi/coding-agent/model-registry.js";
+import { hostModelRuntime } from "pihost:pi/coding-agent/host-model-runtime.js";
 import { wrapRegisteredTool } from "pihost:runtime/tool-wrapper.js";
 import { ops } from "pihost:runtime/ops.js";
 import {
@@ -55,7 +57,7 @@ export async function loadExtensions(requestJson) {
   });
   session.extensions = result.extensions;
   sessionView.setDefaultCwd(request.cwd);
-  session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, sessionView.readonly(), {});
+  session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, sessionView.readonly(), new ModelRegistry(hostModelRuntime));
   session.runner.onError((error) => ops.op_pihost_report_error(error));
   return JSON.stringify(describeLoad(result, session.runtime));
 }
@@ -204,7 +206,7 @@ export async function reload(requestJson) {
     },
     createRunner(loaded) {
       session.extensions = loaded.extensions;
-      session.runner = new ExtensionRunner(loaded.extensions, loaded.runtime, request.cwd, sessionView.readonly(), {});
+      session.runner = new ExtensionRunner(loaded.extensions, loaded.runtime, request.cwd, sessionView.readonly(), new ModelRegistry(hostModelRuntime));
       session.runner.onError((error) => ops.op_pihost_report_error(error));
       return session.runner;
     },

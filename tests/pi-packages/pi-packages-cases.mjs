@@ -10,6 +10,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import {
+  addAgentSessionCases,
+  addAgentSessionRuntimeCases,
+  addModelRegistryCases,
+  addModelResolverCases,
+  addTrustAndCredentialCases,
+} from "./agent-session-cases.mjs";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
@@ -1137,5 +1144,10 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addSettingsManagerCases(add, agent);
   addCodingAgentHelperCases(add, agent);
   addCompactionSummaryCases(add, ai, agent);
+  addAgentSessionCases(add, { ai, agent });
+  addModelRegistryCases(add, { agent });
+  addTrustAndCredentialCases(add, { agent });
+  addModelResolverCases(add, { agent });
+  addAgentSessionRuntimeCases(add, { ai, agent });
   return cases;
 }

@@ -7,6 +7,12 @@ import { buildCases, runCase } from "./pi-packages-cases.mjs";
 
 const root = new URL("../../", import.meta.url);
 const goldens = JSON.parse(await readFile(new URL("reference-data/pi-packages-goldens.json", root), "utf8")).cases;
+// The recorded tables come from pihost's op in the isolate; here, from their files (AgentSession's retry reads the overflow patterns).
+const referenceData = {};
+for (const name of ["model-catalog", "overflow-patterns"]) {
+  referenceData[name] = await readFile(new URL(`reference-data/${name}.json`, root), "utf8");
+}
+globalThis.Deno ??= { core: { ops: { op_pihost_reference_data: (name) => referenceData[name] } } };
 
 const cases = buildCases({
   typebox: await import("../../js/pi/typebox.js"),

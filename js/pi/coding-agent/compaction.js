@@ -15,7 +15,8 @@ export function calculateContextTokens(usage) {
   return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
 }
 
-function usableUsage(message) {
+/** An assistant message's usage when it is real: not aborted, errored or all zero. */
+export function usableUsage(message) {
   if (message.role !== "assistant" || !("usage" in message)) return undefined;
   if (message.stopReason === "aborted" || message.stopReason === "error") return undefined;
   return message.usage && calculateContextTokens(message.usage) > 0 ? message.usage : undefined;

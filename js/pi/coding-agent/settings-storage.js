@@ -34,7 +34,8 @@ function tryLock(path) {
   return () => rmdirSync(lockDir);
 }
 
-function lockWithRetry(path) {
+/** Takes `<path>.lock`, retrying briefly while another holder has it; returns the release function. */
+export function lockWithRetry(path) {
   for (let attempt = 1; ; attempt++) {
     try {
       return tryLock(path);

@@ -89,7 +89,7 @@ function rulesFor(tools, toolGuidelines, promptGuidelines) {
 
 // Where pi's own documentation lives: PI_PACKAGE_DIR as in pi, else the
 // package's place in a local npm install. pihost ships no pi docs.
-function piPackageDir() {
+export function piPackageDir() {
   const configured = hostEnv().PI_PACKAGE_DIR;
   if (configured) return configured.replace(/\/+$/, "");
   const cwd = globalThis.process?.cwd?.() ?? "/";

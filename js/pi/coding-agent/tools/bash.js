@@ -300,7 +300,7 @@ function throttledUpdates(onUpdate, output) {
   };
 }
 
-function createShellToolDefinition(cwd, config, options) {
+export function createShellToolDefinition(cwd, config, options) {
   const ops = options?.operations ?? createLocalBashOperations({ shellPath: options?.shellPath });
   const commandPrefix = options?.commandPrefix;
   const exposeSessionEnvironment = options?.exposeSessionEnvironment ?? true;

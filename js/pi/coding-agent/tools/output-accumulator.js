@@ -22,7 +22,8 @@ function concatBytes(chunks) {
   return out;
 }
 
-function randomHex(bytes) {
+/** `bytes` random bytes as hex: Web Crypto where the engine has it. */
+export function randomHex(bytes) {
   const values = new Uint8Array(bytes);
   if (globalThis.crypto?.getRandomValues) globalThis.crypto.getRandomValues(values);
   else for (let i = 0; i < bytes; i++) values[i] = Math.floor(Math.random() * 256);

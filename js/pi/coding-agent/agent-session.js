@@ -1,0 +1,1200 @@
+// pi's AgentSession: an Agent bound to a SessionManager, the session's
+// tools and system prompt. Prompts run through the agent loop; every
+// finished message is persisted to the session, and the requests the model
+// gets are projected from the session (not from the agent's own message
+// list), as in pi. Failed answers a retry may fix are retried with pi's
+// backoff. pihost runs sessions without extensions and without
+// auto-compaction: a resource loader that brings extensions, and the
+// methods listed in NOT_YET, throw pihost's not-implemented error instead
+// of quietly doing less.
+import { readFileSync } from "node:fs";
+import {
+  clampThinkingLevel,
+  cleanupSessionResources,
+  contentText,
+  getCurrentSystemMessage,
+  getCurrentTools,
+  getSupportedThinkingLevels,
+  isContextOverflow,
+  isRetryableAssistantError,
+  modelsAreEqual,
+  retryDelayMs,
+} from "../pi-ai.js";
+import { executeBashWithOperations } from "./bash-executor.js";
+import { calculateContextTokens } from "./compaction.js";
+import { addUsageToTotals, createUsageTotals, estimateProjectedContextTokens } from "./context-usage.js";
+import { getLatestCompactionEntry } from "./session-context.js";
+import { exportSessionToJsonl } from "./session-export.js";
+import { stripFrontmatter } from "./frontmatter.js";
+import { expandPromptTemplate } from "./prompt-templates.js";
+import { createSyntheticSourceInfo } from "./source-info.js";
+import { buildSystemPrompt, buildSystemPromptSections, normalizeBuildSystemPromptOptions } from "./system-prompt.js";
+import { createBashToolDefinition, createLocalBashOperations } from "./tools/bash.js";
+import { createEditToolDefinition } from "./tools/edit.js";
+import { createFindToolDefinition } from "./tools/find.js";
+import { createGrepToolDefinition } from "./tools/grep.js";
+import { createLsToolDefinition } from "./tools/ls.js";
+import { createPowerShellToolDefinition } from "./tools/powershell.js";
+import { createReadToolDefinition } from "./tools/read.js";
+import { wrapToolDefinition } from "./tools/wrap.js";
+import { createWriteToolDefinition } from "./tools/write.js";
+import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth-guidance.js";
+import { applyToolModifiers, createToolNameMatcher } from "./tool-selection.js";
+
+const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
+// Virtual models route each request to a physical one; pihost's sessions cannot route.
+const VIRTUAL_MODEL_API = "pi-virtual";
+const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const DEFAULT_THINKING_LEVEL = "medium";
+
+/** The next index when cycling through `length` items; undefined when there is nowhere else to go. */
+function nextCycleIndex(current, length, direction) {
+  if (length === 0) return undefined;
+  if (current === -1) return direction === "forward" ? 0 : length - 1;
+  if (length === 1) return undefined;
+  return direction === "forward" ? (current + 1) % length : (current - 1 + length) % length;
+}
+
+export function notImplemented(method) {
+  return new Error(`pihost: AgentSession.${method} is not implemented yet`);
+}
+
+/** The sections that changed from `previous` to `current`; removed ones are null. Undefined when none did. */
+function diffSections(previous, current) {
+  const patch = {};
+  for (const [name, text] of Object.entries(current)) if (previous[name] !== text) patch[name] = text;
+  for (const name of Object.keys(previous)) if (current[name] === undefined) patch[name] = null;
+  return Object.keys(patch).length > 0 ? patch : undefined;
+}
+
+function builtInToolDefinitions(cwd) {
+  return new Map([
+    ["read", createReadToolDefinition(cwd)],
+    ["bash", createBashToolDefinition(cwd)],
+    ["powershell", createPowerShellToolDefinition(cwd)],
+    ["edit", createEditToolDefinition(cwd)],
+    ["write", createWriteToolDefinition(cwd)],
+    ["grep", createGrepToolDefinition(cwd)],
+    ["find", createFindToolDefinition(cwd)],
+    ["ls", createLsToolDefinition(cwd)],
+  ]);
+}
+
+// The extension runner of a session without extensions: no handler for any
+// event. What only a real runner can do throws.
+const NO_EXTENSIONS = Object.freeze({
+  hasHandlers: () => false,
+  emit: async () => undefined,
+  emitError: () => {},
+  getCommand: () => undefined,
+  invalidate: () => {},
+  createCommandContext() {
+    throw notImplemented("extensionRunner.createCommandContext");
+  },
+});
+
+export class AgentSession {
+  agent;
+  sessionManager;
+  settingsManager;
+  #scopedModels;
+  #unsubscribeAgent;
+  #listeners = [];
+  #runActive = false;
+  #abortRequested = false;
+  #idleWaiters = [];
+  #steeringTexts = [];
+  #followUpTexts = [];
+  #pendingNextTurnMessages = [];
+  // Context-only custom messages sent mid-run wait for the turn to end, so none lands between a tool call and its result.
+  #pendingCustomMessages = [];
+  // Likewise bash results recorded mid-run wait for the run to end.
+  #pendingBashMessages = [];
+  #resourceLoader;
+  #customTools;
+  #cwd;
+  #modelRuntime;
+  #allowedTools;
+  #excludedTools;
+  #baseToolDefinitions = new Map();
+  #toolDefinitions = new Map();
+  #toolRegistry = new Map();
+  #toolSnippets = new Map();
+  #toolGuidelines = new Map();
+  #baseSystemPromptOptions;
+  #runSystemPromptOptions;
+  #lastAssistantMessage;
+  #retryAttempt = 0;
+  #retryAbortController;
+  #bashAbortControllers = new Set();
+  #entryIdsByMessage = new WeakMap();
+
+  constructor(config) {
+    this.agent = config.agent;
+    this.sessionManager = config.sessionManager;
+    this.settingsManager = config.settingsManager;
+    this.#scopedModels = config.scopedModels ?? [];
+    this.#resourceLoader = config.resourceLoader;
+    this.#customTools = config.customTools ?? [];
+    this.#cwd = config.cwd;
+    this.#modelRuntime = config.modelRuntime;
+    if (config.allowedToolNames) this.#allowedTools = createToolNameMatcher(config.allowedToolNames);
+    if (config.excludedToolNames) this.#excludedTools = createToolNameMatcher(config.excludedToolNames);
+    const { extensions } = this.#resourceLoader.getExtensions();
+    if (extensions.length > 0) throw notImplemented("constructor with extensions from the resource loader");
+    this.#unsubscribeAgent = this.agent.subscribe((event) => this.#handleAgentEvent(event));
+    this.#installRequestProjection();
+    this.#installNextTurnRefresh();
+    this.#buildTools(config.initialActiveToolNames ?? DEFAULT_ACTIVE_TOOLS);
+    if (config.usesDefaultTools) this.#restoreToolsFromTranscript(config.defaultToolModifiers ?? []);
+  }
+
+  get modelRuntime() {
+    return this.#modelRuntime;
+  }
+
+  get extensionRunner() {
+    return NO_EXTENSIONS;
+  }
+
+  hasExtensionHandlers(eventType) {
+    return NO_EXTENSIONS.hasHandlers(eventType);
+  }
+
+  // --- tools and system prompt ---------------------------------------------
+
+  #isAllowedTool(name) {
+    if (this.#excludedTools?.(name)) return false;
+    return !this.#allowedTools || this.#allowedTools(name);
+  }
+
+  // What pi's tool context carries that tools of a session without extensions use: no UI, no runner.
+  #toolContext() {
+    return { cwd: this.#cwd, sessionManager: this.sessionManager, model: this.model, thinkingLevel: this.thinkingLevel, hasUI: false };
+  }
+
+  #buildTools(activeToolNames) {
+    this.#baseToolDefinitions = builtInToolDefinitions(this.#cwd);
+    const definitions = new Map();
+    for (const [name, definition] of this.#baseToolDefinitions) {
+      if (this.#isAllowedTool(name)) definitions.set(name, { definition, sourceInfo: createSyntheticSourceInfo(`<builtin:${name}>`, { source: "builtin" }) });
+    }
+    for (const definition of this.#customTools) {
+      if (this.#isAllowedTool(definition.name)) {
+        definitions.set(definition.name, { definition, sourceInfo: createSyntheticSourceInfo(`<sdk:${definition.name}>`, { source: "sdk" }) });
+      }
+    }
+    this.#toolDefinitions = definitions;
+    this.#toolSnippets = new Map();
+    this.#toolGuidelines = new Map();
+    for (const { definition } of definitions.values()) {
+      const snippet = definition.promptSnippet?.replace(/[\r\n]+/g, " ").replace(/\s+/g, " ").trim();
+      if (snippet) this.#toolSnippets.set(definition.name, snippet);
+      const guidelines = [...new Set((definition.promptGuidelines ?? []).map((line) => line.trim()).filter(Boolean))];
+      if (guidelines.length > 0) this.#toolGuidelines.set(definition.name, guidelines);
+    }
+    this.#toolRegistry = new Map(
+      [...definitions.values()].map(({ definition }) => [definition.name, wrapToolDefinition(definition, () => this.#toolContext())]),
+    );
+    const next = activeToolNames.filter((name) => this.#isAllowedTool(name));
+    if (this.#allowedTools) {
+      for (const name of this.#toolRegistry.keys()) if (this.#allowedTools(name)) next.push(name);
+    } else {
+      for (const { definition } of definitions.values()) {
+        if (!this.#baseToolDefinitions.has(definition.name) && definition.defaultActive !== false) next.push(definition.name);
+      }
+    }
+    this.#setActiveTools([...new Set(next)]);
+  }
+
+  /**
+   * A resumed session gets back the tools its transcript last declared,
+   * plus custom tools it never mentioned; `modifiers` (+name/-name) apply on
+   * top. A transcript that declared nothing keeps the current tools.
+   */
+  #restoreToolsFromTranscript(modifiers) {
+    const systemMessages = this.sessionManager
+      .getBranch()
+      .flatMap((entry) => (entry.type === "message" && entry.message.role === "system" ? [entry.message] : []));
+    if (systemMessages.length === 0) return;
+    const mentioned = new Set(systemMessages.flatMap((message) => [...(message.toolsAdded ?? []), ...(message.toolsRemoved ?? [])]).map((tool) => tool.name));
+    const newTools = [...this.#toolRegistry.keys()].filter((name) => {
+      if (mentioned.has(name) || this.#baseToolDefinitions.has(name)) return false;
+      const definition = this.#toolDefinitions.get(name)?.definition;
+      const exposure = definition?.exposure ?? "direct";
+      return (exposure === "direct" || exposure === "model-only") && definition?.defaultActive !== false;
+    });
+    const declared = getCurrentTools(systemMessages).map((tool) => tool.name);
+    this.#setActiveTools(applyToolModifiers([...declared, ...newTools], modifiers));
+  }
+
+  /** Activates the registered, non-hidden tools of `names`: kept ones keep their place, new ones go last. */
+  #applyToolLoadout(names) {
+    const requested = new Set(names);
+    const kept = this.getActiveToolNames().filter((name) => requested.has(name));
+    const tools = [...new Set([...kept, ...requested])].flatMap((name) => {
+      const tool = this.#toolRegistry.get(name);
+      const exposure = this.#toolDefinitions.get(name)?.definition.exposure ?? "direct";
+      return tool && exposure !== "hidden" ? [tool] : [];
+    });
+    this.agent.state.tools = tools;
+    return tools;
+  }
+
+  #setActiveTools(names) {
+    const tools = this.#applyToolLoadout(names);
+    this.#rebuildSystemPrompt(tools.map((tool) => tool.name));
+  }
+
+  #rebuildSystemPrompt(toolNames) {
+    const append = this.#resourceLoader.getAppendSystemPrompt();
+    const toolSnippets = {};
+    for (const name of this.#toolRegistry.keys()) {
+      const snippet = this.#toolSnippets.get(name);
+      if (snippet) toolSnippets[name] = snippet;
+    }
+    this.#baseSystemPromptOptions = normalizeBuildSystemPromptOptions({
+      cwd: this.#cwd,
+      skills: this.#resourceLoader.getSkills().skills,
+      contextFiles: this.#resourceLoader.getAgentsFiles().agentsFiles,
+      customPrompt: this.#resourceLoader.getSystemPrompt(),
+      appendSystemPrompt: append.length > 0 ? append.join("\n\n") : "",
+      selectedTools: toolNames.filter((name) => this.#toolRegistry.has(name)),
+      hiddenTools: [],
+      toolSnippets,
+      toolGuidelines: Object.fromEntries(this.#toolGuidelines),
+    });
+  }
+
+  /** Applies the loadout of `options` and returns the system message patching the prompt the model has, if it changed. */
+  #preparePromptAndToolLoadout(options, messages = this.agent.state.messages) {
+    options.selectedTools = this.#applyToolLoadout(options.selectedTools).map((tool) => tool.name);
+    options.hiddenTools = [];
+    const sections = diffSections(getCurrentSystemMessage(messages)?.sections ?? {}, buildSystemPromptSections(options));
+    return sections ? { role: "system", content: "", sections, timestamp: Date.now() } : undefined;
+  }
+
+  // Requests see the session's projection: what was persisted, not the agent's own list.
+  #installRequestProjection() {
+    const previous = this.agent.prepareRequest;
+    this.agent.prepareRequest = async (request, signal) => {
+      const context = {
+        ...request.context,
+        messages: this.sessionManager.buildSessionProjection().messages,
+        tools: this.agent.state.tools.slice(),
+      };
+      const update = await previous?.({ ...request, context, model: this.agent.state.model, thinkingLevel: this.agent.state.thinkingLevel }, signal);
+      return {
+        ...update,
+        context: update?.context ?? context,
+        model: update?.model ?? this.agent.state.model,
+        thinkingLevel: update?.thinkingLevel ?? this.agent.state.thinkingLevel,
+      };
+    };
+  }
+
+  // Each next turn re-renders the prompt for the tools active then.
+  #installNextTurnRefresh() {
+    const previous =
+      this.agent.prepareNextTurnWithContext ?? (this.agent.prepareNextTurn ? async (_turn, signal) => await this.agent.prepareNextTurn?.(signal) : undefined);
+    this.agent.prepareNextTurnWithContext = async (turn, signal) => {
+      const context = { ...turn.context, messages: this.sessionManager.buildSessionProjection().messages };
+      const snapshot = await previous?.({ ...turn, context }, signal);
+      const nextContext = snapshot?.context ?? context;
+      const runOptions = this.#runSystemPromptOptions ?? this.#baseSystemPromptOptions;
+      const options = normalizeBuildSystemPromptOptions({
+        ...runOptions,
+        selectedTools: this.getActiveToolNames(),
+        toolSnippets: { ...this.#baseSystemPromptOptions.toolSnippets, ...runOptions.toolSnippets },
+        toolGuidelines: { ...this.#baseSystemPromptOptions.toolGuidelines, ...runOptions.toolGuidelines },
+      });
+      const update = this.#preparePromptAndToolLoadout(options, nextContext.messages);
+      this.#runSystemPromptOptions = options;
+      return {
+        ...snapshot,
+        context: { ...nextContext, tools: this.agent.state.tools.slice() },
+        messages: update ? [...(snapshot?.messages ?? []), update] : snapshot?.messages,
+        model: this.agent.state.model,
+        thinkingLevel: this.agent.state.thinkingLevel,
+      };
+    };
+  }
+
+  // --- events ----------------------------------------------------------------
+
+  #emit(event) {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  #emitQueueUpdate() {
+    this.#emit({ type: "queue_update", steering: [...this.#steeringTexts], followUp: [...this.#followUpTexts] });
+  }
+
+  #handleAgentEvent(event) {
+    if (event.type === "agent_start" && this.#abortRequested) this.agent.abort();
+    if (event.type === "message_start" && event.message.role === "user") {
+      // A delivered queued message leaves the queue before listeners hear of it.
+      const text = contentText(event.message.content, "");
+      for (const queue of [this.#steeringTexts, this.#followUpTexts]) {
+        const index = queue.indexOf(text);
+        if (index !== -1) {
+          queue.splice(index, 1);
+          this.#emitQueueUpdate();
+          break;
+        }
+      }
+    }
+    this.#emit(event.type === "agent_end" ? { ...event, willRetry: this.#willRetryAfterAgentEnd(event) } : event);
+    if (event.type === "message_end") {
+      const { message } = event;
+      let entryId;
+      if (message.role === "custom") {
+        entryId = this.sessionManager.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
+      } else if (["system", "user", "assistant", "toolResult"].includes(message.role)) {
+        entryId = this.sessionManager.appendMessage(message);
+      }
+      if (entryId) this.#entryIdsByMessage.set(message, entryId);
+      if (message.role === "assistant") {
+        this.#lastAssistantMessage = message;
+        // A good answer ends a retry streak at once, so streaks do not add up across a run's calls.
+        if (message.stopReason !== "error" && this.#retryAttempt > 0) {
+          this.#emit({ type: "auto_retry_end", success: true, attempt: this.#retryAttempt });
+          this.#retryAttempt = 0;
+        }
+      }
+    }
+    if (event.type === "turn_end") this.#flushPendingCustomMessages();
+  }
+
+  /** Adds a listener for the session's events; returns the function that removes it. */
+  subscribe(listener) {
+    this.#listeners.push(listener);
+    return () => {
+      const index = this.#listeners.indexOf(listener);
+      if (index !== -1) this.#listeners.splice(index, 1);
+    };
+  }
+
+  /** Stops any run and drops every listener; the session is unusable afterwards. */
+  dispose() {
+    try {
+      this.abortRetry();
+      this.abortBash();
+      this.agent.abort();
+    } catch {
+      // Disposing must succeed even when an abort hook throws.
+    }
+    this.#unsubscribeAgent?.();
+    this.#unsubscribeAgent = undefined;
+    this.#listeners = [];
+    cleanupSessionResources(this.sessionId);
+  }
+
+  // --- state -----------------------------------------------------------------
+
+  get state() {
+    return this.agent.state;
+  }
+
+  get model() {
+    return this.agent.state.model;
+  }
+
+  get thinkingLevel() {
+    return this.agent.state.thinkingLevel;
+  }
+
+  /** Under a virtual model, the physical model that answered last; pihost's sessions have no virtual models. */
+  get routedModel() {
+    if (this.model?.api === VIRTUAL_MODEL_API) throw notImplemented("routedModel");
+    return undefined;
+  }
+
+  get cacheWarmingStatus() {
+    throw notImplemented("cacheWarmingStatus");
+  }
+
+  get isStreaming() {
+    return this.#runActive;
+  }
+
+  get isIdle() {
+    return !this.#runActive;
+  }
+
+  get isCompacting() {
+    return false;
+  }
+
+  get systemPrompt() {
+    return buildSystemPrompt(this.#runSystemPromptOptions ?? this.#baseSystemPromptOptions);
+  }
+
+  get retryAttempt() {
+    return this.#retryAttempt;
+  }
+
+  get messages() {
+    return this.agent.state.messages;
+  }
+
+  get steeringMode() {
+    return this.agent.steeringMode;
+  }
+
+  get followUpMode() {
+    return this.agent.followUpMode;
+  }
+
+  get sessionFile() {
+    return this.sessionManager.getSessionFile();
+  }
+
+  get sessionId() {
+    return this.sessionManager.getSessionId();
+  }
+
+  get sessionName() {
+    return this.sessionManager.getSessionName();
+  }
+
+  get scopedModels() {
+    return this.#scopedModels;
+  }
+
+  setScopedModels(scopedModels) {
+    this.#scopedModels = scopedModels;
+  }
+
+  get resourceLoader() {
+    return this.#resourceLoader;
+  }
+
+  get promptTemplates() {
+    return this.#resourceLoader.getPrompts().prompts;
+  }
+
+  get pendingMessageCount() {
+    return this.#steeringTexts.length + this.#followUpTexts.length;
+  }
+
+  getSteeringMessages() {
+    return this.#steeringTexts;
+  }
+
+  getFollowUpMessages() {
+    return this.#followUpTexts;
+  }
+
+  getActiveToolNames() {
+    return this.agent.state.tools.map((tool) => tool.name);
+  }
+
+  getAllTools() {
+    return [...this.#toolDefinitions.values()].map(({ definition, sourceInfo }) => ({
+      name: definition.name,
+      description: definition.description,
+      parameters: definition.parameters,
+      promptGuidelines: definition.promptGuidelines,
+      exposure: definition.exposure ?? "direct",
+      ...(definition.namespace ? { namespace: definition.namespace } : {}),
+      ...(definition.annotations ? { annotations: { ...definition.annotations } } : {}),
+      ...(definition.reachesTools ? { reachesTools: definition.reachesTools } : {}),
+      sourceInfo,
+    }));
+  }
+
+  /** The tools other tools can call: the active direct ones and every codemode or deferred one. */
+  getCallableToolNames() {
+    const active = new Set(this.getActiveToolNames());
+    return [...this.#toolRegistry.keys()].filter((name) => {
+      const exposure = this.#toolDefinitions.get(name)?.definition.exposure ?? "direct";
+      return exposure === "codemode" || exposure === "deferred" || (exposure === "direct" && active.has(name));
+    });
+  }
+
+  getToolDefinition(name) {
+    return this.#toolDefinitions.get(name)?.definition;
+  }
+
+  /** Activates the named registered tools; unknown and hidden names are ignored. Takes effect next turn. */
+  setActiveToolsByName(toolNames) {
+    this.#setActiveTools(toolNames);
+  }
+
+  /** The text of the last reply; replies without text that did not end normally (aborted, failed, only tool calls) are skipped. */
+  getLastAssistantText() {
+    const last = this.messages.findLast(
+      (message) =>
+        message.role === "assistant" &&
+        (message.stopReason === "stop" || message.content.some((block) => block.type === "text" && block.text.trim())),
+    );
+    if (!last) return undefined;
+    let text = "";
+    for (const block of last.content) if (block.type === "text") text += block.text;
+    return text.trim() || undefined;
+  }
+
+  getUserMessagesForForking() {
+    const result = [];
+    for (const entry of this.sessionManager.getEntries()) {
+      if (entry.type !== "message" || entry.message.role !== "user") continue;
+      const text = contentText(entry.message.content, "");
+      if (text) result.push({ entryId: entry.id, text });
+    }
+    return result;
+  }
+
+  setSessionName(name) {
+    this.sessionManager.appendSessionInfo(name);
+    this.#emit({ type: "session_info_changed", name: this.sessionManager.getSessionName() });
+  }
+
+  /** How full the model's context is; tokens and percent are null when unknown since the latest compaction. */
+  getContextUsage() {
+    const model = this.model;
+    if (!model) return undefined;
+    const contextWindow = model.contextWindow ?? 0;
+    if (contextWindow <= 0) return undefined;
+    const projection = this.sessionManager.buildSessionProjection();
+    const branch = this.sessionManager.getBranch();
+    const latestCompaction = getLatestCompactionEntry(branch);
+    if (latestCompaction) {
+      // Usage from before the compaction measures the old context; only a later reply counts.
+      const answered = new Set(
+        projection.entries.flatMap((entry) =>
+          entry.messages.some(
+            (message) =>
+              message.role === "assistant" &&
+              message.stopReason !== "aborted" &&
+              message.stopReason !== "error" &&
+              calculateContextTokens(message.usage) > 0,
+          )
+            ? [entry.sourceEntry.id]
+            : [],
+        ),
+      );
+      const compactionIndex = branch.findIndex((entry) => entry.id === latestCompaction.id);
+      if (!branch.slice(compactionIndex + 1).some((entry) => answered.has(entry.id))) return { tokens: null, contextWindow, percent: null };
+    }
+    const { tokens } = estimateProjectedContextTokens(projection, branch);
+    return { tokens, contextWindow, percent: (tokens / contextWindow) * 100 };
+  }
+
+  /** Counts and billed usage over every entry of the session, compacted history included. */
+  getSessionStats() {
+    const counts = { userMessages: 0, assistantMessages: 0, toolCalls: 0, toolResults: 0, totalMessages: 0 };
+    const totals = createUsageTotals();
+    for (const entry of this.sessionManager.getEntries()) {
+      if (entry.type === "usage") addUsageToTotals(totals, entry.usage);
+      else if ((entry.type === "branch_summary" || entry.type === "compaction") && entry.usage) addUsageToTotals(totals, entry.usage);
+      if (entry.type !== "message") continue;
+      counts.totalMessages++;
+      const { message } = entry;
+      if (message.role === "user") {
+        counts.userMessages++;
+      } else if (message.role === "toolResult") {
+        counts.toolResults++;
+        if (message.usage) addUsageToTotals(totals, message.usage);
+      } else if (message.role === "assistant") {
+        counts.assistantMessages++;
+        if (Array.isArray(message.content)) counts.toolCalls += message.content.filter((block) => block.type === "toolCall").length;
+        addUsageToTotals(totals, message.usage);
+      }
+    }
+    return {
+      sessionFile: this.sessionFile,
+      sessionId: this.sessionId,
+      userMessages: counts.userMessages,
+      assistantMessages: counts.assistantMessages,
+      toolCalls: counts.toolCalls,
+      toolResults: counts.toolResults,
+      totalMessages: counts.totalMessages,
+      tokens: {
+        input: totals.input,
+        output: totals.output,
+        cacheRead: totals.cacheRead,
+        cacheWrite: totals.cacheWrite,
+        total: totals.input + totals.output + totals.cacheRead + totals.cacheWrite,
+      },
+      cost: totals.cost,
+      contextUsage: this.getContextUsage(),
+    };
+  }
+
+  /** The agent's messages replaced by the session's projection of its current branch. */
+  refreshContext() {
+    const projection = this.sessionManager.buildSessionProjection();
+    for (const entry of projection.entries) {
+      for (const message of entry.messages) this.#entryIdsByMessage.set(message, entry.sourceEntry.id);
+    }
+    this.agent.state.messages = projection.messages;
+  }
+
+  // --- prompting ---------------------------------------------------------------
+
+  /**
+   * Sends a prompt. While a run is active it must say how to queue
+   * (`streamingBehavior: "steer" | "followUp"`); otherwise the model and its
+   * auth are checked first.
+   */
+  async prompt(text, options) {
+    if (options?.images?.length) throw notImplemented("prompt with images");
+    const expand = options?.expandPromptTemplates ?? true;
+    const preflightResult = options?.preflightResult;
+    const expanded = expand ? this.#expand(text) : text;
+    if (this.isStreaming) {
+      if (!options?.streamingBehavior) {
+        throw new Error("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");
+      }
+      if (options.streamingBehavior === "followUp") this.#queue(this.#followUpTexts, expanded, (message) => this.agent.followUp(message));
+      else this.#queue(this.#steeringTexts, expanded, (message) => this.agent.steer(message));
+      preflightResult?.("queued");
+      return;
+    }
+    if (!this.model) throw new Error(formatNoModelSelectedMessage());
+    if (this.model.api === VIRTUAL_MODEL_API) throw notImplemented("prompt with a virtual model");
+    const provider = this.model.provider;
+    const configured = this.#modelRuntime.hasConfiguredAuth(provider) || (await this.#modelRuntime.checkAuth(provider)) !== undefined;
+    if (!configured) {
+      if (this.#modelRuntime.isUsingOAuth(provider)) {
+        throw new Error(
+          `Authentication failed for "${provider}". ` +
+            `Credentials may have expired or network is unavailable. ` +
+            `Run '/login ${provider}' to re-authenticate.`,
+        );
+      }
+      throw new Error(formatNoApiKeyFoundMessage(provider));
+    }
+    await this.#startRun({ text: expanded }, () => preflightResult?.("started"));
+  }
+
+  /** `/skill:name args` and `/template args` expanded; other text as it is. */
+  #expand(text) {
+    return expandPromptTemplate(this.#expandSkillCommand(text), [...this.promptTemplates]);
+  }
+
+  #expandSkillCommand(text) {
+    if (!text.startsWith("/skill:")) return text;
+    const space = text.indexOf(" ");
+    const name = space === -1 ? text.slice(7) : text.slice(7, space);
+    const args = space === -1 ? "" : text.slice(space + 1).trim();
+    const skill = this.#resourceLoader.getSkills().skills.find((candidate) => candidate.name === name);
+    if (!skill) return text;
+    let body;
+    try {
+      body = stripFrontmatter(readFileSync(skill.filePath, "utf-8")).trim();
+    } catch {
+      // pi reports the failure to extensions, which pihost's sessions do not have, and sends the text as typed.
+      return text;
+    }
+    const block = `<skill name="${skill.name}" location="${skill.filePath}">\nReferences are relative to ${skill.baseDir}.\n\n${body}\n</skill>`;
+    return args ? `${block}\n\n${args}` : block;
+  }
+
+  #queue(texts, text, enqueue) {
+    texts.push(text);
+    this.#emitQueueUpdate();
+    enqueue({ role: "user", content: [{ type: "text", text }], timestamp: Date.now() });
+  }
+
+  /** Queues a message for after the current turn's tool calls; skill commands and templates are expanded. */
+  async steer(text, images) {
+    if (images?.length) throw notImplemented("steer with images");
+    this.#queue(this.#steeringTexts, this.#expand(text), (message) => this.agent.steer(message));
+    return "queued";
+  }
+
+  /** Queues a message for when the agent would otherwise stop; skill commands and templates are expanded. */
+  async followUp(text, images) {
+    if (images?.length) throw notImplemented("followUp with images");
+    this.#queue(this.#followUpTexts, this.#expand(text), (message) => this.agent.followUp(message));
+    return "queued";
+  }
+
+  clearQueue() {
+    const steering = [...this.#steeringTexts];
+    const followUp = [...this.#followUpTexts];
+    this.#steeringTexts = [];
+    this.#followUpTexts = [];
+    this.agent.clearAllQueues();
+    this.#emitQueueUpdate();
+    return { steering, followUp };
+  }
+
+  /** A user message from an extension; always starts or joins a run (`deliverAs` while streaming). */
+  async sendUserMessage(content, options) {
+    let text = content;
+    let images;
+    if (typeof content !== "string") {
+      text = content.filter((part) => part.type === "text").map((part) => part.text).join("\n");
+      images = content.filter((part) => part.type !== "text");
+      if (images.length === 0) images = undefined;
+    }
+    await this.prompt(text, {
+      expandPromptTemplates: options?.expandPromptTemplates ?? false,
+      streamingBehavior: options?.deliverAs,
+      images,
+      source: "extension",
+    });
+  }
+
+  /**
+   * A custom message: kept for the next prompt (`deliverAs: "nextTurn"`),
+   * queued into a running run, starting a run (`triggerTurn`), or appended
+   * to the session as context.
+   */
+  async sendCustomMessage(message, options) {
+    const custom = {
+      role: "custom",
+      customType: message.customType,
+      // Untyped callers may leave the content out.
+      content: message.content ?? [],
+      display: message.display,
+      details: message.details,
+      timestamp: Date.now(),
+    };
+    if (options?.deliverAs === "nextTurn") {
+      this.#pendingNextTurnMessages.push(custom);
+    } else if (this.isStreaming && options?.triggerTurn !== false) {
+      if (options?.deliverAs === "followUp") this.agent.followUp(custom);
+      else this.agent.steer(custom);
+    } else if (options?.triggerTurn) {
+      await this.#startRun({ custom });
+    } else if (this.isStreaming) {
+      this.#pendingCustomMessages.push(custom);
+    } else {
+      this.#appendCustomMessage(custom);
+    }
+  }
+
+  #appendCustomMessage(message) {
+    this.sessionManager.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
+    this.refreshContext();
+    this.#emit({ type: "message_start", message });
+    this.#emit({ type: "message_end", message });
+  }
+
+  #flushPendingCustomMessages() {
+    for (const message of this.#pendingCustomMessages.splice(0)) this.#appendCustomMessage(message);
+  }
+
+  /** Runs the agent from `trigger`: a prompt's `text` or a `custom` message. */
+  async #startRun(trigger, onStarted) {
+    this.#runActive = true;
+    this.#abortRequested = false;
+    const options = normalizeBuildSystemPromptOptions(this.#baseSystemPromptOptions);
+    options.selectedTools = this.getActiveToolNames();
+    const first = trigger.custom ?? { role: "user", content: [{ type: "text", text: trigger.text }], timestamp: Date.now() };
+    const messages = [first, ...this.#pendingNextTurnMessages];
+    this.#pendingNextTurnMessages = [];
+    const update = this.#preparePromptAndToolLoadout(options);
+    this.#runSystemPromptOptions = options;
+    if (update) messages.unshift(update);
+    this.#flushPendingBashMessages();
+    this.#flushPendingCustomMessages();
+    onStarted?.();
+    try {
+      await this.agent.prompt(messages);
+      while (!this.#abortRequested) {
+        const again = (await this.#handlePostAgentRun()) || (!this.#abortRequested && this.agent.hasQueuedMessages());
+        if (!again || this.#abortRequested) break;
+        await this.agent.continue();
+      }
+    } finally {
+      if (this.#abortRequested) this.#finishCancelledRetry();
+      this.#lastAssistantMessage = undefined;
+      this.#runSystemPromptOptions = undefined;
+      this.#flushPendingBashMessages();
+      this.#flushPendingCustomMessages();
+      await this.#emitSettled();
+    }
+  }
+
+  /** Whether the run goes on: a retryable failure was retried after its backoff. Auto-compaction is not run. */
+  async #handlePostAgentRun() {
+    const message = this.#lastAssistantMessage;
+    this.#lastAssistantMessage = undefined;
+    if (this.#abortRequested) {
+      this.#finishCancelledRetry();
+      return false;
+    }
+    if (!message) return this.agent.hasQueuedMessages();
+    if (this.#isRetryableError(message) && (await this.#prepareRetry(message))) {
+      if (this.#abortRequested) this.#finishCancelledRetry();
+      return !this.#abortRequested;
+    }
+    if (this.#abortRequested) {
+      this.#finishCancelledRetry();
+      return false;
+    }
+    if (message.stopReason === "error" && this.#retryAttempt > 0) {
+      this.#emit({ type: "auto_retry_end", success: false, attempt: this.#retryAttempt, finalError: message.errorMessage });
+      this.#retryAttempt = 0;
+    }
+    return false;
+  }
+
+  #modelForMessage(message) {
+    const model = this.model;
+    return model?.provider === message.provider && model.id === message.model ? model : undefined;
+  }
+
+  // A context overflow is compaction's to handle, not a retry's.
+  #isRetryableError(message) {
+    if (isContextOverflow(message, (this.#modelForMessage(message) ?? this.model)?.contextWindow ?? 0)) return false;
+    return isRetryableAssistantError(message);
+  }
+
+  #willRetryAfterAgentEnd(event) {
+    if (this.#abortRequested) return false;
+    const settings = this.settingsManager.getRetrySettings();
+    if (!settings.enabled || this.#retryAttempt >= settings.maxRetries) return false;
+    const last = event.messages.findLast((message) => message.role === "assistant");
+    return last ? this.#isRetryableError(last) : false;
+  }
+
+  /** Schedules a retry of a failed answer: drops it from the model's view and waits out the backoff (abortable). */
+  async #prepareRetry(message) {
+    const settings = this.settingsManager.getRetrySettings();
+    if (!settings.enabled) return false;
+    this.#retryAttempt++;
+    if (this.#retryAttempt > settings.maxRetries) {
+      // The count stays at the attempts made, for the final failure event.
+      this.#retryAttempt--;
+      return false;
+    }
+    const delayMs = retryDelayMs(settings, this.#retryAttempt);
+    this.#emit({
+      type: "auto_retry_start",
+      attempt: this.#retryAttempt,
+      maxAttempts: settings.maxRetries,
+      delayMs,
+      errorMessage: message.errorMessage || "Unknown error",
+    });
+    this.#omitRecoveryAttempt(message);
+    const controller = new AbortController();
+    this.#retryAbortController = controller;
+    try {
+      await new Promise((resolve, reject) => {
+        if (controller.signal.aborted) return reject(new Error("aborted"));
+        const timer = setTimeout(resolve, delayMs);
+        controller.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(new Error("aborted"));
+        }, { once: true });
+      });
+    } catch {
+      this.#finishCancelledRetry();
+      return false;
+    } finally {
+      this.#retryAbortController = undefined;
+    }
+    return true;
+  }
+
+  #finishCancelledRetry() {
+    if (this.#retryAttempt === 0) return;
+    const attempt = this.#retryAttempt;
+    this.#retryAttempt = 0;
+    this.#emit({ type: "auto_retry_end", success: false, attempt, finalError: "Retry cancelled" });
+  }
+
+  #findPersistedMessageEntryId(message) {
+    const mapped = this.#entryIdsByMessage.get(message);
+    if (mapped) return mapped;
+    const branch = this.sessionManager.getBranch();
+    for (let index = branch.length - 1; index >= 0; index--) {
+      if (branch[index].type === "message" && branch[index].message === message) return branch[index].id;
+    }
+    const position = this.agent.state.messages.indexOf(message);
+    if (position < 0) return undefined;
+    let projected = 0;
+    for (const entry of this.sessionManager.buildSessionProjection().entries) {
+      for (let index = 0; index < entry.messages.length; index++, projected++) {
+        if (projected === position) {
+          this.#entryIdsByMessage.set(message, entry.sourceEntry.id);
+          return entry.sourceEntry.id;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Keeps a failed answer and its tool results in the session but out of the model's context from now on. */
+  #omitRecoveryAttempt(message) {
+    const toolCallIds = new Set(message.content.flatMap((block) => (block.type === "toolCall" ? [block.id] : [])));
+    const entryId = this.#findPersistedMessageEntryId(message);
+    const messages = this.agent.state.messages;
+    const index = messages.findIndex((candidate) => candidate === message || (entryId !== undefined && this.#entryIdsByMessage.get(candidate) === entryId));
+    const toolResults = [];
+    for (const candidate of index < 0 ? [] : messages.slice(index + 1)) {
+      if (candidate.role === "assistant") break;
+      if (candidate.role === "toolResult" && toolCallIds.has(candidate.toolCallId)) toolResults.push(candidate);
+    }
+    const targets = [message, ...toolResults];
+    const targetIds = targets.map((target) => this.#findPersistedMessageEntryId(target));
+    if (targets.some((target, position) => targetIds[position] === undefined && this.agent.state.messages.includes(target))) {
+      throw new Error("Cannot persist recovery omission because a projected message has no source entry");
+    }
+    for (const targetId of targetIds) {
+      if (!targetId) continue;
+      const entry = this.sessionManager.getEntry(this.sessionManager.appendContextEdit(targetId, null));
+      if (entry) this.#emit({ type: "entry_appended", entry });
+    }
+    this.refreshContext();
+  }
+
+  async #emitSettled() {
+    this.#runActive = false;
+    this.#emit({ type: "agent_settled", aborted: this.#abortRequested });
+    for (const resolve of this.#idleWaiters.splice(0)) resolve();
+  }
+
+  async abort() {
+    if (this.#runActive) this.#abortRequested = true;
+    this.abortRetry();
+    this.agent.abort();
+    await this.waitForIdle();
+  }
+
+  waitForIdle() {
+    if (this.isIdle) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  // --- model and thinking level ------------------------------------------------
+
+  /** Switches the model (its auth must be configured) and records it in the session. */
+  async setModel(model, options = {}) {
+    if (!(await this.#modelRuntime.checkAuth(model.provider))) throw new Error(`No API key for ${model.provider}/${model.id}`);
+    const thinkingLevel = this.#thinkingLevelForModel(model);
+    this.agent.state.model = model;
+    this.sessionManager.appendModelChange(model.provider, model.id);
+    if (options.persist) {
+      this.settingsManager.setDefaultModelAndProvider(model.provider, model.id);
+      this.#addPersistedDefaultToScope(model);
+    }
+    this.setThinkingLevel(thinkingLevel);
+  }
+
+  /**
+   * Switches to the next (or previous) model: of the scoped models that are
+   * available, else of all available ones. Undefined when there is no other.
+   */
+  async cycleModel(direction = "forward", options = {}) {
+    const available = this.#modelRuntime.getAvailableSnapshot();
+    const scoped = this.#scopedModels.length > 0;
+    const candidates = scoped
+      ? this.#scopedModels.filter((entry) => available.some((model) => model.provider === entry.model.provider && model.id === entry.model.id))
+      : available.map((model) => ({ model }));
+    const index = nextCycleIndex(
+      candidates.findIndex((entry) => modelsAreEqual(entry.model, this.model)),
+      candidates.length,
+      direction,
+    );
+    if (index === undefined) return undefined;
+    const next = candidates[index];
+    const thinkingLevel = next.thinkingLevel ?? this.#thinkingLevelForModel(next.model);
+    this.agent.state.model = next.model;
+    this.sessionManager.appendModelChange(next.model.provider, next.model.id);
+    if (options.persist) {
+      this.settingsManager.setDefaultModelAndProvider(next.model.provider, next.model.id);
+      this.#addPersistedDefaultToScope(next.model);
+    }
+    this.setThinkingLevel(thinkingLevel);
+    return { model: next.model, thinkingLevel: this.thinkingLevel, isScoped: scoped };
+  }
+
+  // A persisted default joins a non-empty scope (and enabledModels, when that lists models).
+  #addPersistedDefaultToScope(model) {
+    if (this.#scopedModels.length === 0) return;
+    if (this.#scopedModels.some((entry) => modelsAreEqual(entry.model, model))) return;
+    this.#scopedModels = [...this.#scopedModels, { model }];
+    const enabled = this.settingsManager.getEnabledModels();
+    if (!enabled?.length) return;
+    const reference = `${model.provider}/${model.id}`;
+    if (enabled.some((pattern) => pattern.toLowerCase() === reference.toLowerCase())) return;
+    this.settingsManager.setEnabledModels([...enabled, reference]);
+  }
+
+  /** Writes the current branch as JSONL; returns the file's path. */
+  exportToJsonl(outputPath) {
+    return exportSessionToJsonl(this.sessionManager, outputPath);
+  }
+
+  #thinkingLevelForModel(model) {
+    const perModel = this.settingsManager.getModelThinkingLevel(model.provider, model.id);
+    if (perModel !== undefined) return perModel;
+    return this.settingsManager.getDefaultThinkingLevel() ?? this.thinkingLevel ?? DEFAULT_THINKING_LEVEL;
+  }
+
+  /** Sets the thinking level, clamped to the model; a change is recorded in the session. */
+  setThinkingLevel(level, options = {}) {
+    const available = this.getAvailableThinkingLevels();
+    const effective = available.includes(level) ? level : this.model ? clampThinkingLevel(this.model, level) : "off";
+    const previous = this.agent.state.thinkingLevel;
+    this.agent.state.thinkingLevel = effective;
+    if (options.persist) this.settingsManager.setDefaultThinkingLevel(level);
+    if (effective !== previous) {
+      this.sessionManager.appendThinkingLevelChange(effective);
+      this.#emit({ type: "thinking_level_changed", level: effective });
+    }
+  }
+
+  cycleThinkingLevel(options = {}) {
+    if (!this.supportsThinking()) return undefined;
+    const levels = this.getAvailableThinkingLevels();
+    const next = levels[(levels.indexOf(this.thinkingLevel) + 1) % levels.length];
+    this.setThinkingLevel(next, options);
+    return next;
+  }
+
+  getAvailableThinkingLevels() {
+    return this.model ? getSupportedThinkingLevels(this.model) : [...THINKING_LEVELS];
+  }
+
+  supportsThinking() {
+    return Boolean(this.model?.reasoning);
+  }
+
+  syncQueueModesFromSettings() {
+    this.agent.steeringMode = this.settingsManager.getSteeringMode();
+    this.agent.followUpMode = this.settingsManager.getFollowUpMode();
+  }
+
+  setSteeringMode(mode) {
+    this.agent.steeringMode = mode;
+    this.settingsManager.setSteeringMode(mode);
+  }
+
+  setFollowUpMode(mode) {
+    this.agent.followUpMode = mode;
+    this.settingsManager.setFollowUpMode(mode);
+  }
+
+  get autoCompactionEnabled() {
+    return this.settingsManager.getCompactionEnabled();
+  }
+
+  setAutoCompactionEnabled(enabled) {
+    this.settingsManager.setCompactionEnabled(enabled);
+  }
+
+  get autoRetryEnabled() {
+    return this.settingsManager.getRetryEnabled();
+  }
+
+  setAutoRetryEnabled(enabled) {
+    this.settingsManager.setRetryEnabled(enabled);
+  }
+
+  get isRetrying() {
+    return this.#retryAbortController !== undefined;
+  }
+
+  abortRetry() {
+    this.#retryAbortController?.abort();
+  }
+
+  // pihost's sessions never start a compaction or branch summary, so there is never one to abort.
+
+  /**
+   * Runs a user's bash command in the session's directory (with the
+   * settings' command prefix and shell) and records it in the session;
+   * output chunks go to `onChunk` and bash_execution_update events.
+   */
+  async executeBash(command, onChunk, options) {
+    const controller = new AbortController();
+    this.#bashAbortControllers.add(controller);
+    const prefix = this.settingsManager.getShellCommandPrefix();
+    const shellPath = this.settingsManager.getShellPath();
+    try {
+      const result = await executeBashWithOperations(
+        prefix ? `${prefix}\n${command}` : command,
+        this.sessionManager.getCwd(),
+        options?.operations ?? createLocalBashOperations({ shellPath }),
+        {
+          onChunk: (delta) => {
+            onChunk?.(delta);
+            this.#emit({ type: "bash_execution_update", id: options?.id, delta });
+          },
+          signal: controller.signal,
+        },
+      );
+      this.recordBashResult(command, result, options);
+      return result;
+    } finally {
+      this.#bashAbortControllers.delete(controller);
+    }
+  }
+
+  abortBash() {
+    for (const controller of [...this.#bashAbortControllers]) controller.abort();
+  }
+
+  get isBashRunning() {
+    return this.#bashAbortControllers.size > 0;
+  }
+
+  get hasPendingBashMessages() {
+    return this.#pendingBashMessages.length > 0;
+  }
+
+  /** Records a bash command's result (run by an extension itself) in the session; mid-run it waits for the run's end. */
+  recordBashResult(command, result, options) {
+    const message = {
+      role: "bashExecution",
+      command,
+      output: result.output,
+      exitCode: result.exitCode,
+      cancelled: result.cancelled,
+      truncated: result.truncated,
+      fullOutputPath: result.fullOutputPath,
+      timestamp: Date.now(),
+      excludeFromContext: options?.excludeFromContext,
+    };
+    if (this.isStreaming) {
+      this.#pendingBashMessages.push(message);
+      return;
+    }
+    this.sessionManager.appendMessage(message);
+    this.refreshContext();
+  }
+
+  #flushPendingBashMessages() {
+    if (this.#pendingBashMessages.length === 0) return;
+    for (const message of this.#pendingBashMessages.splice(0)) this.sessionManager.appendMessage(message);
+    this.refreshContext();
+  }
+
+  abortCompaction() {}
+
+  abortBranchSummary() {}
+
+}
+
+// What an extension could call but pihost does not run yet: each throws
+// pihost's not-implemented error naming the method.
+const NOT_YET = [
+  "compact",
+  "navigateTree",
+  "exportToHtml",
+  "reload",
+  "bindExtensions",
+  "extendResourcesFromExtensions",
+  "buildExtensionResourcePaths",
+  "getExtensionSourceLabel",
+  "setCacheWarmingMode",
+  "summarizeForBugReport",
+  "createReplacedSessionContext",
+];
+for (const method of NOT_YET) {
+  Object.defineProperty(AgentSession.prototype, method, {
+    value() {
+      throw notImplemented(method);
+    },
+    writable: true,
+    configurable: true,
+  });
+}

@@ -1,0 +1,82 @@
+// The model runtime of a session inside pihost: the built-in catalog for
+// model lookups, and the host for everything that needs credentials. The
+// host keeps the keys and answers model calls (pi-ai's stream/streamSimple),
+// so every provider counts as configured and auth resolves to pi-ai's
+// ambient-auth marker instead of a key the extension could read. Imports
+// only the catalog and the dispatcher: pihost's runner holds one at start-up.
+import {
+  getAllBuiltinModels,
+  getBuiltinClassifierModel,
+  getBuiltinClassifierModels,
+  getBuiltinImageModel,
+  getBuiltinImageModels,
+  getBuiltinModel,
+  getBuiltinModels,
+  getBuiltinProviders,
+} from "../ai/catalog.js";
+import { complete, completeSimple, stream, streamSimple } from "../ai/dispatch.js";
+
+const AMBIENT_AUTH = "<authenticated>";
+
+function notImplemented(method) {
+  return new Error(`pihost: ModelRuntime.${method} is not implemented yet`);
+}
+
+function hostAuth() {
+  return { auth: { apiKey: AMBIENT_AUTH } };
+}
+
+function allModels(providerId, read) {
+  return providerId === undefined ? getBuiltinProviders().flatMap((provider) => read(provider)) : read(providerId);
+}
+
+const MODELS_OF_TYPE = { chat: getBuiltinModels, image: getBuiltinImageModels, classifier: getBuiltinClassifierModels };
+const MODEL_OF_TYPE = { chat: getBuiltinModel, image: getBuiltinImageModel, classifier: getBuiltinClassifierModel };
+
+function unsupported(method) {
+  return () => {
+    throw notImplemented(method);
+  };
+}
+
+export const hostModelRuntime = {
+  getModels: (providerId) => allModels(providerId, getBuiltinModels),
+  getAllModels: (providerId) => allModels(providerId, getAllBuiltinModels),
+  getModel: (providerId, modelId) => getBuiltinModel(providerId, modelId),
+  getPhysicalModel: (providerId, modelId) => getBuiltinModel(providerId, modelId),
+  getModelsOfType: (type, providerId) => (MODELS_OF_TYPE[type] ? allModels(providerId, MODELS_OF_TYPE[type]) : []),
+  getModelOfType: (type, providerId, modelId) => MODEL_OF_TYPE[type]?.(providerId, modelId),
+  // Which providers have keys is the host's business; none is claimed.
+  getAvailableSnapshot: () => [],
+  getError: () => undefined,
+  hasConfiguredAuth: () => true,
+  checkAuth: async () => ({}),
+  isUsingOAuth: () => false,
+  getAuth: async () => hostAuth(),
+  getProviderAuthStatus: () => ({ configured: true, source: "runtime" }),
+  getCompatibilityRequestConfig: () => ({}),
+  stream: (model, context, options) => stream(model, context, options),
+  streamSimple: (model, context, options) => streamSimple(model, context, options),
+  complete: (model, context, options) => complete(model, context, options),
+  completeSimple: (model, context, options) => completeSimple(model, context, options),
+  // Credentials live with the host; none is ever being written here.
+  settleCredentialWrites: async () => {},
+  refresh: async () => {
+    throw notImplemented("refresh");
+  },
+  getProvider: unsupported("getProvider"),
+  getProviders: unsupported("getProviders"),
+  getAvailableOfType: async () => {
+    throw notImplemented("getAvailableOfType");
+  },
+  classify: unsupported("classify"),
+  generateImages: unsupported("generateImages"),
+  registerProvider: unsupported("registerProvider"),
+  registerNativeProvider: unsupported("registerNativeProvider"),
+  unregisterProvider: unsupported("unregisterProvider"),
+  registerVirtualModel: unsupported("registerVirtualModel"),
+  unregisterVirtualModel: unsupported("unregisterVirtualModel"),
+  getRegisteredProviderConfig: unsupported("getRegisteredProviderConfig"),
+  getRegisteredNativeProvider: unsupported("getRegisteredNativeProvider"),
+  getRegisteredProviderIds: unsupported("getRegisteredProviderIds"),
+};
