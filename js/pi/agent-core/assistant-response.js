@@ -2,6 +2,7 @@
 // messages throughout; only here is it transformed and converted into what a
 // provider accepts. The streamed partial message stands in the context while
 // it grows and is replaced by the final message when the stream ends.
+import { NO_PROVIDER } from "../ai/dispatch.js";
 import { mergeClientIdentity, normalizeContext, PI_ATTRIBUTION } from "../pi-ai.js";
 
 /** What agent loops tell providers about themselves; `identity` in the loop config overrides it field by field. */
@@ -60,6 +61,10 @@ export async function streamAssistantResponse(context, config, signal, emit, str
       partial = event.partial;
       context.messages[context.messages.length - 1] = partial;
       await emit({ type: "message_update", assistantMessageEvent: event, message: { ...partial } });
+    } else if (event.type === "error" && !partial && event.error?.[NO_PROVIDER]) {
+      // The host has no model: fail the run as pi's does, whose stream()
+      // throws for an api without a provider before anything streams.
+      throw new Error(event.error.errorMessage);
     } else if (event.type === "done" || event.type === "error") {
       return settle();
     }

@@ -133,6 +133,13 @@ function replayMessage(stream, message, options) {
   stream.end(message);
 }
 
+/**
+ * Marks the failure a stream ends with when the host has no model for the
+ * request: pi's stream() throws at once for an api without a provider, and
+ * an agent loop that meets this failure throws as pi's would.
+ */
+export const NO_PROVIDER = Symbol("pihost.noProvider");
+
 /** Ends `stream` the way a pi provider ends a request that failed before any output. */
 function failStream(stream, model, options) {
   const stopReason = options?.signal?.aborted ? "aborted" : "error";
@@ -147,6 +154,7 @@ function failStream(stream, model, options) {
     errorMessage: noProviderError(model.api).message,
     timestamp: Date.now(),
   };
+  if (stopReason === "error") Object.defineProperty(message, NO_PROVIDER, { value: true });
   stream.push({ type: "error", reason: stopReason, error: message });
   stream.end();
 }
