@@ -6,6 +6,10 @@
 import { Constructor, ConstructorParameters, Function as FunctionType, InstanceType, IsConstructor, IsFunction, Parameters, ReturnType } from "./typebox/callable.js";
 import { Codec, Decode, DecodeBuilder, Encode, EncodeBuilder, IsCodec } from "./typebox/codec.js";
 import { Dependent, Generic, Identifier, Infer, IsCall, IsDependent, IsGeneric, IsIdentifier, IsInfer, IsParameter, IsRest, IsThis, Parameter, Rest, This } from "./typebox/instructions.js";
+import { Conditional, Exclude, Extract, NonNullable } from "./typebox/conditional.js";
+import { Evaluate } from "./typebox/evaluate.js";
+import { Extends, ExtendsResult } from "./typebox/extends.js";
+import { Instantiate } from "./typebox/instantiate.js";
 import { Capitalize, Lowercase, Uncapitalize, Uppercase } from "./typebox/intrinsics.js";
 import { Immutable, IsImmutable, ReadonlyObject, ReadonlyType, With } from "./typebox/modifiers.js";
 import { RecordKey, RecordPattern, RecordValue } from "./typebox/options.js";
@@ -274,10 +278,6 @@ function evaluateIntersect(members) {
   return Object(properties);
 }
 
-export function Evaluate(schema) {
-  if (IsIntersect(schema)) return evaluateIntersect(schema.allOf);
-  return schema;
-}
 
 function templatePart(schema) {
   if (IsLiteral(schema)) return globalThis.String(schema.const);
@@ -356,6 +356,71 @@ export const IsLiteralString = literalGuard("string");
 export { Array as _Array_, Object as _Object_ };
 export * from "./typebox/callable.js";
 export * from "./typebox/codec.js";
+export {
+  Conditional,
+  ConditionalAction,
+  ConditionalDeferred,
+  ConditionalInstantiate,
+  Exclude,
+  ExcludeAction,
+  ExcludeDeferred,
+  ExcludeInstantiate,
+  Extract,
+  ExtractAction,
+  ExtractDeferred,
+  ExtractInstantiate,
+  NonNullable,
+  NonNullableAction,
+  NonNullableDeferred,
+  NonNullableInstantiate,
+} from "./typebox/conditional.js";
+export {
+  Broaden,
+  CanComposite,
+  Compare,
+  CompareResultDisjoint,
+  CompareResultEqual,
+  CompareResultLeftInside,
+  CompareResultRightInside,
+  Composite,
+  Distribute,
+  Evaluate,
+  EvaluateAction,
+  EvaluateDeferred,
+  EvaluateDependent,
+  EvaluateEnum,
+  EvaluateInstantiate,
+  EvaluateIntersect,
+  EvaluateTemplateLiteral,
+  EvaluateType,
+  EvaluateUnion,
+  EvaluateUnionFast,
+  Flatten,
+  Narrow,
+} from "./typebox/evaluate.js";
+export { CyclicExtends, Extends, ExtendsResult } from "./typebox/extends.js";
+export {
+  CapitalizeInstantiate,
+  ConstructorParametersInstantiate,
+  InstanceTypeInstantiate,
+  Instantiate,
+  LowercaseInstantiate,
+  ParametersInstantiate,
+  ReadonlyObjectInstantiate,
+  RefInstantiate,
+  ReturnTypeInstantiate,
+  UncapitalizeInstantiate,
+  UppercaseInstantiate,
+  WithInstantiate,
+} from "./typebox/instantiate.js";
+export {
+  IsTemplateLiteralFinite,
+  IsTemplateLiteralPattern,
+  ParsePatternIntoTypes,
+  TemplateLiteralCreate,
+  TemplateLiteralDecode,
+  TemplateLiteralDecodeUnsafe,
+} from "./typebox/template-pattern.js";
 export { Deferred, IsDeferred } from "./typebox/deferred.js";
 export * from "./typebox/instructions.js";
 export * from "./typebox/intrinsics.js";
@@ -366,6 +431,7 @@ export * from "./typebox/refine.js";
 const builders = {
   Capitalize,
   Codec,
+  Conditional,
   Constructor,
   ConstructorParameters,
   Decode,
@@ -373,13 +439,19 @@ const builders = {
   Dependent,
   Encode,
   EncodeBuilder,
+  Exclude,
+  Extends,
+  ExtendsResult,
+  Extract,
   Function: FunctionType,
   Generic,
   Identifier,
   Immutable,
   Infer,
   InstanceType,
+  Instantiate,
   Lowercase,
+  NonNullable,
   Parameter,
   Parameters,
   ReadonlyObject,

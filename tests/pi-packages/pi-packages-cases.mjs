@@ -14,6 +14,7 @@ import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
 import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
 import { addTypeboxCodecCases } from "./typebox-codec-cases.mjs";
+import { addTypeboxEvaluateCases } from "./typebox-evaluate-cases.mjs";
 import { addTypeboxTypeCases } from "./typebox-type-cases.mjs";
 import { addTypeboxValueDeltaCases } from "./typebox-value-delta-cases.mjs";
 
@@ -157,6 +158,7 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addTypeboxTypeCases(add, { typebox, value });
   addTypeboxCodecCases(add, { typebox, value, compile });
   addTypeboxValueDeltaCases(add, { value });
+  addTypeboxEvaluateCases(add, { typebox, value, compile });
 
   // --- Value.Check / Errors over valid and invalid values ----------------------
   const tool = () =>

@@ -1,0 +1,200 @@
+// TypeBox's instantiation: a type is rebuilt with the names in a context
+// substituted for the `Ref`s that mention them, and deferred actions whose
+// operands have become concrete are computed. Conditional types use it to
+// build their branches with the names `infer` bound.
+
+import { Array as ArrayType, Intersect, Never, Object as ObjectType, Tuple, Union } from "../typebox.js";
+import { Constructor, ConstructorParametersAction, Function as FunctionType, InstanceTypeAction, ParametersAction, ReturnTypeAction } from "./callable.js";
+import { ConditionalAction, ExcludeAction, ExtractAction, NonNullableAction } from "./conditional.js";
+import { Deferred } from "./deferred.js";
+import { EvaluateAction } from "./evaluate.js";
+import { Dependent, DependentOptions, IsInfer, IsRest, Rest } from "./instructions.js";
+import { CapitalizeAction, LowercaseAction, UncapitalizeAction, UppercaseAction } from "./intrinsics.js";
+import {
+  AddImmutable,
+  AddOptional,
+  AddReadonly,
+  ReadonlyObjectAction,
+  RemoveImmutable,
+  RemoveOptional,
+  RemoveReadonly,
+  WithAction,
+} from "./modifiers.js";
+import { ArrayOptions, IntersectOptions, ObjectOptions, RecordFromPattern, RecordPattern, RecordValue, TupleOptions, UnionOptions } from "./options.js";
+import { discardKeys, isKind } from "./schema-object.js";
+
+export function State(callstack, visited) {
+  return { callstack, visited };
+}
+
+/** Whether no operand is still a reference (only the operands, not inside them). */
+export function CanInstantiate(types) {
+  return types.every((type) => !isKind(type, "Ref"));
+}
+
+export function RefInstantiate(context, state, type, ref) {
+  if (state.visited.includes(ref) || !(ref in context)) return type;
+  return instantiate(context, State(state.callstack, [...state.visited, ref]), context[ref]);
+}
+
+// `...T` in a list spreads a tuple's elements; an unresolved one stays and
+// anything else cannot be spread (never).
+function spreadRest(types) {
+  return types.flatMap((type) => {
+    if (!IsRest(type)) return [type];
+    if (isKind(type.items, "Tuple")) return spreadRest(type.items.items);
+    if (IsInfer(type.items) || isKind(type.items, "Ref")) return [type];
+    return [Never()];
+  });
+}
+
+function instantiateAll(context, state, types) {
+  return types.map((type) => instantiate(context, state, type));
+}
+
+function instantiateElementsIn(context, state, types) {
+  return spreadRest(instantiateAll(context, state, types));
+}
+
+/** A tuple's elements instantiated in a fresh state, rest elements spread. */
+export function instantiateElements(context, types) {
+  return instantiateElementsIn(context, State([], []), types);
+}
+
+function instantiateProperties(context, state, properties) {
+  const result = {};
+  for (const key of Object.getOwnPropertyNames(properties)) result[key] = instantiate(context, state, properties[key]);
+  return result;
+}
+
+function callableOptions(type, structural) {
+  return discardKeys(type, ["~kind", "type", "parameters", structural]);
+}
+
+function instantiateImmediate(context, state, type) {
+  const walk = (inner) => instantiate(context, state, inner);
+  switch (typeof type === "object" && type !== null ? type["~kind"] : undefined) {
+    case "Ref":
+      return RefInstantiate(context, state, type, type.$ref);
+    case "Array":
+      return ArrayType(walk(type.items), ArrayOptions(type));
+    case "Call":
+      throw new Error("pihost: typebox instantiation of a Call type is not implemented yet");
+    case "Constructor":
+      return Constructor(instantiateAll(context, state, type.parameters), walk(type.instanceType), callableOptions(type, "instanceType"));
+    case "Function":
+      return FunctionType(instantiateAll(context, state, type.parameters), walk(type.returnType), callableOptions(type, "returnType"));
+    case "Dependent":
+      return Dependent(walk(type.if), walk(type.then), walk(type.else), DependentOptions(type));
+    case "Intersect":
+      return Intersect(instantiateAll(context, state, type.allOf), IntersectOptions(type));
+    case "Object":
+      return ObjectType(instantiateProperties(context, state, type.properties), ObjectOptions(type));
+    case "Record":
+      return RecordFromPattern(RecordPattern(type), walk(RecordValue(type)));
+    case "Rest":
+      return Rest(walk(type.items));
+    case "Tuple":
+      return Tuple(instantiateElementsIn(context, state, type.items), TupleOptions(type));
+    case "Union":
+      return Union(instantiateAll(context, state, type.anyOf), UnionOptions(type));
+    default:
+      return type;
+  }
+}
+
+// A rebuilt type gets back the modifiers the original carried.
+function withModifiers(original, rebuilt) {
+  const optional = original["~optional"] === true ? AddOptional(rebuilt) : rebuilt;
+  const readonly = original["~readonly"] === true ? AddReadonly(optional) : optional;
+  return "~immutable" in original ? AddImmutable(readonly) : readonly;
+}
+
+function unary(action) {
+  return (context, state, [type], options) => action(instantiate(context, state, type), options);
+}
+function binary(action) {
+  return (context, state, [left, right], options) => action(instantiate(context, state, left), instantiate(context, state, right), options);
+}
+
+let deferredActions;
+// Built on first use: start-up evaluates this module but rarely instantiates.
+function deferredActionTable() {
+  deferredActions ??= {
+  AddImmutable: unary(AddImmutable),
+  RemoveImmutable: unary(RemoveImmutable),
+  AddReadonly: unary(AddReadonly),
+  RemoveReadonly: unary(RemoveReadonly),
+  AddOptional: unary(AddOptional),
+  RemoveOptional: unary(RemoveOptional),
+  Capitalize: unary(CapitalizeAction),
+  Lowercase: unary(LowercaseAction),
+  Uncapitalize: unary(UncapitalizeAction),
+  Uppercase: unary(UppercaseAction),
+  ConstructorParameters: unary(ConstructorParametersAction),
+  Evaluate: unary(EvaluateAction),
+  InstanceType: unary(InstanceTypeAction),
+  NonNullable: unary(NonNullableAction),
+  Parameters: unary(ParametersAction),
+  ReadonlyObject: unary(ReadonlyObjectAction),
+  ReturnType: unary(ReturnTypeAction),
+  Exclude: binary(ExcludeAction),
+  Extract: binary(ExtractAction),
+  Conditional: (context, state, [left, right, whenTrue, whenFalse], options) =>
+    ConditionalAction(context, state, instantiate(context, state, left), instantiate(context, state, right), whenTrue, whenFalse, options),
+  With: (context, state, [type, options]) => WithAction(instantiate(context, state, type), options),
+  };
+  return deferredActions;
+}
+
+// Actions TypeBox knows but pihost does not compute yet must not pass as done.
+const UNBUILT_ACTIONS = ["Index", "Interface", "KeyOf", "Mapped", "Module", "Omit", "Partial", "Pick", "Record", "Required", "TemplateLiteral"];
+
+function instantiateDeferred(context, state, type) {
+  const { action, parameters, options } = type;
+  const table = deferredActionTable();
+  if (Object.hasOwn(table, action)) return table[action](context, state, parameters, options);
+  if (UNBUILT_ACTIONS.includes(action)) throw new Error(`pihost: typebox instantiation of a deferred ${action} is not implemented yet`);
+  return Deferred(action, parameters, options);
+}
+
+export function instantiate(context, state, type) {
+  if (isKind(type, "Deferred")) return instantiateDeferred(context, state, type);
+  return withModifiers(type, instantiateImmediate(context, state, type));
+}
+
+/** Instantiates a type's computed parts with the names in `context`. */
+export function Instantiate(context, type) {
+  return instantiate(context, State([], []), type);
+}
+
+export function CapitalizeInstantiate(context, state, type, options) {
+  return CapitalizeAction(instantiate(context, state, type), options);
+}
+export function LowercaseInstantiate(context, state, type, options) {
+  return LowercaseAction(instantiate(context, state, type), options);
+}
+export function UncapitalizeInstantiate(context, state, type, options) {
+  return UncapitalizeAction(instantiate(context, state, type), options);
+}
+export function UppercaseInstantiate(context, state, type, options) {
+  return UppercaseAction(instantiate(context, state, type), options);
+}
+export function ConstructorParametersInstantiate(context, state, type, options) {
+  return ConstructorParametersAction(instantiate(context, state, type), options);
+}
+export function InstanceTypeInstantiate(context, state, type, options) {
+  return InstanceTypeAction(instantiate(context, state, type), options);
+}
+export function ParametersInstantiate(context, state, type, options) {
+  return ParametersAction(instantiate(context, state, type), options);
+}
+export function ReadonlyObjectInstantiate(context, state, type, options) {
+  return ReadonlyObjectAction(instantiate(context, state, type), options);
+}
+export function ReturnTypeInstantiate(context, state, type, options = {}) {
+  return ReturnTypeAction(instantiate(context, state, type), options);
+}
+export function WithInstantiate(context, state, type, options) {
+  return WithAction(instantiate(context, state, type), options);
+}

@@ -1,0 +1,327 @@
+// Cases for TypeBox's type computations: the `extends` relation and its
+// results, conditional types, Exclude/Extract/NonNullable, evaluation of
+// unions and intersections (Compare, Broaden, Narrow, Composite…), template
+// literal patterns read back into types, and instantiation of deferred
+// actions. Each computed schema is also checked against values with
+// Value.Check/Errors/Parse and a compiled validator. Shared by the recorder
+// and the differential like the rest of pi-packages-cases.mjs.
+
+function caught(run) {
+  try {
+    return run();
+  } catch (error) {
+    return { error: error?.constructor?.name, message: String(error?.message ?? error) };
+  }
+}
+
+export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
+  const T = typebox.Type;
+  const { Value } = value;
+  const R = typebox.ExtendsResult;
+
+  // Each result is shown with the kind of answer, so a case reads at a glance.
+  const answer = (result) => [R.IsExtendsTrue(result) ? "true" : R.IsExtendsUnion(result) ? "union" : R.IsExtendsFalse(result) ? "false" : "?", result];
+  const ext = (left, right) => answer(T.Extends({}, left, right));
+
+  const O = (extra = {}) => T.Object({ a: T.String(), b: T.Optional(T.Number()), ...extra });
+  const extendsPairs = {
+    stringString: () => ext(T.String(), T.String()),
+    stringNumber: () => ext(T.String(), T.Number()),
+    integerNumber: () => ext(T.Integer(), T.Number()),
+    numberInteger: () => ext(T.Number(), T.Integer()),
+    literalString: () => ext(T.Literal("a"), T.String()),
+    literalLiteral: () => [ext(T.Literal("a"), T.Literal("a")), ext(T.Literal("a"), T.Literal("b")), ext(T.Literal(1), T.Literal("1"))],
+    literalKinds: () => [ext(T.Literal(1), T.Number()), ext(T.Literal(true), T.Boolean()), ext(T.Literal(1n), T.BigInt()), ext(T.Literal(1), T.String())],
+    literalUnion: () => ext(T.Literal("b"), T.Union([T.Literal("a"), T.Literal("b")])),
+    anyLeft: () => [ext(T.Any(), T.String()), ext(T.Any(), T.Any()), ext(T.Any(), T.Unknown())],
+    unknownLeft: () => [ext(T.Unknown(), T.String()), ext(T.Unknown(), T.Any()), ext(T.Unknown(), T.Unknown())],
+    neverLeft: () => [ext(T.Never(), T.String()), ext(T.Never(), T.Never())],
+    toTop: () => [ext(T.String(), T.Unknown()), ext(T.Object({}), T.Any()), ext(T.Null(), T.Never())],
+    nullUndefinedVoid: () => [ext(T.Null(), T.Null()), ext(T.Undefined(), T.Void()), ext(T.Void(), T.Undefined()), ext(T.Undefined(), T.Undefined()), ext(T.Null(), T.Undefined())],
+    symbolBigIntBoolean: () => [ext(T.Symbol(), T.Symbol()), ext(T.BigInt(), T.BigInt()), ext(T.Boolean(), T.Boolean()), ext(T.Boolean(), T.Literal(true))],
+    unionLeft: () => [ext(T.Union([T.String(), T.Number()]), T.Union([T.Number(), T.String(), T.Null()])), ext(T.Union([T.String(), T.Number()]), T.String())],
+    unionRight: () => ext(T.Number(), T.Union([T.String(), T.Number()])),
+    intersectRight: () => [ext(T.Literal("x"), T.Intersect([T.String(), T.Literal("x")])), ext(T.String(), T.Intersect([T.String(), T.Literal("x")]))],
+    intersectLeft: () => ext(T.Intersect([O(), T.Object({ c: T.Boolean() })]), T.Object({ c: T.Boolean() })),
+    arrays: () => [ext(T.Array(T.Literal("a")), T.Array(T.String())), ext(T.Array(T.String()), T.Array(T.Number())), ext(T.Array(T.String()), T.String())],
+    immutableArrays: () => [
+      ext(T.Immutable(T.Array(T.String())), T.Array(T.String())),
+      ext(T.Array(T.String()), T.Immutable(T.Array(T.String()))),
+      ext(T.Immutable(T.Array(T.String())), T.Immutable(T.Array(T.String()))),
+    ],
+    objects: () => [
+      ext(O({ c: T.Null() }), O()),
+      ext(O(), O({ c: T.Null() })),
+      ext(O(), T.Object({ a: T.String(), z: T.Optional(T.Null()) })),
+      ext(T.Object({ a: T.Optional(T.String()) }), T.Object({ a: T.String() })),
+      ext(T.Object({ a: T.Literal("x") }), T.Object({ a: T.String() })),
+    ],
+    objectToRecord: () => [ext(T.Object({ a: T.Number(), b: T.Integer() }), T.Record(T.String(), T.Number())), ext(T.Object({ a: T.String() }), T.Record(T.String(), T.Number()))],
+    records: () => [
+      ext(T.Record(T.String(), T.Integer()), T.Record(T.String(), T.Number())),
+      ext(T.Record(T.String(), T.Number()), T.Object({})),
+      ext(T.Record(T.String(), T.Number()), T.Object({ a: T.Number() })),
+      ext(T.Record(T.String(), T.Number()), T.String()),
+    ],
+    tuples: () => [
+      ext(T.Tuple([T.String(), T.Number()]), T.Tuple([T.String(), T.Number()])),
+      ext(T.Tuple([T.String()]), T.Tuple([T.String(), T.Number()])),
+      ext(T.Tuple([T.String(), T.Number()]), T.Array(T.Union([T.String(), T.Number()]))),
+      ext(T.Tuple([T.String(), T.Number()]), T.Array(T.String())),
+      ext(T.Tuple([]), T.Array(T.Never())),
+    ],
+    functions: () => [
+      ext(T.Function([T.String()], T.Number()), T.Function([T.String()], T.Number())),
+      ext(T.Function([T.String()], T.Number()), T.Function([T.Literal("a")], T.Void())),
+      ext(T.Function([T.Literal("a")], T.Number()), T.Function([T.String()], T.Number())),
+      ext(T.Function([], T.Number()), T.Function([T.String()], T.Number())),
+      ext(T.Function([T.String()], T.Number()), T.Function([], T.Number())),
+      ext(T.Function([T.Optional(T.String())], T.Number()), T.Function([], T.Number())),
+      ext(T.Function([], T.Number()), T.Constructor([], T.Number())),
+      ext(T.Constructor([], T.Object({})), T.Constructor([], T.Object({}))),
+    ],
+    enums: () => [ext(T.Enum(["a", "b"]), T.String()), ext(T.Literal("a"), T.Enum(["a", "b"])), ext(T.Enum(["a", 1]), T.String())],
+    templateLiterals: () => [
+      ext(T.TemplateLiteral([T.Literal("a"), T.Union([T.Literal("b"), T.Literal("c")])]), T.String()),
+      ext(T.Literal("ab"), T.TemplateLiteral([T.Literal("a"), T.Union([T.Literal("b"), T.Literal("c")])])),
+      ext(T.Literal("ax"), T.TemplateLiteral([T.Literal("a"), T.Union([T.Literal("b"), T.Literal("c")])])),
+      ext(T.TemplateLiteral("x${string}"), T.String()),
+    ],
+    cyclic: () => [
+      ext(T.Cyclic({ Node: T.Object({ id: T.String(), next: T.Optional(T.Ref("Node")) }) }, "Node"), T.Object({ id: T.String() })),
+      ext(T.Cyclic({ A: T.String() }, "B"), T.String()),
+    ],
+    unsafe: () => [ext(T.Unsafe({ type: "string" }), T.String()), ext(T.String(), T.Unsafe({ type: "number" }))],
+    dependent: () => [ext(T.Dependent(T.String(), T.Literal("a"), T.Number()), T.Literal("a")), ext(T.String(), T.Dependent(T.String(), T.String(), T.Number()))],
+    refNeverExtends: () => ext(T.Ref("A"), T.Ref("A")),
+    notASchema: () => ext({}, T.String()),
+  };
+  for (const [name, run] of Object.entries(extendsPairs)) add(`typebox extends ${name}`, run);
+
+  const inferCases = {
+    inferString: () => answer(T.Extends({}, T.String(), T.Infer("X"))),
+    inferBounded: () => [answer(T.Extends({}, T.Literal(1), T.Infer("X", T.Number()))), answer(T.Extends({}, T.String(), T.Infer("X", T.Number())))],
+    inferProperty: () => answer(T.Extends({}, T.Object({ a: T.String(), b: T.Number() }), T.Object({ a: T.Infer("A"), b: T.Infer("B") }))),
+    inferOptionalMissing: () => answer(T.Extends({}, T.Object({}), T.Object({ a: T.Optional(T.Infer("A", T.Number())) }))),
+    inferArray: () => answer(T.Extends({}, T.Array(T.Boolean()), T.Array(T.Infer("E")))),
+    inferTupleRest: () => answer(T.Extends({}, T.Tuple([T.String(), T.Number(), T.Boolean()]), T.Tuple([T.Infer("H"), T.Rest(T.Infer("R"))]))),
+    inferTupleLeadingRest: () => answer(T.Extends({}, T.Tuple([T.String(), T.Number(), T.Boolean()]), T.Tuple([T.Rest(T.Infer("R")), T.Infer("L")]))),
+    inferTupleToArray: () => answer(T.Extends({}, T.Tuple([T.String(), T.Literal("x")]), T.Array(T.Infer("E", T.String())))),
+    inferUnion: () => answer(T.Extends({}, T.Union([T.Literal(1), T.Literal(2)]), T.Infer("U", T.Number()))),
+    inferReturn: () => answer(T.Extends({}, T.Function([T.String()], T.Number()), T.Function([T.Infer("P")], T.Infer("R")))),
+    inferRecord: () => answer(T.Extends({}, T.Object({ a: T.Number(), b: T.String() }), T.Record(T.String(), T.Infer("V")))),
+    inferNeverProperty: () => answer(T.Extends({}, T.Object({ a: T.String() }), T.Object({ a: T.Infer("A", T.Never()) }))),
+    contextKept: () => answer(T.Extends({ Outer: T.Null() }, T.String(), T.Infer("X"))),
+    resultHelpers: () => [
+      R.ExtendsTrue({ a: 1 }),
+      R.ExtendsFalse(),
+      R.ExtendsUnion({}),
+      R.IsExtendsTrueLike(R.ExtendsUnion({})),
+      R.IsExtendsTrueLike(R.ExtendsFalse()),
+      R.IsExtendsTrue({ "~kind": "ExtendsTrue" }),
+      R.Match(R.ExtendsTrue({ x: 1 }), (inferred) => ["yes", inferred], () => "no"),
+      R.Match(R.ExtendsFalse(), () => "yes", () => "no"),
+      Object.keys(R),
+    ],
+  };
+  for (const [name, run] of Object.entries(inferCases)) add(`typebox extends ${name}`, run);
+
+  // Computed schemas: shown, then used to validate a few values.
+  const probe = (type, values) => {
+    const validator = compile.Compile(type);
+    return {
+      type,
+      values: values.map((item) => ({
+        check: Value.Check(type, item),
+        errors: [...Value.Errors(type, item)].map(({ keyword, instancePath, message }) => ({ keyword, instancePath, message })),
+        parse: caught(() => ({ parsed: Value.Parse(type, item) })),
+        compiled: validator.Check(item),
+      })),
+    };
+  };
+  const computed = {
+    conditionalTrue: [() => T.Conditional(T.Literal("a"), T.String(), T.Literal(1), T.Literal(2)), [1, 2]],
+    conditionalFalse: [() => T.Conditional(T.Number(), T.String(), T.Literal(1), T.Literal(2), { description: "c" }), [1, 2]],
+    conditionalAny: [() => T.Conditional(T.Any(), T.String(), T.Number(), T.Boolean()), [1, true, "x"]],
+    conditionalInfer: [() => T.Conditional(T.Array(T.Number({ minimum: 2 })), T.Array(T.Infer("E")), T.Ref("E"), T.Never()), [1, 2, "x"]],
+    conditionalInferObject: [
+      () => T.Conditional(T.Object({ id: T.Integer(), name: T.String() }), T.Object({ id: T.Infer("I") }), T.Object({ key: T.Ref("I") }), T.Null()),
+      [{ key: 1 }, { key: 1.5 }, null],
+    ],
+    conditionalInferReturn: [() => T.Conditional(T.Function([], T.Union([T.String(), T.Null()])), T.Function([], T.Infer("R")), T.Array(T.Ref("R")), T.Never()), [["a", null], [1]]],
+    conditionalInferTuple: [() => T.Conditional(T.Tuple([T.String(), T.Number(), T.Boolean()]), T.Tuple([T.Infer("H"), T.Rest(T.Infer("R"))]), T.Ref("R"), T.Never()), [[1, true], ["a"]]],
+    conditionalDeferred: [() => T.Conditional(T.Ref("A"), T.String(), T.Number(), T.Boolean(), { title: "d" }), [1]],
+    conditionalRightRef: [() => T.Conditional(T.String(), T.Ref("B"), T.Number(), T.Boolean()), [1]],
+    conditionalOptional: [() => T.Conditional(T.String(), T.String(), T.Optional(T.Number()), T.Boolean()), [1]],
+    exclude: [() => T.Exclude(T.Union([T.Literal("a"), T.Literal("b"), T.Number()]), T.String()), [1, "a"]],
+    excludeLiteral: [() => T.Exclude(T.Union([T.Literal("a"), T.Literal("b"), T.Literal("c")]), T.Literal("b"), { description: "x" }), ["a", "b", "c"]],
+    excludeAll: [() => T.Exclude(T.String(), T.String()), ["a"]],
+    excludeOne: [() => T.Exclude(T.Union([T.String(), T.Null()]), T.Null()), ["a", null]],
+    excludeEnum: [() => T.Exclude(T.Enum(["a", "b", 1]), T.Number()), ["a", 1]],
+    excludeDeferred: [() => T.Exclude(T.Ref("A"), T.String()), ["a"]],
+    extract: [() => T.Extract(T.Union([T.Literal("a"), T.Literal("b"), T.Number()]), T.String()), ["a", 1]],
+    extractNone: [() => T.Extract(T.Union([T.Number(), T.Boolean()]), T.String(), { title: "n" }), [1]],
+    extractObjects: [() => T.Extract(T.Union([T.Object({ kind: T.Literal("a") }), T.Object({ kind: T.Literal("b"), x: T.Number() })]), T.Object({ kind: T.Literal("b") })), [{ kind: "b", x: 1 }, { kind: "a" }]],
+    extractDeferred: [() => T.Extract(T.String(), T.Ref("S"), { description: "d" }), ["a"]],
+    nonNullable: [() => T.NonNullable(T.Union([T.String(), T.Null(), T.Undefined()])), ["a", null, undefined]],
+    nonNullableOptions: [() => T.NonNullable(T.Union([T.Number(), T.Null()]), { description: "nn" }), [1, null]],
+    nonNullablePlain: [() => T.NonNullable(T.String({ minLength: 1 })), ["", "a"]],
+    nonNullableNull: [() => T.NonNullable(T.Null()), [null]],
+    nonNullableDeferred: [() => T.NonNullable(T.Ref("A")), [null]],
+    evaluateIntersectObjects: [() => T.Evaluate(T.Intersect([T.Object({ a: T.String() }), T.Object({ b: T.Number() })])), [{ a: "x", b: 1 }, { a: "x" }]],
+    evaluateIntersectShared: [
+      () => T.Evaluate(T.Intersect([T.Object({ a: T.String(), o: T.Optional(T.Number()) }), T.Object({ a: T.Literal("x"), o: T.Optional(T.Integer()) })])),
+      [{ a: "x" }, { a: "y" }, { a: "x", o: 1.5 }],
+    ],
+    evaluateIntersectDisjoint: [() => T.Evaluate(T.Intersect([T.String(), T.Number()])), ["a"]],
+    evaluateIntersectUnion: [() => T.Evaluate(T.Intersect([T.Union([T.String(), T.Number()]), T.Union([T.Number(), T.Boolean()])])), [1, "a"]],
+    evaluateIntersectLiteral: [() => T.Evaluate(T.Intersect([T.String(), T.Literal("x")]), { title: "e" }), ["x", "y"]],
+    evaluateUnionBroaden: [() => T.Evaluate(T.Union([T.Literal("a"), T.String(), T.Literal(1), T.Number(), T.Never()])), ["z", 2, true]],
+    evaluateUnionAny: [() => T.Evaluate(T.Union([T.String(), T.Any(), T.Number()])), [null]],
+    evaluateUnionSingle: [() => T.Evaluate(T.Union([T.Literal("a"), T.Literal("a")])), ["a"]],
+    evaluateUnionObjects: [() => T.Evaluate(T.Union([T.Object({ a: T.String() }), T.Object({ a: T.String() })])), [{ a: "x" }]],
+    evaluateEnum: [() => T.Evaluate(T.Enum(["a", "b", 1])), ["a", 2]],
+    evaluateTemplate: [() => T.Evaluate(T.TemplateLiteral([T.Literal("on"), T.Union([T.Literal("Click"), T.Literal("Key")])])), ["onClick", "onKey", "on"]],
+    evaluateTemplateInfinite: [() => T.Evaluate(T.TemplateLiteral("id-${number}")), ["id-1", 1]],
+    evaluateDependent: [() => T.Evaluate(T.Dependent(T.Union([T.Literal("a"), T.Number()]), T.Literal("a"), T.Union([T.Literal("a"), T.Boolean()]))), ["a", true, 1]],
+    evaluatePlain: [() => T.Evaluate(T.String(), { description: "plain" }), ["a"]],
+    evaluateTupleObject: [() => T.Evaluate(T.Intersect([T.Tuple([T.String()]), T.Object({ x: T.Number() })])), [{ 0: "a", x: 1 }]],
+    evaluateReadonly: [() => T.Evaluate(T.Intersect([T.Object({ a: T.Readonly(T.Optional(T.String())) }), T.Object({ a: T.Readonly(T.Optional(T.String())) })])), [{}]],
+  };
+  for (const [name, [build, values]] of Object.entries(computed)) add(`typebox computed ${name}`, () => probe(build(), values));
+
+  const engine = {
+    compare: () => [
+      typebox.Compare(T.String(), T.String()),
+      typebox.Compare(T.Literal("a"), T.String()),
+      typebox.Compare(T.String(), T.Literal("a")),
+      typebox.Compare(T.String(), T.Number()),
+      [typebox.CompareResultEqual, typebox.CompareResultDisjoint, typebox.CompareResultLeftInside, typebox.CompareResultRightInside],
+    ],
+    flatten: () => typebox.Flatten([T.String(), T.Union([T.Number(), T.Union([T.Null()])]), T.Boolean()]),
+    broaden: () => [
+      typebox.Broaden([T.Literal("a"), T.String(), T.Number()]),
+      typebox.Broaden([T.String(), T.Literal("a")]),
+      typebox.Broaden([T.Never(), T.Unknown(), T.String()]),
+      typebox.Broaden([T.Object({}), T.Object({})]),
+      typebox.Broaden([]),
+    ],
+    narrow: () => [
+      typebox.Narrow(T.String(), T.Literal("a")),
+      typebox.Narrow(T.Literal("a"), T.String()),
+      typebox.Narrow(T.String(), T.Number()),
+      typebox.Narrow(T.Unknown(), T.String()),
+      typebox.Narrow(T.Any(), T.String()),
+      typebox.Narrow(T.String(), T.Never()),
+      typebox.Narrow(T.Object({ a: T.String() }), T.Number()),
+      typebox.Narrow(T.Number(), T.Tuple([T.String()])),
+    ],
+    composite: () => [
+      typebox.Composite(T.Object({ a: T.String(), b: T.Number() }), T.Object({ b: T.Integer(), c: T.Null() })),
+      typebox.Composite(T.Tuple([T.String(), T.Number()]), T.Object({ x: T.Boolean() })),
+      typebox.Composite(T.String(), T.Object({ x: T.Boolean() })),
+      typebox.CanComposite(T.Object({})),
+      typebox.CanComposite(T.Tuple([])),
+      typebox.CanComposite(T.Array(T.String())),
+    ],
+    distribute: () => [
+      typebox.Distribute([T.Union([T.Literal("a"), T.Literal("b")]), T.String()]),
+      typebox.Distribute([T.Object({ a: T.String() }), T.Object({ b: T.String() })]),
+      typebox.Distribute([]),
+    ],
+    evaluateHelpers: () => [
+      typebox.EvaluateUnionFast([]),
+      typebox.EvaluateUnionFast([T.String()]),
+      typebox.EvaluateUnionFast([T.String(), T.String()]),
+      typebox.EvaluateUnion([T.Literal(1), T.Integer()]),
+      typebox.EvaluateIntersect([T.Integer(), T.Number()]),
+      typebox.EvaluateEnum(["x", 2]),
+      typebox.EvaluateTemplateLiteral("^(a|b)c$"),
+      typebox.EvaluateType(T.Union([T.Literal(true), T.Boolean()])),
+      typebox.EvaluateDependent(T.String(), T.Literal("x"), T.Number()),
+      typebox.EvaluateAction(T.Union([T.Null(), T.Null()]), { title: "t" }),
+      typebox.EvaluateDeferred(T.Ref("A"), { title: "d" }),
+    ],
+    patterns: () =>
+      ["^abc$", "^a(b|c)d$", "^.*$", "^x-?(?:0|[1-9][0-9]*)$", "^(?:0|[1-9][0-9]*)$", "^n-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?$", "^-?(?:0|[1-9][0-9]*)n$", "^(?!)$", "^a|b$", "^((a|b)|c)$", "abc", "^abc", "^$", "^ .*$", "^(a|)$", "^x(y$"].map((pattern) => [
+        pattern,
+        typebox.ParsePatternIntoTypes(pattern),
+        typebox.IsTemplateLiteralPattern(pattern),
+        typebox.TemplateLiteralDecodeUnsafe(pattern),
+        typebox.TemplateLiteralDecode(pattern),
+      ]),
+    finite: () => [
+      typebox.IsTemplateLiteralFinite([T.Literal("a"), T.Union([T.Literal("b"), T.Literal(1)])]),
+      typebox.IsTemplateLiteralFinite([T.Literal("a"), T.String()]),
+      typebox.IsTemplateLiteralFinite([]),
+      typebox.IsTemplateLiteralFinite([T.Union([])]),
+      typebox.TemplateLiteralCreate("^x$"),
+    ],
+    recordPatternToType: () => [typebox.RecordPatternToType("^(a|b)$"), typebox.RecordKey(T.Record(T.TemplateLiteral("k${number}"), T.String()))],
+    cyclicExtends: () => [
+      typebox.CyclicExtends(T.Cyclic({ Node: T.Object({ id: T.String(), nodes: T.Array(T.Ref("Node"), { minItems: 1 }) }) }, "Node")),
+      typebox.CyclicExtends(T.Cyclic({ A: T.Union([T.Ref("B"), T.Tuple([T.Ref("A")]), T.Record(T.String(), T.Ref("A"))]) }, "A")),
+      typebox.CyclicExtends(T.Cyclic({}, "Missing")),
+    ],
+    actionForms: () => [
+      typebox.ConditionalDeferred(T.String(), T.Number(), T.Null(), T.Boolean()),
+      typebox.ConditionalAction({}, { callstack: [], visited: [] }, T.String(), T.String(), T.Null(), T.Boolean(), { title: "a" }),
+      typebox.ExcludeDeferred(T.String(), T.Null(), { title: "e" }),
+      typebox.ExcludeAction(T.Union([T.String(), T.Null()]), T.Null(), {}),
+      typebox.ExtractDeferred(T.String(), T.Null()),
+      typebox.ExtractAction(T.Union([T.String(), T.Null()]), T.Null(), { description: "x" }),
+      typebox.NonNullableDeferred(T.String(), { title: "n" }),
+      typebox.NonNullableAction(T.Union([T.String(), T.Null()]), {}),
+      typebox.IsDeferred(typebox.ExcludeDeferred(T.String(), T.Null())),
+    ],
+    instantiate: () => [
+      T.Instantiate({ A: T.String() }, T.Ref("A")),
+      T.Instantiate({ A: T.String() }, T.Object({ a: T.Optional(T.Ref("A")), b: T.Array(T.Ref("A")) }, { title: "o" })),
+      T.Instantiate({ A: T.Number() }, T.Tuple([T.Ref("A"), T.Rest(T.Tuple([T.Ref("A"), T.Null()]))])),
+      T.Instantiate({ A: T.Null() }, T.Union([T.Ref("A"), T.Ref("B")], { description: "u" })),
+      T.Instantiate({ A: T.Literal("x") }, T.Intersect([T.Ref("A")])),
+      T.Instantiate({ A: T.Literal("x") }, T.Function([T.Ref("A")], T.Ref("A"))),
+      T.Instantiate({ A: T.Literal("x") }, T.Record(T.String(), T.Ref("A"))),
+      T.Instantiate({ A: T.Ref("A") }, T.Ref("A")),
+      T.Instantiate({}, T.Tuple([T.Rest(T.String())])),
+    ],
+    instantiateDeferred: () => [
+      T.Instantiate({ A: T.Union([T.String(), T.Null()]) }, T.NonNullable(T.Ref("A"))),
+      T.Instantiate({ A: T.Union([T.Literal("a"), T.Literal("b")]) }, T.Exclude(T.Ref("A"), T.Literal("a"), { title: "ex" })),
+      T.Instantiate({ A: T.Union([T.Literal("a"), T.Number()]) }, T.Extract(T.Ref("A"), T.Number())),
+      T.Instantiate({ A: T.Literal("a") }, T.Conditional(T.Ref("A"), T.String(), T.Literal("yes"), T.Literal("no"))),
+      T.Instantiate({ A: T.Literal("a") }, T.Capitalize(T.Ref("A"))),
+      T.Instantiate({ F: T.Function([], T.String()) }, T.ReturnType(T.Ref("F"), { title: "r" })),
+      T.Instantiate({ A: T.String() }, T.With(T.Ref("A"), { description: "w" })),
+      T.Instantiate({ A: T.Intersect([T.Object({ a: T.String() }), T.Object({ b: T.Null() })]) }, typebox.EvaluateDeferred(T.Ref("A"))),
+      T.Instantiate({ A: T.String() }, typebox.AddOptionalDeferred(T.Ref("A"))),
+      T.Instantiate({}, typebox.Deferred("Unknown", [T.String()], { a: 1 })),
+    ],
+    instantiateForms: () => {
+      const state = { callstack: [], visited: [] };
+      const context = { A: T.Literal("hello"), F: T.Function([T.String()], T.Null()), C: T.Constructor([T.Number()], T.Object({})), O: T.Object({ a: T.String() }) };
+      return [
+        typebox.CapitalizeInstantiate(context, state, T.Ref("A"), {}),
+        typebox.UppercaseInstantiate(context, state, T.Ref("A"), { title: "u" }),
+        typebox.LowercaseInstantiate(context, state, T.Literal("ABC"), {}),
+        typebox.UncapitalizeInstantiate(context, state, T.Literal("ABC"), {}),
+        typebox.ReturnTypeInstantiate(context, state, T.Ref("F")),
+        typebox.ParametersInstantiate(context, state, T.Ref("F"), {}),
+        typebox.InstanceTypeInstantiate(context, state, T.Ref("C"), {}),
+        typebox.ConstructorParametersInstantiate(context, state, T.Ref("C"), {}),
+        typebox.ReadonlyObjectInstantiate(context, state, T.Ref("O"), {}),
+        typebox.WithInstantiate(context, state, T.Ref("A"), { description: "w" }),
+        typebox.RefInstantiate(context, state, T.Ref("A"), "A"),
+        typebox.RefInstantiate(context, { callstack: [], visited: ["A"] }, T.Ref("A"), "A"),
+        typebox.RefInstantiate(context, state, T.Ref("Z"), "Z"),
+        typebox.ConditionalInstantiate(context, state, T.Ref("A"), T.String(), T.Literal(1), T.Literal(2), {}),
+        typebox.ExcludeInstantiate(context, state, T.Ref("A"), T.String(), {}),
+        typebox.ExtractInstantiate(context, state, T.Ref("A"), T.String(), {}),
+        typebox.NonNullableInstantiate(context, state, T.Ref("A"), {}),
+        typebox.EvaluateInstantiate(context, state, T.Union([T.Ref("A"), T.String()]), {}),
+      ];
+    },
+    typeNamespace: () => [typeof T.Extends, typeof T.Conditional, typeof T.Exclude, typeof T.Extract, typeof T.NonNullable, typeof T.Instantiate, T.ExtendsResult === typebox.ExtendsResult],
+  };
+  for (const [name, run] of Object.entries(engine)) add(`typebox engine ${name}`, run);
+}
