@@ -9,6 +9,7 @@ import { Dependent, Generic, Identifier, Infer, IsCall, IsDependent, IsGeneric, 
 import { Conditional, Exclude, Extract, NonNullable } from "./typebox/conditional.js";
 import { Evaluate } from "./typebox/evaluate.js";
 import { Extends, ExtendsResult } from "./typebox/extends.js";
+import { Index, KeyOf } from "./typebox/indexed.js";
 import { Instantiate } from "./typebox/instantiate.js";
 import { Capitalize, Lowercase, Uncapitalize, Uppercase } from "./typebox/intrinsics.js";
 import { Immutable, IsImmutable, ReadonlyObject, ReadonlyType, With } from "./typebox/modifiers.js";
@@ -230,18 +231,6 @@ export function Required(schema, options) {
   return JsObject.assign(Object(properties), options);
 }
 
-export function KeyOf(schema, options) {
-  if (IsRecord(schema)) {
-    const [pattern] = JsObject.keys(schema.patternProperties);
-    if (pattern === NUMBER_KEY) return Number(options);
-    if (pattern === INTEGER_KEY) return Integer(options);
-    return String(options);
-  }
-  const literals = JsObject.keys(propertiesOf(schema)).map((key) => Literal(key));
-  if (literals.length === 0) return Never(options);
-  if (literals.length === 1) return JsObject.assign(literals[0], options);
-  return Union(literals, options);
-}
 
 function sameSchema(left, right) {
   return JSON.stringify(left) === JSON.stringify(right);
@@ -400,6 +389,22 @@ export {
 } from "./typebox/evaluate.js";
 export { CyclicExtends, Extends, ExtendsResult } from "./typebox/extends.js";
 export {
+  CollapseToObject,
+  ConvertToIntegerKey,
+  CyclicTarget,
+  Index,
+  IndexAction,
+  IndexDeferred,
+  IndexInstantiate,
+  KeyOf,
+  KeyOfAction,
+  KeyOfDeferred,
+  KeyOfInstantiate,
+  KeysToIndexer,
+  PropertyKeys,
+  PropertyValues,
+} from "./typebox/indexed.js";
+export {
   CapitalizeInstantiate,
   ConstructorParametersInstantiate,
   InstanceTypeInstantiate,
@@ -447,6 +452,7 @@ const builders = {
   Generic,
   Identifier,
   Immutable,
+  Index,
   Infer,
   InstanceType,
   Instantiate,

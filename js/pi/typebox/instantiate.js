@@ -8,6 +8,7 @@ import { Constructor, ConstructorParametersAction, Function as FunctionType, Ins
 import { ConditionalAction, ExcludeAction, ExtractAction, NonNullableAction } from "./conditional.js";
 import { Deferred } from "./deferred.js";
 import { EvaluateAction } from "./evaluate.js";
+import { IndexInstantiate, KeyOfInstantiate } from "./indexed.js";
 import { Dependent, DependentOptions, IsInfer, IsRest, Rest } from "./instructions.js";
 import { CapitalizeAction, LowercaseAction, UncapitalizeAction, UppercaseAction } from "./intrinsics.js";
 import {
@@ -139,6 +140,8 @@ function deferredActionTable() {
   ReadonlyObject: unary(ReadonlyObjectAction),
   ReturnType: unary(ReturnTypeAction),
   Exclude: binary(ExcludeAction),
+  Index: (context, state, [type, indexer], options) => IndexInstantiate(context, state, type, indexer, options),
+  KeyOf: (context, state, [type], options) => KeyOfInstantiate(context, state, type, options),
   Extract: binary(ExtractAction),
   Conditional: (context, state, [left, right, whenTrue, whenFalse], options) =>
     ConditionalAction(context, state, instantiate(context, state, left), instantiate(context, state, right), whenTrue, whenFalse, options),
@@ -148,7 +151,7 @@ function deferredActionTable() {
 }
 
 // Actions TypeBox knows but pihost does not compute yet must not pass as done.
-const UNBUILT_ACTIONS = ["Index", "Interface", "KeyOf", "Mapped", "Module", "Omit", "Partial", "Pick", "Record", "Required", "TemplateLiteral"];
+const UNBUILT_ACTIONS = ["Interface", "Mapped", "Module", "Omit", "Partial", "Pick", "Record", "Required", "TemplateLiteral"];
 
 function instantiateDeferred(context, state, type) {
   const { action, parameters, options } = type;
