@@ -386,6 +386,7 @@ export {
   EvaluateUnionFast,
   Flatten,
   Narrow,
+  Priority,
 } from "./typebox/evaluate.js";
 export { CyclicExtends, Extends, ExtendsResult } from "./typebox/extends.js";
 export {

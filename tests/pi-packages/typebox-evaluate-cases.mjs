@@ -390,4 +390,103 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
     typeNamespace: () => [typeof T.Extends, typeof T.Conditional, typeof T.Exclude, typeof T.Extract, typeof T.NonNullable, typeof T.Instantiate, T.ExtendsResult === typebox.ExtendsResult],
   };
   for (const [name, run] of Object.entries(engine)) add(`typebox engine ${name}`, run);
+
+  // Value.Repair: each value repaired (or the error it throws), then re-checked.
+  const repair = (type, values, context) =>
+    values.map((item) =>
+      caught(() => {
+        const repaired = context === undefined ? Value.Repair(type, item) : Value.Repair(context, type, item);
+        return { repaired, check: context === undefined ? Value.Check(type, repaired) : Value.Check(context, type, repaired), same: repaired === item };
+      }),
+    );
+  const Tool = () =>
+    T.Object({
+      path: T.String({ minLength: 1 }),
+      mode: T.Union([T.Literal("text"), T.Literal("binary")]),
+      offset: T.Optional(T.Integer({ minimum: 0 })),
+      tags: T.Array(T.String(), { maxItems: 2 }),
+    });
+  const repairs = {
+    object: () => repair(Tool(), [{ path: "a", mode: "text", tags: [] }, {}, { path: 1, mode: "video", offset: "3", tags: ["a", "b", "c"], extra: true }, null, "x", [], { path: "p", mode: "binary", offset: undefined, tags: [1] }]),
+    objectAdditional: () => repair(T.Object({ a: T.Number() }, { additionalProperties: T.Boolean() }), [{ a: "1", b: "true", c: 0 }, { a: 1, b: 2 }]),
+    objectClosed: () => repair(T.Object({ a: T.Number() }, { additionalProperties: false }), [{ a: 1, b: 2 }]),
+    primitives: () => [
+      repair(T.String(), ["a", 1, null, undefined, true]),
+      repair(T.Number({ minimum: 5 }), [6, "7", "x", 1, undefined]),
+      repair(T.Integer(), [1.5, "2", true]),
+      repair(T.Boolean(), ["true", 0, "x"]),
+      repair(T.Null(), [null, "null", 0]),
+      repair(T.Literal("on"), ["on", "off", 1]),
+      repair(T.Undefined(), [undefined, 1]),
+      repair(T.BigInt(), [1, "2", 3n]),
+    ],
+    arrays: () => [
+      repair(T.Array(T.Number(), { minItems: 2 }), [[1], ["1", "x"], "x", undefined, [1, 2, "3"]]),
+      repair(T.Array(T.Number(), { maxItems: 1 }), [[1, 2, 3]]),
+      repair(T.Array(T.Number(), { uniqueItems: true }), [[1, 1, 2], [1, "1"]]),
+      repair(T.Array(T.Literal(1), { uniqueItems: true, minItems: 2, default: [1, 1] }), [[1, 1]]),
+    ],
+    tuples: () => repair(T.Tuple([T.String(), T.Number()]), [["a", 1], ["a"], [1, "2", 3], "x", {}]),
+    records: () => [
+      repair(T.Record(T.String(), T.Number()), [{ a: 1 }, { a: "2", b: "x" }, [], null]),
+      repair(T.Record(T.Integer(), T.Boolean()), [{ 1: "true", x: 1 }]),
+      repair(T.Record(T.Integer(), T.Boolean(), { additionalProperties: T.String() }), [{ 1: "true", x: 1 }]),
+    ],
+    unions: () => [
+      repair(T.Union([T.String(), T.Number()]), ["a", 1, true, null]),
+      repair(
+        T.Union([T.Object({ kind: T.Literal("a"), x: T.String() }), T.Object({ kind: T.Literal("b"), y: T.Number() })]),
+        [{ kind: "b", y: "2" }, { kind: "a" }, { y: 1 }, 5, { kind: "b", x: "s" }],
+      ),
+      repair(T.Union([T.Number(), T.String()], { default: "d" }), [true]),
+      repair(T.Union([T.Union([T.Literal(1), T.Literal(2)]), T.Null()]), ["2", "x"]),
+    ],
+    enums: () => repair(T.Enum(["a", "b"]), ["a", "c", 1]),
+    intersect: () => repair(T.Intersect([T.Object({ a: T.String() }), T.Object({ b: T.Number() })]), [{ a: "x", b: 1 }, { a: 1 }, null]),
+    templateLiteral: () => [repair(T.TemplateLiteral([T.Literal("on"), T.Union([T.Literal("A"), T.Literal("B")])]), ["onA", "onC", 1]), repair(T.TemplateLiteral("id-${number}"), ["id-1", "x"])],
+    refs: () => [
+      repair(T.Ref("N"), [1, "2", "x"], { N: T.Number() }),
+      repair(T.Ref("Missing"), [1]),
+      repair(T.Object({ n: T.Ref("N") }), [{ n: "3" }], { N: T.Number() }),
+    ],
+    defaults: () => repair(T.Object({ a: T.String({ default: "dflt" }), b: T.Optional(T.Number({ default: 3 })) }), [{}, { b: "x" }]),
+    notRepairable: () => [
+      repair(T.Never(), [1]),
+      repair(T.Function([], T.Void()), [() => 1]),
+      repair(T.String(), [new Date(0), new Map(), () => 1, new Uint8Array(1)]),
+      caught(() => Value.Repair(T.String())),
+    ],
+    refined: () => repair(T.Refine(T.Number({ default: 10 }), (n) => n > 5), [7, 3, "8", "x"]),
+    unscoredUnion: () => repair(T.Union([T.Array(T.String()), T.Object({ a: T.String() })]), [{ a: 1 }, [1]]),
+    format: () => repair(T.String({ format: "email", default: "a@b.co" }), ["x", 1]),
+  };
+  for (const [name, run] of Object.entries(repairs)) add(`typebox repair ${name}`, run);
+
+  const valueHelpers = {
+    scoreSelect: () => [
+      value.UnionScoreSelect({}, T.Union([T.Object({ kind: T.Literal("a") }), T.Object({ kind: T.Literal("b"), n: T.Number() })]), { kind: "b" }),
+      value.UnionScoreSelect({}, T.Union([T.String(), T.Number()]), 1),
+      value.UnionScoreSelect({ B: T.Object({ b: T.Number() }) }, T.Union([T.Object({ a: T.Number() }), T.Ref("B")]), { b: 1 }),
+      caught(() => value.UnionScoreSelect({}, T.Union([T.Ref("Z")]), 1)),
+    ],
+    prioritySort: () => [
+      value.UnionPrioritySort(T.Union([T.String(), T.Literal("a"), T.Number(), T.Literal(1)], { description: "u" })),
+      value.UnionPrioritySort(T.Object({ a: T.Union([T.Any(), T.Null()]), b: T.Optional(T.Array(T.Union([T.Number(), T.Integer()]), { minItems: 1 })) }, { title: "o" })),
+      value.UnionPrioritySort(T.Record(T.String(), T.Union([T.Boolean(), T.Literal(true)]))),
+      value.UnionPrioritySort(T.Tuple([T.Union([T.Unknown(), T.String()])])),
+      value.UnionPrioritySort(T.Intersect([T.Union([T.String(), T.Literal("x")])])),
+    ],
+    priority: () => [
+      typebox.Priority([T.String(), T.Literal("a"), T.Number(), T.Integer(), T.Literal(1)]),
+      typebox.Priority([T.Unknown(), T.Null(), T.Any()]),
+      typebox.Priority([]),
+    ],
+    parser: () => [
+      caught(() => value.Parser({}, T.Object({ a: T.Number({ default: 1 }), b: T.String() }), { b: 2, c: 3 })),
+      caught(() => value.Parser({}, T.Object({ a: T.Number() }), { a: "x" })),
+      caught(() => value.Parser(T.Number(), "4")),
+      caught(() => value.Parser(T.Number())),
+    ],
+  };
+  for (const [name, run] of Object.entries(valueHelpers)) add(`typebox value ${name}`, run);
 }

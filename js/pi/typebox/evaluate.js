@@ -187,3 +187,19 @@ export function EvaluateDeferred(type, options = {}) {
 export function Evaluate(type, options = {}) {
   return EvaluateAction(type, options);
 }
+
+/** Types ordered narrowest first, so a union tries its most specific members before broader ones. */
+export function Priority(types) {
+  const sorted = [];
+  for (const type of types) {
+    // Step past the members this one is not inside of; it goes before the first it is inside of.
+    let index = 0;
+    while (index < sorted.length) {
+      const relation = Compare(type, sorted[index]);
+      if (relation !== CompareResultRightInside && relation !== CompareResultDisjoint) break;
+      index++;
+    }
+    sorted.splice(index, 0, type);
+  }
+  return sorted;
+}
