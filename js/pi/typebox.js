@@ -10,6 +10,7 @@ import { Conditional, Exclude, Extract, NonNullable } from "./typebox/conditiona
 import { Evaluate } from "./typebox/evaluate.js";
 import { Extends, ExtendsResult } from "./typebox/extends.js";
 import { Index, KeyOf } from "./typebox/indexed.js";
+import { Omit, Partial, Pick, Record, Required } from "./typebox/objects.js";
 import { Instantiate } from "./typebox/instantiate.js";
 import { Capitalize, Lowercase, Uncapitalize, Uppercase } from "./typebox/intrinsics.js";
 import { Immutable, IsImmutable, ReadonlyObject, ReadonlyType, With } from "./typebox/modifiers.js";
@@ -26,15 +27,11 @@ function mark(schema, key, value) {
   return schema;
 }
 
-// Options land before the kind mark for most builders, but after it for the
-// ones TypeBox derives from another type (Record, Partial, Pick…); the key
-// order is observable through Object.keys/Reflect.ownKeys, so both exist.
+// Options land before the kind mark (the key order is observable through
+// Object.keys/Reflect.ownKeys); derived types (Record, Pick…) are copies
+// updated with their options, which puts the options after it.
 function create(kind, base, options) {
   return mark({ ...base, ...options }, "~kind", kind);
-}
-
-function derive(kind, base, options) {
-  return JsObject.assign(mark({ ...base }, "~kind", kind), options);
 }
 
 function copyWith(schema, changes) {
@@ -52,9 +49,11 @@ function copyWith(schema, changes) {
 export const NumberPattern = "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?";
 export const IntegerPattern = "-?(?:0|[1-9][0-9]*)";
 export const StringPattern = ".*";
-const NUMBER_KEY = `^${NumberPattern}$`;
-const INTEGER_KEY = `^${IntegerPattern}$`;
-const STRING_KEY = `^${StringPattern}$`;
+export const BigIntPattern = "-?(?:0|[1-9][0-9]*)n";
+export const NeverPattern = "(?!)";
+export const IntegerKey = `^${IntegerPattern}$`;
+export const NumberKey = `^${NumberPattern}$`;
+export const StringKey = `^${StringPattern}$`;
 
 export function String(options) {
   return create("String", { type: "string" }, options);
@@ -167,106 +166,6 @@ export function Readonly(schema) {
 export function Unsafe(schema) {
   return mark({ ...schema }, "~unsafe", null);
 }
-
-// The property keys a key type names: literal strings/numbers, unions of them.
-function literalKeys(schema) {
-  if (IsLiteral(schema)) return [globalThis.String(schema.const)];
-  if (IsUnion(schema)) return schema.anyOf.flatMap(literalKeys);
-  if (IsEnum(schema)) return schema.enum.map((value) => globalThis.String(value));
-  return undefined;
-}
-
-function keyPattern(schema) {
-  if (IsNumber(schema)) return NUMBER_KEY;
-  if (IsInteger(schema)) return INTEGER_KEY;
-  if (IsTemplateLiteral(schema) || (IsString(schema) && typeof schema.pattern === "string")) return schema.pattern;
-  return STRING_KEY;
-}
-
-export function Record(key, value, options) {
-  const keys = literalKeys(key);
-  if (keys !== undefined) {
-    const properties = JsObject.fromEntries(keys.map((name) => [name, value]));
-    return JsObject.assign(Object(properties), options);
-  }
-  return derive("Record", { type: "object", patternProperties: { [keyPattern(key)]: value } }, options);
-}
-
-// Pick/Omit/Partial/Required/KeyOf work on an object's properties; an
-// intersection of objects counts as the merged object, as TypeBox evaluates it.
-function propertiesOf(schema) {
-  if (IsObject(schema)) return schema.properties;
-  if (IsIntersect(schema)) return evaluateIntersect(schema.allOf).properties;
-  return {};
-}
-
-function selectedKeys(keys) {
-  if (JsArray.isArray(keys)) return keys.map((key) => globalThis.String(key));
-  return literalKeys(keys) ?? [];
-}
-
-export function Pick(schema, keys, options) {
-  const wanted = new Set(selectedKeys(keys));
-  const properties = JsObject.fromEntries(JsObject.entries(propertiesOf(schema)).filter(([key]) => wanted.has(key)));
-  return JsObject.assign(Object(properties), options);
-}
-
-export function Omit(schema, keys, options) {
-  const unwanted = new Set(selectedKeys(keys));
-  const properties = JsObject.fromEntries(JsObject.entries(propertiesOf(schema)).filter(([key]) => !unwanted.has(key)));
-  return JsObject.assign(Object(properties), options);
-}
-
-export function Partial(schema, options) {
-  const properties = JsObject.fromEntries(
-    JsObject.entries(propertiesOf(schema)).map(([key, property]) => [key, copyWith(property, { "~optional": true })]),
-  );
-  return JsObject.assign(Object(properties), options);
-}
-
-export function Required(schema, options) {
-  const properties = JsObject.fromEntries(
-    JsObject.entries(propertiesOf(schema)).map(([key, property]) => [key, copyWith(property, { "~optional": undefined })]),
-  );
-  return JsObject.assign(Object(properties), options);
-}
-
-
-function sameSchema(left, right) {
-  return JSON.stringify(left) === JSON.stringify(right);
-}
-
-// Two property types of an evaluated intersection: equal ones stay, distinct
-// primitive types cannot both hold (never), anything else stays an intersection.
-function intersectProperty(left, right) {
-  if (sameSchema(left, right)) return left;
-  const primitive = (schema) => typeof schema.type === "string" && schema.type !== "object" && schema.type !== "array";
-  if (primitive(left) && primitive(right) && left.type !== right.type) return Never();
-  return Intersect([left, right]);
-}
-
-function evaluateIntersect(members) {
-  const properties = {};
-  const optional = new Map();
-  for (const member of members) {
-    const evaluated = IsIntersect(member) ? evaluateIntersect(member.allOf) : member;
-    if (!IsObject(evaluated)) continue;
-    for (const [key, property] of JsObject.entries(evaluated.properties)) {
-      const isOptional = property["~optional"] === true;
-      if (key in properties) {
-        const both = optional.get(key) && isOptional;
-        const merged = intersectProperty(copyWith(properties[key], { "~optional": undefined }), copyWith(property, { "~optional": undefined }));
-        properties[key] = both ? copyWith(merged, { "~optional": true }) : merged;
-        optional.set(key, both);
-      } else {
-        properties[key] = property;
-        optional.set(key, isOptional);
-      }
-    }
-  }
-  return Object(properties);
-}
-
 
 function templatePart(schema) {
   if (IsLiteral(schema)) return globalThis.String(schema.const);
@@ -389,6 +288,29 @@ export {
   Priority,
 } from "./typebox/evaluate.js";
 export { CyclicExtends, Extends, ExtendsResult } from "./typebox/extends.js";
+export {
+  Omit,
+  OmitAction,
+  OmitDeferred,
+  OmitInstantiate,
+  Partial,
+  PartialAction,
+  PartialDeferred,
+  PartialInstantiate,
+  Pick,
+  PickAction,
+  PickDeferred,
+  PickInstantiate,
+  Record,
+  RecordAction,
+  RecordDeferred,
+  RecordInstantiate,
+  Required,
+  RequiredAction,
+  RequiredArray,
+  RequiredDeferred,
+  RequiredInstantiate,
+} from "./typebox/objects.js";
 export {
   CollapseToObject,
   ConvertToIntegerKey,

@@ -96,7 +96,7 @@ function needsCollapse(type) {
 
 // --- The property keys an indexer names ------------------------------------------
 
-function indexableKeys(type) {
+export function indexableKeys(type) {
   if (isKind(type, "Cyclic")) return indexableKeys(CyclicTarget(type.$defs, type.$ref));
   if (isKind(type, "Dependent")) return indexableKeys(EvaluateDependent(type.if, type.then, type.else));
   if (isKind(type, "Enum")) return indexableKeys(EvaluateEnum(type.enum));

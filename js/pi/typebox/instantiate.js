@@ -9,6 +9,7 @@ import { ConditionalAction, ExcludeAction, ExtractAction, NonNullableAction } fr
 import { Deferred } from "./deferred.js";
 import { EvaluateAction } from "./evaluate.js";
 import { IndexInstantiate, KeyOfInstantiate } from "./indexed.js";
+import { OmitInstantiate, PartialInstantiate, PickInstantiate, RecordInstantiate, RequiredInstantiate } from "./objects.js";
 import { Dependent, DependentOptions, IsInfer, IsRest, Rest } from "./instructions.js";
 import { CapitalizeAction, LowercaseAction, UncapitalizeAction, UppercaseAction } from "./intrinsics.js";
 import {
@@ -142,6 +143,11 @@ function deferredActionTable() {
   Exclude: binary(ExcludeAction),
   Index: (context, state, [type, indexer], options) => IndexInstantiate(context, state, type, indexer, options),
   KeyOf: (context, state, [type], options) => KeyOfInstantiate(context, state, type, options),
+  Omit: (context, state, [type, indexer], options) => OmitInstantiate(context, state, type, indexer, options),
+  Partial: (context, state, [type], options) => PartialInstantiate(context, state, type, options),
+  Pick: (context, state, [type, indexer], options) => PickInstantiate(context, state, type, indexer, options),
+  Record: (context, state, [key, value], options) => RecordInstantiate(context, state, key, value, options),
+  Required: (context, state, [type], options) => RequiredInstantiate(context, state, type, options),
   Extract: binary(ExtractAction),
   Conditional: (context, state, [left, right, whenTrue, whenFalse], options) =>
     ConditionalAction(context, state, instantiate(context, state, left), instantiate(context, state, right), whenTrue, whenFalse, options),
@@ -151,7 +157,7 @@ function deferredActionTable() {
 }
 
 // Actions TypeBox knows but pihost does not compute yet must not pass as done.
-const UNBUILT_ACTIONS = ["Interface", "Mapped", "Module", "Omit", "Partial", "Pick", "Record", "Required", "TemplateLiteral"];
+const UNBUILT_ACTIONS = ["Interface", "Mapped", "Module", "TemplateLiteral"];
 
 function instantiateDeferred(context, state, type) {
   const { action, parameters, options } = type;
