@@ -9,7 +9,9 @@ import { Dependent, Generic, Identifier, Infer, IsCall, IsDependent, IsGeneric, 
 import { Conditional, Exclude, Extract, NonNullable } from "./typebox/conditional.js";
 import { Evaluate } from "./typebox/evaluate.js";
 import { Extends, ExtendsResult } from "./typebox/extends.js";
+import { Interface, Mapped, Module } from "./typebox/declarations.js";
 import { Index, KeyOf } from "./typebox/indexed.js";
+import { TemplateLiteral } from "./typebox/template-literal.js";
 import { Omit, Partial, Pick, Record, Required } from "./typebox/objects.js";
 import { Instantiate } from "./typebox/instantiate.js";
 import { Capitalize, Lowercase, Uncapitalize, Uppercase } from "./typebox/intrinsics.js";
@@ -167,25 +169,6 @@ export function Unsafe(schema) {
   return mark({ ...schema }, "~unsafe", null);
 }
 
-function templatePart(schema) {
-  if (IsLiteral(schema)) return globalThis.String(schema.const);
-  if (IsNumber(schema)) return NumberPattern;
-  if (IsInteger(schema)) return IntegerPattern;
-  if (IsBoolean(schema)) return "(false|true)";
-  if (IsUnion(schema)) return `(${schema.anyOf.map(templatePart).join("|")})`;
-  if (IsTemplateLiteral(schema)) return schema.pattern.slice(1, -1);
-  return StringPattern;
-}
-
-const TEMPLATE_TYPES = { string: StringPattern, number: NumberPattern, integer: IntegerPattern, boolean: "(false|true)" };
-
-export function TemplateLiteral(template, options) {
-  const body = JsArray.isArray(template)
-    ? template.map(templatePart).join("")
-    : template.replace(/\$\{(\w+)\}/g, (whole, name) => TEMPLATE_TYPES[name] ?? whole);
-  return create("TemplateLiteral", { type: "string", pattern: `^${body}$` }, options);
-}
-
 export function Cyclic(defs, ref, options) {
   const $defs = {};
   for (const [key, schema] of JsObject.entries(defs)) {
@@ -287,6 +270,20 @@ export {
   Narrow,
   Priority,
 } from "./typebox/evaluate.js";
+export { CyclicCandidates, CyclicCheck, CyclicDependencies, InstantiateCyclic, IsInterfaceDeferred } from "./typebox/cyclic.js";
+export {
+  Interface,
+  InterfaceAction,
+  InterfaceDeferred,
+  InterfaceInstantiate,
+  Mapped,
+  MappedAction,
+  MappedDeferred,
+  MappedInstantiate,
+  Module,
+  ModuleDeferred,
+  ModuleInstantiate,
+} from "./typebox/declarations.js";
 export { CyclicExtends, Extends, ExtendsResult } from "./typebox/extends.js";
 export {
   Omit,
@@ -342,6 +339,15 @@ export {
   WithInstantiate,
 } from "./typebox/instantiate.js";
 export {
+  IsTemplateLiteralDeferred,
+  ParseTemplateIntoTypes,
+  TemplateLiteral,
+  TemplateLiteralDeferred,
+  TemplateLiteralEncode,
+  TemplateLiteralFromString,
+  TemplateLiteralFromTypes,
+} from "./typebox/template-literal.js";
+export {
   IsTemplateLiteralFinite,
   IsTemplateLiteralPattern,
   ParsePatternIntoTypes,
@@ -379,7 +385,10 @@ const builders = {
   Infer,
   InstanceType,
   Instantiate,
+  Interface,
   Lowercase,
+  Mapped,
+  Module,
   NonNullable,
   Parameter,
   Parameters,

@@ -250,6 +250,37 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
     recordIntersectKey: [() => T.Record(T.Intersect([T.String(), T.Literal("z")]), T.Boolean()), [{ z: true }, {}]],
     recordNull: [() => T.Record(T.Null(), T.Boolean()), [{}]],
     recordDeferred: [() => T.Record(T.Ref("K"), T.Boolean(), { title: "d" }), [{}]],
+    interface: [() => T.Interface([T.Object({ a: T.String() }), T.Object({ b: T.Number() })], { c: T.Optional(T.Boolean()) }, { title: "I" }), [{ a: "x", b: 1 }, { a: "x" }, { a: "x", b: 1, c: 1 }]],
+    interfaceNone: [() => T.Interface([], { a: T.String() }), [{ a: "x" }, {}]],
+    interfaceOverride: [() => T.Interface([T.Object({ a: T.String() })], { a: T.Literal("x") }), [{ a: "x" }, { a: "y" }]],
+    interfaceDeferred: [() => T.Interface([T.Ref("Base")], { a: T.String() }, { description: "d" }), [{}]],
+    mapped: [() => T.Mapped(T.Identifier("K"), T.Union([T.Literal("a"), T.Literal("b")]), T.Ref("K"), T.Array(T.Ref("K"))), [{ a: ["a"], b: ["b"] }, { a: ["b"], b: ["b"] }]],
+    mappedRename: [
+      () => T.Mapped(T.Identifier("K"), T.Union([T.Literal("x"), T.Literal("y")]), T.TemplateLiteral([T.Literal("get_"), T.Ref("K")]), T.Function([], T.Ref("K")), { title: "m" }),
+      [{}],
+    ],
+    mappedKeyOf: [() => T.Mapped(T.Identifier("K"), T.KeyOf(T.Object({ a: T.String(), b: T.Number() })), T.Ref("K"), T.Boolean()), [{ a: true, b: false }, { a: 1 }]],
+    mappedNumbers: [() => T.Mapped(T.Identifier("K"), T.Union([T.Literal(1), T.Literal(2)]), T.Ref("K"), T.Null()), [{ 1: null, 2: null }]],
+    mappedEnum: [() => T.Mapped(T.Identifier("K"), T.Enum(["p", "q"]), T.Ref("K"), T.Optional(T.String())), [{}, { p: 1 }]],
+    mappedStringKey: [() => T.Mapped(T.Identifier("K"), T.String(), T.Ref("K"), T.Number()), [{}]],
+    mappedDropKey: [() => T.Mapped(T.Identifier("K"), T.Union([T.Literal("a"), T.Literal("b")]), T.Conditional(T.Ref("K"), T.Literal("a"), T.Never(), T.Ref("K")), T.Number()), [{ b: 1 }, {}]],
+    mappedDeferred: [() => T.Mapped(T.Identifier("K"), T.Ref("Keys"), T.Ref("K"), T.Number()), [{}]],
+    templateString: [() => T.TemplateLiteral("id-${number}"), ["id-1", "id-x"]],
+    templateKeywords: [() => T.TemplateLiteral("${string}:${integer}:${boolean}:${bigint}:${null}"), ["a:1:true:2n:", "a:1:true:2n:null"]],
+    templateLiterals: [() => T.TemplateLiteral("v${1}-${'a'|'b'}-${true}-${2n}-${1.5}", { description: "t" }), ["v1-a-true-2-1.5", "v1-c-true-2-1.5"]],
+    templateUnionKeywords: [() => T.TemplateLiteral("${'x' | number}px"), ["xpx", "12px", "px"]],
+    templateNested: [() => T.TemplateLiteral("a${`b${'c'|'d'}`}e"), ["abce", "abde", "abe"]],
+    templateParens: [() => T.TemplateLiteral("${('a'|'b') | 'c'}"), ["a", "c", "d"]],
+    templateIntersect: [() => T.TemplateLiteral("${string & 'x'}"), ["x"]],
+    templateNoInterpolation: [() => T.TemplateLiteral("plain text"), ["plain text", "other"]],
+    templateEmpty: [() => T.TemplateLiteral(""), ["", "a"]],
+    templateReference: [() => T.TemplateLiteral("pre-${Name}"), ["pre-x"]],
+    templateTypes: [() => T.TemplateLiteral([T.Literal("on"), T.Union([T.Literal("A"), T.Literal("B")]), T.Number(), T.Enum(["x", 1])]), ["onA1x", "onB2.5x1", "onC1x"]],
+    templateTypesMixed: [() => T.TemplateLiteral([T.BigInt(), T.Boolean(), T.Integer(), T.String(), T.Null(), T.TemplateLiteral("(${string})")], { title: "m" }), ["1ntrue2a"]],
+    templateTypesRef: [() => T.TemplateLiteral([T.Literal("a"), T.Ref("B")]), ["a"]],
+    templateTypesDeferredPart: [() => T.TemplateLiteral([T.Literal("a"), typebox.TemplateLiteralDeferred([T.Literal("b"), T.Number()])]), ["ab1"]],
+    templateBadSyntax: [() => T.TemplateLiteral("${stringy}"), ["x"]],
+    templateUnclosed: [() => T.TemplateLiteral("${string"), ["x"]],
     evaluateReadonly: [() => T.Evaluate(T.Intersect([T.Object({ a: T.Readonly(T.Optional(T.String())) }), T.Object({ a: T.Readonly(T.Optional(T.String())) })])), [{}]],
   };
   for (const [name, [build, values]] of Object.entries(computed)) add(`typebox computed ${name}`, () => probe(build(), values));
@@ -430,6 +461,75 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
         [typebox.IntegerKey, typebox.NumberKey, typebox.StringKey, typebox.BigIntPattern, typebox.NeverPattern],
       ];
     },
+    module: () => {
+      const module = T.Module({
+        Id: T.String({ format: "uuid" }),
+        User: T.Object({ id: T.Ref("Id"), name: T.String() }),
+        Node: T.Object({ id: T.Ref("Id"), children: T.Array(T.Ref("Node")) }),
+        Admin: T.Interface([T.Ref("User")], { level: T.Integer() }),
+        Keys: T.KeyOf(T.Ref("User")),
+      }, { description: "ignored?" });
+      const id = "123e4567-e89b-12d3-a456-426614174000";
+      return [
+        module,
+        Value.Check(module.Node, { id, children: [{ id, children: [] }] }),
+        Value.Check(module.Node, { id, children: [{ id: "x", children: [] }] }),
+        Value.Check(module.Admin, { id, name: "a", level: 1 }),
+        Value.Check(module.Admin, { id, name: "a" }),
+      ];
+    },
+    moduleMutual: () => T.Module({ A: T.Object({ b: T.Optional(T.Ref("B")) }), B: T.Object({ a: T.Optional(T.Ref("A")) }), C: T.Array(T.Ref("A")) }),
+    moduleCyclicInterface: () => T.Module({ Tree: T.Interface([], { kids: T.Array(T.Ref("Tree")) }), Base: T.Object({ x: T.Number() }), Leaf: T.Interface([T.Ref("Base")], { self: T.Optional(T.Ref("Leaf")) }) }),
+    moduleDeferred: () => typebox.ModuleDeferred({ A: T.String() }, { title: "m" }),
+    moduleInstantiate: () => typebox.ModuleInstantiate({ Outer: T.Null() }, { callstack: [], visited: [] }, { A: T.Ref("Outer") }, {}),
+    cyclicHelpers: () => {
+      const context = { A: T.Object({ b: T.Ref("B") }), B: T.Array(T.Ref("A")), C: T.String(), D: T.Ref("C"), E: T.Union([T.Ref("E"), T.Null()]) };
+      return [
+        typebox.CyclicCandidates(context),
+        typebox.CyclicCheck(["A"], context, context.A),
+        typebox.CyclicCheck(["D"], context, context.D),
+        typebox.CyclicCheck([], context, T.Record(T.String(), T.Ref("E"))),
+        typebox.CyclicDependencies(context, "A", context.A),
+        typebox.CyclicDependencies(context, "D", context.D),
+        caught(() => typebox.CyclicDependencies(context, "X", T.Ref("Missing"))),
+        typebox.InstantiateCyclic(context, "A", context.A),
+        typebox.InstantiateCyclic({ I: T.Interface([T.Ref("C")], { n: T.Ref("I") }), C: T.Object({ c: T.Null() }) }, "I", T.Interface([T.Ref("C")], { n: T.Ref("I") })),
+        typebox.IsInterfaceDeferred(T.Interface([T.Ref("A")], {})),
+        typebox.IsInterfaceDeferred(T.Object({})),
+        typebox.IsInterfaceDeferred({ action: "Interface" }),
+      ];
+    },
+    declarationForms: () => {
+      const state = { callstack: [], visited: [] };
+      return [
+        typebox.InterfaceDeferred([T.Ref("A")], { a: T.String() }, { title: "i" }),
+        typebox.InterfaceAction([T.Object({ a: T.String() })], { b: T.Null() }, { description: "d" }),
+        typebox.InterfaceInstantiate({ A: T.Object({ a: T.String() }) }, state, [T.Ref("A")], { b: T.Ref("A") }, {}),
+        typebox.MappedDeferred(T.Identifier("K"), T.String(), T.Ref("K"), T.Null()),
+        typebox.MappedAction({ V: T.Boolean() }, state, T.Identifier("K"), T.Literal("a"), T.Ref("K"), T.Ref("V"), {}),
+        typebox.MappedInstantiate({ Keys: T.Union([T.Literal("a"), T.Literal("b")]) }, state, T.Identifier("K"), T.Ref("Keys"), T.Ref("K"), T.Null(), { title: "m" }),
+        T.Instantiate({ Base: T.Object({ x: T.Null() }) }, T.Interface([T.Ref("Base")], { y: T.Null() })),
+        T.Instantiate({ Keys: T.Literal("k") }, T.Mapped(T.Identifier("K"), T.Ref("Keys"), T.Ref("K"), T.Null())),
+      ];
+    },
+    templateForms: () => [
+      typebox.ParseTemplateIntoTypes("a${string}b"),
+      typebox.ParseTemplateIntoTypes(""),
+      typebox.ParseTemplateIntoTypes("${number}${'x'}"),
+      typebox.TemplateLiteralEncode([T.Literal("a"), T.Union([T.Literal("b"), T.Union([T.Literal("c"), T.Number()])]), T.Symbol()]),
+      T.TemplateLiteral([T.Literal("a")], { title: "a" }),
+      T.TemplateLiteral([T.Ref("A")], { title: "d" }),
+      typebox.TemplateLiteralEncode([T.Union([T.Null(), T.Literal("n")]), T.Literal("!")]),
+      typebox.TemplateLiteralEncode([]),
+      typebox.TemplateLiteralDeferred([T.String()]),
+      typebox.TemplateLiteralFromTypes([T.String(), T.Literal("!")]),
+      typebox.TemplateLiteralFromString("x${number}"),
+      T.Instantiate({ A: T.Literal("q") }, T.TemplateLiteral([T.Ref("A"), T.Literal("!")], { title: "i" })),
+      T.Instantiate({ N: T.Union([T.Literal("a"), T.Literal("b")]) }, T.TemplateLiteral("k-${N}")),
+      typebox.IsTemplateLiteralDeferred(T.TemplateLiteral([T.Ref("A")])),
+      typebox.IsTemplateLiteralDeferred(T.TemplateLiteral([T.String()])),
+      T.Evaluate(T.TemplateLiteral("${'a'|'b'}${1|2}")),
+    ],
     typeNamespace: () => [typeof T.Extends, typeof T.Conditional, typeof T.Exclude, typeof T.Extract, typeof T.NonNullable, typeof T.Instantiate, T.ExtendsResult === typebox.ExtendsResult],
   };
   for (const [name, run] of Object.entries(engine)) add(`typebox engine ${name}`, run);

@@ -9,6 +9,8 @@ import { ConditionalAction, ExcludeAction, ExtractAction, NonNullableAction } fr
 import { Deferred } from "./deferred.js";
 import { EvaluateAction } from "./evaluate.js";
 import { IndexInstantiate, KeyOfInstantiate } from "./indexed.js";
+import { TemplateLiteralInstantiate } from "./template-literal.js";
+import { InterfaceInstantiate, MappedInstantiate, ModuleInstantiate } from "./declarations.js";
 import { OmitInstantiate, PartialInstantiate, PickInstantiate, RecordInstantiate, RequiredInstantiate } from "./objects.js";
 import { Dependent, DependentOptions, IsInfer, IsRest, Rest } from "./instructions.js";
 import { CapitalizeAction, LowercaseAction, UncapitalizeAction, UppercaseAction } from "./intrinsics.js";
@@ -143,11 +145,15 @@ function deferredActionTable() {
   Exclude: binary(ExcludeAction),
   Index: (context, state, [type, indexer], options) => IndexInstantiate(context, state, type, indexer, options),
   KeyOf: (context, state, [type], options) => KeyOfInstantiate(context, state, type, options),
+  Interface: (context, state, [heritage, properties], options) => InterfaceInstantiate(context, state, heritage, properties, options),
+  Mapped: (context, state, [identifier, type, as, property], options) => MappedInstantiate(context, state, identifier, type, as, property, options),
+  Module: (context, state, [declarations], options) => ModuleInstantiate(context, state, declarations, options),
   Omit: (context, state, [type, indexer], options) => OmitInstantiate(context, state, type, indexer, options),
   Partial: (context, state, [type], options) => PartialInstantiate(context, state, type, options),
   Pick: (context, state, [type, indexer], options) => PickInstantiate(context, state, type, indexer, options),
   Record: (context, state, [key, value], options) => RecordInstantiate(context, state, key, value, options),
   Required: (context, state, [type], options) => RequiredInstantiate(context, state, type, options),
+  TemplateLiteral: (context, state, [types], options) => TemplateLiteralInstantiate(context, state, types, options),
   Extract: binary(ExtractAction),
   Conditional: (context, state, [left, right, whenTrue, whenFalse], options) =>
     ConditionalAction(context, state, instantiate(context, state, left), instantiate(context, state, right), whenTrue, whenFalse, options),
@@ -156,14 +162,10 @@ function deferredActionTable() {
   return deferredActions;
 }
 
-// Actions TypeBox knows but pihost does not compute yet must not pass as done.
-const UNBUILT_ACTIONS = ["Interface", "Mapped", "Module", "TemplateLiteral"];
-
 function instantiateDeferred(context, state, type) {
   const { action, parameters, options } = type;
   const table = deferredActionTable();
   if (Object.hasOwn(table, action)) return table[action](context, state, parameters, options);
-  if (UNBUILT_ACTIONS.includes(action)) throw new Error(`pihost: typebox instantiation of a deferred ${action} is not implemented yet`);
   return Deferred(action, parameters, options);
 }
 
