@@ -6,6 +6,7 @@
 import { Constructor, ConstructorParameters, Function as FunctionType, InstanceType, IsConstructor, IsFunction, Parameters, ReturnType } from "./typebox/callable.js";
 import { Codec, Decode, DecodeBuilder, Encode, EncodeBuilder, IsCodec } from "./typebox/codec.js";
 import { Dependent, Generic, Identifier, Infer, IsCall, IsDependent, IsGeneric, IsIdentifier, IsInfer, IsParameter, IsRest, IsThis, Parameter, Rest, This } from "./typebox/instructions.js";
+import { Call } from "./typebox/call.js";
 import { Conditional, Exclude, Extract, NonNullable } from "./typebox/conditional.js";
 import { Evaluate } from "./typebox/evaluate.js";
 import { Extends, ExtendsResult } from "./typebox/extends.js";
@@ -227,6 +228,7 @@ export const IsLiteralString = literalGuard("string");
 export { Array as _Array_, Object as _Object_ };
 export * from "./typebox/callable.js";
 export * from "./typebox/codec.js";
+export { Call } from "./typebox/call.js";
 export {
   Conditional,
   ConditionalAction,
@@ -363,6 +365,7 @@ export * from "./typebox/options.js";
 export * from "./typebox/refine.js";
 
 const builders = {
+  Call,
   Capitalize,
   Codec,
   Conditional,

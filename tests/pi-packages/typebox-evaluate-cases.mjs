@@ -530,6 +530,33 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
       typebox.IsTemplateLiteralDeferred(T.TemplateLiteral([T.String()])),
       T.Evaluate(T.TemplateLiteral("${'a'|'b'}${1|2}")),
     ],
+    call: () => {
+      const ArrayOf = T.Generic([T.Parameter("T")], T.Array(T.Ref("T")));
+      const Pair = T.Generic([T.Parameter("A", T.String()), T.Parameter("B", T.Unknown(), T.Null())], T.Tuple([T.Ref("A"), T.Ref("B")]));
+      const IsText = T.Generic([T.Parameter("T")], T.Conditional(T.Ref("T"), T.String(), T.Literal("yes"), T.Literal("no")));
+      const Boxed = T.Generic([T.Parameter("O")], T.Mapped(T.Identifier("K"), T.KeyOf(T.Ref("O")), T.Ref("K"), T.Array(T.Index(T.Ref("O"), T.Ref("K")))));
+      const context = { ArrayOf, Pair, IsText, Alias: T.Ref("ArrayOf") };
+      return [
+        T.Call(ArrayOf, [T.String()]),
+        T.Call(Pair, [T.Literal("x")]),
+        T.Call(Pair, [T.Literal("x"), T.Number(), T.Boolean()]),
+        caught(() => T.Call(Pair, [T.Number()])),
+        T.Call(IsText, [T.Union([T.String(), T.Number(), T.Literal("s")])]),
+        T.Call(IsText, [T.Enum(["a", 1])]),
+        T.Call(Boxed, [T.Object({ a: T.String(), b: T.Number() })]),
+        T.Call(T.String(), [T.Number()]),
+        T.Call(T.Ref("Missing"), [T.Number()]),
+        T.Instantiate(context, typebox.CallConstruct(T.Ref("ArrayOf"), [T.Boolean()])),
+        T.Instantiate(context, typebox.CallConstruct(T.Ref("Alias"), [T.Null()])),
+        T.Instantiate(context, T.Object({ list: T.Optional(typebox.CallConstruct(T.Ref("Pair"), [T.Literal("k")])) })),
+        T.Call(T.Generic([T.Parameter("T")], T.Ref("T")), []),
+        T.Call(T.Generic([T.Parameter("T", T.Number())], T.Ref("T")), [T.Infer("X")]),
+      ];
+    },
+    callRecursive: () => {
+      const List = T.Generic([T.Parameter("T")], T.Object({ value: T.Ref("T"), next: T.Optional(typebox.CallConstruct(T.Ref("List"), [T.Ref("T")])) }));
+      return [T.Instantiate({ List }, typebox.CallConstruct(T.Ref("List"), [T.String()]))];
+    },
     typeNamespace: () => [typeof T.Extends, typeof T.Conditional, typeof T.Exclude, typeof T.Extract, typeof T.NonNullable, typeof T.Instantiate, T.ExtendsResult === typebox.ExtendsResult],
   };
   for (const [name, run] of Object.entries(engine)) add(`typebox engine ${name}`, run);

@@ -4,6 +4,7 @@
 // build their branches with the names `infer` bound.
 
 import { Array as ArrayType, Intersect, Never, Object as ObjectType, Tuple, Union } from "../typebox.js";
+import { CallInstantiate } from "./call.js";
 import { Constructor, ConstructorParametersAction, Function as FunctionType, InstanceTypeAction, ParametersAction, ReturnTypeAction } from "./callable.js";
 import { ConditionalAction, ExcludeAction, ExtractAction, NonNullableAction } from "./conditional.js";
 import { Deferred } from "./deferred.js";
@@ -83,7 +84,7 @@ function instantiateImmediate(context, state, type) {
     case "Array":
       return ArrayType(walk(type.items), ArrayOptions(type));
     case "Call":
-      throw new Error("pihost: typebox instantiation of a Call type is not implemented yet");
+      return CallInstantiate(context, state, type.target, type.arguments);
     case "Constructor":
       return Constructor(instantiateAll(context, state, type.parameters), walk(type.instanceType), callableOptions(type, "instanceType"));
     case "Function":
