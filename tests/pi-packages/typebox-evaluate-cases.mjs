@@ -561,6 +561,58 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
   };
   for (const [name, run] of Object.entries(engine)) add(`typebox engine ${name}`, run);
 
+  // Matrices: every pair of a varied set of types through the relation and
+  // the operations built on it, one case per left-hand type.
+  const samples = () => ({
+    any: T.Any(),
+    unknown: T.Unknown(),
+    never: T.Never(),
+    string: T.String(),
+    number: T.Number(),
+    integer: T.Integer(),
+    boolean: T.Boolean(),
+    null: T.Null(),
+    undefined: T.Undefined(),
+    void: T.Void(),
+    bigint: T.BigInt(),
+    symbol: T.Symbol(),
+    litA: T.Literal("a"),
+    lit1: T.Literal(1),
+    litTrue: T.Literal(true),
+    union: T.Union([T.Literal("a"), T.Number()]),
+    unionWide: T.Union([T.String(), T.Number(), T.Null()]),
+    intersect: T.Intersect([T.Object({ a: T.String() }), T.Object({ b: T.Number() })]),
+    objA: T.Object({ a: T.String() }),
+    objAOpt: T.Object({ a: T.Optional(T.String()) }),
+    objEmpty: T.Object({}),
+    array: T.Array(T.String()),
+    tuple: T.Tuple([T.String(), T.Number()]),
+    record: T.Record(T.String(), T.Number()),
+    enum: T.Enum(["a", "b"]),
+    template: T.TemplateLiteral("a${number}"),
+    fn: T.Function([T.String()], T.Number()),
+    ctor: T.Constructor([], T.Object({})),
+  });
+  const sampleNames = Object.keys(samples());
+  for (const left of sampleNames) {
+    add(`typebox matrix ${left}`, () => {
+      const types = samples();
+      const row = {};
+      for (const right of sampleNames) {
+        const result = T.Extends({}, types[left], types[right]);
+        row[right] = {
+          extends: R.IsExtendsUnion(result) ? "union" : R.IsExtendsTrue(result) ? "true" : "false",
+          compare: typebox.Compare(types[left], types[right]),
+          exclude: T.Exclude(types[left], types[right]),
+          extract: T.Extract(types[left], types[right]),
+          intersect: T.Evaluate(T.Intersect([types[left], types[right]])),
+          union: T.Evaluate(T.Union([types[left], types[right]])),
+        };
+      }
+      return row;
+    });
+  }
+
   // Value.Repair: each value repaired (or the error it throws), then re-checked.
   const repair = (type, values, context) =>
     values.map((item) =>

@@ -11,8 +11,7 @@ import { RecordValue } from "./options.js";
 import { isKind } from "./schema-object.js";
 
 export function IsInterfaceDeferred(value) {
-  const isSchema = (typeof value === "object" && value !== null && !Array.isArray(value)) || typeof value === "boolean";
-  return isSchema && typeof value === "object" && "action" in value && value.action === "Interface";
+  return typeof value === "object" && value !== null && "action" in value && value.action === "Interface";
 }
 
 /** The types a type refers through, in the order TypeBox visits them. */
