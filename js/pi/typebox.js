@@ -12,6 +12,7 @@ import { Evaluate } from "./typebox/evaluate.js";
 import { Extends, ExtendsResult } from "./typebox/extends.js";
 import { Interface, Mapped, Module } from "./typebox/declarations.js";
 import { Index, KeyOf } from "./typebox/indexed.js";
+import { Script } from "./typebox/script.js";
 import { TemplateLiteral } from "./typebox/template-literal.js";
 import { Omit, Partial, Pick, Record, Required } from "./typebox/objects.js";
 import { Instantiate } from "./typebox/instantiate.js";
@@ -229,6 +230,7 @@ export { Array as _Array_, Object as _Object_ };
 export * from "./typebox/callable.js";
 export * from "./typebox/codec.js";
 export { Call } from "./typebox/call.js";
+export { Script } from "./typebox/script.js";
 export {
   Conditional,
   ConditionalAction,
@@ -403,6 +405,7 @@ const builders = {
   Refine,
   Rest,
   ReturnType,
+  Script,
   This,
   Uncapitalize,
   Uppercase,
