@@ -111,6 +111,12 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
     inferReturn: () => answer(T.Extends({}, T.Function([T.String()], T.Number()), T.Function([T.Infer("P")], T.Infer("R")))),
     inferRecord: () => answer(T.Extends({}, T.Object({ a: T.Number(), b: T.String() }), T.Record(T.String(), T.Infer("V")))),
     inferNeverProperty: () => answer(T.Extends({}, T.Object({ a: T.String() }), T.Object({ a: T.Infer("A", T.Never()) }))),
+    restOfReference: () => [
+      caught(() => answer(T.Extends({}, T.Tuple([T.String()]), T.Tuple([T.Rest(T.Ref("R"))])))),
+      caught(() => answer(T.Extends({}, T.Tuple([T.String()]), T.Tuple([T.String(), T.Rest(T.Ref("R"))])))),
+      answer(T.Extends({}, T.Tuple([T.String(), T.Null()]), T.Tuple([T.String(), T.Rest(T.Infer("R", T.Array(T.Null())))]))),
+      answer(T.Extends({}, T.Tuple([T.String()]), T.Tuple([T.Rest(T.Infer("R", T.String()))]))),
+    ],
     contextKept: () => answer(T.Extends({ Outer: T.Null() }, T.String(), T.Infer("X"))),
     resultHelpers: () => [
       R.ExtendsTrue({ a: 1 }),

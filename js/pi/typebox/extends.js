@@ -25,8 +25,11 @@ function inferrable(name, type) {
   return { name, type };
 }
 
+// A rest element left after spreading is `...infer R` or `...Ref`; TypeBox
+// treats reaching the latter here as an internal error.
 function restInferrable(type) {
-  if (!IsRest(type) || !IsInfer(type.items)) return undefined;
+  if (!IsRest(type)) return undefined;
+  if (!IsInfer(type.items)) throw new Error("Unreachable");
   const bound = type.items.extends;
   if (isKind(bound, "Array")) return inferrable(type.items.name, bound.items);
   if (isKind(bound, "Unknown")) return inferrable(type.items.name, bound);
