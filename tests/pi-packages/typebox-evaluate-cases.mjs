@@ -518,6 +518,13 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
         T.Instantiate({ Keys: T.Literal("k") }, T.Mapped(T.Identifier("K"), T.Ref("Keys"), T.Ref("K"), T.Null())),
       ];
     },
+    intrinsicTemplates: () => [
+      T.Uppercase(T.TemplateLiteral("${'a'|'b'}-x")),
+      T.Capitalize(T.TemplateLiteral([T.Literal("on"), T.Union([T.Literal("click"), T.Literal("key")])]), { title: "c" }),
+      T.Lowercase(T.TemplateLiteral("ID-${number}")),
+      T.Uncapitalize(T.Union([T.TemplateLiteral("A${'B'|'C'}"), T.Literal("Dd")])),
+      T.Script("Uppercase<`x${number}`>"),
+    ],
     templateForms: () => [
       typebox.ParseTemplateIntoTypes("a${string}b"),
       typebox.ParseTemplateIntoTypes(""),
