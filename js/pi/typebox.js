@@ -12,6 +12,7 @@ import { Evaluate } from "./typebox/evaluate.js";
 import { Extends, ExtendsResult } from "./typebox/extends.js";
 import { Interface, Mapped, Module } from "./typebox/declarations.js";
 import { Index, KeyOf } from "./typebox/indexed.js";
+import { updateSchema } from "./typebox/schema-object.js";
 import { Script } from "./typebox/script.js";
 import { TemplateLiteral } from "./typebox/template-literal.js";
 import { Omit, Partial, Pick, Record, Required } from "./typebox/objects.js";
@@ -38,17 +39,6 @@ function create(kind, base, options) {
   return mark({ ...base, ...options }, "~kind", kind);
 }
 
-function copyWith(schema, changes) {
-  const copy = { ...schema };
-  for (const key of JsObject.getOwnPropertyNames(schema)) {
-    if (key.startsWith("~")) mark(copy, key, schema[key]);
-  }
-  for (const [key, value] of JsObject.entries(changes)) {
-    if (value === undefined) delete copy[key];
-    else mark(copy, key, value);
-  }
-  return copy;
-}
 
 export const NumberPattern = "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?";
 export const IntegerPattern = "-?(?:0|[1-9][0-9]*)";
@@ -161,22 +151,22 @@ export function Object(properties, options) {
   return create("Object", base, options);
 }
 
+// Modifiers and the unsafe mark go on a copy that keeps every key where it
+// was, hidden marks included, as TypeBox's updates do.
 export function Optional(schema) {
-  return copyWith(schema, { "~optional": true });
+  return updateSchema(schema, { "~optional": true });
 }
 export function Readonly(schema) {
-  return copyWith(schema, { "~readonly": true });
+  return updateSchema(schema, { "~readonly": true });
 }
 export function Unsafe(schema) {
-  return mark({ ...schema }, "~unsafe", null);
+  return updateSchema(schema, { "~unsafe": null });
 }
 
 export function Cyclic(defs, ref, options) {
   const $defs = {};
-  for (const [key, schema] of JsObject.entries(defs)) {
-    $defs[key] = copyWith(schema, {});
-    $defs[key].$id = key;
-  }
+  // Each definition carries its name as $id, which Ajv-style resolvers need.
+  for (const key of JsObject.getOwnPropertyNames(defs)) $defs[key] = updateSchema(defs[key], {}, { $id: key });
   return create("Cyclic", { $defs, $ref: ref }, options);
 }
 
@@ -188,13 +178,13 @@ export function IsKind(value, kind) {
   return IsSchema(value) && value["~kind"] === kind;
 }
 export function IsOptional(value) {
-  return IsSchema(value) && value["~optional"] === true;
+  return IsSchema(value) && "~optional" in value;
 }
 export function IsReadonly(value) {
-  return IsSchema(value) && value["~readonly"] === true;
+  return IsSchema(value) && "~readonly" in value;
 }
 export function IsUnsafe(value) {
-  return IsSchema(value) && JsObject.hasOwn(value, "~unsafe");
+  return IsSchema(value) && !JsArray.isArray(value) && "~unsafe" in value && value["~unsafe"] === null;
 }
 const kindGuard = (kind) => (value) => IsKind(value, kind);
 export const IsAny = kindGuard("Any");

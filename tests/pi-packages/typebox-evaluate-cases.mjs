@@ -518,6 +518,12 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
         T.Instantiate({ Keys: T.Literal("k") }, T.Mapped(T.Identifier("K"), T.Ref("Keys"), T.Ref("K"), T.Null())),
       ];
     },
+    readonlyObjectMore: () => [
+      T.ReadonlyObject(T.Cyclic({ Node: T.Object({ id: T.String(), next: T.Array(T.Ref("Node")) }), Other: T.Null() }, "Node")),
+      T.ReadonlyObject(T.Dependent(T.Object({ a: T.String() }), T.Object({ b: T.Number() }), T.Object({ c: T.Null() })), { title: "d" }),
+      T.ReadonlyObject(T.Cyclic({ A: T.Ref("B"), B: T.Tuple([T.String()]) }, "A")),
+      T.ReadonlyObject(T.Intersect([T.Object({ a: T.String() }), T.Array(T.Null())])),
+    ],
     intrinsicTemplates: () => [
       T.Uppercase(T.TemplateLiteral("${'a'|'b'}-x")),
       T.Capitalize(T.TemplateLiteral([T.Literal("on"), T.Union([T.Literal("click"), T.Literal("key")])]), { title: "c" }),
@@ -696,6 +702,28 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
     format: () => repair(T.String({ format: "email", default: "a@b.co" }), ["x", 1]),
   };
   for (const [name, run] of Object.entries(repairs)) add(`typebox repair ${name}`, run);
+
+  const creates = {
+    function: () => {
+      const made = Value.Create(T.Function([T.String()], T.Object({ n: T.Number({ minimum: 2 }) })));
+      return [typeof made, made()];
+    },
+    constructor: () => {
+      const Made = Value.Create(T.Constructor([], T.Object({ a: T.String({ default: "x" }), b: T.Boolean() })));
+      return [typeof Made, { ...new Made() }];
+    },
+    templateFinite: () => Value.Create(T.TemplateLiteral([T.Union([T.Literal("b"), T.Literal("a")]), T.Literal("!")])),
+    templateInfinite: () => caught(() => Value.Create(T.TemplateLiteral("id-${number}"))),
+    intersectObjects: () => Value.Create(T.Intersect([T.Object({ a: T.String() }), T.Object({ b: T.Number({ minimum: 3 }), c: T.Optional(T.Null()) })])),
+    intersectNarrow: () => Value.Create(T.Intersect([T.String(), T.Literal("lit")])),
+    intersectRef: () => Value.Create({ A: T.Object({ a: T.Integer() }) }, T.Intersect([T.Ref("A"), T.Object({ b: T.Boolean() })])),
+    intersectDisjoint: () => caught(() => Value.Create(T.Intersect([T.String(), T.Number()]))),
+    repairCyclicRef: () => {
+      const Node = T.Cyclic({ N: T.Object({ v: T.Intersect([T.Any(), T.Null()]), n: T.Optional(T.Ref("N")) }), M: T.String() }, "N");
+      return [caught(() => Value.Repair({ R: Node }, T.Ref("R"), { a: 1 })), Value.Create({ R: Node }, T.Ref("R"))];
+    },
+  };
+  for (const [name, run] of Object.entries(creates)) add(`typebox create ${name}`, run);
 
   const valueHelpers = {
     scoreSelect: () => [

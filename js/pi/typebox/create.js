@@ -4,6 +4,9 @@
 
 import { SchemaChecker, isObjectValue, isPlainRecord, kindOf, patternRegExp } from "./check.js";
 import { clone } from "./clone.js";
+import { Evaluate } from "./evaluate.js";
+import { Instantiate } from "./instantiate.js";
+import { TemplateLiteralDecode } from "./template-pattern.js";
 
 export class CreateError extends Error {
   constructor(type, message) {
@@ -47,10 +50,25 @@ export function create(context, type) {
     case "Number":
       return numberStart(type);
     case "Intersect":
-      return type.allOf.reduce((value, member) => {
-        const part = create(context, member);
-        return isPlainRecord(value) && isPlainRecord(part) ? { ...value, ...part } : part;
-      }, {});
+      // Created from the intersection's evaluated form: merged objects, narrowed types.
+      return create(context, Evaluate(Instantiate(context, type)));
+    case "Function": {
+      const returned = create(context, type.returnType);
+      return () => returned;
+    }
+    case "Constructor": {
+      const instance = create(context, type.instanceType);
+      return class {
+        constructor() {
+          Object.assign(this, instance);
+        }
+      };
+    }
+    case "TemplateLiteral": {
+      const decoded = TemplateLiteralDecode(type.pattern);
+      if (kindOf(decoded) === "String") throw new CreateError(type, "Unable to create TemplateLiteral due to infinite type expansion");
+      return create(context, decoded);
+    }
     case "Literal":
       return type.const;
     case "Never":
