@@ -9,10 +9,8 @@ import { Constructor, ConstructorParametersAction, Function as FunctionType, Ins
 import { ConditionalAction, ExcludeAction, ExtractAction, NonNullableAction } from "./conditional.js";
 import { Deferred } from "./deferred.js";
 import { EvaluateAction } from "./evaluate.js";
-import { IndexInstantiate, KeyOfInstantiate } from "./indexed.js";
-import { TemplateLiteralInstantiate } from "./template-literal.js";
 import { InterfaceInstantiate, MappedInstantiate, ModuleInstantiate } from "./declarations.js";
-import { OmitInstantiate, PartialInstantiate, PickInstantiate, RecordInstantiate, RequiredInstantiate } from "./objects.js";
+import { IndexInstantiate, KeyOfInstantiate } from "./indexed.js";
 import { Dependent, DependentOptions, IsInfer, IsRest, Rest } from "./instructions.js";
 import { CapitalizeAction, LowercaseAction, UncapitalizeAction, UppercaseAction } from "./intrinsics.js";
 import {
@@ -25,8 +23,10 @@ import {
   RemoveReadonly,
   WithAction,
 } from "./modifiers.js";
+import { OmitInstantiate, PartialInstantiate, PickInstantiate, RecordInstantiate, RequiredInstantiate } from "./objects.js";
 import { ArrayOptions, IntersectOptions, ObjectOptions, RecordFromPattern, RecordPattern, RecordValue, TupleOptions, UnionOptions } from "./options.js";
 import { discardKeys, isKind } from "./schema-object.js";
+import { TemplateLiteralInstantiate } from "./template-literal.js";
 
 export function State(callstack, visited) {
   return { callstack, visited };
@@ -110,8 +110,9 @@ function instantiateImmediate(context, state, type) {
 
 // A rebuilt type gets back the modifiers the original carried.
 function withModifiers(original, rebuilt) {
-  const optional = original["~optional"] === true ? AddOptional(rebuilt) : rebuilt;
-  const readonly = original["~readonly"] === true ? AddReadonly(optional) : optional;
+  if (typeof original !== "object" || original === null) return rebuilt;
+  const optional = "~optional" in original ? AddOptional(rebuilt) : rebuilt;
+  const readonly = "~readonly" in original ? AddReadonly(optional) : optional;
   return "~immutable" in original ? AddImmutable(readonly) : readonly;
 }
 
@@ -122,47 +123,49 @@ function binary(action) {
   return (context, state, [left, right], options) => action(instantiate(context, state, left), instantiate(context, state, right), options);
 }
 
+// Each deferred action, by name, as its operands instantiated then the action
+// applied. Built on first use: importing this module should cost nothing.
 let deferredActions;
-// Built on first use: start-up evaluates this module but rarely instantiates.
 function deferredActionTable() {
   deferredActions ??= {
-  AddImmutable: unary(AddImmutable),
-  RemoveImmutable: unary(RemoveImmutable),
-  AddReadonly: unary(AddReadonly),
-  RemoveReadonly: unary(RemoveReadonly),
-  AddOptional: unary(AddOptional),
-  RemoveOptional: unary(RemoveOptional),
-  Capitalize: unary(CapitalizeAction),
-  Lowercase: unary(LowercaseAction),
-  Uncapitalize: unary(UncapitalizeAction),
-  Uppercase: unary(UppercaseAction),
-  ConstructorParameters: unary(ConstructorParametersAction),
-  Evaluate: unary(EvaluateAction),
-  InstanceType: unary(InstanceTypeAction),
-  NonNullable: unary(NonNullableAction),
-  Parameters: unary(ParametersAction),
-  ReadonlyObject: unary(ReadonlyObjectAction),
-  ReturnType: unary(ReturnTypeAction),
-  Exclude: binary(ExcludeAction),
-  Index: (context, state, [type, indexer], options) => IndexInstantiate(context, state, type, indexer, options),
-  KeyOf: (context, state, [type], options) => KeyOfInstantiate(context, state, type, options),
-  Interface: (context, state, [heritage, properties], options) => InterfaceInstantiate(context, state, heritage, properties, options),
-  Mapped: (context, state, [identifier, type, as, property], options) => MappedInstantiate(context, state, identifier, type, as, property, options),
-  Module: (context, state, [declarations], options) => ModuleInstantiate(context, state, declarations, options),
-  Omit: (context, state, [type, indexer], options) => OmitInstantiate(context, state, type, indexer, options),
-  Partial: (context, state, [type], options) => PartialInstantiate(context, state, type, options),
-  Pick: (context, state, [type, indexer], options) => PickInstantiate(context, state, type, indexer, options),
-  Record: (context, state, [key, value], options) => RecordInstantiate(context, state, key, value, options),
-  Required: (context, state, [type], options) => RequiredInstantiate(context, state, type, options),
-  TemplateLiteral: (context, state, [types], options) => TemplateLiteralInstantiate(context, state, types, options),
-  Extract: binary(ExtractAction),
-  Conditional: (context, state, [left, right, whenTrue, whenFalse], options) =>
-    ConditionalAction(context, state, instantiate(context, state, left), instantiate(context, state, right), whenTrue, whenFalse, options),
-  With: (context, state, [type, options]) => WithAction(instantiate(context, state, type), options),
+    AddImmutable: unary(AddImmutable),
+    AddOptional: unary(AddOptional),
+    AddReadonly: unary(AddReadonly),
+    Capitalize: unary(CapitalizeAction),
+    Conditional: (context, state, [left, right, whenTrue, whenFalse], options) =>
+      ConditionalAction(context, state, instantiate(context, state, left), instantiate(context, state, right), whenTrue, whenFalse, options),
+    ConstructorParameters: unary(ConstructorParametersAction),
+    Evaluate: unary(EvaluateAction),
+    Exclude: binary(ExcludeAction),
+    Extract: binary(ExtractAction),
+    Index: (context, state, [type, indexer], options) => IndexInstantiate(context, state, type, indexer, options),
+    InstanceType: unary(InstanceTypeAction),
+    Interface: (context, state, [heritage, properties], options) => InterfaceInstantiate(context, state, heritage, properties, options),
+    KeyOf: (context, state, [type], options) => KeyOfInstantiate(context, state, type, options),
+    Lowercase: unary(LowercaseAction),
+    Mapped: (context, state, [identifier, type, as, property], options) => MappedInstantiate(context, state, identifier, type, as, property, options),
+    Module: (context, state, [declarations], options) => ModuleInstantiate(context, state, declarations, options),
+    NonNullable: unary(NonNullableAction),
+    Omit: (context, state, [type, indexer], options) => OmitInstantiate(context, state, type, indexer, options),
+    Parameters: unary(ParametersAction),
+    Partial: (context, state, [type], options) => PartialInstantiate(context, state, type, options),
+    Pick: (context, state, [type, indexer], options) => PickInstantiate(context, state, type, indexer, options),
+    ReadonlyObject: unary(ReadonlyObjectAction),
+    Record: (context, state, [key, value], options) => RecordInstantiate(context, state, key, value, options),
+    RemoveImmutable: unary(RemoveImmutable),
+    RemoveOptional: unary(RemoveOptional),
+    RemoveReadonly: unary(RemoveReadonly),
+    Required: (context, state, [type], options) => RequiredInstantiate(context, state, type, options),
+    ReturnType: unary(ReturnTypeAction),
+    TemplateLiteral: (context, state, [types], options) => TemplateLiteralInstantiate(context, state, types, options),
+    Uncapitalize: unary(UncapitalizeAction),
+    Uppercase: unary(UppercaseAction),
+    With: (context, state, [type, options]) => WithAction(instantiate(context, state, type), options),
   };
   return deferredActions;
 }
 
+// An action TypeBox does not know stays deferred, as it does there.
 function instantiateDeferred(context, state, type) {
   const { action, parameters, options } = type;
   const table = deferredActionTable();
