@@ -725,6 +725,43 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
   };
   for (const [name, run] of Object.entries(creates)) add(`typebox create ${name}`, run);
 
+  // How references resolve: context names first, a cyclic type reached
+  // through the context without its own definitions, the last of
+  // duplicate $ids, and an unresolvable reference as the false schema.
+  const references = {
+    cyclicThroughContext: () => {
+      const Node = T.Cyclic({ N: T.Object({ id: T.String(), n: T.Optional(T.Ref("N")) }) }, "N");
+      const Text = T.Cyclic({ N: T.String() }, "N");
+      return [
+        Value.Check({ R: Node }, T.Ref("R"), { id: "a" }),
+        Value.Check({ R: Text }, T.Ref("R"), "a"),
+        Value.Check({ R: Text, N: T.String() }, T.Ref("R"), "a"),
+        Value.Check({ R: Text }, T.Object({ x: T.Ref("R") }), { x: "a" }),
+        Value.Check({}, T.Object({ x: Text }), { x: "a" }),
+        Value.Check({ N: T.Number() }, Text, "a"),
+        Value.Check({ N: T.Number() }, Text, 1),
+        [...Value.Errors({ R: Text }, T.Ref("R"), "a")],
+        compile.Compile({ R: Text }, T.Ref("R")).Check("a"),
+      ];
+    },
+    unresolved: () => [[...Value.Errors(T.Ref("X"), 1)], [...Value.Errors(T.Object({ a: T.Ref("Q") }), { a: 1 })], Value.Check(T.Ref("X"), 1)],
+    duplicateIds: () => {
+      const schemas = [
+        { type: "object", properties: { a: { $id: "A", type: "string" }, b: { $id: "A", type: "number" }, c: { $ref: "A" } } },
+        { $defs: { A: { $id: "A", type: "string" } }, type: "object", properties: { x: { $ref: "A" }, y: { $id: "A", type: "number" } } },
+        { anyOf: [{ $id: "A", type: "string" }, { $id: "A", type: "number" }], $ref: "A" },
+      ];
+      const values = [{ a: "s", b: 1, c: "s" }, { a: "s", b: 1, c: 1 }, { x: "s", y: 1 }, { x: 1, y: 1 }, "s", 1];
+      return schemas.map((schema) => values.map((item) => Value.Check(schema, item)));
+    },
+    nestedCyclic: () => {
+      const Inner = T.Cyclic({ N: T.Object({ k: T.Literal("a") }) }, "N");
+      const Outer = T.Cyclic({ N: T.Object({ v: T.Boolean(), m: T.Optional(T.Ref("M")) }), M: Inner }, "N");
+      return [Value.Check(Outer, { v: true }), Value.Check(Outer, { k: "a" }), [...Value.Errors(Outer, { v: true })].map(({ keyword, instancePath }) => [keyword, instancePath])];
+    },
+  };
+  for (const [name, run] of Object.entries(references)) add(`typebox refs ${name}`, run);
+
   const valueHelpers = {
     scoreSelect: () => [
       value.UnionScoreSelect({}, T.Union([T.Object({ kind: T.Literal("a") }), T.Object({ kind: T.Literal("b"), n: T.Number() })]), { kind: "b" }),
