@@ -762,6 +762,13 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
   };
   for (const [name, run] of Object.entries(references)) add(`typebox refs ${name}`, run);
 
+  const converts = {
+    void: () => [null, "", "0", "null", "Undefined", 0, 0n, false, 1, "x"].map((item) => Value.Convert(T.Void(), item)),
+    unionToUndefined: () => [0, "null", 1, "true"].map((item) => Value.Convert(T.Union([T.Undefined(), T.Literal(true)]), item)),
+    unionVoidFirst: () => [null, "1", 2].map((item) => Value.Convert(T.Union([T.Void(), T.Integer()]), item)),
+  };
+  for (const [name, run] of Object.entries(converts)) add(`typebox convert ${name}`, run);
+
   const valueHelpers = {
     scoreSelect: () => [
       value.UnionScoreSelect({}, T.Union([T.Object({ kind: T.Literal("a") }), T.Object({ kind: T.Literal("b"), n: T.Number() })]), { kind: "b" }),
