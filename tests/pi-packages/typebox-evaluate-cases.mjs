@@ -769,6 +769,15 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
   };
   for (const [name, run] of Object.entries(converts)) add(`typebox convert ${name}`, run);
 
+  const cleans = {
+    intersectObjects: () => Value.Clean(T.Intersect([T.Object({ a: T.String() }), T.Object({ b: T.Number() })]), { a: "x", b: 1, c: 2 }),
+    intersectUnevaluated: () => Value.Clean(T.Intersect([T.Object({ a: T.String() }), T.Object({ b: T.Number() })], { unevaluatedProperties: T.Boolean() }), { a: "x", c: true, d: 1 }),
+    intersectNever: () => Value.Clean(T.Intersect([T.Never(), T.Array(T.Never())]), { a: false, b: undefined }),
+    intersectNested: () => Value.Clean(T.Intersect([T.Object({ o: T.Object({ x: T.Null() }) }), T.Object({ o: T.Object({ y: T.Null() }) })]), { o: { x: null, y: null, z: null }, p: 1 }),
+    intersectRef: () => Value.Clean({ A: T.Object({ a: T.String() }) }, T.Intersect([T.Ref("A"), T.Object({ b: T.Null() })]), { a: "x", b: null, c: 1 }),
+  };
+  for (const [name, run] of Object.entries(cleans)) add(`typebox clean ${name}`, run);
+
   const valueHelpers = {
     scoreSelect: () => [
       value.UnionScoreSelect({}, T.Union([T.Object({ kind: T.Literal("a") }), T.Object({ kind: T.Literal("b"), n: T.Number() })]), { kind: "b" }),

@@ -6,6 +6,7 @@ import { SchemaChecker, isObjectValue, isPlainRecord, kindOf, patternRegExp } fr
 import { clone } from "./clone.js";
 import { Evaluate } from "./evaluate.js";
 import { Instantiate } from "./instantiate.js";
+import { updateSchema } from "./schema-object.js";
 import { TemplateLiteralDecode } from "./template-pattern.js";
 
 export class CreateError extends Error {
@@ -185,11 +186,10 @@ export function clean(context, type, value) {
     case "Ref":
       return Object.hasOwn(context, type.$ref) ? clean(context, context[type.$ref], value) : value;
     case "Intersect": {
-      const properties = {};
-      for (const member of type.allOf) if (kindOf(member) === "Object") Object.assign(properties, member.properties);
-      const merged = { type: "object", properties };
-      if (Object.hasOwn(type, "unevaluatedProperties")) merged.additionalProperties = type.unevaluatedProperties;
-      return clean(context, merged, value);
+      // Cleaned as its evaluated form, unevaluatedProperties read as additionalProperties.
+      const evaluated = Evaluate(Instantiate(context, type));
+      const extra = Object.hasOwn(type, "unevaluatedProperties") ? { additionalProperties: type.unevaluatedProperties } : {};
+      return clean(context, kindOf(evaluated) === "Object" ? updateSchema(evaluated, {}, extra) : evaluated, value);
     }
     case "Object": {
       if (!isPlainRecord(value)) return value;
