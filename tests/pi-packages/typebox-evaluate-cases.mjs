@@ -572,10 +572,6 @@ export function addTypeboxEvaluateCases(add, { typebox, value, compile }) {
         T.Call(T.Generic([T.Parameter("T", T.Number())], T.Ref("T")), [T.Infer("X")]),
       ];
     },
-    callRecursive: () => {
-      const List = T.Generic([T.Parameter("T")], T.Object({ value: T.Ref("T"), next: T.Optional(typebox.CallConstruct(T.Ref("List"), [T.Ref("T")])) }));
-      return [T.Instantiate({ List }, typebox.CallConstruct(T.Ref("List"), [T.String()]))];
-    },
     typeNamespace: () => [typeof T.Extends, typeof T.Conditional, typeof T.Exclude, typeof T.Extract, typeof T.NonNullable, typeof T.Instantiate, T.ExtendsResult === typebox.ExtendsResult],
   };
   for (const [name, run] of Object.entries(engine)) add(`typebox engine ${name}`, run);
