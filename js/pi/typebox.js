@@ -6,6 +6,17 @@
 import { Constructor, ConstructorParameters, Function as FunctionType, InstanceType, IsConstructor, IsFunction, Parameters, ReturnType } from "./typebox/callable.js";
 import { Codec, Decode, DecodeBuilder, Encode, EncodeBuilder, IsCodec } from "./typebox/codec.js";
 import { Dependent, Generic, Identifier, Infer, IsCall, IsDependent, IsGeneric, IsIdentifier, IsInfer, IsParameter, IsRest, IsThis, Parameter, Rest, This } from "./typebox/instructions.js";
+import { Call } from "./typebox/call.js";
+import { Conditional, Exclude, Extract, NonNullable } from "./typebox/conditional.js";
+import { Evaluate } from "./typebox/evaluate.js";
+import { Extends, ExtendsResult } from "./typebox/extends.js";
+import { Interface, Mapped, Module } from "./typebox/declarations.js";
+import { Index, KeyOf } from "./typebox/indexed.js";
+import { updateSchema } from "./typebox/schema-object.js";
+import { Script } from "./typebox/script.js";
+import { TemplateLiteral } from "./typebox/template-literal.js";
+import { Omit, Partial, Pick, Record, Required } from "./typebox/objects.js";
+import { Instantiate } from "./typebox/instantiate.js";
 import { Capitalize, Lowercase, Uncapitalize, Uppercase } from "./typebox/intrinsics.js";
 import { Immutable, IsImmutable, ReadonlyObject, ReadonlyType, With } from "./typebox/modifiers.js";
 import { RecordKey, RecordPattern, RecordValue } from "./typebox/options.js";
@@ -21,35 +32,22 @@ function mark(schema, key, value) {
   return schema;
 }
 
-// Options land before the kind mark for most builders, but after it for the
-// ones TypeBox derives from another type (Record, Partial, Pick…); the key
-// order is observable through Object.keys/Reflect.ownKeys, so both exist.
+// Options land before the kind mark (the key order is observable through
+// Object.keys/Reflect.ownKeys); derived types (Record, Pick…) are copies
+// updated with their options, which puts the options after it.
 function create(kind, base, options) {
   return mark({ ...base, ...options }, "~kind", kind);
 }
 
-function derive(kind, base, options) {
-  return JsObject.assign(mark({ ...base }, "~kind", kind), options);
-}
-
-function copyWith(schema, changes) {
-  const copy = { ...schema };
-  for (const key of JsObject.getOwnPropertyNames(schema)) {
-    if (key.startsWith("~")) mark(copy, key, schema[key]);
-  }
-  for (const [key, value] of JsObject.entries(changes)) {
-    if (value === undefined) delete copy[key];
-    else mark(copy, key, value);
-  }
-  return copy;
-}
 
 export const NumberPattern = "-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?";
 export const IntegerPattern = "-?(?:0|[1-9][0-9]*)";
 export const StringPattern = ".*";
-const NUMBER_KEY = `^${NumberPattern}$`;
-const INTEGER_KEY = `^${IntegerPattern}$`;
-const STRING_KEY = `^${StringPattern}$`;
+export const BigIntPattern = "-?(?:0|[1-9][0-9]*)n";
+export const NeverPattern = "(?!)";
+export const IntegerKey = `^${IntegerPattern}$`;
+export const NumberKey = `^${NumberPattern}$`;
+export const StringKey = `^${StringPattern}$`;
 
 export function String(options) {
   return create("String", { type: "string" }, options);
@@ -153,157 +151,22 @@ export function Object(properties, options) {
   return create("Object", base, options);
 }
 
+// Modifiers and the unsafe mark go on a copy that keeps every key where it
+// was, hidden marks included, as TypeBox's updates do.
 export function Optional(schema) {
-  return copyWith(schema, { "~optional": true });
+  return updateSchema(schema, { "~optional": true });
 }
 export function Readonly(schema) {
-  return copyWith(schema, { "~readonly": true });
+  return updateSchema(schema, { "~readonly": true });
 }
 export function Unsafe(schema) {
-  return mark({ ...schema }, "~unsafe", null);
-}
-
-// The property keys a key type names: literal strings/numbers, unions of them.
-function literalKeys(schema) {
-  if (IsLiteral(schema)) return [globalThis.String(schema.const)];
-  if (IsUnion(schema)) return schema.anyOf.flatMap(literalKeys);
-  if (IsEnum(schema)) return schema.enum.map((value) => globalThis.String(value));
-  return undefined;
-}
-
-function keyPattern(schema) {
-  if (IsNumber(schema)) return NUMBER_KEY;
-  if (IsInteger(schema)) return INTEGER_KEY;
-  if (IsTemplateLiteral(schema) || (IsString(schema) && typeof schema.pattern === "string")) return schema.pattern;
-  return STRING_KEY;
-}
-
-export function Record(key, value, options) {
-  const keys = literalKeys(key);
-  if (keys !== undefined) {
-    const properties = JsObject.fromEntries(keys.map((name) => [name, value]));
-    return JsObject.assign(Object(properties), options);
-  }
-  return derive("Record", { type: "object", patternProperties: { [keyPattern(key)]: value } }, options);
-}
-
-// Pick/Omit/Partial/Required/KeyOf work on an object's properties; an
-// intersection of objects counts as the merged object, as TypeBox evaluates it.
-function propertiesOf(schema) {
-  if (IsObject(schema)) return schema.properties;
-  if (IsIntersect(schema)) return evaluateIntersect(schema.allOf).properties;
-  return {};
-}
-
-function selectedKeys(keys) {
-  if (JsArray.isArray(keys)) return keys.map((key) => globalThis.String(key));
-  return literalKeys(keys) ?? [];
-}
-
-export function Pick(schema, keys, options) {
-  const wanted = new Set(selectedKeys(keys));
-  const properties = JsObject.fromEntries(JsObject.entries(propertiesOf(schema)).filter(([key]) => wanted.has(key)));
-  return JsObject.assign(Object(properties), options);
-}
-
-export function Omit(schema, keys, options) {
-  const unwanted = new Set(selectedKeys(keys));
-  const properties = JsObject.fromEntries(JsObject.entries(propertiesOf(schema)).filter(([key]) => !unwanted.has(key)));
-  return JsObject.assign(Object(properties), options);
-}
-
-export function Partial(schema, options) {
-  const properties = JsObject.fromEntries(
-    JsObject.entries(propertiesOf(schema)).map(([key, property]) => [key, copyWith(property, { "~optional": true })]),
-  );
-  return JsObject.assign(Object(properties), options);
-}
-
-export function Required(schema, options) {
-  const properties = JsObject.fromEntries(
-    JsObject.entries(propertiesOf(schema)).map(([key, property]) => [key, copyWith(property, { "~optional": undefined })]),
-  );
-  return JsObject.assign(Object(properties), options);
-}
-
-export function KeyOf(schema, options) {
-  if (IsRecord(schema)) {
-    const [pattern] = JsObject.keys(schema.patternProperties);
-    if (pattern === NUMBER_KEY) return Number(options);
-    if (pattern === INTEGER_KEY) return Integer(options);
-    return String(options);
-  }
-  const literals = JsObject.keys(propertiesOf(schema)).map((key) => Literal(key));
-  if (literals.length === 0) return Never(options);
-  if (literals.length === 1) return JsObject.assign(literals[0], options);
-  return Union(literals, options);
-}
-
-function sameSchema(left, right) {
-  return JSON.stringify(left) === JSON.stringify(right);
-}
-
-// Two property types of an evaluated intersection: equal ones stay, distinct
-// primitive types cannot both hold (never), anything else stays an intersection.
-function intersectProperty(left, right) {
-  if (sameSchema(left, right)) return left;
-  const primitive = (schema) => typeof schema.type === "string" && schema.type !== "object" && schema.type !== "array";
-  if (primitive(left) && primitive(right) && left.type !== right.type) return Never();
-  return Intersect([left, right]);
-}
-
-function evaluateIntersect(members) {
-  const properties = {};
-  const optional = new Map();
-  for (const member of members) {
-    const evaluated = IsIntersect(member) ? evaluateIntersect(member.allOf) : member;
-    if (!IsObject(evaluated)) continue;
-    for (const [key, property] of JsObject.entries(evaluated.properties)) {
-      const isOptional = property["~optional"] === true;
-      if (key in properties) {
-        const both = optional.get(key) && isOptional;
-        const merged = intersectProperty(copyWith(properties[key], { "~optional": undefined }), copyWith(property, { "~optional": undefined }));
-        properties[key] = both ? copyWith(merged, { "~optional": true }) : merged;
-        optional.set(key, both);
-      } else {
-        properties[key] = property;
-        optional.set(key, isOptional);
-      }
-    }
-  }
-  return Object(properties);
-}
-
-export function Evaluate(schema) {
-  if (IsIntersect(schema)) return evaluateIntersect(schema.allOf);
-  return schema;
-}
-
-function templatePart(schema) {
-  if (IsLiteral(schema)) return globalThis.String(schema.const);
-  if (IsNumber(schema)) return NumberPattern;
-  if (IsInteger(schema)) return IntegerPattern;
-  if (IsBoolean(schema)) return "(false|true)";
-  if (IsUnion(schema)) return `(${schema.anyOf.map(templatePart).join("|")})`;
-  if (IsTemplateLiteral(schema)) return schema.pattern.slice(1, -1);
-  return StringPattern;
-}
-
-const TEMPLATE_TYPES = { string: StringPattern, number: NumberPattern, integer: IntegerPattern, boolean: "(false|true)" };
-
-export function TemplateLiteral(template, options) {
-  const body = JsArray.isArray(template)
-    ? template.map(templatePart).join("")
-    : template.replace(/\$\{(\w+)\}/g, (whole, name) => TEMPLATE_TYPES[name] ?? whole);
-  return create("TemplateLiteral", { type: "string", pattern: `^${body}$` }, options);
+  return updateSchema(schema, { "~unsafe": null });
 }
 
 export function Cyclic(defs, ref, options) {
   const $defs = {};
-  for (const [key, schema] of JsObject.entries(defs)) {
-    $defs[key] = copyWith(schema, {});
-    $defs[key].$id = key;
-  }
+  // Each definition carries its name as $id, which Ajv-style resolvers need.
+  for (const key of JsObject.getOwnPropertyNames(defs)) $defs[key] = updateSchema(defs[key], {}, { $id: key });
   return create("Cyclic", { $defs, $ref: ref }, options);
 }
 
@@ -315,13 +178,13 @@ export function IsKind(value, kind) {
   return IsSchema(value) && value["~kind"] === kind;
 }
 export function IsOptional(value) {
-  return IsSchema(value) && value["~optional"] === true;
+  return IsSchema(value) && "~optional" in value;
 }
 export function IsReadonly(value) {
-  return IsSchema(value) && value["~readonly"] === true;
+  return IsSchema(value) && "~readonly" in value;
 }
 export function IsUnsafe(value) {
-  return IsSchema(value) && JsObject.hasOwn(value, "~unsafe");
+  return IsSchema(value) && !JsArray.isArray(value) && "~unsafe" in value && value["~unsafe"] === null;
 }
 const kindGuard = (kind) => (value) => IsKind(value, kind);
 export const IsAny = kindGuard("Any");
@@ -356,6 +219,136 @@ export const IsLiteralString = literalGuard("string");
 export { Array as _Array_, Object as _Object_ };
 export * from "./typebox/callable.js";
 export * from "./typebox/codec.js";
+export { Call } from "./typebox/call.js";
+export { Script } from "./typebox/script.js";
+export {
+  Conditional,
+  ConditionalAction,
+  ConditionalDeferred,
+  ConditionalInstantiate,
+  Exclude,
+  ExcludeAction,
+  ExcludeDeferred,
+  ExcludeInstantiate,
+  Extract,
+  ExtractAction,
+  ExtractDeferred,
+  ExtractInstantiate,
+  NonNullable,
+  NonNullableAction,
+  NonNullableDeferred,
+  NonNullableInstantiate,
+} from "./typebox/conditional.js";
+export {
+  Broaden,
+  CanComposite,
+  Compare,
+  CompareResultDisjoint,
+  CompareResultEqual,
+  CompareResultLeftInside,
+  CompareResultRightInside,
+  Composite,
+  Distribute,
+  Evaluate,
+  EvaluateAction,
+  EvaluateDeferred,
+  EvaluateDependent,
+  EvaluateEnum,
+  EvaluateInstantiate,
+  EvaluateIntersect,
+  EvaluateTemplateLiteral,
+  EvaluateType,
+  EvaluateUnion,
+  EvaluateUnionFast,
+  Flatten,
+  Narrow,
+  Priority,
+} from "./typebox/evaluate.js";
+export { CyclicCandidates, CyclicCheck, CyclicDependencies, InstantiateCyclic, IsInterfaceDeferred } from "./typebox/cyclic.js";
+export {
+  Interface,
+  InterfaceAction,
+  InterfaceDeferred,
+  InterfaceInstantiate,
+  Mapped,
+  MappedAction,
+  MappedDeferred,
+  MappedInstantiate,
+  Module,
+  ModuleDeferred,
+  ModuleInstantiate,
+} from "./typebox/declarations.js";
+export { CyclicExtends, Extends, ExtendsResult } from "./typebox/extends.js";
+export {
+  Omit,
+  OmitAction,
+  OmitDeferred,
+  OmitInstantiate,
+  Partial,
+  PartialAction,
+  PartialDeferred,
+  PartialInstantiate,
+  Pick,
+  PickAction,
+  PickDeferred,
+  PickInstantiate,
+  Record,
+  RecordAction,
+  RecordDeferred,
+  RecordInstantiate,
+  Required,
+  RequiredAction,
+  RequiredArray,
+  RequiredDeferred,
+  RequiredInstantiate,
+} from "./typebox/objects.js";
+export {
+  CollapseToObject,
+  ConvertToIntegerKey,
+  CyclicTarget,
+  Index,
+  IndexAction,
+  IndexDeferred,
+  IndexInstantiate,
+  KeyOf,
+  KeyOfAction,
+  KeyOfDeferred,
+  KeyOfInstantiate,
+  KeysToIndexer,
+  PropertyKeys,
+  PropertyValues,
+} from "./typebox/indexed.js";
+export {
+  CapitalizeInstantiate,
+  ConstructorParametersInstantiate,
+  InstanceTypeInstantiate,
+  Instantiate,
+  LowercaseInstantiate,
+  ParametersInstantiate,
+  ReadonlyObjectInstantiate,
+  RefInstantiate,
+  ReturnTypeInstantiate,
+  UncapitalizeInstantiate,
+  UppercaseInstantiate,
+  WithInstantiate,
+} from "./typebox/instantiate.js";
+export {
+  IsTemplateLiteralDeferred,
+  ParseTemplateIntoTypes,
+  TemplateLiteral,
+  TemplateLiteralDeferred,
+  TemplateLiteralEncode,
+  TemplateLiteralFromString,
+  TemplateLiteralFromTypes,
+} from "./typebox/template-literal.js";
+export {
+  IsTemplateLiteralFinite,
+  IsTemplateLiteralPattern,
+  ParsePatternIntoTypes,
+  TemplateLiteralCreate,
+  TemplateLiteralDecode,
+  TemplateLiteralDecodeUnsafe,
+} from "./typebox/template-pattern.js";
 export { Deferred, IsDeferred } from "./typebox/deferred.js";
 export * from "./typebox/instructions.js";
 export * from "./typebox/intrinsics.js";
@@ -364,8 +357,10 @@ export * from "./typebox/options.js";
 export * from "./typebox/refine.js";
 
 const builders = {
+  Call,
   Capitalize,
   Codec,
+  Conditional,
   Constructor,
   ConstructorParameters,
   Decode,
@@ -373,13 +368,23 @@ const builders = {
   Dependent,
   Encode,
   EncodeBuilder,
+  Exclude,
+  Extends,
+  ExtendsResult,
+  Extract,
   Function: FunctionType,
   Generic,
   Identifier,
   Immutable,
+  Index,
   Infer,
   InstanceType,
+  Instantiate,
+  Interface,
   Lowercase,
+  Mapped,
+  Module,
+  NonNullable,
   Parameter,
   Parameters,
   ReadonlyObject,
@@ -390,6 +395,7 @@ const builders = {
   Refine,
   Rest,
   ReturnType,
+  Script,
   This,
   Uncapitalize,
   Uppercase,

@@ -22,6 +22,8 @@ import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
 import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
 import { addTypeboxCodecCases } from "./typebox-codec-cases.mjs";
+import { addTypeboxEvaluateCases } from "./typebox-evaluate-cases.mjs";
+import { addTypeboxScriptCases } from "./typebox-script-cases.mjs";
 import { addTypeboxTypeCases } from "./typebox-type-cases.mjs";
 import { addTypeboxValueDeltaCases } from "./typebox-value-delta-cases.mjs";
 
@@ -165,6 +167,8 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addTypeboxTypeCases(add, { typebox, value });
   addTypeboxCodecCases(add, { typebox, value, compile });
   addTypeboxValueDeltaCases(add, { value });
+  addTypeboxEvaluateCases(add, { typebox, value, compile });
+  addTypeboxScriptCases(add, { typebox, value });
 
   // --- Value.Check / Errors over valid and invalid values ----------------------
   const tool = () =>

@@ -146,8 +146,10 @@ export class SchemaChecker {
     this.context = options.context ?? {};
     this.pi = options.flavour === "pi-schema";
     this.ids = new Map();
+    // Only the root's own $ids resolve: TypeBox does not look inside the
+    // context's schemas for them (a cyclic type reached through the context
+    // cannot reach its own definitions there).
     this.index(root);
-    for (const schema of Object.values(this.context)) this.index(schema);
   }
 
   index(schema) {
@@ -156,7 +158,7 @@ export class SchemaChecker {
       return;
     }
     if (!isSchemaNode(schema)) return;
-    if (typeof schema.$id === "string" && !this.ids.has(schema.$id)) this.ids.set(schema.$id, schema);
+    if (typeof schema.$id === "string") this.ids.set(schema.$id, schema);
     for (const key of Object.keys(schema)) {
       if (key !== "const" && key !== "enum" && key !== "default" && key !== "examples") this.index(schema[key]);
     }

@@ -171,6 +171,7 @@ export class Converter {
       case "bigint":
         return orSame(toBigInt(value), value);
       case "undefined":
+      case "void":
         return orSame(toUndefined(value), value);
       case "array":
         return this.convertArray(node, value);
@@ -200,7 +201,9 @@ export class Converter {
     if (branches.some((branch) => this.passes(branch, value))) return this.convertMembers(node, value);
     for (const branch of branches) {
       const candidate = this.convertMembers(node, this.convert(branch, value));
-      if (this.passes(node, candidate)) return candidate;
+      // TypeBox takes the first passing conversion, but one to undefined
+      // reads as "none found" there, so the value stays as it was.
+      if (this.passes(node, candidate)) return candidate === undefined ? this.convertMembers(node, value) : candidate;
     }
     return this.convertMembers(node, value);
   }

@@ -4,6 +4,10 @@
 
 import { SchemaChecker, isObjectValue, isPlainRecord, kindOf, patternRegExp } from "./check.js";
 import { clone } from "./clone.js";
+import { Evaluate } from "./evaluate.js";
+import { Instantiate } from "./instantiate.js";
+import { updateSchema } from "./schema-object.js";
+import { TemplateLiteralDecode } from "./template-pattern.js";
 
 export class CreateError extends Error {
   constructor(type, message) {
@@ -47,10 +51,25 @@ export function create(context, type) {
     case "Number":
       return numberStart(type);
     case "Intersect":
-      return type.allOf.reduce((value, member) => {
-        const part = create(context, member);
-        return isPlainRecord(value) && isPlainRecord(part) ? { ...value, ...part } : part;
-      }, {});
+      // Created from the intersection's evaluated form: merged objects, narrowed types.
+      return create(context, Evaluate(Instantiate(context, type)));
+    case "Function": {
+      const returned = create(context, type.returnType);
+      return () => returned;
+    }
+    case "Constructor": {
+      const instance = create(context, type.instanceType);
+      return class {
+        constructor() {
+          Object.assign(this, instance);
+        }
+      };
+    }
+    case "TemplateLiteral": {
+      const decoded = TemplateLiteralDecode(type.pattern);
+      if (kindOf(decoded) === "String") throw new CreateError(type, "Unable to create TemplateLiteral due to infinite type expansion");
+      return create(context, decoded);
+    }
     case "Literal":
       return type.const;
     case "Never":
@@ -167,11 +186,10 @@ export function clean(context, type, value) {
     case "Ref":
       return Object.hasOwn(context, type.$ref) ? clean(context, context[type.$ref], value) : value;
     case "Intersect": {
-      const properties = {};
-      for (const member of type.allOf) if (kindOf(member) === "Object") Object.assign(properties, member.properties);
-      const merged = { type: "object", properties };
-      if (Object.hasOwn(type, "unevaluatedProperties")) merged.additionalProperties = type.unevaluatedProperties;
-      return clean(context, merged, value);
+      // Cleaned as its evaluated form, unevaluatedProperties read as additionalProperties.
+      const evaluated = Evaluate(Instantiate(context, type));
+      const extra = Object.hasOwn(type, "unevaluatedProperties") ? { additionalProperties: type.unevaluatedProperties } : {};
+      return clean(context, kindOf(evaluated) === "Object" ? updateSchema(evaluated, {}, extra) : evaluated, value);
     }
     case "Object": {
       if (!isPlainRecord(value)) return value;

@@ -131,8 +131,8 @@ class Explainer {
   }
 
   walkRef(out, instancePath, ref, value) {
-    const target = this.checker.resolve(ref);
-    if (target === undefined) return false;
+    // A reference that names nothing is the false schema, and says so.
+    const target = this.checker.resolve(ref) ?? false;
     const inner = new Collector();
     const ok = this.walk(inner, "#", instancePath, target, value);
     if (!ok) for (const error of inner.errors) out.add(error);

@@ -5,6 +5,7 @@
 
 import { Literal, Union } from "../typebox.js";
 import { Deferred, canCompute } from "./deferred.js";
+import { EvaluateTemplateLiteral } from "./evaluate.js";
 import { isKind, updateSchema } from "./schema-object.js";
 
 const capitalize = (text) => text[0].toUpperCase() + text.slice(1);
@@ -15,8 +16,9 @@ const uppercase = (text) => text.toUpperCase();
 function mapLiterals(mapping, type) {
   if (isKind(type, "Literal")) return Literal(typeof type.const === "string" ? mapping(type.const) : type.const);
   if (isKind(type, "Union")) return Union(type.anyOf.map((member) => mapLiterals(mapping, member)));
-  // TypeBox first expands a template literal into the strings it can match.
-  if (isKind(type, "TemplateLiteral")) throw new Error("pihost: typebox intrinsic string types over a TemplateLiteral are not implemented yet");
+  // A template literal is first expanded into the strings it can match (a
+  // string, when they are endless).
+  if (isKind(type, "TemplateLiteral")) return mapLiterals(mapping, EvaluateTemplateLiteral(type.pattern));
   return type;
 }
 

@@ -3,7 +3,9 @@
 // a deferred form; and ReadonlyObject (TypeScript's `Readonly<T>`) and With,
 // which apply them or annotations to a whole type.
 
-import { Array as ArrayType, Evaluate, Object as ObjectType, Tuple, Union } from "../typebox.js";
+import { Array as ArrayType, Cyclic, Evaluate, Object as ObjectType, Tuple, Union } from "../typebox.js";
+import { EvaluateDependent } from "./evaluate.js";
+import { CyclicTarget } from "./indexed.js";
 import { Deferred, canCompute } from "./deferred.js";
 import { discardKeys, isKind, updateSchema } from "./schema-object.js";
 
@@ -78,9 +80,9 @@ function readonlyOf(type) {
   }
   if (isKind(type, "Union")) return Union(type.anyOf.map(readonlyOf));
   if (isKind(type, "Intersect")) return readonlyOf(Evaluate(type));
-  if (isKind(type, "Cyclic") || isKind(type, "Dependent")) {
-    throw new Error("pihost: typebox.ReadonlyObject of a Cyclic or Dependent type is not implemented yet");
-  }
+  if (isKind(type, "Dependent")) return readonlyOf(EvaluateDependent(type.if, type.then, type.else));
+  // A cyclic type gets its target declaration made readonly in place.
+  if (isKind(type, "Cyclic")) return Cyclic({ ...type.$defs, [type.$ref]: readonlyOf(CyclicTarget(type.$defs, type.$ref)) }, type.$ref);
   return type;
 }
 

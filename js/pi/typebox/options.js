@@ -4,6 +4,7 @@
 
 import { Integer, Number, String } from "../typebox.js";
 import { createSchema, discardKeys } from "./schema-object.js";
+import { TemplateLiteralDecodeUnsafe } from "./template-pattern.js";
 
 export function ArrayOptions(type) {
   return discardKeys(type, ["~kind", "type", "items"]);
@@ -41,7 +42,7 @@ export function RecordPatternToType(pattern) {
   if (pattern === "^.*$") return String();
   if (pattern === "^-?(?:0|[1-9][0-9]*)$") return Integer();
   if (pattern === "^-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?$") return Number();
-  throw new Error("pihost: typebox.RecordKey of a template literal pattern is not implemented yet");
+  return TemplateLiteralDecodeUnsafe(pattern);
 }
 export function RecordKey(type) {
   return RecordPatternToType(RecordPattern(type));

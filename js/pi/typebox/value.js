@@ -12,10 +12,11 @@ import { AssertError, ParseError } from "./value-errors.js";
 import { Delete, Diff, Edit, Insert, Patch, Update } from "./delta.js";
 import { Hash } from "./hash.js";
 import { Pipeline } from "./pipeline.js";
+import { Repair, UnionPrioritySort, UnionScoreSelect } from "./repair.js";
 import * as Pointer from "./pointer.js";
 import { DecodeError, DecodeUnsafe, EncodeError, EncodeUnsafe, HasCodec, IsOptionalUndefined, decode, encode } from "./value-codec.js";
 
-export { Delete, Diff, Edit, Hash, Insert, Patch, Pipeline, Pointer, Update };
+export { Delete, Diff, Edit, Hash, Insert, Patch, Pipeline, Pointer, Repair, UnionPrioritySort, UnionScoreSelect, Update };
 export { AssertError, CreateError, DecodeError, DecodeUnsafe, EncodeError, EncodeUnsafe, HasCodec, IsOptionalUndefined, ParseError };
 
 function contextTypeValue(args) {
@@ -46,6 +47,20 @@ export function Parse(...args) {
   if (Check(context, type, value)) return value;
   throw new ParseError(value, Errors(context, type, value));
 }
+
+function assertParsed(context, type, value) {
+  if (!Check(context, type, value)) throw new ParseError(value, Errors(context, type, value));
+  return value;
+}
+
+/** TypeBox's corrective parse: a copy given defaults, converted and cleaned, then checked. */
+export const Parser = Pipeline([
+  (_context, _type, value) => Clone(value),
+  (context, type, value) => Default(context, type, value),
+  (context, type, value) => Convert(context, type, value),
+  (context, type, value) => Clean(context, type, value),
+  assertParsed,
+]);
 
 /** The value converted towards the type where a reasonable conversion exists. */
 export function Convert(...args) {
@@ -93,6 +108,6 @@ export function Equal(left, right) {
   return deepEqual(left, right);
 }
 
-export const Value = { Assert, Check, Clean, Clone, Convert, Create, Decode, Default, Diff, Encode, Equal, Errors, HasCodec, Hash, Parse, Patch, Pointer };
+export const Value = { Assert, Check, Clean, Clone, Convert, Create, Decode, Default, Diff, Encode, Equal, Errors, HasCodec, Hash, Parse, Patch, Pointer, Repair };
 
 export default Value;
