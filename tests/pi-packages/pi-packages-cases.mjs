@@ -538,7 +538,9 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
     const runs = [
       agent.withFileMutationQueue(path, async () => {
         log.push("a-start");
-        await pause(20);
+        // Long enough for the other two calls to register (each resolves
+        // its path first, a file-system call) on a loaded machine.
+        await pause(250);
         log.push("a-end");
         return "a";
       }),
