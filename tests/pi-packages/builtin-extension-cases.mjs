@@ -223,6 +223,32 @@ export function addBuiltinExtensionCases(add, agent) {
     return { client, stderr: client.getStderr(), prototypeNames };
   });
 
+  add("RpcClient: handleLine routes responses and events", () => {
+    const client = new agent.RpcClient();
+    const seen = [];
+    const resolved = [];
+    client.onEvent((event) => {
+      seen.push(["first", event]);
+      if (event.boom) throw new Error("listener failed");
+    });
+    client.onEvent((event) => seen.push(["second", event]));
+    client.pendingRequests.set("req_1", { resolve: (response) => resolved.push(response), reject: () => resolved.push("rejected") });
+    client.handleLine('{"type":"response","id":"req_1","success":true}');
+    client.handleLine('{"type":"response","id":"req_1","success":true,"again":1}');
+    client.handleLine('{"type":"response","success":false}');
+    client.handleLine("garbage");
+    client.handleLine('{"type":"x","boom":true}');
+    client.handleLine("null");
+    client.handleLine('{"type":"after"}');
+    let data;
+    try {
+      data = [client.getData({ success: true, data: { a: 1 } }), client.getData({ success: false, error: "nope" })];
+    } catch (error) {
+      data = { threw: error.message };
+    }
+    return { seen, resolved, pending: client.pendingRequests.size, data, exit: client.createProcessExitError(null, "SIGTERM").message };
+  });
+
   add("RpcClient: send before start", async () => {
     const client = new agent.RpcClient();
     try {
