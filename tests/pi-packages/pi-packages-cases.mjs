@@ -17,6 +17,7 @@ import {
   addModelResolverCases,
   addTrustAndCredentialCases,
 } from "./agent-session-cases.mjs";
+import { addBuiltinExtensionCases } from "./builtin-extension-cases.mjs";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
@@ -1155,5 +1156,6 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addTrustAndCredentialCases(add, { agent });
   addModelResolverCases(add, { agent });
   addAgentSessionRuntimeCases(add, { ai, agent });
+  addBuiltinExtensionCases(add, agent);
   return cases;
 }
