@@ -93,6 +93,7 @@ export { HStack, VStack } from "./pi-tui/components/stack.js";
 export { ScrollView } from "./pi-tui/components/scroll-view.js";
 export { MouseRegion } from "./pi-tui/components/mouse-region.js";
 export { CombinedAutocompleteProvider } from "./pi-tui/autocomplete.js";
+export { Marked } from "./pi-tui/marked.js";
 
 /**
  * pi's native clipboard helper is a Node addon; pihost loads no native
