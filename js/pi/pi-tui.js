@@ -94,6 +94,7 @@ export { ScrollView } from "./pi-tui/components/scroll-view.js";
 export { MouseRegion } from "./pi-tui/components/mouse-region.js";
 export { CombinedAutocompleteProvider } from "./pi-tui/autocomplete.js";
 export { Marked } from "./pi-tui/marked.js";
+export { renderLatex } from "./pi-tui/latex.js";
 
 /**
  * pi's native clipboard helper is a Node addon; pihost loads no native

@@ -5,6 +5,7 @@
 // drift apart. Every result is keyed by a readable case id.
 
 import { layoutCases } from "./pi-tui-layout-cases.mjs";
+import { latexCases } from "./pi-tui-latex-cases.mjs";
 import { markedCases } from "./pi-tui-marked-cases.mjs";
 
 const ESC = "\x1b";
@@ -866,6 +867,7 @@ export function runCases(tui) {
   colorCases(tui, needs);
   layoutCases(tui, needs);
   markedCases(tui, needs);
+  latexCases(tui, needs);
   return results;
 }
 
