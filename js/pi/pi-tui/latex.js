@@ -144,8 +144,8 @@ class MathReader {
     return value;
   }
 
-  peek(offset = 0) {
-    return this.source[this.at + offset];
+  peek() {
+    return this.source[this.at];
   }
 
   skipWhile(pattern) {
