@@ -19,6 +19,7 @@ import {
 } from "./agent-session-cases.mjs";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
+import { addPowerShellCases } from "./powershell-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
 import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
 import { addTypeboxCodecCases } from "./typebox-codec-cases.mjs";
@@ -1153,5 +1154,6 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addTrustAndCredentialCases(add, { agent });
   addModelResolverCases(add, { agent });
   addAgentSessionRuntimeCases(add, { ai, agent });
+  addPowerShellCases(add, agent);
   return cases;
 }
