@@ -1,0 +1,370 @@
+// pi's DefaultResourceLoader: the skills, prompt templates, themes, context
+// files, system prompt and extensions a session starts with. pihost builds
+// the parts that need no other machinery: explicit skill and prompt paths,
+// context files, SYSTEM.md / APPEND_SYSTEM.md, the overrides, and an empty
+// extension set. What needs pi's package manager (settings packages and
+// resource entries, auto-discovered resource directories), loading
+// extensions (inline factories, extension paths) or loading themes throws
+// pihost's not-implemented error naming it, instead of quietly loading less
+// than pi would.
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { hostEnv } from "../host-env.js";
+import { dirname, join, resolve, sep } from "node:path";
+import { createEventBus } from "./event-bus.js";
+import { createExtensionRuntime } from "./extension-runtime.js";
+import { canonicalizePath, pathsEqual, resolvePath } from "./paths.js";
+import { loadProjectContextFiles } from "./project-context.js";
+import { loadPromptTemplates } from "./prompt-template-files.js";
+import { SettingsManager } from "./settings-manager.js";
+import { loadSkills } from "./skills.js";
+
+const CONFIG_DIR_NAME = ".pi";
+const BUILTIN_PATH_PREFIX = "builtin:";
+const RESOURCE_TYPES = ["extensions", "skills", "prompts", "themes"];
+const REMOTE_SOURCE_PREFIXES = ["npm:", "git:", "github:", "http:", "https:", "ssh:", "builtin:"];
+
+const notImplemented = (what) => new Error(`pihost: DefaultResourceLoader ${what} is not implemented yet`);
+
+const stripBom = (text) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+const isLocalPath = (value) => !REMOTE_SOURCE_PREFIXES.some((prefix) => value.trim().startsWith(prefix));
+const isSyntheticPath = (path) => path.startsWith(BUILTIN_PATH_PREFIX) || path.startsWith("<");
+const resourcePathKey = (path) => (isSyntheticPath(path) ? path : resolve(canonicalizePath(path)));
+
+/** A built-in extension (`builtin:<name>` paths take their code from it), as opposed to an inline factory. */
+export function isBuiltinExtension(input) {
+  return typeof input !== "function" && input.builtin === true;
+}
+
+/** The source of a path that names no file: `builtin`, or the prefix of `<kind:name>`. */
+function syntheticPathSource(path) {
+  if (path.startsWith(BUILTIN_PATH_PREFIX)) return "builtin";
+  if (path.startsWith("<") && path.endsWith(">")) return path.slice(1, -1).split(":")[0] || "temporary";
+  return undefined;
+}
+
+/** A system prompt given as a file's path reads the file; anything else is the text itself. */
+function promptText(input, description) {
+  if (!input) return undefined;
+  if (!existsSync(input)) return input;
+  try {
+    return stripBom(readFileSync(input, "utf-8"));
+  } catch (error) {
+    console.error(`Warning: Could not read ${description} file ${input}: ${error}`);
+    return input;
+  }
+}
+
+/** Whether `dir` holds anything: an empty or missing directory contributes nothing to pi's discovery. */
+function hasEntries(dir) {
+  try {
+    return statSync(dir).isDirectory() && readdirSync(dir).length > 0;
+  } catch {
+    return false;
+  }
+}
+
+function gitRepoRoot(startDir) {
+  for (let dir = resolve(startDir); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/** `.agents/skills` in cwd and each parent, up to the git root (or the filesystem root outside a repository). */
+function ancestorAgentsSkillDirs(cwd) {
+  const dirs = [];
+  const root = gitRepoRoot(cwd);
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    dirs.push(join(dir, ".agents", "skills"));
+    if ((root && dir === root) || dirname(dir) === dir) return dirs;
+  }
+}
+
+export class DefaultResourceLoader {
+  #cwd;
+  #agentDir;
+  #settingsManager;
+  #eventBus;
+  #options;
+  #extensionFactories;
+  #builtinExtensions;
+  #extensionsResult;
+  #skills = [];
+  #skillDiagnostics = [];
+  #prompts = [];
+  #promptDiagnostics = [];
+  #themes = [];
+  #themeDiagnostics = [];
+  #agentsFiles = [];
+  #systemPrompt;
+  #systemPromptSourcePath;
+  #appendSystemPrompt = [];
+  #appendSystemPromptSourcePaths = [];
+
+  constructor(options) {
+    this.#cwd = resolvePath(options.cwd);
+    this.#agentDir = resolvePath(options.agentDir);
+    this.#settingsManager = options.settingsManager ?? SettingsManager.create(this.#cwd, this.#agentDir);
+    this.#eventBus = options.eventBus ?? createEventBus();
+    const factories = options.extensionFactories ?? [];
+    this.#extensionFactories = factories.filter((input) => !isBuiltinExtension(input));
+    this.#builtinExtensions = factories.filter(isBuiltinExtension);
+    this.#options = {
+      additionalExtensionPaths: options.additionalExtensionPaths ?? [],
+      additionalSkillPaths: options.additionalSkillPaths ?? [],
+      additionalPromptTemplatePaths: options.additionalPromptTemplatePaths ?? [],
+      additionalThemePaths: options.additionalThemePaths ?? [],
+      noExtensions: options.noExtensions ?? false,
+      noSkills: options.noSkills ?? false,
+      noPromptTemplates: options.noPromptTemplates ?? false,
+      noThemes: options.noThemes ?? false,
+      noContextFiles: options.noContextFiles ?? false,
+      systemPrompt: options.systemPrompt,
+      appendSystemPrompt: options.appendSystemPrompt,
+      extensionsOverride: options.extensionsOverride,
+      skillsOverride: options.skillsOverride,
+      promptsOverride: options.promptsOverride,
+      themesOverride: options.themesOverride,
+      agentsFilesOverride: options.agentsFilesOverride,
+      systemPromptOverride: options.systemPromptOverride,
+      appendSystemPromptOverride: options.appendSystemPromptOverride,
+    };
+    this.#extensionsResult = { extensions: [], errors: [], runtime: createExtensionRuntime() };
+  }
+
+  getExtensions() {
+    return this.#extensionsResult;
+  }
+
+  getSkills() {
+    return { skills: this.#skills, diagnostics: this.#skillDiagnostics };
+  }
+
+  getPrompts() {
+    return { prompts: this.#prompts, diagnostics: this.#promptDiagnostics };
+  }
+
+  getThemes() {
+    return { themes: this.#themes, diagnostics: this.#themeDiagnostics };
+  }
+
+  getAgentsFiles() {
+    return { agentsFiles: this.#agentsFiles };
+  }
+
+  getSystemPrompt() {
+    return this.#systemPrompt;
+  }
+
+  getSystemPromptSource() {
+    return this.#systemPromptSourcePath ? { path: this.#systemPromptSourcePath } : undefined;
+  }
+
+  getAppendSystemPrompt() {
+    return this.#appendSystemPrompt;
+  }
+
+  getAppendSystemPromptSources() {
+    return this.#appendSystemPromptSourcePaths.map((path) => ({ path }));
+  }
+
+  extendResources(paths) {
+    const given = RESOURCE_TYPES.slice(1).filter((type) => (paths[type === "prompts" ? "promptPaths" : `${type.slice(0, -1)}Paths`] ?? []).length > 0);
+    if (given.length > 0) throw notImplemented(`extendResources (${given.join(", ")} that extensions bring)`);
+  }
+
+  async loadProjectTrustExtensions() {
+    this.#settingsManager.setProjectTrusted(false);
+    await this.#settingsManager.reload();
+    this.#assertNoExtensionsToLoad();
+    return this.#emptyExtensionSet();
+  }
+
+  async reload(options) {
+    let preTrust;
+    if (options?.resolveProjectTrust) {
+      preTrust = await this.loadProjectTrustExtensions();
+      this.#settingsManager.setProjectTrusted(await options.resolveProjectTrust({ extensionsResult: preTrust }));
+    }
+    await this.#settingsManager.reload();
+    this.#assertNothingToDiscover();
+    this.#assertNoExtensionsToLoad();
+    const options_ = this.#options;
+
+    const extensionsResult = preTrust ? { ...this.#emptyExtensionSet(), runtime: preTrust.runtime } : this.#emptyExtensionSet();
+    this.#extensionsResult = options_.extensionsOverride ? options_.extensionsOverride(extensionsResult) : extensionsResult;
+
+    this.#loadSkills();
+    this.#loadPrompts();
+    this.#loadThemes();
+
+    const agentsFiles = { agentsFiles: options_.noContextFiles ? [] : loadProjectContextFiles({ cwd: this.#cwd, agentDir: this.#agentDir }) };
+    this.#agentsFiles = (options_.agentsFilesOverride ? options_.agentsFilesOverride(agentsFiles) : agentsFiles).agentsFiles;
+
+    const systemPromptSource = options_.systemPrompt ?? this.#discoverPromptFile("SYSTEM.md");
+    const systemPrompt = promptText(systemPromptSource, "system prompt");
+    this.#systemPrompt = options_.systemPromptOverride ? options_.systemPromptOverride(systemPrompt) : systemPrompt;
+    this.#systemPromptSourcePath = systemPromptSource && existsSync(systemPromptSource) ? resolvePath(systemPromptSource) : undefined;
+
+    let appendSources = options_.appendSystemPrompt;
+    if (!appendSources) {
+      const discovered = this.#discoverPromptFile("APPEND_SYSTEM.md");
+      appendSources = discovered ? [discovered] : [];
+    }
+    const append = appendSources.map((source) => promptText(source, "append system prompt")).filter((text) => text !== undefined);
+    this.#appendSystemPrompt = options_.appendSystemPromptOverride ? options_.appendSystemPromptOverride(append) : append;
+    this.#appendSystemPromptSourcePaths = appendSources.filter((source) => existsSync(source)).map((source) => resolvePath(source));
+  }
+
+  // pi's loader hands out an empty set with no warnings when nothing loads.
+  #emptyExtensionSet() {
+    return { extensions: [], errors: [], warnings: [], runtime: createExtensionRuntime() };
+  }
+
+  #assertNoExtensionsToLoad() {
+    const { additionalExtensionPaths } = this.#options;
+    const inline = [...this.#extensionFactories, ...this.#builtinExtensions];
+    if (inline.length > 0) throw notImplemented("loading extension factories (extensions loaded by a resource loader)");
+    if (additionalExtensionPaths.length > 0) {
+      throw notImplemented(`loading extension paths (${additionalExtensionPaths.join(", ")}) as extensions of a resource loader`);
+    }
+  }
+
+  /**
+   * pi's package manager reads settings packages and resource entries and
+   * the resource directories; a disabled kind (noSkills, …) is read but
+   * unused, and an empty or missing directory contributes nothing.
+   */
+  #assertNothingToDiscover() {
+    const globalSettings = this.#settingsManager.getGlobalSettings();
+    const projectSettings = this.#settingsManager.getProjectSettings();
+    if ((globalSettings.packages ?? []).length > 0 || (projectSettings.packages ?? []).length > 0) {
+      throw notImplemented("resolving settings packages (pi's package manager)");
+    }
+    const { noExtensions, noSkills, noPromptTemplates, noThemes } = this.#options;
+    const wanted = { extensions: !noExtensions, skills: !noSkills, prompts: !noPromptTemplates, themes: !noThemes };
+    const trusted = this.#settingsManager.isProjectTrusted();
+    const projectBase = join(this.#cwd, CONFIG_DIR_NAME);
+    const userAgentsSkills = join(hostEnv().HOME || homedir(), ".agents", "skills");
+    for (const type of RESOURCE_TYPES) {
+      if (!wanted[type]) continue;
+      const entries = [...(globalSettings[type] ?? []), ...(projectSettings[type] ?? [])];
+      if (entries.length > 0) throw notImplemented(`resolving the ${type} entries of settings (pi's package manager)`);
+      const dirs = [join(this.#agentDir, type)];
+      if (trusted) dirs.push(join(projectBase, type));
+      if (type === "skills") {
+        dirs.push(userAgentsSkills);
+        if (trusted) dirs.push(...ancestorAgentsSkillDirs(this.#cwd).filter((dir) => !pathsEqual(dir, userAgentsSkills)));
+      }
+      const found = dirs.find(hasEntries);
+      if (found) throw notImplemented(`discovering ${type} in ${found} (pi's package manager)`);
+    }
+  }
+
+  #discoverPromptFile(name) {
+    const projectPath = join(this.#cwd, CONFIG_DIR_NAME, name);
+    if (this.#settingsManager.isProjectTrusted() && existsSync(projectPath)) return projectPath;
+    const globalPath = join(this.#agentDir, name);
+    return existsSync(globalPath) ? globalPath : undefined;
+  }
+
+  /** Paths as pi merges them: resolved against cwd, the first of each real path kept. */
+  #mergePaths(paths) {
+    const merged = [];
+    const seen = new Set();
+    for (const path of paths) {
+      const resolved = isSyntheticPath(path) ? path : resolvePath(path.trim(), this.#cwd);
+      const key = resourcePathKey(resolved);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      merged.push(resolved);
+    }
+    return merged;
+  }
+
+  /** Missing local paths among `given`, reported once each, unless a diagnostic already names them. */
+  #reportMissing(given, diagnostics, message, { localOnly = true } = {}) {
+    for (const path of given) {
+      if (localOnly && !isLocalPath(path)) continue;
+      const resolved = isSyntheticPath(path) ? path : resolvePath(path.trim(), this.#cwd);
+      if (!existsSync(resolved) && !diagnostics.some((diagnostic) => diagnostic.path === resolved)) {
+        diagnostics.push({ type: "error", message, path: resolved });
+      }
+    }
+  }
+
+  #loadSkills() {
+    const { additionalSkillPaths, noSkills, skillsOverride } = this.#options;
+    const paths = this.#mergePaths(additionalSkillPaths);
+    const loaded = noSkills && paths.length === 0 ? { skills: [], diagnostics: [] } : loadSkills({ cwd: this.#cwd, agentDir: this.#agentDir, skillPaths: paths, includeDefaults: false });
+    const result = skillsOverride ? skillsOverride(loaded) : loaded;
+    this.#skills = result.skills.map((skill) => ({ ...skill, sourceInfo: skill.sourceInfo ?? this.#defaultSourceInfo(skill.filePath) }));
+    this.#skillDiagnostics = result.diagnostics;
+    this.#reportMissing(additionalSkillPaths, this.#skillDiagnostics, "Skill path does not exist");
+  }
+
+  #loadPrompts() {
+    const { additionalPromptTemplatePaths, noPromptTemplates, promptsOverride } = this.#options;
+    const paths = this.#mergePaths(additionalPromptTemplatePaths);
+    let loaded = { prompts: [], diagnostics: [] };
+    if (!(noPromptTemplates && paths.length === 0)) {
+      const { templates, diagnostics } = loadPromptTemplates({ cwd: this.#cwd, agentDir: this.#agentDir, promptPaths: paths, includeDefaults: false });
+      const byName = new Map();
+      const collisions = [];
+      for (const prompt of templates) {
+        const winner = byName.get(prompt.name);
+        if (!winner) {
+          byName.set(prompt.name, prompt);
+          continue;
+        }
+        collisions.push({
+          type: "collision",
+          message: `name "/${prompt.name}" collision`,
+          path: prompt.filePath,
+          collision: { resourceType: "prompt", name: prompt.name, winnerPath: winner.filePath, loserPath: prompt.filePath },
+        });
+      }
+      loaded = { prompts: [...byName.values()], diagnostics: [...diagnostics, ...collisions] };
+    }
+    const result = promptsOverride ? promptsOverride(loaded) : loaded;
+    this.#prompts = result.prompts.map((prompt) => ({ ...prompt, sourceInfo: prompt.sourceInfo ?? this.#defaultSourceInfo(prompt.filePath) }));
+    this.#promptDiagnostics = result.diagnostics;
+    this.#reportMissing(additionalPromptTemplatePaths, this.#promptDiagnostics, "Prompt template path does not exist");
+  }
+
+  #loadThemes() {
+    const { additionalThemePaths, themesOverride } = this.#options;
+    const paths = this.#mergePaths(additionalThemePaths);
+    const diagnostics = [];
+    for (const path of paths) {
+      if (!existsSync(path)) {
+        diagnostics.push({ type: "warning", message: "theme path does not exist", path });
+        continue;
+      }
+      throw notImplemented(`loading themes (${path})`);
+    }
+    const loaded = { themes: [], diagnostics };
+    const result = themesOverride ? themesOverride(loaded) : loaded;
+    this.#themes = result.themes;
+    this.#themeDiagnostics = result.diagnostics;
+    this.#reportMissing(additionalThemePaths, this.#themeDiagnostics, "Theme path does not exist", { localOnly: false });
+  }
+
+  /** Where a resource found outside any package came from: the user's or the project's directories, else a temporary path. */
+  #defaultSourceInfo(filePath) {
+    const synthetic = syntheticPathSource(filePath);
+    if (synthetic) return { path: filePath, source: synthetic, scope: "temporary", origin: "top-level" };
+    const path = resolve(filePath);
+    for (const [base, scope] of [
+      [this.#agentDir, "user"],
+      [join(this.#cwd, CONFIG_DIR_NAME), "project"],
+    ]) {
+      for (const type of ["skills", "prompts", "themes", "extensions"]) {
+        const root = join(base, type);
+        if (path === root || path.startsWith(`${root}${sep}`)) return { path: filePath, source: "local", scope, origin: "top-level", baseDir: root };
+      }
+    }
+    return { path: filePath, source: "local", scope: "temporary", origin: "top-level", baseDir: statSync(path).isDirectory() ? path : resolve(path, "..") };
+  }
+}
