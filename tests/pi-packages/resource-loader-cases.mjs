@@ -276,6 +276,63 @@ export function addResourceLoaderCases(add, agent) {
     }),
   );
 
+  const DISCOVERABLE = {
+    "agent/skills/user-skill/SKILL.md": SKILL("user-skill", "From the agent dir"),
+    "agent/skills/loose.md": SKILL("loose", "A loose file at the root"),
+    "agent/skills/group/nested.md": SKILL("nested", "Not a skill: loose files count only at the root"),
+    "agent/skills/group/deep/SKILL.md": SKILL("deep", "Found below a plain directory"),
+    "agent/skills/.hidden/SKILL.md": SKILL("hidden", "Dot directories are skipped"),
+    "agent/skills/node_modules/x/SKILL.md": SKILL("in-modules", "node_modules is skipped"),
+    "agent/skills/.gitignore": "ignored-skill/\n",
+    "agent/skills/ignored-skill/SKILL.md": SKILL("ignored-skill", "Hidden by .gitignore"),
+    "agent/skills/shared/SKILL.md": SKILL("shared", "The user's copy"),
+    "agent/prompts/user-prompt.md": "---\ndescription: user prompt\n---\nuser body\n",
+    "agent/prompts/sub/skipped.md": "prompts are not searched below the top\n",
+    "agent/prompts/.ignore": "ignored-prompt.md\n",
+    "agent/prompts/ignored-prompt.md": "ignored\n",
+    "agent/prompts/notes.txt": "not markdown\n",
+    "home/.agents/skills/home-skill/SKILL.md": SKILL("home-skill", "From ~/.agents"),
+    "home/.agents/skills/top.md": SKILL("top", "Not a skill: agents mode counts loose files only below the root"),
+    "home/.agents/skills/group/inner.md": SKILL("inner", "A loose file below the root"),
+    "work/project/.pi/skills/project-skill/SKILL.md": SKILL("project-skill", "From the project"),
+    "work/project/.pi/skills/shared/SKILL.md": SKILL("shared", "The project's copy"),
+    "work/project/.pi/prompts/project-prompt.md": "project body\n",
+    "work/project/.agents/skills/agents-skill/SKILL.md": SKILL("agents-skill", "From the project's .agents"),
+    "work/.agents/skills/above-root/SKILL.md": SKILL("above-root", "Above the git root: not searched"),
+  };
+  const sortByName = (items) => items.sort((a, b) => a.name.localeCompare(b.name));
+  add("resource loader: discovered skills and prompts, project untrusted", () =>
+    inTree(DISCOVERABLE, async ({ cwd, agentDir }) => {
+      const loader = new DefaultResourceLoader({ cwd, agentDir, noExtensions: true, noThemes: true, settingsManager: SettingsManager.create(cwd, agentDir, { projectTrusted: false }) });
+      await loader.reload();
+      return { skills: sortByName(loader.getSkills().skills), skillDiagnostics: loader.getSkills().diagnostics, prompts: sortByName(loader.getPrompts().prompts), promptDiagnostics: loader.getPrompts().diagnostics };
+    }),
+  );
+  add("resource loader: discovered skills and prompts, project trusted", () =>
+    inTree(DISCOVERABLE, async ({ cwd, agentDir }) => {
+      const loader = new DefaultResourceLoader({ cwd, agentDir, noExtensions: true, noThemes: true, settingsManager: SettingsManager.create(cwd, agentDir, { projectTrusted: true }) });
+      await loader.reload();
+      const { skills, diagnostics } = loader.getSkills();
+      return { skills: sortByName(skills), diagnostics: diagnostics.map((d) => ({ ...d, path: d.path })), prompts: sortByName(loader.getPrompts().prompts) };
+    }),
+  );
+  add("resource loader: discovered resources with explicit paths and noSkills", () =>
+    inTree({ ...DISCOVERABLE, "extra/extra-skill/SKILL.md": SKILL("extra-skill", "Given explicitly") }, async ({ tmp, cwd, agentDir }) => {
+      const loader = new DefaultResourceLoader({
+        cwd,
+        agentDir,
+        noExtensions: true,
+        noThemes: true,
+        noSkills: true,
+        additionalSkillPaths: [path.join(tmp, "extra"), path.join(agentDir, "skills/user-skill")],
+        additionalPromptTemplatePaths: [path.join(agentDir, "prompts/user-prompt.md")],
+        settingsManager: SettingsManager.create(cwd, agentDir, { projectTrusted: true }),
+      });
+      await loader.reload();
+      return { skills: sortByName(loader.getSkills().skills), prompts: sortByName(loader.getPrompts().prompts) };
+    }),
+  );
+
   add("session services: created over a given model runtime", () =>
     inTree({ "agent/AGENTS.md": "global agents\n" }, async ({ cwd, agentDir }) => {
       const calls = [];

@@ -1,21 +1,22 @@
 // pi's DefaultResourceLoader: the skills, prompt templates, themes, context
 // files, system prompt and extensions a session starts with. pihost builds
-// the parts that need no other machinery: explicit skill and prompt paths,
-// context files, SYSTEM.md / APPEND_SYSTEM.md, the overrides, and an empty
-// extension set. What needs pi's package manager (settings packages and
-// resource entries, auto-discovered resource directories), loading
-// extensions (inline factories, extension paths) or loading themes throws
-// pihost's not-implemented error naming it, instead of quietly loading less
-// than pi would.
+// what needs no other machinery: skills and prompt templates from explicit
+// paths and from the resource directories pi discovers them in, context
+// files, SYSTEM.md / APPEND_SYSTEM.md, the overrides, and an empty extension
+// set. What needs more of pi's package manager (settings packages and
+// resource entries), loading extensions (inline factories, extension paths,
+// discovered extension files) or loading themes throws pihost's
+// not-implemented error naming it, instead of quietly loading less than pi.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { hostEnv } from "../host-env.js";
 import { dirname, join, resolve, sep } from "node:path";
 import { createEventBus } from "./event-bus.js";
 import { createExtensionRuntime } from "./extension-runtime.js";
-import { canonicalizePath, pathsEqual, resolvePath } from "./paths.js";
+import { canonicalizePath, isPathWithin, pathsEqual, resolvePath } from "./paths.js";
 import { loadProjectContextFiles } from "./project-context.js";
 import { loadPromptTemplates } from "./prompt-template-files.js";
+import { ancestorAgentsSkillDirs, collectSkillEntries, collectTopLevelFiles } from "./resource-discovery.js";
 import { SettingsManager } from "./settings-manager.js";
 import { loadSkills } from "./skills.js";
 
@@ -64,21 +65,22 @@ function hasEntries(dir) {
   }
 }
 
-function gitRepoRoot(startDir) {
-  for (let dir = resolve(startDir); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".git"))) return dir;
-    if (dirname(dir) === dir) return null;
-  }
+/** pi's precedence of resources: the project's before the user's, local entries before discovered ones, packages last. */
+function precedenceRank(metadata) {
+  if (metadata.source === "builtin") return 5;
+  if (metadata.origin === "package") return 4;
+  return (metadata.scope === "project" ? 0 : 2) + (metadata.source === "local" ? 0 : 1);
 }
 
-/** `.agents/skills` in cwd and each parent, up to the git root (or the filesystem root outside a repository). */
-function ancestorAgentsSkillDirs(cwd) {
-  const dirs = [];
-  const root = gitRepoRoot(cwd);
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    dirs.push(join(dir, ".agents", "skills"));
-    if ((root && dir === root) || dirname(dir) === dir) return dirs;
-  }
+function sourceInfoOf(path, metadata) {
+  return {
+    path,
+    source: metadata.source,
+    scope: metadata.scope,
+    origin: metadata.origin,
+    baseDir: metadata.baseDir,
+    ...(metadata.changelogPath ? { changelogPath: metadata.changelogPath } : {}),
+  };
 }
 
 export class DefaultResourceLoader {
@@ -188,15 +190,15 @@ export class DefaultResourceLoader {
       this.#settingsManager.setProjectTrusted(await options.resolveProjectTrust({ extensionsResult: preTrust }));
     }
     await this.#settingsManager.reload();
-    this.#assertNothingToDiscover();
+    const discovered = this.#discover();
     this.#assertNoExtensionsToLoad();
     const options_ = this.#options;
 
     const extensionsResult = preTrust ? { ...this.#emptyExtensionSet(), runtime: preTrust.runtime } : this.#emptyExtensionSet();
     this.#extensionsResult = options_.extensionsOverride ? options_.extensionsOverride(extensionsResult) : extensionsResult;
 
-    this.#loadSkills();
-    this.#loadPrompts();
+    this.#loadSkills(discovered);
+    this.#loadPrompts(discovered);
     this.#loadThemes();
 
     const agentsFiles = { agentsFiles: options_.noContextFiles ? [] : loadProjectContextFiles({ cwd: this.#cwd, agentDir: this.#agentDir }) };
@@ -232,11 +234,15 @@ export class DefaultResourceLoader {
   }
 
   /**
-   * pi's package manager reads settings packages and resource entries and
-   * the resource directories; a disabled kind (noSkills, …) is read but
-   * unused, and an empty or missing directory contributes nothing.
+   * What pi's package manager finds without packages: skills and prompt
+   * templates from the resource directories, in pi's precedence (the
+   * project's before the user's), with the metadata their source info is
+   * made from. Settings packages, settings resource entries (paths and
+   * override patterns) and non-empty extension or theme directories need
+   * machinery pihost does not have; a kind that is disabled (noThemes, …)
+   * is not looked for.
    */
-  #assertNothingToDiscover() {
+  #discover() {
     const globalSettings = this.#settingsManager.getGlobalSettings();
     const projectSettings = this.#settingsManager.getProjectSettings();
     if ((globalSettings.packages ?? []).length > 0 || (projectSettings.packages ?? []).length > 0) {
@@ -246,20 +252,65 @@ export class DefaultResourceLoader {
     const wanted = { extensions: !noExtensions, skills: !noSkills, prompts: !noPromptTemplates, themes: !noThemes };
     const trusted = this.#settingsManager.isProjectTrusted();
     const projectBase = join(this.#cwd, CONFIG_DIR_NAME);
-    const userAgentsSkills = join(hostEnv().HOME || homedir(), ".agents", "skills");
     for (const type of RESOURCE_TYPES) {
       if (!wanted[type]) continue;
-      const entries = [...(globalSettings[type] ?? []), ...(projectSettings[type] ?? [])];
-      if (entries.length > 0) throw notImplemented(`resolving the ${type} entries of settings (pi's package manager)`);
-      const dirs = [join(this.#agentDir, type)];
-      if (trusted) dirs.push(join(projectBase, type));
-      if (type === "skills") {
-        dirs.push(userAgentsSkills);
-        if (trusted) dirs.push(...ancestorAgentsSkillDirs(this.#cwd).filter((dir) => !pathsEqual(dir, userAgentsSkills)));
+      if ([...(globalSettings[type] ?? []), ...(projectSettings[type] ?? [])].length > 0) {
+        throw notImplemented(`resolving the ${type} entries of settings (pi's package manager)`);
       }
-      const found = dirs.find(hasEntries);
-      if (found) throw notImplemented(`discovering ${type} in ${found} (pi's package manager)`);
+      if (type !== "extensions" && type !== "themes") continue;
+      const found = [join(this.#agentDir, type), ...(trusted ? [join(projectBase, type)] : [])].find(hasEntries);
+      if (found) throw notImplemented(`loading ${type} discovered in ${found}`);
     }
+
+    const projectMetadata = { source: "auto", scope: "project", origin: "top-level", baseDir: projectBase };
+    const userMetadata = { source: "auto", scope: "user", origin: "top-level", baseDir: this.#agentDir };
+    const userAgentsSkills = join(hostEnv().HOME || homedir(), ".agents", "skills");
+    const found = { skills: new Map(), prompts: new Map() };
+    const add = (type, paths, metadata) => {
+      for (const path of paths) if (!found[type].has(path)) found[type].set(path, metadata);
+    };
+    if (trusted) add("skills", collectSkillEntries(join(projectBase, "skills"), "pi"), projectMetadata);
+    if (trusted) {
+      for (const dir of ancestorAgentsSkillDirs(this.#cwd).filter((dir) => !pathsEqual(dir, userAgentsSkills))) {
+        add("skills", collectSkillEntries(dir, "agents"), { ...projectMetadata, baseDir: dirname(dir) });
+      }
+      add("prompts", collectTopLevelFiles(join(projectBase, "prompts"), ".md"), projectMetadata);
+    }
+    add("skills", collectSkillEntries(join(this.#agentDir, "skills"), "pi"), userMetadata);
+    add("skills", collectSkillEntries(userAgentsSkills, "agents"), { ...userMetadata, baseDir: dirname(userAgentsSkills) });
+    add("prompts", collectTopLevelFiles(join(this.#agentDir, "prompts"), ".md"), userMetadata);
+
+    const metadataByPath = new Map();
+    const resolved = {};
+    for (const type of ["skills", "prompts"]) {
+      const seen = new Set();
+      resolved[type] = [...found[type]]
+        .sort(([, a], [, b]) => precedenceRank(a) - precedenceRank(b))
+        .filter(([path]) => {
+          const key = resourcePathKey(path);
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        })
+        .map(([path, metadata]) => {
+          if (!metadataByPath.has(path)) metadataByPath.set(path, metadata);
+          return path;
+        });
+    }
+    return { skills: resolved.skills, prompts: resolved.prompts, metadataByPath };
+  }
+
+  /** The source info pi gives a resource from the package manager's metadata: its own path's, else an enclosing path's. */
+  #sourceInfoFromMetadata(resourcePath, metadataByPath) {
+    if (!resourcePath) return undefined;
+    if (isSyntheticPath(resourcePath)) return this.#defaultSourceInfo(resourcePath);
+    const normalized = resolve(resourcePath);
+    const exact = metadataByPath.get(normalized) ?? metadataByPath.get(resourcePath);
+    if (exact) return sourceInfoOf(resourcePath, exact);
+    for (const [sourcePath, metadata] of metadataByPath) {
+      if (isPathWithin(sourcePath, normalized)) return sourceInfoOf(resourcePath, metadata);
+    }
+    return undefined;
   }
 
   #discoverPromptFile(name) {
@@ -294,19 +345,19 @@ export class DefaultResourceLoader {
     }
   }
 
-  #loadSkills() {
+  #loadSkills({ skills: discoveredSkills, metadataByPath }) {
     const { additionalSkillPaths, noSkills, skillsOverride } = this.#options;
-    const paths = this.#mergePaths(additionalSkillPaths);
+    const paths = this.#mergePaths([...(noSkills ? [] : discoveredSkills), ...additionalSkillPaths]);
     const loaded = noSkills && paths.length === 0 ? { skills: [], diagnostics: [] } : loadSkills({ cwd: this.#cwd, agentDir: this.#agentDir, skillPaths: paths, includeDefaults: false });
     const result = skillsOverride ? skillsOverride(loaded) : loaded;
-    this.#skills = result.skills.map((skill) => ({ ...skill, sourceInfo: skill.sourceInfo ?? this.#defaultSourceInfo(skill.filePath) }));
+    this.#skills = result.skills.map((skill) => ({ ...skill, sourceInfo: this.#sourceInfoFromMetadata(skill.filePath, metadataByPath) ?? skill.sourceInfo ?? this.#defaultSourceInfo(skill.filePath) }));
     this.#skillDiagnostics = result.diagnostics;
     this.#reportMissing(additionalSkillPaths, this.#skillDiagnostics, "Skill path does not exist");
   }
 
-  #loadPrompts() {
+  #loadPrompts({ prompts: discoveredPrompts, metadataByPath }) {
     const { additionalPromptTemplatePaths, noPromptTemplates, promptsOverride } = this.#options;
-    const paths = this.#mergePaths(additionalPromptTemplatePaths);
+    const paths = this.#mergePaths([...(noPromptTemplates ? [] : discoveredPrompts), ...additionalPromptTemplatePaths]);
     let loaded = { prompts: [], diagnostics: [] };
     if (!(noPromptTemplates && paths.length === 0)) {
       const { templates, diagnostics } = loadPromptTemplates({ cwd: this.#cwd, agentDir: this.#agentDir, promptPaths: paths, includeDefaults: false });
@@ -328,7 +379,7 @@ export class DefaultResourceLoader {
       loaded = { prompts: [...byName.values()], diagnostics: [...diagnostics, ...collisions] };
     }
     const result = promptsOverride ? promptsOverride(loaded) : loaded;
-    this.#prompts = result.prompts.map((prompt) => ({ ...prompt, sourceInfo: prompt.sourceInfo ?? this.#defaultSourceInfo(prompt.filePath) }));
+    this.#prompts = result.prompts.map((prompt) => ({ ...prompt, sourceInfo: this.#sourceInfoFromMetadata(prompt.filePath, metadataByPath) ?? prompt.sourceInfo ?? this.#defaultSourceInfo(prompt.filePath) }));
     this.#promptDiagnostics = result.diagnostics;
     this.#reportMissing(additionalPromptTemplatePaths, this.#promptDiagnostics, "Prompt template path does not exist");
   }
