@@ -379,4 +379,38 @@ export function addResourceLoaderCases(add, agent) {
       return { diagnostics: services.diagnostics, flags: [...services.resourceLoader.getExtensions().runtime.flagValues] };
     }),
   );
+
+  add("createAgentSession: a default resource loader when none is given", () =>
+    inTree({ ...CONTEXT_FILES, "agent/skills/user-skill/SKILL.md": SKILL("user-skill", "From the agent dir") }, async ({ cwd, agentDir }) => {
+      const modelRuntime = {
+        hasConfiguredAuth: () => false,
+        checkAuth: async () => undefined,
+        isUsingOAuth: () => false,
+        getModel: () => undefined,
+        getPhysicalModel: () => undefined,
+        getAvailableSnapshot: () => [],
+        getAuth: async () => undefined,
+      };
+      const { session, extensionsResult, modelFallbackMessage } = await agent.createAgentSession({
+        cwd,
+        agentDir,
+        modelRuntime,
+        settingsManager: SettingsManager.inMemory(),
+        sessionManager: agent.SessionManager.inMemory(cwd),
+      });
+      try {
+        const loader = session.resourceLoader;
+        return {
+          loaderIsDefault: loader instanceof DefaultResourceLoader,
+          agentsFiles: loader.getAgentsFiles().agentsFiles.map((file) => file.path),
+          skills: loader.getSkills().skills.map((skill) => skill.name),
+          extensions: { count: extensionsResult.extensions.length, errors: extensionsResult.errors },
+          // pi names its installed docs; pihost names where it keeps them.
+          modelFallbackMessage: modelFallbackMessage?.replace(/\S*\/pi-coding-agent\/docs/g, "<docs>"),
+        };
+      } finally {
+        session.dispose();
+      }
+    }),
+  );
 }
