@@ -333,6 +333,40 @@ export function addResourceLoaderCases(add, agent) {
     }),
   );
 
+  add("resource loader: extendResources adds extension paths", () =>
+    inTree(
+      {
+        ...PROMPT_FILES,
+        "skills-a/alpha/SKILL.md": SKILL("alpha", "First skill"),
+        "ext-pkg/skills/ext-skill/SKILL.md": SKILL("ext-skill", "Brought by an extension"),
+        "ext-pkg/skills/alpha/SKILL.md": SKILL("alpha", "Loses to the first"),
+        "ext-pkg/prompts/ext-prompt.md": "extension prompt\n",
+      },
+      async ({ tmp, cwd, agentDir }) => {
+        const loader = new DefaultResourceLoader({
+          cwd,
+          agentDir,
+          ...NOTHING,
+          additionalSkillPaths: [path.join(tmp, "skills-a"), "missing-skill-dir"],
+          additionalPromptTemplatePaths: [path.join(tmp, "single.md")],
+        });
+        await loader.reload();
+        const before = { skills: loader.getSkills(), prompts: loader.getPrompts().prompts.map((prompt) => prompt.name) };
+        const packageMetadata = { source: "npm:ext-pkg", scope: "user", origin: "package", baseDir: "../../ext-pkg" };
+        loader.extendResources({
+          skillPaths: [{ path: path.join(tmp, "ext-pkg/skills"), metadata: packageMetadata }],
+          promptPaths: [{ path: "../../ext-pkg/prompts/ext-prompt.md", metadata: { source: "local", scope: "temporary", origin: "top-level" } }],
+        });
+        const after = { skills: loader.getSkills(), prompts: loader.getPrompts() };
+        loader.extendResources({ skillPaths: [{ path: path.join(tmp, "ext-pkg/skills"), metadata: packageMetadata }] });
+        const again = loader.getSkills().skills.map((skill) => skill.name);
+        await loader.reload();
+        const reloaded = loader.getSkills().skills.map((skill) => skill.name);
+        return { before, after, again, reloaded };
+      },
+    ),
+  );
+
   add("session services: created over a given model runtime", () =>
     inTree({ "agent/AGENTS.md": "global agents\n" }, async ({ cwd, agentDir }) => {
       const calls = [];

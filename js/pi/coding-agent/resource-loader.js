@@ -103,6 +103,11 @@ export class DefaultResourceLoader {
   #systemPromptSourcePath;
   #appendSystemPrompt = [];
   #appendSystemPromptSourcePaths = [];
+  // What extendResources adds to: the paths last loaded, the package manager's metadata, and the
+  // source info extensions gave their paths.
+  #lastPaths = { skills: [], prompts: [], themes: [] };
+  #metadataByPath = new Map();
+  #extensionSourceInfos = { skills: new Map(), prompts: new Map(), themes: new Map() };
 
   constructor(options) {
     this.#cwd = resolvePath(options.cwd);
@@ -171,9 +176,23 @@ export class DefaultResourceLoader {
     return this.#appendSystemPromptSourcePaths.map((path) => ({ path }));
   }
 
+  /** Adds the skill, prompt and theme paths extensions bring (with their metadata) and reloads those kinds. */
   extendResources(paths) {
-    const given = RESOURCE_TYPES.slice(1).filter((type) => (paths[type === "prompts" ? "promptPaths" : `${type.slice(0, -1)}Paths`] ?? []).length > 0);
-    if (given.length > 0) throw notImplemented(`extendResources (${given.join(", ")} that extensions bring)`);
+    const given = { skills: paths.skillPaths ?? [], prompts: paths.promptPaths ?? [], themes: paths.themePaths ?? [] };
+    const update = { skills: () => this.#updateSkills(), prompts: () => this.#updatePrompts(), themes: () => this.#updateThemes() };
+    for (const type of ["skills", "prompts", "themes"]) {
+      const entries = given[type].map((entry) => ({
+        path: this.#resolveResourcePath(entry.path),
+        metadata: entry.metadata.baseDir ? { ...entry.metadata, baseDir: this.#resolveResourcePath(entry.metadata.baseDir) } : entry.metadata,
+      }));
+      for (const entry of entries) this.#extensionSourceInfos[type].set(entry.path, sourceInfoOf(entry.path, entry.metadata));
+      given[type] = entries;
+    }
+    for (const type of ["skills", "prompts", "themes"]) {
+      if (given[type].length === 0) continue;
+      this.#lastPaths[type] = this.#mergePaths([...this.#lastPaths[type], ...given[type].map((entry) => entry.path)]);
+      update[type]();
+    }
   }
 
   async loadProjectTrustExtensions() {
@@ -197,9 +216,18 @@ export class DefaultResourceLoader {
     const extensionsResult = preTrust ? { ...this.#emptyExtensionSet(), runtime: preTrust.runtime } : this.#emptyExtensionSet();
     this.#extensionsResult = options_.extensionsOverride ? options_.extensionsOverride(extensionsResult) : extensionsResult;
 
-    this.#loadSkills(discovered);
-    this.#loadPrompts(discovered);
-    this.#loadThemes();
+    this.#metadataByPath = discovered.metadataByPath;
+    this.#extensionSourceInfos = { skills: new Map(), prompts: new Map(), themes: new Map() };
+    const { noSkills, noPromptTemplates, additionalSkillPaths, additionalPromptTemplatePaths, additionalThemePaths } = options_;
+    this.#lastPaths.skills = this.#mergePaths([...(noSkills ? [] : discovered.skills), ...additionalSkillPaths]);
+    this.#updateSkills();
+    this.#reportMissing(additionalSkillPaths, this.#skillDiagnostics, "Skill path does not exist");
+    this.#lastPaths.prompts = this.#mergePaths([...(noPromptTemplates ? [] : discovered.prompts), ...additionalPromptTemplatePaths]);
+    this.#updatePrompts();
+    this.#reportMissing(additionalPromptTemplatePaths, this.#promptDiagnostics, "Prompt template path does not exist");
+    this.#lastPaths.themes = this.#mergePaths(additionalThemePaths);
+    this.#updateThemes();
+    this.#reportMissing(additionalThemePaths, this.#themeDiagnostics, "Theme path does not exist", { localOnly: false });
 
     const agentsFiles = { agentsFiles: options_.noContextFiles ? [] : loadProjectContextFiles({ cwd: this.#cwd, agentDir: this.#agentDir }) };
     this.#agentsFiles = (options_.agentsFilesOverride ? options_.agentsFilesOverride(agentsFiles) : agentsFiles).agentsFiles;
@@ -300,11 +328,19 @@ export class DefaultResourceLoader {
     return { skills: resolved.skills, prompts: resolved.prompts, metadataByPath };
   }
 
-  /** The source info pi gives a resource from the package manager's metadata: its own path's, else an enclosing path's. */
-  #sourceInfoFromMetadata(resourcePath, metadataByPath) {
+  /**
+   * The source info pi gives a resource: from the paths extensions brought
+   * (an enclosing one), else from the package manager's metadata (its own
+   * path's, else an enclosing path's).
+   */
+  #findSourceInfo(resourcePath, type) {
     if (!resourcePath) return undefined;
     if (isSyntheticPath(resourcePath)) return this.#defaultSourceInfo(resourcePath);
     const normalized = resolve(resourcePath);
+    for (const [sourcePath, sourceInfo] of this.#extensionSourceInfos[type]) {
+      if (isPathWithin(sourcePath, normalized)) return { ...sourceInfo, path: resourcePath };
+    }
+    const metadataByPath = this.#metadataByPath;
     const exact = metadataByPath.get(normalized) ?? metadataByPath.get(resourcePath);
     if (exact) return sourceInfoOf(resourcePath, exact);
     for (const [sourcePath, metadata] of metadataByPath) {
@@ -320,12 +356,16 @@ export class DefaultResourceLoader {
     return existsSync(globalPath) ? globalPath : undefined;
   }
 
+  #resolveResourcePath(path) {
+    return isSyntheticPath(path) ? path : resolvePath(path.trim(), this.#cwd);
+  }
+
   /** Paths as pi merges them: resolved against cwd, the first of each real path kept. */
   #mergePaths(paths) {
     const merged = [];
     const seen = new Set();
     for (const path of paths) {
-      const resolved = isSyntheticPath(path) ? path : resolvePath(path.trim(), this.#cwd);
+      const resolved = this.#resolveResourcePath(path);
       const key = resourcePathKey(resolved);
       if (seen.has(key)) continue;
       seen.add(key);
@@ -338,26 +378,25 @@ export class DefaultResourceLoader {
   #reportMissing(given, diagnostics, message, { localOnly = true } = {}) {
     for (const path of given) {
       if (localOnly && !isLocalPath(path)) continue;
-      const resolved = isSyntheticPath(path) ? path : resolvePath(path.trim(), this.#cwd);
+      const resolved = this.#resolveResourcePath(path);
       if (!existsSync(resolved) && !diagnostics.some((diagnostic) => diagnostic.path === resolved)) {
         diagnostics.push({ type: "error", message, path: resolved });
       }
     }
   }
 
-  #loadSkills({ skills: discoveredSkills, metadataByPath }) {
-    const { additionalSkillPaths, noSkills, skillsOverride } = this.#options;
-    const paths = this.#mergePaths([...(noSkills ? [] : discoveredSkills), ...additionalSkillPaths]);
+  #updateSkills() {
+    const { noSkills, skillsOverride } = this.#options;
+    const paths = this.#lastPaths.skills;
     const loaded = noSkills && paths.length === 0 ? { skills: [], diagnostics: [] } : loadSkills({ cwd: this.#cwd, agentDir: this.#agentDir, skillPaths: paths, includeDefaults: false });
     const result = skillsOverride ? skillsOverride(loaded) : loaded;
-    this.#skills = result.skills.map((skill) => ({ ...skill, sourceInfo: this.#sourceInfoFromMetadata(skill.filePath, metadataByPath) ?? skill.sourceInfo ?? this.#defaultSourceInfo(skill.filePath) }));
+    this.#skills = result.skills.map((skill) => ({ ...skill, sourceInfo: this.#findSourceInfo(skill.filePath, "skills") ?? skill.sourceInfo ?? this.#defaultSourceInfo(skill.filePath) }));
     this.#skillDiagnostics = result.diagnostics;
-    this.#reportMissing(additionalSkillPaths, this.#skillDiagnostics, "Skill path does not exist");
   }
 
-  #loadPrompts({ prompts: discoveredPrompts, metadataByPath }) {
-    const { additionalPromptTemplatePaths, noPromptTemplates, promptsOverride } = this.#options;
-    const paths = this.#mergePaths([...(noPromptTemplates ? [] : discoveredPrompts), ...additionalPromptTemplatePaths]);
+  #updatePrompts() {
+    const { noPromptTemplates, promptsOverride } = this.#options;
+    const paths = this.#lastPaths.prompts;
     let loaded = { prompts: [], diagnostics: [] };
     if (!(noPromptTemplates && paths.length === 0)) {
       const { templates, diagnostics } = loadPromptTemplates({ cwd: this.#cwd, agentDir: this.#agentDir, promptPaths: paths, includeDefaults: false });
@@ -379,14 +418,13 @@ export class DefaultResourceLoader {
       loaded = { prompts: [...byName.values()], diagnostics: [...diagnostics, ...collisions] };
     }
     const result = promptsOverride ? promptsOverride(loaded) : loaded;
-    this.#prompts = result.prompts.map((prompt) => ({ ...prompt, sourceInfo: this.#sourceInfoFromMetadata(prompt.filePath, metadataByPath) ?? prompt.sourceInfo ?? this.#defaultSourceInfo(prompt.filePath) }));
+    this.#prompts = result.prompts.map((prompt) => ({ ...prompt, sourceInfo: this.#findSourceInfo(prompt.filePath, "prompts") ?? prompt.sourceInfo ?? this.#defaultSourceInfo(prompt.filePath) }));
     this.#promptDiagnostics = result.diagnostics;
-    this.#reportMissing(additionalPromptTemplatePaths, this.#promptDiagnostics, "Prompt template path does not exist");
   }
 
-  #loadThemes() {
-    const { additionalThemePaths, themesOverride } = this.#options;
-    const paths = this.#mergePaths(additionalThemePaths);
+  #updateThemes() {
+    const { noThemes, themesOverride } = this.#options;
+    const paths = this.#lastPaths.themes;
     const diagnostics = [];
     for (const path of paths) {
       if (!existsSync(path)) {
@@ -395,11 +433,10 @@ export class DefaultResourceLoader {
       }
       throw notImplemented(`loading themes (${path})`);
     }
-    const loaded = { themes: [], diagnostics };
+    const loaded = { themes: [], diagnostics: noThemes && paths.length === 0 ? [] : diagnostics };
     const result = themesOverride ? themesOverride(loaded) : loaded;
     this.#themes = result.themes;
     this.#themeDiagnostics = result.diagnostics;
-    this.#reportMissing(additionalThemePaths, this.#themeDiagnostics, "Theme path does not exist", { localOnly: false });
   }
 
   /** Where a resource found outside any package came from: the user's or the project's directories, else a temporary path. */
