@@ -367,6 +367,29 @@ export function addResourceLoaderCases(add, agent) {
     ),
   );
 
+  add("resource loader: skills and prompts listed in settings", () =>
+    inTree(
+      {
+        ...DISCOVERABLE,
+        "agent/settings.json": JSON.stringify({ skills: ["../listed/user-listed", "~/home-listed.md", "missing-listed"], prompts: ["../listed/prompts"] }),
+        "work/project/.pi/settings.json": JSON.stringify({ skills: ["../../../listed/project-listed"], prompts: ["../../../listed/one.md"] }),
+        "listed/user-listed/SKILL.md": SKILL("user-listed", "Listed in the user's settings"),
+        "listed/project-listed/SKILL.md": SKILL("project-listed", "Listed in the project's settings"),
+        "listed/project-listed/extra.md": SKILL("extra", "Not a skill: the directory has SKILL.md"),
+        "home/home-listed.md": SKILL("home-listed", "A file under ~"),
+        "listed/prompts/top.md": "top prompt\n",
+        "listed/prompts/deeper/nested.md": "nested prompt: settings directories are searched in depth\n",
+        "listed/prompts/.hidden.md": "hidden\n",
+        "listed/one.md": "one prompt\n",
+      },
+      async ({ cwd, agentDir }) => {
+        const loader = new DefaultResourceLoader({ cwd, agentDir, noExtensions: true, noThemes: true, settingsManager: SettingsManager.create(cwd, agentDir, { projectTrusted: true }) });
+        await loader.reload();
+        return { skills: loader.getSkills(), prompts: loader.getPrompts() };
+      },
+    ),
+  );
+
   add("session services: created over a given model runtime", () =>
     inTree({ "agent/AGENTS.md": "global agents\n" }, async ({ cwd, agentDir }) => {
       const calls = [];

@@ -130,3 +130,27 @@ export function ancestorAgentsSkillDirs(cwd) {
     if ((root && dir === root) || dirname(dir) === dir) return dirs;
   }
 }
+
+/** Files under `dir` and its subdirectories whose names match `pattern` (what a settings entry naming a directory brings). */
+export function collectFilesRecursive(dir, pattern, matcher = new GitignoreMatcher(), rootDir = dir) {
+  const found = [];
+  if (!existsSync(dir)) return found;
+  addIgnoreFiles(matcher, dir, rootDir);
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+    const kind = entryKind(dir, entry);
+    if (!kind) continue;
+    const path = join(dir, entry.name);
+    const relativePath = toPosix(relative(rootDir, path));
+    if (matcher.ignores(kind.isDir ? `${relativePath}/` : relativePath)) continue;
+    if (kind.isDir) found.push(...collectFilesRecursive(path, pattern, matcher, rootDir));
+    else if (kind.isFile && pattern.test(entry.name)) found.push(path);
+  }
+  return found;
+}

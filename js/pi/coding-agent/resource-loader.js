@@ -16,7 +16,7 @@ import { createExtensionRuntime } from "./extension-runtime.js";
 import { canonicalizePath, isPathWithin, pathsEqual, resolvePath } from "./paths.js";
 import { loadProjectContextFiles } from "./project-context.js";
 import { loadPromptTemplates } from "./prompt-template-files.js";
-import { ancestorAgentsSkillDirs, collectSkillEntries, collectTopLevelFiles } from "./resource-discovery.js";
+import { ancestorAgentsSkillDirs, collectFilesRecursive, collectSkillEntries, collectTopLevelFiles } from "./resource-discovery.js";
 import { SettingsManager } from "./settings-manager.js";
 import { loadSkills } from "./skills.js";
 
@@ -63,6 +63,25 @@ function hasEntries(dir) {
   } catch {
     return false;
   }
+}
+
+/** Settings entries that select rather than name: exclusions, forced entries and globs. */
+const isPattern = (entry) => entry.startsWith("!") || entry.startsWith("+") || entry.startsWith("-") || entry.includes("*") || entry.includes("?");
+
+/** The files settings entries name: a file as it is, a directory's skills or its .md files at any depth. */
+function settingsEntryFiles(paths, type) {
+  const files = [];
+  for (const path of paths) {
+    if (!existsSync(path)) continue;
+    try {
+      const stats = statSync(path);
+      if (stats.isFile()) files.push(path);
+      else if (stats.isDirectory()) files.push(...(type === "skills" ? collectSkillEntries(path, "pi") : collectFilesRecursive(path, /\.md$/)));
+    } catch {
+      // An unreadable entry contributes nothing.
+    }
+  }
+  return files;
 }
 
 /** pi's precedence of resources: the project's before the user's, local entries before discovered ones, packages last. */
@@ -281,11 +300,12 @@ export class DefaultResourceLoader {
     const trusted = this.#settingsManager.isProjectTrusted();
     const projectBase = join(this.#cwd, CONFIG_DIR_NAME);
     for (const type of RESOURCE_TYPES) {
+      const entries = [...(globalSettings[type] ?? []), ...(projectSettings[type] ?? [])];
       if (!wanted[type]) continue;
-      if ([...(globalSettings[type] ?? []), ...(projectSettings[type] ?? [])].length > 0) {
-        throw notImplemented(`resolving the ${type} entries of settings (pi's package manager)`);
-      }
+      // Patterns only enable and disable entries; a kind not loaded keeps its metadata either way.
+      if (entries.some(isPattern)) throw notImplemented(`the ${type} patterns of settings (${entries.filter(isPattern).join(", ")})`);
       if (type !== "extensions" && type !== "themes") continue;
+      if (entries.length > 0) throw notImplemented(`loading the ${type} of settings (${entries.join(", ")})`);
       const found = [join(this.#agentDir, type), ...(trusted ? [join(projectBase, type)] : [])].find(hasEntries);
       if (found) throw notImplemented(`loading ${type} discovered in ${found}`);
     }
@@ -297,6 +317,17 @@ export class DefaultResourceLoader {
     const add = (type, paths, metadata) => {
       for (const path of paths) if (!found[type].has(path)) found[type].set(path, metadata);
     };
+    // Paths listed in settings come first: the project's, then the user's.
+    for (const type of ["skills", "prompts"]) {
+      const scopes = [
+        [projectSettings, "project", projectBase],
+        [globalSettings, "user", this.#agentDir],
+      ];
+      for (const [settings, scope, baseDir] of scopes) {
+        const paths = (settings[type] ?? []).map((entry) => resolvePath(entry.trim(), baseDir));
+        add(type, settingsEntryFiles(paths, type), { source: "local", scope, origin: "top-level" });
+      }
+    }
     if (trusted) add("skills", collectSkillEntries(join(projectBase, "skills"), "pi"), projectMetadata);
     if (trusted) {
       for (const dir of ancestorAgentsSkillDirs(this.#cwd).filter((dir) => !pathsEqual(dir, userAgentsSkills))) {
