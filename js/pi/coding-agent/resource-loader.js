@@ -1,17 +1,17 @@
 // pi's DefaultResourceLoader: the skills, prompt templates, themes, context
 // files, system prompt and extensions a session starts with. pihost builds
 // what needs no other machinery: skills and prompt templates from explicit
-// paths and from the resource directories pi discovers them in, context
-// files, SYSTEM.md / APPEND_SYSTEM.md, the overrides, and an empty extension
-// set. What needs more of pi's package manager (settings packages and
-// resource entries), loading extensions (inline factories, extension paths,
-// discovered extension files) or loading themes throws pihost's
-// not-implemented error naming it, instead of quietly loading less than pi.
+// paths, settings entries and the resource directories pi discovers them
+// in, context files, SYSTEM.md / APPEND_SYSTEM.md, the overrides, and an
+// empty extension set. What needs more of pi's package manager (settings
+// packages, selection patterns), loading extensions (inline factories,
+// extension paths, discovered extension files) or loading themes throws
+// pihost's not-implemented error naming it, instead of quietly loading less
+// than pi would.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { hostEnv } from "../host-env.js";
 import { dirname, join, resolve, sep } from "node:path";
-import { createEventBus } from "./event-bus.js";
+import { hostEnv } from "../host-env.js";
 import { createExtensionRuntime } from "./extension-runtime.js";
 import { canonicalizePath, isPathWithin, pathsEqual, resolvePath } from "./paths.js";
 import { loadProjectContextFiles } from "./project-context.js";
@@ -106,7 +106,6 @@ export class DefaultResourceLoader {
   #cwd;
   #agentDir;
   #settingsManager;
-  #eventBus;
   #options;
   #extensionFactories;
   #builtinExtensions;
@@ -132,7 +131,6 @@ export class DefaultResourceLoader {
     this.#cwd = resolvePath(options.cwd);
     this.#agentDir = resolvePath(options.agentDir);
     this.#settingsManager = options.settingsManager ?? SettingsManager.create(this.#cwd, this.#agentDir);
-    this.#eventBus = options.eventBus ?? createEventBus();
     const factories = options.extensionFactories ?? [];
     this.#extensionFactories = factories.filter((input) => !isBuiltinExtension(input));
     this.#builtinExtensions = factories.filter(isBuiltinExtension);
