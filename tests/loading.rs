@@ -110,14 +110,16 @@ fn l2_every_export_links_and_an_unbuilt_one_says_so_when_used() {
     let project = Project::new();
     let source = format!(
         r#"
-import {{ renderLatex, Marked, ProcessTerminal }} from "@mariozechner/pi-tui";
+import {{ ProcessTerminal }} from "@mariozechner/pi-tui";
+import {{ streamGoogleVertex }} from "@mariozechner/pi-ai";
+import {{ DefaultPackageManager }} from "@mariozechner/pi-coding-agent";
 import {{ DEFAULT_MAX_BYTES, CONFIG_DIR_NAME }} from "@earendil-works/pi-coding-agent";
-class MyMarked extends Marked {{}}
+class MyPackageManager extends DefaultPackageManager {{}}
 export default function (pi) {{
   let message = "no error";
-  try {{ renderLatex("x"); }} catch (error) {{ message = error.message; }}
+  try {{ streamGoogleVertex(); }} catch (error) {{ message = error.message; }}
   let constructed = "no error";
-  try {{ new MyMarked(); }} catch (error) {{ constructed = error.message; }}
+  try {{ new MyPackageManager(); }} catch (error) {{ constructed = error.message; }}
   let hostless = "no error";
   try {{ new ProcessTerminal(); }} catch (error) {{ hostless = error.message; }}
   const facts = {{ message, constructed, hostless, maxBytes: DEFAULT_MAX_BYTES, configDir: CONFIG_DIR_NAME }};
@@ -132,11 +134,11 @@ export default function (pi) {{
     let facts: serde_json::Value = serde_json::from_str(&command_description(&report, "report")).expect("json");
     assert_eq!(
         facts["message"],
-        "pihost: @earendil-works/pi-tui.renderLatex is not implemented yet"
+        "pihost: @earendil-works/pi-ai.streamGoogleVertex is not implemented yet"
     );
     assert_eq!(
         facts["constructed"],
-        "pihost: @earendil-works/pi-tui.Marked is not implemented yet"
+        "pihost: @earendil-works/pi-coding-agent.DefaultPackageManager is not implemented yet"
     );
     let hostless = facts["hostless"].as_str().unwrap_or_default();
     assert!(

@@ -16,7 +16,8 @@
 // components that show conversation items (messages, tool and bash runs,
 // summaries), the footer, and the dialogs extensions open (input, select,
 // editor) with the thinking, show-images, fork-from-message and login
-// provider pickers, and Armin.
+// provider pickers, and Armin; pi's built-in tool_search extension and the
+// RpcClient that drives a pi process in RPC mode.
 export { getAgentDir } from "./coding-agent/agent-dir.js";
 export {
   DEFAULT_MAX_BYTES,
@@ -75,6 +76,8 @@ export { ModelRegistry } from "./coding-agent/model-registry.js";
 export { resolveCliModel, resolveModelScopeWithDiagnostics } from "./coding-agent/model-resolver.js";
 export { CredentialSynchronizationError, readStoredCredential } from "./coding-agent/stored-credentials.js";
 export { ProjectTrustStore } from "./coding-agent/project-trust-store.js";
+export { createToolSearchExtension } from "./coding-agent/tool-search.js";
+export { RpcClient } from "./coding-agent/rpc-client.js";
 export {
   Theme,
   getLanguageFromPath,

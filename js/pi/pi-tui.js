@@ -4,8 +4,9 @@
 // conversion, mixing, SGR sequences) and the components whose
 // render(width) is plain string work, Markdown, the prompt Editor and Image
 // among them; stacks, scroll views and mouse regions for full-screen
-// layouts; input buffering and program-status reports. Anything not
-// exported here is served by the facade as "not implemented yet".
+// layouts; input buffering and program-status reports; LaTeX math as
+// terminal text; and the marked library's Marked class, as pi re-exports it.
+// Anything not exported here is served by the facade as "not implemented yet".
 export { replaceControlCharacters, stripTerminalSequences } from "./pi-tui/ansi.js";
 export { visibleWidth } from "./pi-tui/width.js";
 export { getOsc8LinkAtColumn, sliceByColumn, truncateToWidth } from "./pi-tui/truncate.js";
@@ -93,6 +94,8 @@ export { HStack, VStack } from "./pi-tui/components/stack.js";
 export { ScrollView } from "./pi-tui/components/scroll-view.js";
 export { MouseRegion } from "./pi-tui/components/mouse-region.js";
 export { CombinedAutocompleteProvider } from "./pi-tui/autocomplete.js";
+export { Marked } from "./pi-tui/marked.js";
+export { renderLatex } from "./pi-tui/latex.js";
 
 /**
  * pi's native clipboard helper is a Node addon; pihost loads no native

@@ -17,6 +17,7 @@ import {
   addModelResolverCases,
   addTrustAndCredentialCases,
 } from "./agent-session-cases.mjs";
+import { addBuiltinExtensionCases } from "./builtin-extension-cases.mjs";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
 import { addPowerShellCases } from "./powershell-cases.mjs";
@@ -540,7 +541,9 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
     const runs = [
       agent.withFileMutationQueue(path, async () => {
         log.push("a-start");
-        await pause(20);
+        // Long enough for the other two calls to register (each resolves
+        // its path first, a file-system call) on a loaded machine.
+        await pause(250);
         log.push("a-end");
         return "a";
       }),
@@ -1155,6 +1158,7 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addTrustAndCredentialCases(add, { agent });
   addModelResolverCases(add, { agent });
   addAgentSessionRuntimeCases(add, { ai, agent });
+  addBuiltinExtensionCases(add, agent);
   addPowerShellCases(add, agent);
   addResourceLoaderCases(add, agent);
   return cases;

@@ -5,6 +5,8 @@
 // drift apart. Every result is keyed by a readable case id.
 
 import { layoutCases } from "./pi-tui-layout-cases.mjs";
+import { latexCases } from "./pi-tui-latex-cases.mjs";
+import { markedCases } from "./pi-tui-marked-cases.mjs";
 
 const ESC = "\x1b";
 const red = (s) => `${ESC}[31m${s}${ESC}[39m`;
@@ -864,6 +866,8 @@ export function runCases(tui) {
   terminalImageCases(tui, needs);
   colorCases(tui, needs);
   layoutCases(tui, needs);
+  markedCases(tui, needs);
+  latexCases(tui, needs);
   return results;
 }
 
