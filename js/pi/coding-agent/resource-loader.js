@@ -301,7 +301,7 @@ export class DefaultResourceLoader {
       const entries = [...(globalSettings[type] ?? []), ...(projectSettings[type] ?? [])];
       if (!wanted[type]) continue;
       // Patterns only enable and disable entries; a kind not loaded keeps its metadata either way.
-      if (entries.some(isPattern)) throw notImplemented(`the ${type} patterns of settings (${entries.filter(isPattern).join(", ")})`);
+      if (entries.some(isPattern)) throw notImplemented(`selecting ${type} by the patterns of settings (${entries.filter(isPattern).join(", ")})`);
       if (type !== "extensions" && type !== "themes") continue;
       if (entries.length > 0) throw notImplemented(`loading the ${type} of settings (${entries.join(", ")})`);
       const found = [join(this.#agentDir, type), ...(trusted ? [join(projectBase, type)] : [])].find(hasEntries);
