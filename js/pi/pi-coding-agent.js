@@ -70,6 +70,8 @@ export { createEventBus } from "./coding-agent/event-bus.js";
 export { AgentSession } from "./coding-agent/agent-session.js";
 export { AgentSessionRuntime, createAgentSessionRuntime } from "./coding-agent/agent-session-runtime.js";
 export { createAgentSession, createAgentSessionFromServices } from "./coding-agent/create-agent-session.js";
+export { createAgentSessionServices } from "./coding-agent/agent-session-services.js";
+export { DefaultResourceLoader } from "./coding-agent/resource-loader.js";
 export { ModelRegistry } from "./coding-agent/model-registry.js";
 export { resolveCliModel, resolveModelScopeWithDiagnostics } from "./coding-agent/model-resolver.js";
 export { CredentialSynchronizationError, readStoredCredential } from "./coding-agent/stored-credentials.js";
@@ -120,8 +122,11 @@ export {
   createGrepTool,
   createGrepToolDefinition,
   createLocalBashOperations,
+  createLocalPowerShellOperations,
   createLsTool,
   createLsToolDefinition,
+  createPowerShellTool,
+  createPowerShellToolDefinition,
   createReadOnlyTools,
   createReadTool,
   createReadToolDefinition,

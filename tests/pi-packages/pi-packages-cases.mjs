@@ -20,6 +20,8 @@ import {
 import { addBuiltinExtensionCases } from "./builtin-extension-cases.mjs";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
+import { addPowerShellCases } from "./powershell-cases.mjs";
+import { addResourceLoaderCases } from "./resource-loader-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
 import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
 import { addTypeboxCodecCases } from "./typebox-codec-cases.mjs";
@@ -1157,5 +1159,7 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addModelResolverCases(add, { agent });
   addAgentSessionRuntimeCases(add, { ai, agent });
   addBuiltinExtensionCases(add, agent);
+  addPowerShellCases(add, agent);
+  addResourceLoaderCases(add, agent);
   return cases;
 }

@@ -12,6 +12,7 @@ import { hostModelRuntime } from "./host-model-runtime.js";
 import { convertToLlm } from "./messages.js";
 import { defaultModelPerProvider } from "./model-resolver.js";
 import { resolvePath } from "./paths.js";
+import { DefaultResourceLoader } from "./resource-loader.js";
 import { defaultSessionDirPath } from "./session-files.js";
 import { SessionManager } from "./session-manager.js";
 import { SettingsManager } from "./settings-manager.js";
@@ -78,11 +79,14 @@ function convertToLlmBlockingImages(settingsManager) {
 export async function createAgentSession(options = {}) {
   const cwd = resolvePath(options.cwd ?? options.sessionManager?.getCwd() ?? globalThis.process?.cwd?.() ?? ".");
   const agentDir = options.agentDir ? resolvePath(options.agentDir) : getAgentDir();
-  const resourceLoader = options.resourceLoader;
-  if (!resourceLoader) throw new Error("pihost: createAgentSession without a resourceLoader is not implemented yet");
+  let resourceLoader = options.resourceLoader;
   const modelRuntime = options.modelRuntime ?? hostModelRuntime;
   const settingsManager = options.settingsManager ?? SettingsManager.create(cwd, agentDir);
   const sessionManager = options.sessionManager ?? SessionManager.create(cwd, defaultSessionDir(cwd, agentDir));
+  if (!resourceLoader) {
+    resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settingsManager });
+    await resourceLoader.reload();
+  }
 
   const existing = sessionManager.buildSessionContext();
   const hasExistingSession = existing.messages.length > 0;

@@ -12,6 +12,7 @@ export { createEditTool, createEditToolDefinition } from "./edit.js";
 export { createFindTool, createFindToolDefinition } from "./find.js";
 export { createGrepTool, createGrepToolDefinition } from "./grep.js";
 export { createLsTool, createLsToolDefinition } from "./ls.js";
+export { createLocalPowerShellOperations, createPowerShellTool, createPowerShellToolDefinition } from "./powershell.js";
 export { createReadTool, createReadToolDefinition } from "./read.js";
 export { createWriteTool, createWriteToolDefinition } from "./write.js";
 

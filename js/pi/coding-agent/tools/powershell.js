@@ -3,6 +3,7 @@
 // anything but Windows running it fails with getPowerShellConfig's error.
 import { getPowerShellConfig } from "../shell.js";
 import { createLocalShellOperations, createShellToolDefinition } from "./bash.js";
+import { wrapToolDefinition } from "./wrap.js";
 
 const UTF8_OUTPUT_PREFIX = "try { [Console]::OutputEncoding=[System.Text.Encoding]::UTF8 } catch {}\n";
 // Windows PowerShell 5.1 reports redirected native stderr as a failure although
@@ -37,4 +38,11 @@ export function createLocalPowerShellOperations() {
 
 export function createPowerShellToolDefinition(cwd, options) {
   return createShellToolDefinition(cwd, powershellToolConfig, { ...options, operations: options?.operations ?? createLocalPowerShellOperations() });
+}
+
+export function createPowerShellTool(cwd, options) {
+  const definition = createPowerShellToolDefinition(cwd, options);
+  const tool = wrapToolDefinition(definition);
+  Object.assign(tool, { promptSnippet: definition.promptSnippet, promptGuidelines: definition.promptGuidelines });
+  return tool;
 }
