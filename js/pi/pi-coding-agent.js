@@ -106,6 +106,9 @@ export { ShowImagesSelectorComponent } from "./coding-agent/components/show-imag
 export { UserMessageSelectorComponent } from "./coding-agent/components/user-message-selector.js";
 export { OAuthSelectorComponent } from "./coding-agent/components/oauth-selector.js";
 export { ArminComponent } from "./coding-agent/components/armin.js";
+export { LoginDialogComponent } from "./coding-agent/components/login-dialog.js";
+export { ModelSelectorComponent } from "./coding-agent/components/model-selector.js";
+export { ThemeSelectorComponent } from "./coding-agent/components/theme-selector.js";
 export {
   createBashTool,
   createBashToolDefinition,

@@ -1,0 +1,223 @@
+// Cases of pi-coding-agent's pickers and the login dialog, for the UI case
+// table (ui-cases.mjs): the lines they render at several widths after each
+// state change and key, and what their callbacks heard. Everything they
+// would reach outside (a browser, the clipboard, model catalogs) is kept
+// out: login URLs that are not web URLs are never opened, and the model
+// runtime is a stand-in whose refresh stays pending.
+
+const WIDTHS = [12, 40, 80];
+const UP = "\x1b[A";
+const DOWN = "\x1b[B";
+const ENTER = "\r";
+const ESCAPE = "\x1b";
+const TAB = "\t";
+const PAGE_DOWN = "\x1b[6~";
+const PAGE_UP = "\x1b[5~";
+const LEFT = "\x1b[D";
+const BACKSPACE = "\x7f";
+
+function capture(fn) {
+  try {
+    const value = fn();
+    return value === undefined ? { undefined: true } : { value };
+  } catch (err) {
+    return { error: String(err?.message ?? err) };
+  }
+}
+
+/**
+ * At each width, a fresh component from `make(log)` rendered as made and
+ * after each step: a key string (given to `keyTarget(component)`) or a
+ * [label, (component, log) => void] pair.
+ */
+function stepped(make, steps, { keyTarget = (component) => component, focus = false } = {}) {
+  const out = {};
+  for (const width of WIDTHS) {
+    out[width] = capture(() => {
+      const log = [];
+      const component = make(log);
+      try {
+        if (focus) component.focused = true;
+        const frames = [["made", [...component.render(width)]]];
+        for (const step of steps) {
+          if (typeof step === "string") {
+            keyTarget(component).handleInput(step);
+            frames.push([JSON.stringify(step), [...component.render(width)]]);
+          } else {
+            const [label, act] = step;
+            act(component, log);
+            frames.push([label, [...component.render(width)]]);
+          }
+        }
+        // A copy: entries that settle later must not change a result already taken.
+        return { frames, log: [...log] };
+      } finally {
+        component.dispose?.();
+      }
+    });
+  }
+  return out;
+}
+
+function model(provider, id, name) {
+  return { provider, id, name, api: "openai-completions", baseUrl: "https://example.invalid", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 };
+}
+
+const MODELS = [
+  model("openai", "gpt-5", "GPT-5"),
+  model("anthropic", "claude-sonnet-4-5", "Claude Sonnet 4.5"),
+  model("openrouter", "openai/gpt-5", "GPT-5 via proxy [rasmus@openrouter]"),
+  model("google", "gemini-2.5-pro", "Gemini 2.5 Pro"),
+  model("anthropic", "claude-opus-4-1", "Claude Opus 4.1"),
+  model("mistral", "mistral-small-2603", "Mistral Small 4"),
+  model("xai", "grok-4", "Grok 4"),
+  model("groq", "llama-3.3-70b", "Llama 3.3 70B Versatile"),
+  model("openai", "gpt-5-mini", "GPT-5 mini"),
+  model("zai", "glm-4.6", "GLM 4.6"),
+  model("deepseek", "deepseek-chat", "DeepSeek V3.1 (Chat)"),
+  model("amazon-bedrock", "eu.anthropic.claude-sonnet-4-5-20250929-v1:0", "Claude Sonnet 4.5 (EU)"),
+  model("cerebras", "qwen-3-coder", ""),
+];
+
+/** A model runtime as the picker uses it; its catalog refresh never settles, so the snapshot is what shows. */
+function standInRuntime(models, log) {
+  return {
+    getAvailableSnapshot: () => models,
+    getModel: (provider, id) => models.find((m) => m.provider === provider && m.id === id),
+    getError: () => undefined,
+    refresh: ({ signal }) => {
+      log.push(["refresh", signal.aborted]);
+      return new Promise(() => {});
+    },
+  };
+}
+
+/** Adds the cases through `needs(names, id, run)`; `agent` is pi-coding-agent, `tui` pi-tui. */
+export function addSelectorComponentCases(needs, { agent }) {
+  addThemeSelectorCases(needs, agent);
+  addLoginDialogCases(needs, agent);
+  addModelSelectorCases(needs, agent);
+}
+
+function addThemeSelectorCases(needs, agent) {
+  const make = (current) => (log) =>
+    new agent.ThemeSelectorComponent(current, (name) => log.push(["select", name]), () => log.push(["cancel"]), (name) => log.push(["preview", name]));
+  const toList = { keyTarget: (selector) => selector.getSelectList() };
+  needs(["ThemeSelectorComponent"], "ThemeSelectorComponent/dark", () => stepped(make("dark"), [DOWN, DOWN, UP, UP, UP, ENTER, ESCAPE], toList));
+  needs(["ThemeSelectorComponent"], "ThemeSelectorComponent/unknownCurrent", () => stepped(make("solarized"), [UP, "x", ENTER], toList));
+  needs(["ThemeSelectorComponent"], "ThemeSelectorComponent/system", () =>
+    stepped(make("system"), [["selected", (selector, log) => log.push(["item", selector.getSelectList().getSelectedItem()])]]),
+  );
+}
+
+function addLoginDialogCases(needs, agent) {
+  const make = (...rest) => (log) => {
+    const tui = { requestRender: () => log.push(["render"]) };
+    return new agent.LoginDialogComponent(tui, ...rest.map((arg) => (arg === "ON_COMPLETE" ? (ok, message) => log.push(["complete", ok, message]) : arg)));
+  };
+  // The answer settles after the run (results are taken synchronously); the frames show what was typed.
+  const ask = (label, call) => [label, (dialog) => void call(dialog).catch(() => {})];
+  needs(["LoginDialogComponent"], "LoginDialogComponent/titles", () => ({
+    id: stepped(make("anthropic", "ON_COMPLETE"), []),
+    named: stepped(make("anthropic", "ON_COMPLETE", "Anthropic"), []),
+    emptyName: stepped(make("openai", "ON_COMPLETE", ""), []),
+    titled: stepped(make("openai", "ON_COMPLETE", "OpenAI", "Sign in to OpenAI (ChatGPT Plus/Pro)"), []),
+  }));
+  needs(["LoginDialogComponent"], "LoginDialogComponent/authAndPrompt", () =>
+    stepped(make("radius", "ON_COMPLETE", "Radius"), [
+      ["showAuth", (dialog) => dialog.showAuth("radius-app://authorize?client=pi&state=abc", "Complete login in your browser, then paste the code.")],
+      ask("showPrompt", (dialog) => dialog.showPrompt("Paste the authorization code:", "abc#def")),
+      "c", "o", "d", "e", LEFT, BACKSPACE, ENTER,
+      ["showProgress", (dialog) => dialog.showProgress("Exchanging code for tokens...")],
+      ["showWaiting", (dialog) => dialog.showWaiting("Waiting for authorization...")],
+    ], { focus: true }),
+  );
+  needs(["LoginDialogComponent"], "LoginDialogComponent/manualThenCancel", () =>
+    stepped(make("openai", "ON_COMPLETE", "OpenAI"), [
+      ["showAuth", (dialog) => dialog.showAuth("not a url\x1b[31m at all")],
+      ask("showManualInput", (dialog) => dialog.showManualInput("Paste the redirect URL here:")),
+      "h", "t",
+      ["signal", (dialog, log) => log.push(["aborted", dialog.signal.aborted])],
+      ESCAPE,
+      ["signal", (dialog, log) => log.push(["aborted", dialog.signal.aborted])],
+    ]),
+  );
+  needs(["LoginDialogComponent"], "LoginDialogComponent/infoAndDetails", () =>
+    stepped(make("custom", "ON_COMPLETE"), [
+      ["showInfo", (dialog) => dialog.showInfo("Get a key from the dashboard.", [{ label: "Dashboard", url: "https://example.com/keys?x=1 y" }, { url: "ftp://files.example.com/x" }, { url: "bad\x07url" }])],
+      ["showInfoClose", (dialog) => dialog.showInfo("Nothing else to do.", [], true)],
+      ["showDetails", (dialog) => dialog.showDetails(["Account: someone@example.com", "Plan: Pro"])],
+      ["showProgress", (dialog) => dialog.showProgress("Almost there")],
+      "\x03",
+    ]),
+  );
+  const device = (extra) => ({ verificationUri: "https://github.com/login/device", userCode: "ABCD-1234", ...extra });
+  needs(["LoginDialogComponent"], "LoginDialogComponent/deviceCode", () => ({
+    actions: stepped(make("github-copilot", "ON_COMPLETE", "GitHub Copilot"), [
+      ["both", (dialog) => dialog.showDeviceCode(device())],
+      ["browserOnly", (dialog) => dialog.showDeviceCode(device({ copyCodeOnConfirm: false }))],
+      ["copyOnly", (dialog) => dialog.showDeviceCode(device({ openBrowserOnConfirm: false, verificationUri: "example.com/device" }))],
+      // Unfocused, Enter is the input's: the action stays.
+      ENTER,
+      ["none", (dialog) => dialog.showDeviceCode(device({ openBrowserOnConfirm: false, copyCodeOnConfirm: false }))],
+      ["prompt", (dialog) => { dialog.showDeviceCode(device()); dialog.showPrompt("Enterprise domain?").catch(() => {}); }],
+    ]),
+    afterCancel: stepped(make("github-copilot", "ON_COMPLETE"), [
+      ESCAPE,
+      ["showDeviceCode", (dialog) => dialog.showDeviceCode(device())],
+    ]),
+  }));
+}
+
+function addModelSelectorCases(needs, agent) {
+  const make = ({ current, scoped = [], search, asDefault = false, defaultModel, models = MODELS } = {}) => (log) => {
+    const tui = { requestRender: () => log.push(["render"]) };
+    return new agent.ModelSelectorComponent(
+      tui,
+      current,
+      standInRuntime(models, log),
+      scoped,
+      (m) => log.push(["select", m.provider, m.id]),
+      () => log.push(["cancel"]),
+      search,
+      asDefault ? (m) => log.push(["default", m.provider, m.id]) : undefined,
+      defaultModel,
+    );
+  };
+  needs(["ModelSelectorComponent"], "ModelSelectorComponent/browse", () =>
+    stepped(make({ current: MODELS[3] }), [DOWN, DOWN, UP, UP, UP, PAGE_DOWN, PAGE_DOWN, PAGE_UP, ENTER, ESCAPE], { focus: true }),
+  );
+  needs(["ModelSelectorComponent"], "ModelSelectorComponent/search", () =>
+    stepped(make({ current: MODELS[0], defaultModel: { provider: "anthropic", id: "claude-opus-4-1" }, asDefault: true }), [
+      "g", "p", "t", DOWN, LEFT, BACKSPACE, BACKSPACE, BACKSPACE, "d", "e", "f", BACKSPACE, BACKSPACE, BACKSPACE, "z", "z", "q", DOWN, ENTER, TAB,
+    ]),
+  );
+  needs(["ModelSelectorComponent"], "ModelSelectorComponent/initialSearch", () =>
+    stepped(make({ search: "claude", current: MODELS[1] }), [DOWN, ENTER]),
+  );
+  needs(["ModelSelectorComponent"], "ModelSelectorComponent/scoped", () =>
+    stepped(
+      make({
+        current: MODELS[4],
+        scoped: [{ model: MODELS[4], thinkingLevel: "high" }, { model: model("openai", "gpt-5", "stale copy") }, { model: model("gone", "old-model", "Old") }],
+      }),
+      [DOWN, TAB, DOWN, "g", "p", TAB, BACKSPACE, BACKSPACE, TAB, UP, ENTER],
+    ),
+  );
+  needs(["ModelSelectorComponent"], "ModelSelectorComponent/empty", () =>
+    stepped(make({ models: [], asDefault: true }), [DOWN, UP, PAGE_DOWN, ENTER, TAB, "x", ESCAPE]),
+  );
+  needs(["ModelSelectorComponent"], "ModelSelectorComponent/searchInput", () =>
+    capture(() => {
+      const log = [];
+      const selector = make({ search: "grok" })(log);
+      selector.focused = true;
+      const input = selector.getSearchInput();
+      const result = { value: input.getValue(), inputFocused: input.focused, captures: selector.capturesViewportInput };
+      input.onSubmit?.();
+      selector.dispose();
+      selector.dispose();
+      return { ...result, log };
+    }),
+  );
+}
