@@ -93,10 +93,11 @@ function standInRuntime(models, log) {
 }
 
 /** Adds the cases through `needs(names, id, run)`; `agent` is pi-coding-agent, `tui` pi-tui. */
-export function addSelectorComponentCases(needs, { agent }) {
+export function addSelectorComponentCases(needs, { agent, tui }) {
   addThemeSelectorCases(needs, agent);
   addLoginDialogCases(needs, agent);
   addModelSelectorCases(needs, agent);
+  addSettingsSelectorCases(needs, agent, tui);
 }
 
 function addThemeSelectorCases(needs, agent) {
@@ -220,4 +221,127 @@ function addModelSelectorCases(needs, agent) {
       return { ...result, log };
     }),
   );
+}
+
+/** Callbacks that log every call by name, whatever the name. */
+function loggingCallbacks(log) {
+  return new Proxy({}, { get: (_target, name) => (typeof name === "string" ? (...args) => log.push([name, ...args]) : undefined) });
+}
+
+const REASONING = { ...model("anthropic", "claude-opus-4-1", "Claude Opus 4.1"), api: "anthropic-messages", reasoning: true };
+const SETTINGS_MODELS = [
+  MODELS[0],
+  REASONING,
+  { ...model("openai", "o4-mini", "o4-mini"), reasoning: true, thinkingLevelMap: { minimal: null, xhigh: "high" } },
+  MODELS[3],
+  MODELS[6],
+];
+
+function settingsConfig(overrides = {}) {
+  return {
+    autoCompact: true,
+    showImages: true,
+    imageWidthCells: 60,
+    autoResizeImages: true,
+    blockImages: false,
+    enableSkillCommands: true,
+    steeringMode: "one-at-a-time",
+    followUpMode: "all",
+    transport: "sse",
+    sessionShareDestination: "auto",
+    httpIdleTimeoutMs: 300_000,
+    cacheWarmingMode: "idle",
+    thinkingLevel: "medium",
+    availableThinkingLevels: ["off", "low", "medium", "high"],
+    currentTheme: "dark",
+    availableThemes: ["system", "dark", "light", "nord"],
+    terminalTheme: "dark",
+    hideThinkingBlock: false,
+    mermaidRenderingMode: "streaming",
+    showCacheMissNotices: true,
+    collapseChangelog: false,
+    quietStartup: false,
+    enableInstallTelemetry: true,
+    defaultProjectTrust: "ask",
+    doubleEscapeAction: "tree",
+    treeFilterMode: "default",
+    showHardwareCursor: false,
+    editorPaddingX: 0,
+    outputPad: 1,
+    autocompleteMaxVisible: 5,
+    clearOnShrink: false,
+    showTerminalProgress: false,
+    warnings: {},
+    modelThinkingLevels: { "openai/gpt-5": "high" },
+    availableDefaultModels: SETTINGS_MODELS,
+    defaultModel: "anthropic/claude-opus-4-1",
+    currentModel: MODELS[6],
+    tuiMode: "fullscreen",
+    fullscreenExitOutput: "transcript",
+    fullscreenScrollbar: "auto",
+    fullscreenCopyOnSelect: true,
+    fullscreenWheelScrollLines: "auto",
+    ...overrides,
+  };
+}
+
+function addSettingsSelectorCases(needs, agent, tui) {
+  const make = (overrides) => (log) => new agent.SettingsSelectorComponent(settingsConfig(overrides), loggingCallbacks(log));
+  const toList = { keyTarget: (selector) => selector.getSettingsList() };
+  const DOWNS = (n) => Array(n).fill(DOWN);
+  needs(["SettingsSelectorComponent"], "SettingsSelectorComponent/cycle", () =>
+    stepped(make(), [ENTER, " ", DOWN, ENTER, ...DOWNS(8), " ", " ", PAGE_DOWN, ENTER, ENTER, PAGE_DOWN, " ", UP, UP, ENTER, ENTER, ENTER, ESCAPE], toList),
+  );
+  needs(["SettingsSelectorComponent"], "SettingsSelectorComponent/moreRows", () =>
+    stepped(make({ quietStartup: "header", httpIdleTimeoutMs: 45_000, defaultProjectTrust: "never", fullscreenWheelScrollLines: 4, outputPad: 0 }), [
+      ...DOWNS(14), ENTER, ENTER, DOWN, ENTER, DOWN, DOWN, DOWN, DOWN, DOWN, ENTER, ENTER, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, DOWN, ENTER, ENTER, ENTER, ENTER, UP, ENTER,
+    ], toList),
+  );
+  // A terminal that shows images adds the image rows; the detected capabilities are put back after.
+  needs(["SettingsSelectorComponent", "tui.setCapabilities", "tui.getCapabilities"], "SettingsSelectorComponent/imageTerminal", () => {
+    const detected = tui.getCapabilities();
+    tui.setCapabilities({ ...detected, images: "kitty" });
+    try {
+      return stepped(make({ showImages: false, imageWidthCells: 120 }), [DOWN, ENTER, DOWN, ENTER, " ", DOWN, ENTER], toList);
+    } finally {
+      tui.setCapabilities(detected);
+    }
+  });
+  needs(["SettingsSelectorComponent"], "SettingsSelectorComponent/search", () =>
+    stepped(make(), ["t", "h", "e", "m", BACKSPACE, " ", "x", BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, "z", "q", "j", ENTER, ESCAPE], toList),
+  );
+  needs(["SettingsSelectorComponent"], "SettingsSelectorComponent/warnings", () =>
+    stepped(make({ warnings: { anthropicExtraUsage: false } }), [
+      "w", "a", "r", "n", ENTER, ENTER, " ", ESCAPE, ENTER, ENTER, ESCAPE,
+    ], toList),
+  );
+  needs(["SettingsSelectorComponent"], "SettingsSelectorComponent/modelThinking", () =>
+    stepped(make(), [
+      "p", "e", "r", " ", "m", "o", "d", "e", "l", ENTER,
+      DOWN, ENTER, DOWN, ENTER, // o4-mini? whatever is second: pick a level
+      "g", "p", "t", ENTER, UP, ENTER, // gpt-5's override: clear it
+      ESCAPE, ESCAPE,
+      UP, ENTER, ESCAPE, ESCAPE,
+    ], toList),
+  );
+  needs(["SettingsSelectorComponent"], "SettingsSelectorComponent/modelThinkingEmpty", () =>
+    stepped(make({ availableDefaultModels: [], currentModel: undefined, modelThinkingLevels: {} }), ["p", "e", "r", ENTER, ENTER, ESCAPE, ESCAPE], toList),
+  );
+  needs(["SettingsSelectorComponent"], "SettingsSelectorComponent/themeSingle", () =>
+    stepped(make(), ["t", "h", "e", "m", "e", ENTER, DOWN, DOWN, UP, UP, UP, ESCAPE, ENTER, DOWN, ENTER, ENTER, UP, ENTER], toList),
+  );
+  needs(["SettingsSelectorComponent"], "SettingsSelectorComponent/themeAutomatic", () =>
+    stepped(make({ currentTheme: "light/nord", terminalTheme: "light" }), [
+      "t", "h", "e", "m", "e", ENTER, ENTER, DOWN, ENTER, DOWN, ENTER, ESCAPE, DOWN, DOWN, ENTER, ENTER, DOWN, ESCAPE,
+    ], toList),
+  );
+  needs(["SettingsSelectorComponent"], "SettingsSelectorComponent/themeAutomaticFromSingle", () =>
+    stepped(make({ currentTheme: "missing", availableThemes: ["dark", "light"] }), [
+      "t", "h", "e", "m", "e", ENTER, ENTER, DOWN, DOWN, DOWN, ENTER, " ", ESCAPE, ENTER, UP, ENTER, ENTER, DOWN, DOWN, ENTER,
+    ], toList),
+  );
+  needs(["SettingsSelectorComponent"], "SettingsSelectorComponent/themeOddSettings", () => ({
+    slashes: stepped(make({ currentTheme: "a/b/c" }), ["t", "h", "e", "m", "e", ENTER, ENTER, ENTER], toList),
+    blankHalf: stepped(make({ currentTheme: "light/ " }), ["t", "h", "e", "m", "e", ENTER, DOWN, ENTER], toList),
+  }));
 }
