@@ -109,6 +109,7 @@ export { ArminComponent } from "./coding-agent/components/armin.js";
 export { LoginDialogComponent } from "./coding-agent/components/login-dialog.js";
 export { ModelSelectorComponent } from "./coding-agent/components/model-selector.js";
 export { SettingsSelectorComponent } from "./coding-agent/components/settings-selector.js";
+export { SessionSelectorComponent } from "./coding-agent/components/session-selector.js";
 export { ThemeSelectorComponent } from "./coding-agent/components/theme-selector.js";
 export {
   createBashTool,

@@ -98,6 +98,7 @@ export function addSelectorComponentCases(needs, { agent, tui }) {
   addLoginDialogCases(needs, agent);
   addModelSelectorCases(needs, agent);
   addSettingsSelectorCases(needs, agent, tui);
+  addSessionSelectorCases(needs, agent, tui);
 }
 
 function addThemeSelectorCases(needs, agent) {
@@ -344,4 +345,127 @@ function addSettingsSelectorCases(needs, agent, tui) {
     slashes: stepped(make({ currentTheme: "a/b/c" }), ["t", "h", "e", "m", "e", ENTER, ENTER, ENTER], toList),
     blankHalf: stepped(make({ currentTheme: "light/ " }), ["t", "h", "e", "m", "e", ENTER, DOWN, ENTER], toList),
   }));
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Session list entries as SessionManager.list gives them, aged relative to now (away from unit boundaries). */
+function sessionInfos() {
+  const now = Date.now();
+  const session = (file, fields) => ({
+    path: `/nonexistent/pihost-sessions/${file}.jsonl`,
+    id: `id-${file}`,
+    cwd: "/work/project",
+    firstMessage: `First message of ${file}`,
+    allMessagesText: `First message of ${file}\nsome reply`,
+    messageCount: 4,
+    created: new Date(now - 500 * DAY),
+    ...fields,
+    modified: new Date(now - fields.age),
+  });
+  return [
+    session("alpha", { age: 20 * 1000, name: "Fix the parser", allMessagesText: "Fix the parser\nthe tokenizer drops quotes" }),
+    session("beta", { age: 5.5 * MINUTE, firstMessage: "  multi\nline\tmessage\x07 ", messageCount: 12 }),
+    session("gamma", { age: 3.5 * HOUR, parentSessionPath: "/nonexistent/pihost-sessions/alpha.jsonl", firstMessage: "Forked to try another parser" }),
+    session("delta", { age: 2.5 * DAY, parentSessionPath: "/nonexistent/pihost-sessions/gamma.jsonl", name: "   " }),
+    session("epsilon", { age: 10.5 * DAY, parentSessionPath: "/nonexistent/pihost-sessions/alpha.jsonl", name: "Parser, second try" }),
+    session("zeta", { age: 45 * DAY, cwd: "/work/other", firstMessage: "Write the release notes for the node cve fix" }),
+    session("eta", { age: 400 * DAY, parentSessionPath: "/nonexistent/pihost-sessions/missing.jsonl", firstMessage: "Orphan fork", messageCount: 1 }),
+    ...Array.from({ length: 9 }, (_, i) => session(`bulk${i}`, { age: (13 + i) * HOUR + 30 * MINUTE, firstMessage: `Bulk session ${i} about ${i % 2 ? "docs" : "tests"}` })),
+  ];
+}
+
+/** A loader that reports its sessions in two parts and never finishes (the picker shows them while loading). */
+function progressiveLoader(sessions, log, label) {
+  return (onProgress, signal) => {
+    log.push(["load", label, signal.aborted]);
+    const half = Math.ceil(sessions.length / 2);
+    onProgress(half, sessions.length, sessions.slice(0, half));
+    onProgress(sessions.length, sessions.length, sessions);
+    return new Promise(() => {});
+  };
+}
+
+function addSessionSelectorCases(needs, agent, tui) {
+  const infos = sessionInfos();
+  const current = infos.filter((info) => info.cwd === "/work/project");
+  const APP_KEYS = {
+    "app.session.toggleNamedFilter": { defaultKeys: "ctrl+n", description: "" },
+    "app.session.togglePath": { defaultKeys: "ctrl+p", description: "" },
+    "app.session.toggleSort": { defaultKeys: "ctrl+s", description: "" },
+    "app.session.rename": { defaultKeys: "ctrl+r", description: "" },
+    "app.session.delete": { defaultKeys: "ctrl+d", description: "" },
+    "app.session.deleteNoninvasive": { defaultKeys: "ctrl+backspace", description: "" },
+  };
+  const make = ({ currentPath, options, currentLoader, allLoader } = {}) => (log) =>
+    new agent.SessionSelectorComponent(
+      currentLoader ?? progressiveLoader(current, log, "current"),
+      allLoader ?? progressiveLoader(infos, log, "all"),
+      (path) => log.push(["select", path]),
+      () => log.push(["cancel"]),
+      () => log.push(["exit"]),
+      () => log.push(["render"]),
+      options,
+      currentPath,
+    );
+  // With pi's app keys bound globally (as the interactive mode binds them); the shared keybindings are put back after.
+  const withAppKeys = (run) => {
+    const shared = tui.getKeybindings();
+    tui.setKeybindings(new tui.KeybindingsManager({ ...tui.TUI_KEYBINDINGS, ...APP_KEYS }));
+    try {
+      return run();
+    } finally {
+      tui.setKeybindings(shared);
+    }
+  };
+  const CTRL_N = "\x0e";
+  const CTRL_P = "\x10";
+  const CTRL_S = "\x13";
+  const CTRL_D = "\x04";
+  const CTRL_R = "\x12";
+  const names = ["SessionSelectorComponent", "tui.KeybindingsManager", "tui.setKeybindings", "tui.getKeybindings"];
+  needs(names, "SessionSelectorComponent/threaded", () =>
+    stepped(make(), [DOWN, DOWN, DOWN, DOWN, PAGE_DOWN, PAGE_UP, UP, CTRL_N, DOWN, CTRL_N, ENTER], { focus: true }),
+  );
+  needs(names, "SessionSelectorComponent/search", () =>
+    stepped(make(), ["p", "a", "r", "s", "e", "r", DOWN, LEFT, BACKSPACE, ...Array(5).fill(BACKSPACE), '"', "n", "o", "d", "e", " ", "c", "v", "e", '"', TAB, ...Array(10).fill(BACKSPACE), "r", "e", ":", "b", "u", "l", "k", "[", "3", "-", "5", "]", BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, "(", ENTER, ESCAPE]),
+  );
+  needs(names, "SessionSelectorComponent/appKeys", () =>
+    withAppKeys(() =>
+      stepped(make({ currentPath: "/nonexistent/pihost-sessions/beta.jsonl", options: { renameSession: async () => {} } }), [
+        CTRL_S, "t", "e", "s", "t", "s", CTRL_S, CTRL_S, CTRL_P, TAB, CTRL_P, DOWN, CTRL_D, "x", ESCAPE, BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE,
+        CTRL_D, UP, UP, TAB, CTRL_D, DOWN, CTRL_R, ESCAPE,
+      ]),
+    ),
+  );
+  needs(names, "SessionSelectorComponent/namedOnly", () =>
+    withAppKeys(() =>
+      stepped(make({ options: { showRenameHint: false, keybindings: new tui.KeybindingsManager({ ...tui.TUI_KEYBINDINGS, ...APP_KEYS, "app.session.toggleNamedFilter": { defaultKeys: "ctrl+p", description: "" } }) } }), [
+        CTRL_P, "z", "z", TAB, BACKSPACE, BACKSPACE, CTRL_P, TAB, ESCAPE,
+      ]),
+    ),
+  );
+  needs(names, "SessionSelectorComponent/emptyAndFailing", () => ({
+    empty: stepped(make({ currentLoader: progressiveLoader([], [], "none"), allLoader: progressiveLoader([], [], "none") }), [CTRL_N, TAB, CTRL_N, TAB, ENTER, ESCAPE]),
+    failing: stepped(
+      make({
+        currentLoader: () => {
+          throw new Error("disk on fire");
+        },
+      }),
+      [TAB, TAB, ESCAPE],
+    ),
+    noProgress: stepped(make({ currentLoader: () => new Promise(() => {}) }), [DOWN, TAB, ENTER]),
+  }));
+  needs(names, "SessionSelectorComponent/parts", () =>
+    capture(() => {
+      const log = [];
+      const selector = make({ options: { renameSession: async () => {} } })(log);
+      selector.focused = true;
+      const list = selector.getSessionList();
+      return { captures: selector.capturesViewportInput, listFocused: list.focused, inputFocused: list.searchInput.focused, log };
+    }),
+  );
 }
