@@ -110,6 +110,7 @@ export { LoginDialogComponent } from "./coding-agent/components/login-dialog.js"
 export { ModelSelectorComponent } from "./coding-agent/components/model-selector.js";
 export { SettingsSelectorComponent } from "./coding-agent/components/settings-selector.js";
 export { SessionSelectorComponent } from "./coding-agent/components/session-selector.js";
+export { TreeSelectorComponent } from "./coding-agent/components/tree-selector.js";
 export { ThemeSelectorComponent } from "./coding-agent/components/theme-selector.js";
 export {
   createBashTool,
@@ -151,19 +152,4 @@ export function isToolCallEventType(toolName, event) {
   return event.toolName === toolName;
 }
 
-function lineNumber(value) {
-  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  return typeof number === "number" && Number.isFinite(number) ? number : undefined;
-}
-
-/** `:start-end` for a read's offset/limit (numbers or numeric strings); "" when malformed. */
-export function formatReadLineRange(offset, limit) {
-  if (offset == null && limit == null) return "";
-  const start = offset == null ? 1 : lineNumber(offset);
-  if (start === undefined) return "";
-  if (limit == null) return `:${start}`;
-  const count = lineNumber(limit);
-  if (count === undefined) return "";
-  const end = start + count - 1;
-  return `:${start}${end ? `-${end}` : ""}`;
-}
+export { formatReadLineRange } from "./coding-agent/read-line-range.js";

@@ -99,6 +99,7 @@ export function addSelectorComponentCases(needs, { agent, tui }) {
   addModelSelectorCases(needs, agent);
   addSettingsSelectorCases(needs, agent, tui);
   addSessionSelectorCases(needs, agent, tui);
+  addTreeSelectorCases(needs, agent, tui);
 }
 
 function addThemeSelectorCases(needs, agent) {
@@ -466,6 +467,179 @@ function addSessionSelectorCases(needs, agent, tui) {
       selector.focused = true;
       const list = selector.getSessionList();
       return { captures: selector.capturesViewportInput, listFocused: list.focused, inputFocused: list.searchInput.focused, log };
+    }),
+  );
+}
+
+/** A session tree as SessionManager.getTree gives it: a main line that branches, every kind of entry, and a second root. */
+function sessionTree() {
+  const user = (text) => ({ type: "message", message: { role: "user", content: text } });
+  const assistant = (content, extra = {}) => ({ type: "message", message: { role: "assistant", content, stopReason: "stop", ...extra } });
+  const call = (id, name, args) => ({ type: "toolCall", id, name, arguments: args });
+  const result = (toolCallId, toolName) => ({ type: "message", message: { role: "toolResult", toolCallId, toolName, content: [{ type: "text", text: "ok" }] } });
+  // [id, entry, children, label?]
+  const spec = [
+    "u1", user("Build a parser\nfor the config\tfiles"), [
+      "a1", assistant([{ type: "text", text: "Sure, reading first." }, call("tc1", "read", { path: "/work/p/src/parser.ts", offset: 10, limit: 20 })]), [
+        "t1", result("tc1", "read"), [
+          "a2", assistant([call("tc2", "bash", { command: "npm test -- --watch=false --reporter=dot --bail\nsecond line here" })], { stopReason: "toolUse" }), [
+            "t2", result("tc2", "bash"), [
+              "mc", { type: "model_change", provider: "openai", modelId: "gpt-5" }, [
+                "u2", user("Try approach A"), [
+                  "a3", assistant([], { stopReason: "aborted" }), [
+                    "u3", user([{ type: "text", text: "continue " }, { type: "image", data: "", mimeType: "image/png" }, { type: "text", text: "with A" }]), [],
+                  ],
+                ], "approach-a",
+                "u4", user("Try approach B"), [
+                  "a4", assistant([], { stopReason: "error", errorMessage: "rate limited\nretry later" }), [
+                    "cm", { type: "custom_message", customType: "note", content: [{ type: "text", text: "remember\nthis" }], display: true }, [
+                      "comp", { type: "compaction", summary: "  ", tokensBefore: 12_345, firstKeptEntryId: "u4" }, [
+                        "bs", { type: "branch_summary", summary: "tried A first", fromId: "a3" }, [
+                          "be", { type: "message", message: { role: "bashExecution", command: "ls -la\n/tmp", output: "", exitCode: 0 } }, [
+                            "tl", { type: "thinking_level_change", thinkingLevel: "high" }, [
+                              "cu", { type: "custom", customType: "state", data: {} }, [
+                                "ce", { type: "context_edit", targetId: "t1", replacement: null }, [
+                                  "lb", { type: "label", targetId: "u2", label: "approach-a" }, [
+                                    "si", { type: "session_info", name: "My session" }, [
+                                      "si2", { type: "session_info" }, [
+                                        "us", { type: "usage" }, [
+                                          "a5", assistant([call("tc3", "grep", { pattern: "TODO", path: "/work/p" }), call("tc4", "find", { pattern: "*.ts" }), call("tc5", "ls", {}), call("tc6", "write", { file_path: "/work/p/out.txt" }), call("tc7", "edit", { path: "/work/p/a.ts" }), call("tc8", "deploy", { target: "production", dryRun: false, reason: "release 1.2.3" })], { stopReason: "toolUse" }), [
+                                            "t3", result("tc3", "grep"), [
+                                              "t4", result("tc4", "find"), [
+                                                "t5", result("tc5", "ls"), [
+                                                  "t6", result("tc6", "write"), [
+                                                    "t7", result("tc7", "edit"), [
+                                                      "t8", result("tc8", "deploy"), [
+                                                        "t9", result("nope", undefined), [
+                                                          "u5", user("Done?"), [], "finish",
+                                                        ],
+                                                      ],
+                                                    ],
+                                                  ],
+                                                ],
+                                              ],
+                                            ],
+                                          ],
+                                        ],
+                                      ],
+                                    ],
+                                  ],
+                                ],
+                              ],
+                            ],
+                          ],
+                        ],
+                      ],
+                    ],
+                  ],
+                ],
+              ],
+            ],
+          ],
+        ],
+      ],
+    ],
+    "r2", user("Another root"), [
+      "r2a", assistant([{ type: "text", text: "Second tree" }]), [],
+    ],
+  ];
+  const LABEL_TIMES = { "approach-a": "2020-01-02T03:04:05.000Z", finish: "2020-06-07T08:09:10.000Z" };
+  const build = (items, parentId) => {
+    const nodes = [];
+    for (let i = 0; i < items.length; ) {
+      const [id, entry, children] = items.slice(i, i + 3);
+      i += 3;
+      const node = { entry: { ...entry, id, parentId, timestamp: "2020-01-01T00:00:00.000Z" }, children: build(children, id) };
+      // A string after the children is a label when no entry follows it (else it is the next id).
+      if (typeof items[i] === "string" && (i + 1 >= items.length || typeof items[i + 1] === "string")) {
+        node.label = items[i];
+        node.labelTimestamp = LABEL_TIMES[items[i]];
+        i += 1;
+      }
+      nodes.push(node);
+    }
+    return nodes;
+  };
+  return build(spec, null);
+}
+
+function addTreeSelectorCases(needs, agent, tui) {
+  const APP_KEYS = {
+    "app.message.copy": { defaultKeys: "ctrl+x", description: "" },
+    "app.tree.foldOrUp": { defaultKeys: ["ctrl+left", "alt+left"], description: "" },
+    "app.tree.unfoldOrDown": { defaultKeys: ["ctrl+right", "alt+right"], description: "" },
+    "app.tree.editLabel": { defaultKeys: "shift+l", description: "" },
+    "app.tree.toggleLabelTimestamp": { defaultKeys: "shift+t", description: "" },
+    "app.tree.filter.default": { defaultKeys: "ctrl+d", description: "" },
+    "app.tree.filter.noTools": { defaultKeys: "ctrl+t", description: "" },
+    "app.tree.filter.userOnly": { defaultKeys: "ctrl+u", description: "" },
+    "app.tree.filter.labeledOnly": { defaultKeys: "ctrl+l", description: "" },
+    "app.tree.filter.all": { defaultKeys: "ctrl+a", description: "" },
+    "app.tree.filter.cycleForward": { defaultKeys: "ctrl+o", description: "" },
+    "app.tree.filter.cycleBackward": { defaultKeys: "shift+ctrl+o", description: "" },
+  };
+  const withAppKeys = (run) => {
+    const shared = tui.getKeybindings();
+    tui.setKeybindings(new tui.KeybindingsManager({ ...tui.TUI_KEYBINDINGS, ...APP_KEYS }));
+    try {
+      return run();
+    } finally {
+      tui.setKeybindings(shared);
+    }
+  };
+  // A fresh tree for every run: labels edited in one must not show in the next.
+  const make = ({ leaf = "u5", height = 24, selected, filter, pick = (tree) => tree } = {}) => (log) => {
+    const selector = new agent.TreeSelectorComponent(
+      pick(sessionTree()),
+      leaf,
+      height,
+      (id) => log.push(["select", id]),
+      () => log.push(["cancel"]),
+      (id, label) => log.push(["label", id, label ?? null]),
+      selected,
+      filter,
+    );
+    selector.onCopy = (text) => log.push(["copy", text ?? null]);
+    return selector;
+  };
+  const CTRL = { a: "\x01", d: "\x04", l: "\x0c", o: "\x0f", t: "\x14", u: "\x15", x: "\x18", left: "\x1b[1;5D", right: "\x1b[1;5C" };
+  const SHIFT_CTRL_O = "\x1b[111;6u";
+  const names = ["TreeSelectorComponent", "tui.KeybindingsManager", "tui.setKeybindings", "tui.getKeybindings"];
+  needs(names, "TreeSelectorComponent/plainKeys", () =>
+    stepped(make(), [UP, UP, DOWN, DOWN, DOWN, LEFT, "\x1b[C", PAGE_UP, PAGE_DOWN, "a", "p", "p", BACKSPACE, "\x1b[3~", ESCAPE, ESCAPE, ENTER], { focus: true }),
+  );
+  needs(names, "TreeSelectorComponent/filters", () =>
+    withAppKeys(() =>
+      stepped(make(), [CTRL.t, CTRL.t, CTRL.u, CTRL.l, CTRL.a, CTRL.o, CTRL.o, SHIFT_CTRL_O, CTRL.d, "T", "T", "b", "a", "s", "h", CTRL.a, BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, "z", "z", CTRL.u, ESCAPE, CTRL.x, UP, CTRL.x, ESCAPE]),
+    ),
+  );
+  needs(names, "TreeSelectorComponent/foldAndBranches", () =>
+    withAppKeys(() =>
+      stepped(make({ leaf: "a2", height: 12 }), [CTRL.left, CTRL.left, CTRL.right, CTRL.right, CTRL.right, CTRL.left, "\x1b[1;3D", UP, UP, UP, CTRL.left, CTRL.right, DOWN, CTRL.left, "x", CTRL.left, ESCAPE, ENTER], { focus: true }),
+    ),
+  );
+  needs(names, "TreeSelectorComponent/labels", () =>
+    withAppKeys(() =>
+      stepped(make({ selected: "u2" }), ["L", BACKSPACE, BACKSPACE, "B", ESCAPE, "L", "!", ENTER, DOWN, DOWN, "L", ...Array(20).fill(BACKSPACE), " ", ENTER, UP, UP, "L", "n", "e", "w", ENTER, CTRL.l], { focus: true }),
+    ),
+  );
+  needs(names, "TreeSelectorComponent/initial", () => ({
+    filtered: stepped(make({ selected: "t1", filter: "user-only", height: 4 }), [DOWN, ENTER]),
+    unknownSelected: stepped(make({ selected: "nope", leaf: null }), [UP]),
+    singleRoot: stepped(make({ pick: (tree) => tree.slice(0, 1), leaf: "a3", filter: "all" }), [UP, UP]),
+    labeledOnlyEmpty: withAppKeys(() => stepped(make({ pick: (tree) => tree.slice(1), filter: "labeled-only" }), [UP, DOWN, ENTER, CTRL.x, CTRL.left, CTRL.right, CTRL.d])),
+  }));
+  needs(names, "TreeSelectorComponent/parts", () =>
+    capture(() => {
+      const log = [];
+      const selector = make()(log);
+      const before = selector.capturesViewportInput;
+      selector.focused = true;
+      const list = selector.getTreeList();
+      const facts = { before, query: list.getSearchQuery(), selected: list.getSelectedNode()?.entry.id, status: list.getStatusLabels() };
+      list.updateNodeLabel("r2", "tagged", "2021-03-04T05:06:07.000Z");
+      list.updateNodeLabel("missing", "x");
+      return { ...facts, relabeled: list.render(60), log };
     }),
   );
 }
