@@ -2,7 +2,6 @@
 // run as a program of the extension (the sandbox checks it), never through
 // a shell, which would re-read characters of an untrusted URL.
 import { spawn } from "node:child_process";
-import process from "node:process";
 
 function openerFor(platform, target) {
   if (platform === "darwin") return ["open", [target]];
@@ -12,7 +11,7 @@ function openerFor(platform, target) {
 
 /** Best effort: the caller shows the URL as well, so a missing opener is not an error. */
 export function openBrowser(target) {
-  const [command, args] = openerFor(process.platform, target);
+  const [command, args] = openerFor(globalThis.process?.platform, target);
   // No launcher needs the session's folder, and a long one breaks some (WSL's explorer.exe).
   const child = spawn(command, args, { stdio: "ignore", detached: true, cwd: "/" });
   child.on("error", () => {});

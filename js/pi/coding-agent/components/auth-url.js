@@ -1,7 +1,6 @@
 // A sign-in URL with how to open it and how to copy it: a long URL wraps,
 // and over SSH or tmux it often cannot be selected or clicked whole, so the
 // dialog copies it when asked (`copy()`).
-import process from "node:process";
 import { Container } from "../../pi-tui/components/container.js";
 import { Text } from "../../pi-tui/components/text.js";
 import { hyperlink } from "../../pi-tui/terminal-image.js";
@@ -10,7 +9,7 @@ import { keyHint } from "../ui/keybinding-hints.js";
 import { currentTheme } from "../ui/theme.js";
 
 export function clickToOpenHint() {
-  return process.platform === "darwin" ? "Cmd+click to open" : "Ctrl+click to open";
+  return globalThis.process?.platform === "darwin" ? "Cmd+click to open" : "Ctrl+click to open";
 }
 
 export class AuthUrlComponent extends Container {

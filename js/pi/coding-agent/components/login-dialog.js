@@ -1,7 +1,6 @@
 // The dialog that stands in for the editor while a provider is signed in
 // to: a title, then whatever the login flow shows (a URL to open, a device
 // code, a prompt, progress), with an input for the answers it asks for.
-import process from "node:process";
 import { Container } from "../../pi-tui/components/container.js";
 import { Input } from "../../pi-tui/components/input.js";
 import { Spacer, Text, TruncatedText } from "../../pi-tui/components/text.js";

@@ -7,7 +7,6 @@ import { existsSync, realpathSync } from "node:fs";
 import { unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import process from "node:process";
 import { Container } from "../../pi-tui/components/container.js";
 import { Input } from "../../pi-tui/components/input.js";
 import { Spacer, Text } from "../../pi-tui/components/text.js";
@@ -47,7 +46,7 @@ function pathKey(path) {
     // A path that cannot be resolved is compared as given.
   }
   const absolute = resolve(real);
-  return process.platform === "win32" ? absolute.toLowerCase() : absolute;
+  return globalThis.process?.platform === "win32" ? absolute.toLowerCase() : absolute;
 }
 
 /** `path` with the home folder shown as "~". */
