@@ -111,6 +111,12 @@ export { ShowImagesSelectorComponent } from "./coding-agent/components/show-imag
 export { UserMessageSelectorComponent } from "./coding-agent/components/user-message-selector.js";
 export { OAuthSelectorComponent } from "./coding-agent/components/oauth-selector.js";
 export { ArminComponent } from "./coding-agent/components/armin.js";
+export { LoginDialogComponent } from "./coding-agent/components/login-dialog.js";
+export { ModelSelectorComponent } from "./coding-agent/components/model-selector.js";
+export { SettingsSelectorComponent } from "./coding-agent/components/settings-selector.js";
+export { SessionSelectorComponent } from "./coding-agent/components/session-selector.js";
+export { TreeSelectorComponent } from "./coding-agent/components/tree-selector.js";
+export { ThemeSelectorComponent } from "./coding-agent/components/theme-selector.js";
 export {
   createBashTool,
   createBashToolDefinition,
@@ -154,19 +160,4 @@ export function isToolCallEventType(toolName, event) {
   return event.toolName === toolName;
 }
 
-function lineNumber(value) {
-  const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  return typeof number === "number" && Number.isFinite(number) ? number : undefined;
-}
-
-/** `:start-end` for a read's offset/limit (numbers or numeric strings); "" when malformed. */
-export function formatReadLineRange(offset, limit) {
-  if (offset == null && limit == null) return "";
-  const start = offset == null ? 1 : lineNumber(offset);
-  if (start === undefined) return "";
-  if (limit == null) return `:${start}`;
-  const count = lineNumber(limit);
-  if (count === undefined) return "";
-  const end = start + count - 1;
-  return `:${start}${end ? `-${end}` : ""}`;
-}
+export { formatReadLineRange } from "./coding-agent/read-line-range.js";

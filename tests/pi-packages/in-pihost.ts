@@ -23,6 +23,7 @@ import { runCases } from "./pi-tui-cases.mjs";
 import { buildCases, runCase } from "./pi-packages-cases.mjs";
 import { compareAll } from "./builtin-tools-cases.mjs";
 import { runCases as runUiCases } from "./ui-cases.mjs";
+import { runSelectorAsyncCases } from "./selector-async-cases.mjs";
 import { buildCases as buildPiAiCases, hookEnv, runCase as runPiAiCase } from "./pi-ai-cases.mjs";
 
 const NOT_IMPLEMENTED = Symbol.for("pihost.notImplemented");
@@ -112,6 +113,7 @@ export default function (pi) {
       implemented(agent).initTheme?.("dark");
       // Without ctx.ui.theme the cases on the theme object come out missing and are skipped.
       const actual = runUiCases({ agent: implemented(agent), tui: implemented(tui), theme: ctx?.ui?.theme });
+      Object.assign(actual, await runSelectorAsyncCases({ agent: implemented(agent), tui: implemented(tui) }));
       const results = [];
       let skipped = 0;
       for (const [id, want] of Object.entries(expected)) {

@@ -12,6 +12,7 @@
 
 import { addDialogComponentCases } from "./dialog-component-cases.mjs";
 import { addMessageComponentCases } from "./message-component-cases.mjs";
+import { addSelectorComponentCases } from "./selector-component-cases.mjs";
 
 const ESC = "\x1b";
 
@@ -475,5 +476,6 @@ export function runCases({ agent, tui, theme }) {
   }
   addMessageComponentCases(needs, { agent, tui });
   addDialogComponentCases(needs, { agent, tui });
+  addSelectorComponentCases(needs, { agent, tui });
   return results;
 }

@@ -6,6 +6,7 @@
 
 import { readFile } from "node:fs/promises";
 import { runCases } from "./ui-cases.mjs";
+import { runSelectorAsyncCases } from "./selector-async-cases.mjs";
 
 for (const name of ["WT_SESSION", "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY", "COLORFGBG"]) delete process.env[name];
 process.env.PI_TRUE_COLOR = "1";
@@ -20,6 +21,7 @@ const tui = await import("../../js/pi/pi-tui.js");
 const { currentTheme } = await import("../../js/pi/coding-agent/ui/theme.js");
 agent.initTheme("dark");
 const actual = runCases({ agent, tui, theme: currentTheme() });
+Object.assign(actual, await runSelectorAsyncCases({ agent, tui }));
 
 const show = (v) => JSON.stringify(v);
 let passed = 0;

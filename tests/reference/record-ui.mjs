@@ -8,6 +8,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { runCases } from "../pi-packages/ui-cases.mjs";
+import { runSelectorAsyncCases } from "../pi-packages/selector-async-cases.mjs";
 
 const referenceDir = process.argv[2];
 if (!referenceDir) {
@@ -30,4 +31,5 @@ const agent = VIRTUAL_MODULES["@earendil-works/pi-coding-agent"];
 agent.initTheme("dark");
 
 const cases = runCases({ agent, tui: VIRTUAL_MODULES["@earendil-works/pi-tui"], theme });
+Object.assign(cases, await runSelectorAsyncCases({ agent, tui: VIRTUAL_MODULES["@earendil-works/pi-tui"] }));
 process.stdout.write(`${JSON.stringify({ piVersion: "1.6.0", cases }, null, 1)}\n`);
