@@ -13,6 +13,7 @@ const loaders = {
   "openai-responses": () => import("./apis/openai-responses.js"),
   "azure-openai-responses": () => import("./apis/azure-openai-responses.js"),
   "google-generative-ai": () => import("./apis/google-generative-ai.js"),
+  "google-vertex": () => import("./apis/google-vertex.js"),
   "mistral-conversations": () => import("./apis/mistral-conversations.js"),
   "pi-messages": () => import("./apis/pi-messages.js"),
 };
@@ -27,6 +28,7 @@ export const openAICompletionsApi = builtinApi("openai-completions");
 export const openAIResponsesApi = builtinApi("openai-responses");
 export const azureOpenAIResponsesApi = builtinApi("azure-openai-responses");
 export const googleGenerativeAIApi = builtinApi("google-generative-ai");
+export const googleVertexApi = builtinApi("google-vertex");
 export const mistralConversationsApi = builtinApi("mistral-conversations");
 export const piMessagesApi = builtinApi("pi-messages");
 
@@ -74,6 +76,9 @@ export const streamSimpleAzureOpenAIResponses = azureOpenAIResponses.streamSimpl
 const google = legacyStreams(googleGenerativeAIApi);
 export const streamGoogle = google.stream;
 export const streamSimpleGoogle = google.streamSimple;
+const googleVertex = legacyStreams(googleVertexApi);
+export const streamGoogleVertex = googleVertex.stream;
+export const streamSimpleGoogleVertex = googleVertex.streamSimple;
 const mistral = legacyStreams(mistralConversationsApi);
 export const streamMistral = mistral.stream;
 export const streamSimpleMistral = mistral.streamSimple;
