@@ -1179,7 +1179,7 @@ function addEdgeCases(add, ai) {
  * once the first delta arrives. The abort's own error text is the engine's
  * (its AbortError), so only the shape of the end is compared.
  */
-async function abortMidway(reply, start) {
+export async function abortMidway(reply, start) {
   await startServer();
   script = [{ ...reply, hang: true }];
   requests = [];

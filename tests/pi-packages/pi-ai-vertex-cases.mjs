@@ -6,6 +6,7 @@
 // send requests for it to the local server instead: node:https requests
 // (what pi's library uses under Node) and fetch (what pihost uses).
 import {
+  abortMidway,
   exchange,
   GOOGLE_USAGE,
   googleChunk,
@@ -287,4 +288,22 @@ export function addVertexCases(add, ai) {
       empty.remove();
     }
   });
+  add("providers.vertex.payloadAndAbort", () =>
+    withProcessEnv(cleanEnv, async () => {
+      const seen = [];
+      const replaced = await exchange([OK_REPLY()], (url) =>
+        ai.streamGoogleVertex(model(url), ai.normalizeContext(SIMPLE), {
+          ...key,
+          onPayload: (params, payloadModel) => {
+            seen.push({ model: payloadModel.id, keys: Object.keys(params), config: Object.keys(params.config) });
+            return { ...params, model: "publishers/acme/models/other", config: { ...params.config, labels: { team: "a" }, temperature: 0.1 } };
+          },
+        }),
+      );
+      const aborted = await abortMidway(googleReply([googleChunk([{ text: "first" }])]), (url, signal) =>
+        ai.streamGoogleVertex(model(url), ai.normalizeContext(SIMPLE), { ...key, signal }),
+      );
+      return { seen, replaced: replaced.requests, aborted };
+    }),
+  );
 }
