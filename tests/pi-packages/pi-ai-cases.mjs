@@ -22,6 +22,7 @@ import { addModelsCases } from "./pi-ai-models-cases.mjs";
 import { addAgentCoreCases } from "./pi-agent-core-cases.mjs";
 import { addProviderCases } from "./pi-ai-provider-cases.mjs";
 import { addVertexCases } from "./pi-ai-vertex-cases.mjs";
+import { addCodexCases } from "./pi-ai-codex-cases.mjs";
 
 export { runCase, serialize };
 
@@ -1113,6 +1114,7 @@ export function buildCases({ ai, aiModels, aiProviders, core, env }) {
   addAgentCoreCases(add, { ai, core, env, goldenModel, answer });
   addProviderCases(add, ai);
   addVertexCases(add, ai);
+  addCodexCases(add, ai);
 
   return cases;
 }

@@ -612,11 +612,11 @@ const RESPONSES_USAGE = {
   total_tokens: 240,
 };
 
-function responseObject(status, extra = {}) {
+export function responseObject(status, extra = {}) {
   return { id: "resp_1", object: "response", status, model: "gpt-5", output: [], usage: RESPONSES_USAGE, ...extra };
 }
 
-function responsesMessage(index, id, parts, phase) {
+export function responsesMessage(index, id, parts, phase) {
   const text = parts.join("");
   return [
     { type: "response.output_item.added", output_index: index, item: { type: "message", id, role: "assistant", status: "in_progress", content: [], ...(phase ? { phase } : {}) } },
@@ -629,7 +629,7 @@ function responsesMessage(index, id, parts, phase) {
   ];
 }
 
-function responsesHistory(model) {
+export function responsesHistory(model) {
   const reasoningItem = { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "earlier" }], encrypted_content: "ENC" };
   return {
     systemPrompt: "You are terse.",
