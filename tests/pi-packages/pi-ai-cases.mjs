@@ -21,6 +21,8 @@ import { addHelperCases } from "./pi-ai-helper-cases.mjs";
 import { addModelsCases } from "./pi-ai-models-cases.mjs";
 import { addAgentCoreCases } from "./pi-agent-core-cases.mjs";
 import { addProviderCases } from "./pi-ai-provider-cases.mjs";
+import { addVertexCases } from "./pi-ai-vertex-cases.mjs";
+import { addCodexCases } from "./pi-ai-codex-cases.mjs";
 
 export { runCase, serialize };
 
@@ -1111,6 +1113,8 @@ export function buildCases({ ai, aiModels, aiProviders, core, env }) {
   // --- pi-agent-core, whose model calls go through this pi-ai ----------------
   addAgentCoreCases(add, { ai, core, env, goldenModel, answer });
   addProviderCases(add, ai);
+  addVertexCases(add, ai);
+  addCodexCases(add, ai);
 
   return cases;
 }

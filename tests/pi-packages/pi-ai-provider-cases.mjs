@@ -28,6 +28,8 @@ const RECORDED_HEADERS = [
   "x-custom",
   "x-goog-api-client",
   "x-goog-api-key",
+  "x-goog-user-project",
+  "metadata-flavor",
   "x-session-affinity",
   "x-session-id",
 ];
@@ -37,7 +39,7 @@ let baseUrl;
 let script = [];
 let requests = [];
 
-async function startServer() {
+export async function startServer() {
   if (server) return;
   server = http.createServer((request, response) => {
     let body = "";
@@ -98,7 +100,7 @@ function reduceEvent(event) {
 }
 
 /** Runs `start(baseUrl)` (which returns a stream) against `replies`; the requests, events and final message. */
-async function exchange(replies, start, keep = {}) {
+export async function exchange(replies, start, keep = {}) {
   await startServer();
   script = [...replies];
   requests = [];
@@ -162,7 +164,7 @@ function anthropicText(index, parts) {
   ];
 }
 
-const TOOLS = [
+export const TOOLS = [
   {
     name: "read",
     description: "Read a file",
@@ -181,7 +183,7 @@ const TOOLS = [
 
 const IMAGE = { type: "image", data: "aGVsbG8=", mimeType: "image/png" };
 
-function historyContext(model) {
+export function historyContext(model) {
   return {
     systemPrompt: "You are terse.",
     tools: TOOLS,
@@ -223,7 +225,7 @@ function historyContext(model) {
   };
 }
 
-const SIMPLE = { systemPrompt: "You are terse.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
+export const SIMPLE = { systemPrompt: "You are terse.", messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 
 function addAnthropicCases(add, ai) {
   const model = (url, id = "claude-sonnet-4-5", extra = {}) => ({ ...ai.getModel("anthropic", id), baseUrl: url, ...extra });
@@ -610,11 +612,11 @@ const RESPONSES_USAGE = {
   total_tokens: 240,
 };
 
-function responseObject(status, extra = {}) {
+export function responseObject(status, extra = {}) {
   return { id: "resp_1", object: "response", status, model: "gpt-5", output: [], usage: RESPONSES_USAGE, ...extra };
 }
 
-function responsesMessage(index, id, parts, phase) {
+export function responsesMessage(index, id, parts, phase) {
   const text = parts.join("");
   return [
     { type: "response.output_item.added", output_index: index, item: { type: "message", id, role: "assistant", status: "in_progress", content: [], ...(phase ? { phase } : {}) } },
@@ -627,7 +629,7 @@ function responsesMessage(index, id, parts, phase) {
   ];
 }
 
-function responsesHistory(model) {
+export function responsesHistory(model) {
   const reasoningItem = { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "earlier" }], encrypted_content: "ENC" };
   return {
     systemPrompt: "You are terse.",
@@ -793,18 +795,18 @@ function addAzureCases(add, ai) {
 
 // --- Google Generative AI ----------------------------------------------------------
 
-function googleChunk(parts, extra = {}) {
+export function googleChunk(parts, extra = {}) {
   return { candidates: [{ content: { role: "model", parts }, index: 0 }], responseId: "resp-g1", modelVersion: "gemini-x", ...extra };
 }
 
-const GOOGLE_USAGE = { promptTokenCount: 100, candidatesTokenCount: 20, thoughtsTokenCount: 5, cachedContentTokenCount: 10, totalTokenCount: 125 };
+export const GOOGLE_USAGE = { promptTokenCount: 100, candidatesTokenCount: 20, thoughtsTokenCount: 5, cachedContentTokenCount: 10, totalTokenCount: 125 };
 
-function googleReply(chunks, size = 47) {
+export function googleReply(chunks, size = 47) {
   return { status: 200, headers: SSE_HEADERS, chunks: pieces(chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join(""), size) };
 }
 
 /** Google tool call ids made up from the clock are masked. */
-function maskGeneratedIds(result) {
+export function maskGeneratedIds(result) {
   return JSON.parse(JSON.stringify(result).replace(/(_)\d{13}_\d+/g, "$1<generated>"));
 }
 
@@ -1177,7 +1179,7 @@ function addEdgeCases(add, ai) {
  * once the first delta arrives. The abort's own error text is the engine's
  * (its AbortError), so only the shape of the end is compared.
  */
-async function abortMidway(reply, start) {
+export async function abortMidway(reply, start) {
   await startServer();
   script = [{ ...reply, hang: true }];
   requests = [];

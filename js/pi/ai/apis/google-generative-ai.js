@@ -201,9 +201,9 @@ export async function readGeminiChunks(chunks, model, output, events, options) {
 }
 
 /** The stop checks both Gemini apis make once the chunks are read. */
-export function finishGemini(output, events, options) {
+export function finishGemini(output, events, options, backend = "Google") {
   if (options?.signal?.aborted) throw new Error("Request was aborted");
-  if (output.stopReason === "pending") throw new Error("Google stream ended without a finish reason");
+  if (output.stopReason === "pending") throw new Error(`${backend} stream ended without a finish reason`);
   if (output.stopReason === "aborted" || output.stopReason === "error") {
     throw new Error(output.rawStopReason ? `Provider stopped with: ${output.rawStopReason}` : "An unknown error occurred");
   }

@@ -78,9 +78,15 @@ function takesImagesInFunctionResponses(modelId) {
 // The genai SDK writes a part's fields in this order.
 const PART_FIELDS = ["functionCall", "functionResponse", "inlineData", "text", "thought", "thoughtSignature"];
 
-function wirePart(part) {
+/** Copies `fields` of `object` that are set, in that order. */
+function pick(object, fields) {
   const out = {};
-  for (const field of PART_FIELDS) if (part[field] !== undefined && part[field] !== null) out[field] = part[field];
+  for (const field of fields) if (object[field] !== undefined && object[field] !== null) out[field] = object[field];
+  return out;
+}
+
+function wirePart(part) {
+  const out = pick(part, PART_FIELDS);
   if (out.functionCall) {
     const { args, id, name } = out.functionCall;
     out.functionCall = { ...(args !== undefined ? { args } : {}), ...(id !== undefined ? { id } : {}), ...(name !== undefined ? { name } : {}) };
@@ -286,10 +292,22 @@ export function googleClientHeader() {
   return `google-genai-sdk/${SDK_VERSION} gl-node/${version}`;
 }
 
+/** A part as the SDK writes it for Vertex: calls as given, responses (and their parts) in Vertex's field order. */
+function vertexWirePart(part) {
+  const out = pick(part, PART_FIELDS);
+  if (out.functionResponse) {
+    const response = pick(out.functionResponse, ["id", "name", "parts", "response", "scheduling"]);
+    if (Array.isArray(response.parts)) response.parts = response.parts.map((item) => pick(item, ["fileData", "inlineData"]));
+    out.functionResponse = response;
+  }
+  return out;
+}
+
 /** GenerateContent parameters as the request body: config split into top-level fields and generationConfig. */
 export function generateContentBody(params, { vertex = false } = {}) {
   const { contents, config = {} } = params;
-  const body = { contents: contents.map((content) => ({ parts: content.parts?.map(wirePart), role: content.role })) };
+  const toWire = vertex ? vertexWirePart : wirePart;
+  const body = { contents: contents.map((content) => ({ parts: content.parts?.map(toWire), role: content.role })) };
   if (config.systemInstruction !== undefined) {
     const instruction = typeof config.systemInstruction === "string" ? { parts: [{ text: config.systemInstruction }], role: "user" } : config.systemInstruction;
     body.systemInstruction = instruction;
