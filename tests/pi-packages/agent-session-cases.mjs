@@ -867,7 +867,7 @@ export function addAgentSessionCases(add, { ai, agent }) {
       runs.colors = keep(await session.executeBash("printf 'one\\n\\033[31mred\\033[0m \\033]0;title\\007done\\r\\n'; printf '\\001bin\\002ary\\n'; exit 3", (delta) => chunks.push(delta), { id: "run-1" }));
       runs.prefix = keep(await session.executeBash("echo \"$GREETING from $(pwd -P)\"", undefined, { excludeFromContext: true }));
       runs.stderr = keep(await session.executeBash("echo oops 1>&2"));
-      runs.big = keep(await session.executeBash("i=0; while [ $i -lt 3000 ]; do echo \"line $i of a long output that keeps going\"; i=$((i+1)); done"));
+      runs.big = keep(await session.executeBash("i=0; while [ $i -lt 2000 ]; do echo \"line $i of a long output that keeps going\"; i=$((i+1)); done"));
       runs.bigLines = runs.big.output.split("\n").length;
       runs.big.output = runs.big.output.slice(0, 60);
       const running = session.executeBash("sleep 5; echo never");

@@ -162,7 +162,9 @@ export function webSocketCloseError(event) {
 function connect(url, headers, signal, connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS) {
   const WebSocketClass = globalThis.WebSocket;
   if (typeof WebSocketClass !== "function") return Promise.reject(new Error("WebSocket transport is not available in this runtime"));
-  const upgradeHeaders = {};
+  // Node's WebSocket (undici) makes its upgrade request as a fetch, with
+  // fetch's default accept; Deno's sends none.
+  const upgradeHeaders = { accept: "*/*" };
   for (const [name, value] of headers.entries()) upgradeHeaders[name] = value;
   return new Promise((resolve, reject) => {
     let settled = false;
