@@ -1,7 +1,9 @@
 // Inline Markdown: code spans, links, autolinks, emphasis, strikethrough,
-// hard breaks, escapes and raw HTML, as a token list for pi-tui's renderer.
+// hard breaks, escapes, raw HTML and math, as a token list for pi-tui's renderer.
 // Emphasis uses CommonMark's delimiter-run algorithm: the text is first cut
 // into pieces, `*`/`_` runs are kept aside, and matched afterwards.
+
+import { inlineMath } from "./math.js";
 
 const PUNCTUATION = /[\p{P}\p{S}]/u;
 const WHITESPACE = /\s/u;
@@ -146,6 +148,16 @@ class InlineLexer {
       const rest = src.slice(i);
       const ch = src[i];
       const prev = i > 0 ? src[i - 1] : "";
+
+      // Math is tried before anything else, so "\(" opens math rather than escaping the parenthesis.
+      if (ch === "$" || (ch === "\\" && (src[i + 1] === "(" || src[i + 1] === "["))) {
+        const math = inlineMath(rest);
+        if (math) {
+          push(math);
+          i += math.raw.length;
+          continue;
+        }
+      }
 
       if (ch === "\\") {
         if (ESCAPABLE.includes(src[i + 1] ?? "\0")) {
