@@ -80,6 +80,7 @@ const DOCS = {
   breaks: "a  \n$x$\n$y$  \nb",
   nested: "\\(x\\) in $\\(y\\)$ and \\($z$\\)",
   blankInside: "a\n\n$$x\n\nb$$",
+  emphasisOverMath: "*a $b* c$ and *$a*b$* and $_$_* and *it $x^2* y",
   mixed: "Para $x$.\n\n$$y^2$$\n- $z$\n\n> $w$\n\n```\n$v$\n```\n\nend $\\infty$",
 };
 
