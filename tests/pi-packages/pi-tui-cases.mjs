@@ -7,6 +7,7 @@
 import { layoutCases } from "./pi-tui-layout-cases.mjs";
 import { latexCases } from "./pi-tui-latex-cases.mjs";
 import { markedCases } from "./pi-tui-marked-cases.mjs";
+import { markdownMathCases } from "./pi-tui-markdown-math-cases.mjs";
 
 const ESC = "\x1b";
 const red = (s) => `${ESC}[31m${s}${ESC}[39m`;
@@ -868,6 +869,7 @@ export function runCases(tui) {
   layoutCases(tui, needs);
   markedCases(tui, needs);
   latexCases(tui, needs);
+  markdownMathCases(tui, needs);
   return results;
 }
 

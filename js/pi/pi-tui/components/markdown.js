@@ -2,7 +2,8 @@
 // pi-tui's: blocks separated by one blank line, lists indented four columns
 // per level, quotes behind "│ ", code fenced by its ``` lines, tables boxed.
 // Links print their URL after the text (this host does not emit OSC 8
-// hyperlinks). LaTeX is left as written.
+// hyperlinks). Math is drawn by renderLatex unless the options say otherwise.
+import { renderLatex } from "../latex.js";
 import { lexMarkdown } from "../markdown/block.js";
 import { visibleWidth } from "../width.js";
 import { wrapTextWithAnsi } from "../wrap.js";
@@ -146,6 +147,14 @@ export class Markdown {
       case "text":
         lines.push(this.renderInline([token], context));
         break;
+      case "latexBlock": {
+        let drawn = !token.pending && this.options.renderLatex !== false ? renderLatex(token.text, { display: true }) : undefined;
+        // A drawn formula is laid out in two dimensions and cannot be wrapped: too wide, it shows as written.
+        if (drawn === undefined || drawn.split("\n").some((line) => visibleWidth(line) > width)) drawn = token.raw.trim();
+        for (const line of drawn.split("\n")) lines.push(this.applyDefaultStyle(line));
+        if (spaced(next)) lines.push("");
+        break;
+      }
       case "code": {
         const indent = theme.codeBlockIndent ?? "  ";
         lines.push(theme.codeBlockBorder(`\`\`\`${token.lang || ""}`));
@@ -227,6 +236,11 @@ export class Markdown {
       }
       dropLeadingSpace = false;
       switch (token.type) {
+        case "latex": {
+          const drawn = !token.pending && this.options.renderLatex !== false ? renderLatex(token.text) : undefined;
+          out += plain(drawn ?? token.raw);
+          break;
+        }
         case "escape":
           out += plain(this.options.preserveBackslashEscapes ? token.raw : token.text);
           break;

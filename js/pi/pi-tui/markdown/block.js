@@ -6,6 +6,7 @@
 // line after a block becomes a "space" token, and the renderer spaces blocks
 // by looking at the next token's type.
 import { lexInline } from "./inline.js";
+import { displayMath, displayMathStart } from "./math.js";
 
 const HR = /^ {0,3}((?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?=\n|$)/;
 const ATX = /^ {0,3}(#{1,6})(?=\s|$)(.*)/;
@@ -101,8 +102,10 @@ export class BlockLexer {
 
   /** Blocks of `src`; `top` is false inside list items, where lines form "text" tokens, not paragraphs. */
   blocks(src, tokens, top) {
+    // A paragraph cut short where display math might start is joined again by the next paragraph when no math formed.
+    const paragraphCut = { cut: false };
     while (src) {
-      const token = this.next(src, tokens, top);
+      const token = this.next(src, tokens, top, paragraphCut);
       src = src.slice(token.consumed);
       delete token.consumed;
       if (token.merged) continue;
@@ -111,8 +114,11 @@ export class BlockLexer {
     return tokens;
   }
 
-  next(src, tokens, top) {
+  next(src, tokens, top, paragraphCut) {
     const last = tokens[tokens.length - 1];
+
+    const math = displayMath(src);
+    if (math) return { ...math, consumed: math.raw.length };
 
     const space = /^(?:[ \t]*(?:\n|$))+/.exec(src);
     if (space && space[0].length > 0) {
@@ -179,7 +185,7 @@ export class BlockLexer {
     const table = this.table(src);
     if (table) return table;
 
-    if (top) return this.paragraph(src);
+    if (top) return this.cutParagraph(src, last, paragraphCut);
 
     const setext = this.setextHeading(src);
     if (setext) return setext;
@@ -321,6 +327,27 @@ export class BlockLexer {
       return header.map((_, i) => cell(cells[i] ?? ""));
     });
     return { type: "table", raw, align, header: header.map((text) => cell(text)), rows, consumed: raw.length };
+  }
+
+  /** A top-level paragraph that stops where display math could start, as pi's parser cuts it. */
+  cutParagraph(src, last, paragraphCut) {
+    const start = displayMathStart(src.slice(1));
+    const limited = start === -1 ? src : src.slice(0, start + 1);
+    if (limited !== src) {
+      // A setext heading is read from the whole text first, math lines and all.
+      const whole = this.paragraph(src);
+      if (whole.type === "heading") return whole;
+      this.inlineQueue.pop();
+    }
+    const token = this.paragraph(limited);
+    const joins = paragraphCut.cut && last?.type === "paragraph" && token.type === "paragraph";
+    paragraphCut.cut = limited.length !== src.length;
+    if (!joins) return token;
+    this.inlineQueue.pop();
+    last.raw += (last.raw.endsWith("\n") ? "" : "\n") + token.raw;
+    last.text += `\n${token.text}`;
+    this.requeue(last);
+    return { consumed: token.consumed, merged: true };
   }
 
   paragraph(src) {

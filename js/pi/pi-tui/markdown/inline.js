@@ -1,7 +1,9 @@
 // Inline Markdown: code spans, links, autolinks, emphasis, strikethrough,
-// hard breaks, escapes and raw HTML, as a token list for pi-tui's renderer.
+// hard breaks, escapes, raw HTML and math, as a token list for pi-tui's renderer.
 // Emphasis uses CommonMark's delimiter-run algorithm: the text is first cut
 // into pieces, `*`/`_` runs are kept aside, and matched afterwards.
+
+import { inlineMath } from "./math.js";
 
 const PUNCTUATION = /[\p{P}\p{S}]/u;
 const WHITESPACE = /\s/u;
@@ -147,6 +149,19 @@ class InlineLexer {
       const ch = src[i];
       const prev = i > 0 ? src[i - 1] : "";
 
+      // Math is tried before anything else, so "\(" opens math rather than escaping the parenthesis.
+      if (ch === "$" || (ch === "\\" && (src[i + 1] === "(" || src[i + 1] === "["))) {
+        const math = inlineMath(rest);
+        if (math && closesOpenEmphasis(src, i, math.raw.length, out)) {
+          // pi pairs an earlier "*"/"_" with a closer inside the math first; the math then forms within the emphasis.
+          out.mathSkipped = [...(out.mathSkipped ?? []), i];
+        } else if (math) {
+          push(math);
+          i += math.raw.length;
+          continue;
+        }
+      }
+
       if (ch === "\\") {
         if (ESCAPABLE.includes(src[i + 1] ?? "\0")) {
           push({ type: "escape", raw: rest.slice(0, 2), text: src[i + 1] });
@@ -235,20 +250,10 @@ class InlineLexer {
       }
 
       if (ch === "*" || ch === "_") {
-        const run = ch === "*" ? /^\*+/.exec(rest)[0] : /^_+/.exec(rest)[0];
-        const before = prev || "\n";
-        const after = src[i + run.length] ?? "\n";
-        const beforeSpace = WHITESPACE.test(before);
-        const afterSpace = WHITESPACE.test(after);
-        const beforePunct = PUNCTUATION.test(before);
-        const afterPunct = PUNCTUATION.test(after);
-        const leftFlanking = !afterSpace && (!afterPunct || beforeSpace || beforePunct);
-        const rightFlanking = !beforeSpace && (!beforePunct || afterSpace || afterPunct);
-        const canOpen = ch === "*" ? leftFlanking : leftFlanking && (!rightFlanking || beforePunct);
-        const canClose = ch === "*" ? rightFlanking : rightFlanking && (!leftFlanking || afterPunct);
+        const run = delimiterRun(src, i);
         flush();
-        out.push({ delim: true, char: ch, count: run.length, origCount: run.length, canOpen, canClose });
-        i += run.length;
+        out.push(run);
+        i += run.count;
         continue;
       }
 
@@ -319,12 +324,67 @@ class InlineLexer {
 
   tokens(src, inLink = false) {
     const pieces = this.pieces(src, inLink);
-    return mergeText(resolveEmphasis(pieces));
+    const skipped = pieces.mathSkipped ?? [];
+    // Emphasis over skipped math reads its content afresh, so the math can form inside it.
+    const relex = (start, end) => (skipped.some((at) => at >= start && at < end) ? this.tokens(src.slice(start, end), inLink) : undefined);
+    return mergeText(resolveEmphasis(pieces, relex));
   }
 }
 
-/** CommonMark's "process emphasis": pairs delimiter runs into em/strong, innermost first. */
-function resolveEmphasis(pieces) {
+/** A run of "*" or "_" at `at`, with whether it may open or close emphasis (CommonMark's flanking rules). */
+function delimiterRun(src, at) {
+  const char = src[at];
+  let end = at;
+  while (src[end] === char) end++;
+  const before = at > 0 ? src[at - 1] : "\n";
+  const after = src[end] ?? "\n";
+  const beforeSpace = WHITESPACE.test(before);
+  const afterSpace = WHITESPACE.test(after);
+  const beforePunct = PUNCTUATION.test(before);
+  const afterPunct = PUNCTUATION.test(after);
+  const leftFlanking = !afterSpace && (!afterPunct || beforeSpace || beforePunct);
+  const rightFlanking = !beforeSpace && (!beforePunct || afterSpace || afterPunct);
+  const canOpen = char === "*" ? leftFlanking : leftFlanking && (!rightFlanking || beforePunct);
+  const canClose = char === "*" ? rightFlanking : rightFlanking && (!leftFlanking || afterPunct);
+  return { delim: true, char, count: end - at, origCount: end - at, canOpen, canClose, at };
+}
+
+/** Whether the character at `at` is escaped by an odd run of backslashes before it. */
+function backslashed(src, at) {
+  let count = 0;
+  while (src[at - count - 1] === "\\") count++;
+  return count % 2 === 1;
+}
+
+/** The rule of three: a run that can both open and close only pairs when the lengths allow it. */
+function lengthsPair(opener, closer) {
+  if (!(opener.canClose || closer.canOpen)) return true;
+  return (opener.origCount + closer.origCount) % 3 !== 0 || (opener.origCount % 3 === 0 && closer.origCount % 3 === 0);
+}
+
+/** Whether a run inside the math at `start` (length `length`) could close emphasis still open before it. */
+function closesOpenEmphasis(src, start, length, pieces) {
+  const body = src.slice(start, start + length);
+  if (!body.includes("*") && !body.includes("_")) return false;
+  const open = pairEmphasis(pieces, () => undefined).filter((n) => n.delim && n.canOpen && n.count > 0);
+  if (open.length === 0) return false;
+  for (let at = start + 1; at < start + length; at++) {
+    if ((src[at] !== "*" && src[at] !== "_") || src[at - 1] === src[at] || backslashed(src, at)) continue;
+    const run = delimiterRun(src, at);
+    if (run.canClose && open.some((o) => o.char === run.char && run.count >= o.count && lengthsPair(o, run))) return true;
+  }
+  return false;
+}
+
+function resolveEmphasis(pieces, relex) {
+  return flattenDelims(pairEmphasis(pieces, relex));
+}
+
+/**
+ * CommonMark's "process emphasis": pairs delimiter runs into em/strong, innermost first. `relex(start, end)` may give
+ * the content of an emphasis anew from its source span.
+ */
+function pairEmphasis(pieces, relex) {
   const nodes = pieces.map((p) => (p.delim ? { ...p } : p));
   for (let closer = 0; closer < nodes.length; closer++) {
     const c = nodes[closer];
@@ -333,15 +393,14 @@ function resolveEmphasis(pieces) {
     for (let opener = closer - 1; opener >= 0; opener--) {
       const o = nodes[opener];
       if (!o?.delim || !o.canOpen || o.char !== c.char || o.count === 0) continue;
-      // The rule of three: a run that can both open and close only pairs when the lengths allow it.
-      if ((o.canClose || c.canOpen) && (o.origCount + c.origCount) % 3 === 0 && !(o.origCount % 3 === 0 && c.origCount % 3 === 0)) continue;
+      if (!lengthsPair(o, c)) continue;
       const use = o.count >= 2 && c.count >= 2 ? 2 : 1;
       const inner = nodes.slice(opener + 1, closer);
       const token = {
         type: use === 2 ? "strong" : "em",
         raw: "",
         text: "",
-        tokens: mergeText(flattenDelims(inner)),
+        tokens: relex(o.at + o.count, c.at + c.origCount - c.count) ?? mergeText(flattenDelims(inner)),
       };
       token.raw = c.char.repeat(use) + rawOf(token.tokens) + c.char.repeat(use);
       token.text = rawOf(token.tokens);
@@ -355,7 +414,7 @@ function resolveEmphasis(pieces) {
     }
     if (!matched && !c.canOpen) c.canClose = false;
   }
-  return flattenDelims(nodes);
+  return nodes;
 }
 
 function flattenDelims(nodes) {
