@@ -5,6 +5,12 @@
 // Covered: `!` negation, `\` escapes, `*`, `?`, `**`, bracket classes
 // (without POSIX `[:name:]` classes), leading and trailing slashes.
 
+import { existsSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+
+const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
+const toPosix = (path) => path.split(sep).join("/");
+
 const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
 const escapeRegex = (text) => text.replace(REGEX_SPECIAL, "\\$&");
 const NEVER = "(?!)";
@@ -128,5 +134,40 @@ export class GitignoreMatcher {
     }
     this.#cache.set(path, ignored);
     return ignored;
+  }
+}
+
+/** A .gitignore line with the directory it came from put in front, so it matches from the walk's root. */
+function rootedIgnorePattern(line, prefix) {
+  const trimmed = line.trim();
+  if (!trimmed || (trimmed.startsWith("#") && !trimmed.startsWith("\\#"))) return null;
+  let pattern = line;
+  let negated = false;
+  if (pattern.startsWith("!")) {
+    negated = true;
+    pattern = pattern.slice(1);
+  } else if (pattern.startsWith("\\!")) {
+    pattern = pattern.slice(1);
+  }
+  if (pattern.startsWith("/")) pattern = pattern.slice(1);
+  return (negated ? "!" : "") + prefix + pattern;
+}
+
+/** Adds the ignore files of `dir` to `matcher`, their patterns made relative to `rootDir`. */
+export function addIgnoreFiles(matcher, dir, rootDir) {
+  const relativeDir = relative(rootDir, dir);
+  const prefix = relativeDir ? `${toPosix(relativeDir)}/` : "";
+  for (const name of IGNORE_FILE_NAMES) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    try {
+      const patterns = readFileSync(path, "utf-8")
+        .split(/\r?\n/)
+        .map((line) => rootedIgnorePattern(line, prefix))
+        .filter(Boolean);
+      if (patterns.length > 0) matcher.add(patterns);
+    } catch {
+      // An unreadable ignore file hides nothing.
+    }
   }
 }

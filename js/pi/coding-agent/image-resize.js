@@ -15,7 +15,7 @@ const LOWER_JPEG_QUALITIES = [85, 70, 55, 40];
 // Each step past the size limits keeps three quarters of each side.
 const SHRINK = 0.75;
 
-export function toBase64(bytes) {
+function toBase64(bytes) {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
   return btoa(binary);

@@ -6,42 +6,9 @@
 // entries come in the order the filesystem lists them, as pi reads them.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { GitignoreMatcher } from "./gitignore.js";
-
-const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
+import { GitignoreMatcher, addIgnoreFiles } from "./gitignore.js";
 
 const toPosix = (path) => path.split(sep).join("/");
-
-/** An ignore-file line made relative to the walk's root. */
-function rootedPattern(line, prefix) {
-  const trimmed = line.trim();
-  if (!trimmed || (trimmed.startsWith("#") && !trimmed.startsWith("\\#"))) return null;
-  let pattern = line;
-  let negated = false;
-  if (pattern.startsWith("!")) {
-    negated = true;
-    pattern = pattern.slice(1);
-  } else if (pattern.startsWith("\\!")) {
-    pattern = pattern.slice(1);
-  }
-  if (pattern.startsWith("/")) pattern = pattern.slice(1);
-  return (negated ? "!" : "") + prefix + pattern;
-}
-
-function addIgnoreFiles(matcher, dir, rootDir) {
-  const relativeDir = relative(rootDir, dir);
-  const prefix = relativeDir ? `${toPosix(relativeDir)}/` : "";
-  for (const name of IGNORE_FILE_NAMES) {
-    const path = join(dir, name);
-    if (!existsSync(path)) continue;
-    try {
-      const patterns = readFileSync(path, "utf-8").split(/\r?\n/).map((line) => rootedPattern(line, prefix)).filter(Boolean);
-      if (patterns.length > 0) matcher.add(patterns);
-    } catch {
-      // An unreadable ignore file hides nothing.
-    }
-  }
-}
 
 /** { isDir, isFile } of a directory entry, following symlinks; undefined for a broken link. */
 function entryKind(dir, entry) {

@@ -8,12 +8,11 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { fileURLToPath } from "node:url";
 import { getAgentDir } from "./agent-dir.js";
 import { parseFrontmatter } from "./frontmatter.js";
-import { GitignoreMatcher } from "./gitignore.js";
+import { GitignoreMatcher, addIgnoreFiles } from "./gitignore.js";
 
 const CONFIG_DIR_NAME = ".pi";
 const MAX_NAME_LENGTH = 64;
 const MAX_DESCRIPTION_LENGTH = 1024;
-const IGNORE_FILE_NAMES = [".gitignore", ".ignore", ".fdignore"];
 
 // --- Skill blocks in messages -----------------------------------------------------
 
@@ -166,40 +165,6 @@ function loadSkillFromFile(filePath, source) {
     },
     diagnostics,
   };
-}
-
-/** A .gitignore line with the directory it came from put in front, so it matches from the walk's root. */
-function rootedIgnorePattern(line, prefix) {
-  const trimmed = line.trim();
-  if (!trimmed || (trimmed.startsWith("#") && !trimmed.startsWith("\\#"))) return null;
-  let pattern = line;
-  let negated = false;
-  if (pattern.startsWith("!")) {
-    negated = true;
-    pattern = pattern.slice(1);
-  } else if (pattern.startsWith("\\!")) {
-    pattern = pattern.slice(1);
-  }
-  if (pattern.startsWith("/")) pattern = pattern.slice(1);
-  return (negated ? "!" : "") + prefix + pattern;
-}
-
-function addIgnoreFiles(matcher, dir, rootDir) {
-  const relativeDir = relative(rootDir, dir);
-  const prefix = relativeDir ? `${toPosix(relativeDir)}/` : "";
-  for (const name of IGNORE_FILE_NAMES) {
-    const path = join(dir, name);
-    if (!existsSync(path)) continue;
-    try {
-      const patterns = readFileSync(path, "utf-8")
-        .split(/\r?\n/)
-        .map((line) => rootedIgnorePattern(line, prefix))
-        .filter(Boolean);
-      if (patterns.length > 0) matcher.add(patterns);
-    } catch {
-      // An unreadable ignore file hides nothing.
-    }
-  }
 }
 
 /** Whether a directory entry is a file and/or directory, following symlinks; null for a broken link. */

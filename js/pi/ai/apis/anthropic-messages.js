@@ -19,14 +19,7 @@ import { collapseSystemMessages, getCurrentTools } from "../system-messages.js";
 import { getInitialSystemMessage } from "../transcript.js";
 import { emptyUsage } from "../usage.js";
 import { buildCopilotDynamicHeaders, hasCopilotVisionInput } from "./copilot-headers.js";
-import {
-  headersToRecord,
-  mergeRequestHeaders,
-  postJson,
-  ProviderHttpError,
-  retryProviderRequest,
-  withCauseDetail,
-} from "./http.js";
+import { hasHeader, headersToRecord, mergeRequestHeaders, postJson, ProviderHttpError, resolveCacheRetention, retryProviderRequest, withCauseDetail } from "./http.js";
 import { applyOpenRouterReportedCost, isOpenRouterModel } from "./openrouter-cost.js";
 import { splitErrorToolResultImages, transformMessages } from "./replay-messages.js";
 import { readSseEvents } from "./sse.js";
@@ -127,11 +120,6 @@ function anthropicCompat(model) {
     // Gateways that drop unknown fields would turn a `continue` into a request without history.
     supportsMessageThreads: compat.supportsMessageThreads ?? model.baseUrl.includes("api.anthropic.com"),
   };
-}
-
-function resolveCacheRetention(cacheRetention, env) {
-  if (cacheRetention) return cacheRetention;
-  return providerEnvValue("PI_CACHE_RETENTION", env) === "long" ? "long" : "short";
 }
 
 function cacheControlFor(model, cacheRetention, env) {
@@ -284,13 +272,6 @@ function isApiError(error) {
 }
 
 // --- auth and headers -------------------------------------------------------------
-
-function hasHeader(headers, name) {
-  if (!headers) return false;
-  return Object.entries(headers).some(
-    ([key, value]) => key.toLowerCase() === name && value !== null && value.trim().length > 0,
-  );
-}
 
 function hasRequestAuth(apiKey, headers) {
   return !!apiKey || hasHeader(headers, "authorization") || hasHeader(headers, "x-api-key") || hasHeader(headers, "cf-aig-authorization");

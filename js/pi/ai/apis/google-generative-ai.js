@@ -41,7 +41,8 @@ function modelPath(id) {
   return id.startsWith("models/") || id.startsWith("tunedModels/") ? id : `models/${id}`;
 }
 
-function buildParams(model, context, options = {}) {
+/** The request Google's SDK sends for a Gemini call, on the Developer API and Vertex alike. */
+export function buildGeminiParams(model, context, options = {}) {
   const initialSystem = getInitialSystemMessage(context.messages);
   const tools = getCurrentTools(context.messages);
   const generation = {};
@@ -214,7 +215,7 @@ export function finishGemini(output, events, options, backend = "Google") {
 async function run(model, context, options, output, events) {
   const apiKey = options?.apiKey;
   if (!apiKey) throw new Error(`No API key for provider: ${model.provider}`);
-  let params = buildParams(model, context, options);
+  let params = buildGeminiParams(model, context, options);
   const replaced = await options?.onPayload?.(params, model);
   if (replaced !== undefined) params = replaced;
   const response = await retryGoogleRequest(() => send(model, apiKey, params, options), options);

@@ -7,29 +7,21 @@ import { AssistantMessageEventStream } from "../event-stream.js";
 import { getIdentityHeaders } from "../identity.js";
 import { clampThinkingLevel } from "../model-kinds.js";
 import { providerEnvValue } from "../provider-env.js";
-import { getSystemMessageText } from "../system-text.js";
-import { collapseSystemMessages, getCurrentTools } from "../system-messages.js";
-import { getInitialSystemMessage } from "../transcript.js";
+import { collapseSystemMessages } from "../system-messages.js";
 import { emptyUsage } from "../usage.js";
 import { hostEnv } from "../../host-env.js";
-import { finishGemini, readGeminiChunks } from "./google-generative-ai.js";
+import { buildGeminiParams, finishGemini, readGeminiChunks } from "./google-generative-ai.js";
 import {
-  convertMessages,
-  convertTools,
   generateContentBody,
-  getDisabledGoogleThinkingConfig,
   googleClientHeader,
   googleStatusError,
   googleStreamChunks,
-  resolveGoogleFunctionCallingMode,
   resolveGoogleThinkingLevel,
   retryGoogleRequest,
-  supportsGoogleStrictToolSampling,
   toGoogleThinkingLevel,
   usesGoogleThinkingLevel,
 } from "./google-shared.js";
 import { formatProviderFailure, mergeRequestHeaders, ProviderConnectionError, ProviderHttpError } from "./http.js";
-import { sanitizeSurrogates } from "./text-safety.js";
 import { buildBaseOptions } from "./token-budget.js";
 
 const API_VERSION = "v1";
@@ -113,38 +105,6 @@ function requestUrl(model, modelId, auth) {
   return url.toString();
 }
 
-function buildParams(model, context, options = {}) {
-  const initialSystem = getInitialSystemMessage(context.messages);
-  const tools = getCurrentTools(context.messages);
-  const generation = {};
-  if (options.temperature !== undefined) generation.temperature = options.temperature;
-  if (options.maxTokens !== undefined) generation.maxOutputTokens = options.maxTokens;
-  const strict = supportsGoogleStrictToolSampling(model.id);
-  const callingMode = tools.length > 0 ? resolveGoogleFunctionCallingMode(tools, options.toolChoice, strict) : undefined;
-  const systemInstruction = initialSystem ? getSystemMessageText(initialSystem) : "";
-  const config = {
-    ...(Object.keys(generation).length > 0 && generation),
-    ...(systemInstruction && { systemInstruction: sanitizeSurrogates(systemInstruction) }),
-    ...(tools.length > 0 && { tools: convertTools(tools, false, strict) }),
-    ...(callingMode !== undefined && { toolConfig: { functionCallingConfig: { mode: callingMode } } }),
-    // The SDK's own continuation requests stay off: a CONTINUATION finish ends the turn as "length".
-    automaticContinuation: false,
-  };
-  if (options.thinking?.enabled && model.reasoning) {
-    const thinkingConfig = { includeThoughts: true };
-    if (options.thinking.level !== undefined) thinkingConfig.thinkingLevel = options.thinking.level;
-    else if (options.thinking.budgetTokens !== undefined) thinkingConfig.thinkingBudget = options.thinking.budgetTokens;
-    config.thinkingConfig = thinkingConfig;
-  } else if (model.reasoning && options.thinking && !options.thinking.enabled) {
-    config.thinkingConfig = getDisabledGoogleThinkingConfig(model);
-  }
-  if (options.signal) {
-    if (options.signal.aborted) throw new Error("Request aborted");
-    config.abortSignal = options.signal;
-  }
-  return { model: model.id, contents: convertMessages(model, context), config };
-}
-
 /**
  * The auth headers: the key when there is one, else an access token from
  * application default credentials (loaded with the first such request).
@@ -188,7 +148,7 @@ async function run(model, context, options, output, events) {
   const apiKey = resolveApiKey(options);
   // Project and location are checked before the request is built, as the SDK client is made first.
   const auth = apiKey ? { apiKey } : { project: resolveProject(options), location: resolveLocation(options) };
-  let params = buildParams(model, context, options);
+  let params = buildGeminiParams(model, context, options);
   const replaced = await options?.onPayload?.(params, model);
   if (replaced !== undefined) params = replaced;
   const response = await retryGoogleRequest(() => send(model, auth, params, options), options);

@@ -2,6 +2,7 @@
 // with the headers, timeouts and failures the vendors' SDKs produce (pi
 // talks through those SDKs, and its error texts are theirs), and pi's own
 // retry loop around them.
+import { providerEnvValue } from "../provider-env.js";
 
 /**
  * Merges header sources, later ones winning, names compared without case.
@@ -268,4 +269,23 @@ export function formatProviderFailure(error, prefix) {
     return prefix !== undefined && status !== undefined ? `${prefix} (${status}): ${message}` : message;
   }
   return prefix !== undefined ? `${prefix} (${status}): ${body}` : `${status}: ${body}`;
+}
+
+/** Whether `headers` (a plain record) set `name` (lower case) to something. */
+export function hasHeader(headers, name) {
+  if (!headers) return false;
+  return Object.entries(headers).some(([key, value]) => key.toLowerCase() === name && value !== null && value.trim().length > 0);
+}
+
+/** The key an OpenAI-style client sends; headers that carry auth themselves need none. */
+export function clientApiKey(provider, apiKey, headers) {
+  if (apiKey) return apiKey;
+  if (hasHeader(headers, "authorization") || hasHeader(headers, "cf-aig-authorization")) return "unused";
+  throw new Error(`No API key for provider: ${provider}`);
+}
+
+/** The prompt-cache retention asked for, else the legacy PI_CACHE_RETENTION=long, else short. */
+export function resolveCacheRetention(cacheRetention, env) {
+  if (cacheRetention) return cacheRetention;
+  return providerEnvValue("PI_CACHE_RETENTION", env) === "long" ? "long" : "short";
 }

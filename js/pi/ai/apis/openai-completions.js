@@ -7,7 +7,6 @@ import { AssistantMessageEventStream } from "../event-stream.js";
 import { getIdentityHeaders } from "../identity.js";
 import { ToolCallArgumentsStream } from "../json.js";
 import { clampThinkingLevel } from "../model-kinds.js";
-import { providerEnvValue } from "../provider-env.js";
 import { getSystemMessageText, renderSystemMessageUpdate } from "../system-text.js";
 import { getDeclaredTools } from "../tool-declarations.js";
 import { resolveTranscript, resolveTranscriptTools } from "../transcript-tools.js";
@@ -20,7 +19,7 @@ import {
   getGrammarToolInput,
   resolveGrammarConstrainedSampling,
 } from "./grammar-tools.js";
-import { formatProviderFailure, headersToRecord, retryProviderRequest } from "./http.js";
+import { clientApiKey, formatProviderFailure, headersToRecord, resolveCacheRetention, retryProviderRequest } from "./http.js";
 import { clampOpenAIPromptCacheKey, openAIEvents, openAIRequest } from "./openai-http.js";
 import { applyOpenRouterReportedCost, isOpenRouterModel } from "./openrouter-cost.js";
 import { transformMessages } from "./replay-messages.js";
@@ -31,23 +30,6 @@ import { buildBaseOptions, MIN_ANSWER_TOKENS, resolveSamplingParams, thinkingBud
 const REASONING_FIELDS = ["reasoning", "reasoning_content", "reasoning_text"];
 // The order deltas are read in: llama.cpp's field first; some servers send two with the same text.
 const DELTA_REASONING_FIELDS = ["reasoning_content", "reasoning", "reasoning_text"];
-
-function hasHeader(headers, name) {
-  if (!headers) return false;
-  return Object.entries(headers).some(([key, value]) => key.toLowerCase() === name && value !== null && value.trim().length > 0);
-}
-
-/** The key the client sends; headers that carry auth themselves need none. */
-function clientApiKey(provider, apiKey, headers) {
-  if (apiKey) return apiKey;
-  if (hasHeader(headers, "authorization") || hasHeader(headers, "cf-aig-authorization")) return "unused";
-  throw new Error(`No API key for provider: ${provider}`);
-}
-
-function resolveCacheRetention(cacheRetention, env) {
-  if (cacheRetention) return cacheRetention;
-  return providerEnvValue("PI_CACHE_RETENTION", env) === "long" ? "long" : "short";
-}
 
 // --- what the server is, from its provider name and URL --------------------------
 

@@ -4,13 +4,12 @@
 import { clampThinkingLevel } from "../model-kinds.js";
 import { AssistantMessageEventStream } from "../event-stream.js";
 import { getIdentityHeaders } from "../identity.js";
-import { providerEnvValue } from "../provider-env.js";
 import { getDeclaredTools } from "../tool-declarations.js";
 import { resolveTranscript, resolveTranscriptTools } from "../transcript-tools.js";
 import { emptyUsage } from "../usage.js";
 import { buildCopilotDynamicHeaders, hasCopilotVisionInput } from "./copilot-headers.js";
 import { createGrammarToolInputProperties } from "./grammar-tools.js";
-import { formatProviderFailure, headersToRecord, retryProviderRequest } from "./http.js";
+import { clientApiKey, formatProviderFailure, headersToRecord, resolveCacheRetention, retryProviderRequest } from "./http.js";
 import { clampOpenAIPromptCacheKey, openAIEvents, openAIRequest } from "./openai-http.js";
 import { convertResponsesMessages, convertResponsesTools, getResponsesToolSupport, processResponsesStream } from "./responses-shared.js";
 import { buildBaseOptions, resolveSamplingParams } from "./token-budget.js";
@@ -27,22 +26,6 @@ const CONFIGURATION_UPDATE_REQUEST_EFFORT = "medium";
 /** A credential other than an `sk-` key sent to OpenAI itself is a Sign in with ChatGPT token. */
 function isChatGPTSignIn(model, apiKey) {
   return model.provider === "openai" && model.baseUrl === "https://api.openai.com/v1" && apiKey !== undefined && !apiKey.startsWith("sk-");
-}
-
-function hasHeader(headers, name) {
-  if (!headers) return false;
-  return Object.entries(headers).some(([key, value]) => key.toLowerCase() === name && value !== null && value.trim().length > 0);
-}
-
-function clientApiKey(provider, apiKey, headers) {
-  if (apiKey) return apiKey;
-  if (hasHeader(headers, "authorization") || hasHeader(headers, "cf-aig-authorization")) return "unused";
-  throw new Error(`No API key for provider: ${provider}`);
-}
-
-function resolveCacheRetention(cacheRetention, env) {
-  if (cacheRetention) return cacheRetention;
-  return providerEnvValue("PI_CACHE_RETENTION", env) === "long" ? "long" : "short";
 }
 
 function responsesCompat(model) {
