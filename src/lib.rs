@@ -68,6 +68,7 @@ pub(crate) mod function_modules;
 pub mod handle;
 pub mod host;
 pub mod limits;
+pub mod mcp;
 pub(crate) mod modules;
 pub(crate) mod ops;
 pub mod permissions;

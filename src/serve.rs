@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::host::ExtensionError;
@@ -200,34 +200,7 @@ fn encode<T: serde::Serialize>(value: &T) -> Value {
 pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: u64) {
     // stdout carries the protocol: what extensions print must not land there.
     crate::stdio::route_extension_stdout_to_stderr(true);
-    let (out, mut lines_out) = mpsc::unbounded_channel::<String>();
-    let (stop_writing, mut finish_writing) = oneshot::channel::<()>();
-    let writer = tokio::spawn(async move {
-        let mut stdout = tokio::io::stdout();
-        async fn write_line(stdout: &mut tokio::io::Stdout, line: &str) -> bool {
-            stdout.write_all(line.as_bytes()).await.is_ok()
-                && stdout.write_all(b"\n").await.is_ok()
-                && stdout.flush().await.is_ok()
-        }
-        loop {
-            let line = tokio::select! {
-                biased;
-                line = lines_out.recv() => line,
-                // Senders still held elsewhere (by an engine thread given
-                // up, src/handle.rs) are not waited for.
-                _ = &mut finish_writing => None,
-            };
-            let Some(line) = line else { break };
-            if !write_line(&mut stdout, &line).await {
-                return;
-            }
-        }
-        while let Ok(line) = lines_out.try_recv() {
-            if !write_line(&mut stdout, &line).await {
-                return;
-            }
-        }
-    });
+    let (writer, out) = crate::stdio::ProtocolWriter::start();
     let pending: Pending = Arc::new(Mutex::new(HashMap::new()));
     let closed = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let session = Arc::new(tokio::sync::Mutex::new(Session {
@@ -357,8 +330,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     // last sender is gone.
     session.lock().await.host = None;
     drop(out);
-    let _ = stop_writing.send(());
-    let _ = writer.await;
+    writer.finish().await;
 }
 
 fn changes_session(method: &str) -> bool {

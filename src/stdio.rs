@@ -16,3 +16,52 @@ pub fn route_extension_stdout_to_stderr(yes: bool) {
 pub fn stdout_goes_to_stderr() -> bool {
     STDOUT_TO_STDERR.load(Ordering::Relaxed)
 }
+
+/// The one writer of a protocol's lines on stdout (`pihost serve`, `pihost
+/// mcp`): every task sends whole lines here, so lines never interleave.
+pub(crate) struct ProtocolWriter {
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ProtocolWriter {
+    /// Starts the writer; lines sent to the returned sender go out in order.
+    pub(crate) fn start() -> (Self, tokio::sync::mpsc::UnboundedSender<String>) {
+        use tokio::io::AsyncWriteExt;
+        let (out, mut lines_out) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let (stop, mut finish_writing) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            let mut stdout = tokio::io::stdout();
+            async fn write_line(stdout: &mut tokio::io::Stdout, line: &str) -> bool {
+                stdout.write_all(line.as_bytes()).await.is_ok()
+                    && stdout.write_all(b"\n").await.is_ok()
+                    && stdout.flush().await.is_ok()
+            }
+            loop {
+                let line = tokio::select! {
+                    biased;
+                    line = lines_out.recv() => line,
+                    // Senders still held elsewhere (by an engine thread given
+                    // up, src/handle.rs) are not waited for.
+                    _ = &mut finish_writing => None,
+                };
+                let Some(line) = line else { break };
+                if !write_line(&mut stdout, &line).await {
+                    return;
+                }
+            }
+            while let Ok(line) = lines_out.try_recv() {
+                if !write_line(&mut stdout, &line).await {
+                    return;
+                }
+            }
+        });
+        (Self { stop, task }, out)
+    }
+
+    /// Writes what was sent so far and ends.
+    pub(crate) async fn finish(self) {
+        let _ = self.stop.send(());
+        let _ = self.task.await;
+    }
+}

@@ -110,6 +110,29 @@ enum Verb {
         #[arg(long, default_value_t = pihost::protocol::DEFAULT_SERVE_DISPATCH_TIMEOUT_MS)]
         timeout_ms: u64,
     },
+    /// Serve the extensions' tools over the Model Context Protocol on
+    /// stdin/stdout (revision 2025-11-25; see docs/mcp.md), for MCP clients
+    /// such as Claude Code, Codex or Cursor. Logs go to stderr.
+    Mcp {
+        /// Extension files or directories, besides what pi discovers for the project.
+        paths: Vec<String>,
+        /// Project directory (default: the current directory).
+        #[arg(long)]
+        cwd: Option<PathBuf>,
+        /// pi's agent directory.
+        #[arg(long)]
+        agent_dir: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        permissions: PermissionArgs,
+        /// Give up on a tool call after this many milliseconds (its signal is aborted); 0 is none.
+        #[arg(long, default_value_t = pihost::protocol::DEFAULT_SERVE_DISPATCH_TIMEOUT_MS)]
+        timeout_ms: u64,
+        /// How long the client may take to answer an elicitation or sampling request, in milliseconds.
+        #[arg(long, default_value_t = 600_000)]
+        client_timeout_ms: u64,
+    },
     /// List pi's virtual modules (what extensions import from pi) and which
     /// of their exports pihost implements.
     Modules {
@@ -427,6 +450,35 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             options.permissions = permissions.permissions(&cwd)?;
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             runtime.block_on(pihost::serve::serve(options, timeout_ms));
+            Ok(ExitCode::SUCCESS)
+        }
+        Verb::Mcp {
+            paths,
+            cwd,
+            agent_dir,
+            limits,
+            permissions,
+            timeout_ms,
+            client_timeout_ms,
+        } => {
+            let cwd = match cwd {
+                Some(cwd) => cwd,
+                None => std::env::current_dir().context("cannot read the current directory")?,
+            };
+            let mut engine = EngineOptions::for_cwd(&cwd);
+            engine.limits = limits.limits();
+            engine.permissions = permissions.permissions(&cwd)?;
+            if let Some(agent_dir) = agent_dir {
+                engine.agent_dir = pihost::discovery::resolve_user_path(&agent_dir.display().to_string(), &engine.cwd);
+            }
+            let options = pihost::mcp::McpOptions {
+                engine,
+                paths,
+                dispatch_timeout: pihost::Limits::millis(timeout_ms),
+                client_timeout: std::time::Duration::from_millis(client_timeout_ms),
+            };
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+            runtime.block_on(pihost::mcp::serve_mcp(options));
             Ok(ExitCode::SUCCESS)
         }
         Verb::Emit { event, session, ui } => {
