@@ -288,6 +288,13 @@ async def run_sdk_scenarios(run: Runner, session: ClientSession, seen: Seen) -> 
 
     await run.scenario("error-result", error_result)
 
+    async def error_result_non_error() -> None:
+        result = await session.call_tool("fail_always", {"reason": "bare string", "bare": True})
+        expect_equal("isError", result.is_error, True)
+        expect_equal("content (pi's String(thrown))", content(result), [{"type": "text", "text": "bare string"}])
+
+    await run.scenario("error-result-non-error", error_result_non_error)
+
     async def validation_error() -> None:
         result = await session.call_tool("count_up", {"to": "many"})
         expect_equal("isError", result.is_error, True)
@@ -421,7 +428,8 @@ async def run_sdk_scenarios(run: Runner, session: ClientSession, seen: Seen) -> 
         await wait_for("notifications/tools/list_changed", lambda: seen.list_changed > before)
         names = [tool.name for tool in (await session.list_tools()).tools]
         expect("retire_me no longer listed", "retire_me" not in names, names)
-        expect("the others still listed", all(n in names for n in ("greet", "count_up", "added_tool")), names)
+        missing = [n for n in ("greet", "count_up", "added_tool", "retire_tool") if n not in names]
+        expect_equal("active tools missing after setActiveTools(getActiveTools() minus retire_me)", missing, [])
 
     await run.scenario("list-changed-set-active", list_changed_set_active)
 

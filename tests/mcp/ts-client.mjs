@@ -148,7 +148,7 @@ await scenario("list-tools", async () => {
     count_up: ["Count up", "Counts from 1 to `to`, reporting each step as a progress update."],
     ask_user: ["Ask user", "Asks for a confirmation, a colour and a name, and returns the answers."],
     notify_levels: ["Notify levels", "Sends an info, a warning and an error notification."],
-    fail_always: ["Fail always", "Throws an Error whose message is `reason`."],
+    fail_always: ["Fail always", "Throws an Error whose message is `reason` (or, with `bare`, the string itself)."],
     wait_for_abort: ["Wait for abort", "Waits until the call is cancelled, then writes `aborted` to the marker file."],
     show_pixel: ["Show pixel", "Returns a text block and a 1x1 PNG image block."],
     add_tool: ["Add tool", "Registers the tool `added_tool`."],
@@ -221,6 +221,12 @@ await scenario("error-result", async () => {
   const result = await client.callTool({ name: "fail_always", arguments: { reason: "boom: on purpose" } }, undefined, REQUEST);
   expectEqual("isError", result.isError, true);
   expectEqual("content", result.content, [{ type: "text", text: "boom: on purpose" }]);
+});
+
+await scenario("error-result-non-error", async () => {
+  const result = await client.callTool({ name: "fail_always", arguments: { reason: "bare string", bare: true } }, undefined, REQUEST);
+  expectEqual("isError", result.isError, true);
+  expectEqual("content (pi's String(thrown))", result.content, [{ type: "text", text: "bare string" }]);
 });
 
 await scenario("validation-error", async () => {
@@ -367,7 +373,8 @@ await scenario("list-changed-set-active", async () => {
   await waitFor("notifications/tools/list_changed", () => seen.listChanged > before, 3000);
   const names = (await client.listTools(undefined, REQUEST)).tools.map((t) => t.name);
   expect("retire_me no longer listed", !names.includes("retire_me"), names);
-  expect("the others still listed", ["greet", "count_up", "added_tool", "retire_tool"].every((n) => names.includes(n)), names);
+  const missing = ["greet", "count_up", "added_tool", "retire_tool"].filter((n) => !names.includes(n));
+  expectEqual("active tools missing after setActiveTools(getActiveTools() minus retire_me)", missing, []);
 });
 
 await scenario("no-stray-output", async () => {
