@@ -110,7 +110,6 @@ async function connect(label, capabilities) {
   return { client, transport, seen };
 }
 
-const text = (result) => (result.content ?? []).filter((b) => b.type === "text").map((b) => b.text).join("");
 const noSdkErrors = (seen) => expectEqual("errors the SDK reported (stray or malformed messages)", seen.errors, []);
 
 // ---------------------------------------------------------------------------
