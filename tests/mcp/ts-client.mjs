@@ -135,6 +135,7 @@ await scenario("initialize", async () => {
 });
 if (!main) {
   console.log(`FAILED all-sdk-scenarios: no connection; server stderr: ${show(stderrLogs.at(-1)?.text.slice(-2000))}`);
+  rmSync(work, { recursive: true, force: true });
   process.exit(1);
 }
 const { client, seen } = main;
