@@ -1060,9 +1060,19 @@ pub(crate) fn extension_error(js_error: &deno_core::error::JsError) -> PihostErr
         message: js_error
             .message
             .clone()
-            .unwrap_or_else(|| js_error.exception_message.clone()),
+            .unwrap_or_else(|| thrown_value_text(&js_error.exception_message)),
         stack: js_error.stack.clone(),
     }
+}
+
+/// What pi shows for a thrown value that is not an Error (`String(value)`):
+/// the engine's text without the "Uncaught" it puts in front.
+fn thrown_value_text(exception_message: &str) -> String {
+    exception_message
+        .strip_prefix("Uncaught (in promise) ")
+        .or_else(|| exception_message.strip_prefix("Uncaught "))
+        .unwrap_or(exception_message)
+        .to_string()
 }
 
 /// The JSON request `loadExtensions` in the isolate takes.

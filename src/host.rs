@@ -418,7 +418,9 @@ pub enum HostRequest {
         kind: String,
         /// pi's `Model` (`id`, `provider`, `api`, …).
         model: Value,
-        /// pi's `Context`: `systemPrompt`, `messages`, `tools`.
+        /// pi-ai's transcript of the call's `Context`: `messages`, led by a
+        /// `system` message (the system prompt, and the tools as `toolsAdded`)
+        /// when the context has either.
         context: Value,
         /// The call's options (`reasoning`, `maxTokens`, …) without `signal`.
         #[serde(default)]

@@ -99,7 +99,11 @@ impl ToolSet {
         }
         self.known = registered.iter().cloned().collect();
         match &self.active {
-            Some(active) => registered.iter().filter(|name| active.contains(*name)).cloned().collect(),
+            Some(active) => registered
+                .iter()
+                .filter(|name| active.contains(*name))
+                .cloned()
+                .collect(),
             None => self.known.clone(),
         }
     }
@@ -120,6 +124,8 @@ struct McpClient {
     /// Index into [`LEVELS`] of the least severe message the client wants.
     log_level: AtomicUsize,
     tools: Mutex<ToolSet>,
+    /// The active tools the extensions' `pi.getActiveTools()` last read.
+    bound_active_tools: Mutex<Vec<String>>,
     timeout: Duration,
     closed: Arc<AtomicBool>,
 }
@@ -143,7 +149,9 @@ impl McpClient {
     /// Sends a request to the client and waits for its answer.
     fn ask(&self, method: &'static str, params: Value, timeout: Duration) -> HostFuture {
         if self.closed.load(Ordering::SeqCst) {
-            return Box::pin(async move { Err(HostError(format!("the client closed stdin before answering {method}"))) });
+            return Box::pin(
+                async move { Err(HostError(format!("the client closed stdin before answering {method}"))) },
+            );
         }
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (reply, answer) = oneshot::channel();
@@ -172,7 +180,14 @@ impl McpClient {
 
     /// A form with one field; the answer is that field's value, or what
     /// headless pi answers when the user declines or cancels.
-    fn elicit(&self, message: String, field: &'static str, schema: Value, opts: Option<&Value>, headless: Value) -> HostFuture {
+    fn elicit(
+        &self,
+        message: String,
+        field: &'static str,
+        schema: Value,
+        opts: Option<&Value>,
+        headless: Value,
+    ) -> HostFuture {
         let mut params = json!({
             "message": message,
             "requestedSchema": {
@@ -201,7 +216,11 @@ impl McpClient {
             if answer.get("action").and_then(Value::as_str) != Some("accept") {
                 return Ok(headless);
             }
-            Ok(answer.get("content").and_then(|content| content.get(field)).cloned().unwrap_or(headless))
+            Ok(answer
+                .get("content")
+                .and_then(|content| content.get(field))
+                .cloned()
+                .unwrap_or(headless))
         })
     }
 }
@@ -264,7 +283,11 @@ impl Host for McpClient {
                     headless,
                 )
             }
-            HostRequest::UiInput { title, placeholder, opts } if ready && self.elicitation => {
+            HostRequest::UiInput {
+                title,
+                placeholder,
+                opts,
+            } if ready && self.elicitation => {
                 let mut field = json!({ "type": "string", "title": title });
                 if let Some(placeholder) = placeholder {
                     field["description"] = Value::String(placeholder);
@@ -278,9 +301,7 @@ impl Host for McpClient {
                 }
                 self.elicit(title, "value", field, None, headless)
             }
-            HostRequest::PermissionRequest {
-                extension, message, ..
-            } if ready && self.elicitation => {
+            HostRequest::PermissionRequest { extension, message, .. } if ready && self.elicitation => {
                 let who = extension.unwrap_or_else(|| "pihost".to_string());
                 self.elicit(
                     format!("{who} asks for {message}"),
@@ -291,7 +312,10 @@ impl Host for McpClient {
                 )
             }
             HostRequest::ModelComplete {
-                model, context, options, ..
+                model,
+                context,
+                options,
+                ..
             } if ready && self.sampling => {
                 let params = sampling::request(&model, &context, options.as_ref());
                 let asked = self.ask("sampling/createMessage", params, self.timeout);
@@ -364,12 +388,20 @@ pub async fn serve_mcp(options: McpOptions) {
         let message: Value = match serde_json::from_str(&line) {
             Ok(message) => message,
             Err(error) => {
-                let _ = out.send(error_line(&Value::Null, codes::PARSE_ERROR, format!("parse error: {error}")));
+                let _ = out.send(error_line(
+                    &Value::Null,
+                    codes::PARSE_ERROR,
+                    format!("parse error: {error}"),
+                ));
                 continue;
             }
         };
         if !message.is_object() {
-            let _ = out.send(error_line(&Value::Null, codes::INVALID_REQUEST, "invalid request: not an object"));
+            let _ = out.send(error_line(
+                &Value::Null,
+                codes::INVALID_REQUEST,
+                "invalid request: not an object",
+            ));
             continue;
         }
         let id = message.get("id").filter(|id| !id.is_null()).cloned();
@@ -450,14 +482,23 @@ async fn notification(server: &Server, method: &str, params: &Value) {
             let Some(target) = params.get("requestId").map(Value::to_string) else {
                 return;
             };
-            let tool_call_id = server.running.lock().ok().and_then(|running| running.get(&target).cloned());
+            let tool_call_id = server
+                .running
+                .lock()
+                .ok()
+                .and_then(|running| running.get(&target).cloned());
             let Some(tool_call_id) = tool_call_id else {
                 return;
             };
             if let Ok(mut cancelled) = server.cancelled.lock() {
                 cancelled.insert(target);
             }
-            let pihost = server.session.read().await.as_ref().map(|session| session.pihost.clone());
+            let pihost = server
+                .session
+                .read()
+                .await
+                .as_ref()
+                .map(|session| session.pihost.clone());
             if let Some(pihost) = pihost {
                 let _ = pihost.abort_tool(&tool_call_id).await;
             }
@@ -471,7 +512,10 @@ async fn initialize(server: &Server, id: &Value, params: Value) -> String {
     if server.session.read().await.is_some() {
         return error_line(id, codes::INVALID_REQUEST, "already initialized");
     }
-    let asked = params.get("protocolVersion").and_then(Value::as_str).unwrap_or(PROTOCOL_VERSION);
+    let asked = params
+        .get("protocolVersion")
+        .and_then(Value::as_str)
+        .unwrap_or(PROTOCOL_VERSION);
     let version = SUPPORTED_VERSIONS
         .iter()
         .find(|known| **known == asked)
@@ -493,6 +537,7 @@ async fn initialize(server: &Server, id: &Value, params: Value) -> String {
         ready: AtomicBool::new(false),
         log_level: AtomicUsize::new(1),
         tools: Mutex::new(ToolSet::default()),
+        bound_active_tools: Mutex::new(Vec::new()),
         timeout: server.options.client_timeout,
         closed: server.closed.clone(),
     });
@@ -515,14 +560,33 @@ async fn initialize(server: &Server, id: &Value, params: Value) -> String {
                 report.total_load_ms
             );
         }
-        Err(error) => return error_line(id, codes::INTERNAL_ERROR, format!("pihost could not load extensions: {error}")),
+        Err(error) => {
+            return error_line(
+                id,
+                codes::INTERNAL_ERROR,
+                format!("pihost could not load extensions: {error}"),
+            );
+        }
     }
     let registered = match pihost.registrations().await {
-        Ok(registrations) => registrations.tools.into_iter().map(|tool| tool.name).collect::<Vec<_>>(),
-        Err(error) => return error_line(id, codes::INTERNAL_ERROR, format!("pihost could not list tools: {error}")),
+        Ok(registrations) => registrations
+            .tools
+            .into_iter()
+            .map(|tool| tool.name)
+            .collect::<Vec<_>>(),
+        Err(error) => {
+            return error_line(
+                id,
+                codes::INTERNAL_ERROR,
+                format!("pihost could not list tools: {error}"),
+            );
+        }
     };
     if let Ok(mut tools) = client.tools.lock() {
         tools.visible(&registered);
+    }
+    if let Ok(mut bound) = client.bound_active_tools.lock() {
+        bound.clone_from(&registered);
     }
     let state = HostState {
         active_tools: Some(registered),
@@ -530,7 +594,11 @@ async fn initialize(server: &Server, id: &Value, params: Value) -> String {
         ..HostState::default()
     };
     if let Err(error) = pihost.bind(client.clone(), &state).await {
-        return error_line(id, codes::INTERNAL_ERROR, format!("pihost could not bind the session: {error}"));
+        return error_line(
+            id,
+            codes::INTERNAL_ERROR,
+            format!("pihost could not bind the session: {error}"),
+        );
     }
     forward_extension_errors(&pihost, client.clone());
     *server.session.write().await = Some(Session { pihost, client });
@@ -580,7 +648,11 @@ async fn request(server: &Server, method: &str, id: &Value, params: Value) -> Op
         .as_ref()
         .map(|session| (session.pihost.clone(), session.client.clone()));
     let Some((pihost, client)) = session else {
-        return Some(error_line(id, codes::INVALID_REQUEST, "not initialized: send initialize first"));
+        return Some(error_line(
+            id,
+            codes::INVALID_REQUEST,
+            "not initialized: send initialize first",
+        ));
     };
     match method {
         "tools/list" => Some(list_tools(id, &pihost, &client).await),
@@ -592,10 +664,18 @@ async fn request(server: &Server, method: &str, id: &Value, params: Value) -> Op
                     client.log_level.store(index, Ordering::Relaxed);
                     Some(result_line(id, json!({})))
                 }
-                None => Some(error_line(id, codes::INVALID_PARAMS, format!("unknown log level: {level:?}"))),
+                None => Some(error_line(
+                    id,
+                    codes::INVALID_PARAMS,
+                    format!("unknown log level: {level:?}"),
+                )),
             }
         }
-        other => Some(error_line(id, codes::METHOD_NOT_FOUND, format!("method not found: {other}"))),
+        other => Some(error_line(
+            id,
+            codes::METHOD_NOT_FOUND,
+            format!("method not found: {other}"),
+        )),
     }
 }
 
@@ -607,7 +687,10 @@ async fn visible_tools(pihost: &Pihost, client: &McpClient) -> Result<Vec<crate:
         Ok(mut tools) => tools.visible(&names),
         Err(_) => names.iter().cloned().collect(),
     };
-    Ok(registered.into_iter().filter(|tool| visible.contains(&tool.name)).collect())
+    Ok(registered
+        .into_iter()
+        .filter(|tool| visible.contains(&tool.name))
+        .collect())
 }
 
 async fn list_tools(id: &Value, pihost: &Pihost, client: &McpClient) -> String {
@@ -647,7 +730,11 @@ fn input_schema(parameters: Value) -> Value {
 
 async fn call_tool(server: &Server, id: &Value, params: Value, pihost: &Pihost, client: &McpClient) -> Option<String> {
     let Some(name) = params.get("name").and_then(Value::as_str).map(str::to_string) else {
-        return Some(error_line(id, codes::INVALID_PARAMS, "tools/call needs the tool's name"));
+        return Some(error_line(
+            id,
+            codes::INVALID_PARAMS,
+            "tools/call needs the tool's name",
+        ));
     };
     let known = match visible_tools(pihost, client).await {
         Ok(tools) => tools.iter().any(|tool| tool.name == name),
@@ -683,7 +770,10 @@ async fn call_tool(server: &Server, id: &Value, params: Value, pihost: &Pihost, 
     });
     let result = pihost.execute_tool(&name, &tool_call_id, &args, Some(updates)).await;
     // A tool that timed out may run on and keep its update channel open.
-    if matches!(result, Err(PihostError::Timeout { .. } | PihostError::EngineStuck { .. })) {
+    if matches!(
+        result,
+        Err(PihostError::Timeout { .. } | PihostError::EngineStuck { .. })
+    ) {
         forward.abort();
     } else {
         let _ = forward.await;
@@ -691,7 +781,12 @@ async fn call_tool(server: &Server, id: &Value, params: Value, pihost: &Pihost, 
     if let Ok(mut running) = server.running.lock() {
         running.remove(&key);
     }
-    if server.cancelled.lock().is_ok_and(|mut cancelled| cancelled.remove(&key)) {
+    share_active_tools(pihost, client).await;
+    if server
+        .cancelled
+        .lock()
+        .is_ok_and(|mut cancelled| cancelled.remove(&key))
+    {
         return None;
     }
     Some(match result {
@@ -710,6 +805,32 @@ async fn call_tool(server: &Server, id: &Value, params: Value, pihost: &Pihost, 
     })
 }
 
+/// A tool the call registered is active, as pi activates a tool on
+/// registration: the extensions' `pi.getActiveTools()` says so from the
+/// next call on.
+async fn share_active_tools(pihost: &Pihost, client: &McpClient) {
+    let Ok(visible) = visible_tools(pihost, client).await else {
+        return;
+    };
+    let active: Vec<String> = visible.into_iter().map(|tool| tool.name).collect();
+    let changed = client.bound_active_tools.lock().is_ok_and(|mut bound| {
+        let changed = *bound != active;
+        if changed {
+            bound.clone_from(&active);
+        }
+        changed
+    });
+    if changed {
+        let state = HostState {
+            active_tools: Some(active),
+            ..HostState::default()
+        };
+        if let Err(error) = pihost.set_host_state(&state).await {
+            tracing::warn!("cannot share the active tools with the extensions: {error}");
+        }
+    }
+}
+
 /// The text blocks of a pi tool result (or update), joined by newlines.
 fn text_of(result: &Value) -> String {
     result
@@ -725,8 +846,7 @@ fn text_of(result: &Value) -> String {
         .unwrap_or_default()
 }
 
-/// pi's tool result (`content`, `details`) as MCP's `CallToolResult`; empty
-/// details (pi's `{}` default) are left out.
+/// pi's tool result (`content`, `details`) as MCP's `CallToolResult`.
 fn call_result(result: Value) -> Value {
     let content: Vec<Value> = result
         .get("content")
@@ -737,10 +857,7 @@ fn call_result(result: Value) -> Value {
         "content": content,
         "isError": result.get("isError").and_then(Value::as_bool).unwrap_or(false),
     });
-    if let Some(details) = result
-        .get("details")
-        .filter(|details| details.as_object().is_some_and(|details| !details.is_empty()))
-    {
+    if let Some(details) = result.get("details").filter(|details| details.is_object()) {
         answer["structuredContent"] = details.clone();
     }
     answer
@@ -748,7 +865,9 @@ fn call_result(result: Value) -> Value {
 
 fn content_block(block: &Value) -> Value {
     match block.get("type").and_then(Value::as_str) {
-        Some("text") => json!({ "type": "text", "text": block.get("text").and_then(Value::as_str).unwrap_or_default() }),
+        Some("text") => {
+            json!({ "type": "text", "text": block.get("text").and_then(Value::as_str).unwrap_or_default() })
+        }
         Some("image") => json!({
             "type": "image",
             "data": block.get("data").cloned().unwrap_or(Value::Null),
@@ -783,6 +902,10 @@ mod tests {
         assert_eq!(result["content"][1]["mimeType"], "image/png");
         assert_eq!(result["structuredContent"]["count"], 3);
         assert_eq!(result["isError"], false);
-        assert!(call_result(json!({ "content": [], "details": "text" })).get("structuredContent").is_none());
+        assert!(
+            call_result(json!({ "content": [], "details": "text" }))
+                .get("structuredContent")
+                .is_none()
+        );
     }
 }

@@ -9,13 +9,22 @@ use serde_json::{Value, json};
 /// `maxTokens` is required by MCP; pi's calls often leave it to the model.
 const DEFAULT_MAX_TOKENS: u64 = 4096;
 
-/// `sampling/createMessage` params for pi's model, context and options.
+/// `sampling/createMessage` params for pi's model, context and options. The
+/// context is pi-ai's transcript form: the system prompt is a leading
+/// `system` message (pi's `Context.systemPrompt` is read too).
 pub(super) fn request(model: &Value, context: &Value, options: Option<&Value>) -> Value {
-    let messages: Vec<Value> = context
+    let all = context
         .get("messages")
         .and_then(Value::as_array)
-        .map(|messages| messages.iter().filter_map(message).collect())
+        .map(Vec::as_slice)
         .unwrap_or_default();
+    let (system, rest) = match all.split_first() {
+        Some((first, rest)) if first.get("role").and_then(Value::as_str) == Some("system") => {
+            (first.get("content").and_then(Value::as_str), rest)
+        }
+        _ => (context.get("systemPrompt").and_then(Value::as_str), all),
+    };
+    let messages: Vec<Value> = rest.iter().filter_map(message).collect();
     let max_tokens = options
         .and_then(|options| options.get("maxTokens"))
         .and_then(Value::as_u64)
@@ -25,10 +34,13 @@ pub(super) fn request(model: &Value, context: &Value, options: Option<&Value>) -
     if let Some(id) = model.get("id").and_then(Value::as_str) {
         params["modelPreferences"] = json!({ "hints": [{ "name": id }] });
     }
-    if let Some(system) = context.get("systemPrompt").and_then(Value::as_str).filter(|text| !text.is_empty()) {
+    if let Some(system) = system.filter(|text| !text.is_empty()) {
         params["systemPrompt"] = Value::String(system.to_string());
     }
-    if let Some(temperature) = options.and_then(|options| options.get("temperature")).filter(|value| value.is_number()) {
+    if let Some(temperature) = options
+        .and_then(|options| options.get("temperature"))
+        .filter(|value| value.is_number())
+    {
         params["temperature"] = temperature.clone();
     }
     params
@@ -39,7 +51,10 @@ fn message(message: &Value) -> Option<Value> {
     let content = message.get("content");
     let blocks: Vec<Value> = match content {
         Some(Value::String(text)) => vec![text_block(text)],
-        Some(Value::Array(blocks)) => blocks.iter().filter_map(|block| content_block(role, message, block)).collect(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|block| content_block(role, message, block))
+            .collect(),
         _ => Vec::new(),
     };
     if blocks.is_empty() {
@@ -111,7 +126,9 @@ pub(super) fn assistant_message(model: &Value, answer: &Value) -> Value {
     let content = blocks
         .iter()
         .filter_map(|block| match block.get("type").and_then(Value::as_str) {
-            Some("text") => Some(text_block(block.get("text").and_then(Value::as_str).unwrap_or_default())),
+            Some("text") => Some(text_block(
+                block.get("text").and_then(Value::as_str).unwrap_or_default(),
+            )),
             _ => None,
         })
         .collect();
@@ -138,8 +155,8 @@ mod tests {
     fn pi_context_becomes_sampling_messages_and_the_answer_an_assistant_message() {
         let model = json!({ "id": "m1", "provider": "p", "api": "a", "maxTokens": 100 });
         let context = json!({
-            "systemPrompt": "be brief",
             "messages": [
+                { "role": "system", "content": "be brief", "timestamp": 0 },
                 { "role": "user", "content": "hello" },
                 { "role": "assistant", "content": [{ "type": "thinking", "thinking": "hm" }, { "type": "text", "text": "hi" }] },
             ],

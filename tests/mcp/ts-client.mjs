@@ -27,7 +27,7 @@ if (!existsSync(path.join(sdkDir, "package.json"))) {
 const sdk = (file) => import(pathToFileURL(path.join(sdkDir, "dist/esm", file)).href);
 const { Client } = await sdk("client/index.js");
 const { StdioClientTransport } = await sdk("client/stdio.js");
-const { ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, McpError } =
+const { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, McpError } =
   await sdk("types.js");
 
 const bin = process.argv[2];
@@ -384,6 +384,30 @@ await scenario("no-stray-output", async () => {
 await client.close();
 
 // ---------------------------------------------------------------------------
+// A client that offers sampling: an extension's pi-ai `complete` is asked of it.
+await scenario("sampling", async () => {
+  const { client: sampler, seen: samplerSeen } = await connect("sampling", { sampling: {} });
+  const asked = [];
+  sampler.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    asked.push(request.params);
+    const question = request.params.messages.at(-1)?.content;
+    const text = Array.isArray(question) ? question.map((block) => block.text).join("") : question?.text;
+    return { role: "assistant", content: { type: "text", text: `echo ${text}` }, model: "client-model", stopReason: "endTurn" };
+  });
+  try {
+    const result = await sampler.callTool({ name: "ask_model", arguments: { question: "colour?" } }, undefined, REQUEST);
+    expectEqual("content", result.content, [{ type: "text", text: "stop: echo colour?" }]);
+    expectEqual("sampling requests", asked.length, 1);
+    expectEqual("systemPrompt", asked[0].systemPrompt, "Answer in one word.", JSON.stringify(asked[0]));
+    expectEqual("model hint", asked[0].modelPreferences?.hints?.[0]?.name, result.structuredContent?.model);
+    expect("maxTokens is a positive number", asked[0].maxTokens > 0, asked[0].maxTokens);
+    noSdkErrors(samplerSeen);
+  } finally {
+    await sampler.close();
+  }
+});
+
+// ---------------------------------------------------------------------------
 // Client 2: no elicitation capability, so pi's headless answers and no requests.
 await scenario("headless-dialogs", async () => {
   const { client: plain, seen: plainSeen } = await connect("headless", {});
@@ -391,6 +415,15 @@ await scenario("headless-dialogs", async () => {
     const result = await plain.callTool({ name: "ask_user", arguments: { message: "Really?" } }, undefined, REQUEST);
     expectEqual("content", result.content, [{ type: "text", text: "confirmed=false choice=(none) value=(none)" }]);
     expectEqual("structuredContent", result.structuredContent, { confirmed: false, choice: null, value: null });
+    expectEqual("requests the server sent", plainSeen.otherRequests, []);
+    // Without sampling a model call fails as in a pi with no provider for
+    // the API: pi-ai's complete throws, so the tool's result is an error.
+    const model = await plain.callTool({ name: "ask_model", arguments: { question: "colour?" } }, undefined, REQUEST);
+    expect(
+      "ask_model without sampling: pi's no-provider error",
+      model.isError === true && /^No API provider registered for api: /.test(model.content?.[0]?.text ?? ""),
+      model,
+    );
     expectEqual("requests the server sent", plainSeen.otherRequests, []);
     noSdkErrors(plainSeen);
   } finally {
