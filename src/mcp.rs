@@ -11,7 +11,8 @@
 //!   `notifications/cancelled` aborts the tool's signal.
 //! - The extensions' dialogs (`confirm`, `select`, `input`, `editor`) and the
 //!   sandbox's permission prompts become elicitation requests when the client
-//!   offers elicitation; `notify` and extension errors become log messages;
+//!   offers elicitation; `notify`, extension errors and console output
+//!   become log messages;
 //!   pi-ai model calls become sampling requests when the client offers
 //!   sampling. Without a capability, headless pi's answers.
 //! - Commands and events (`tool_call`, `context`, …) have no MCP counterpart:
@@ -137,11 +138,17 @@ impl McpClient {
     }
 
     fn log(&self, level: &str, data: Value) {
+        self.log_as("pihost", level, data);
+    }
+
+    /// A log message from `logger`: `pihost` (notify, extension errors) or
+    /// `console` (what extensions print).
+    fn log_as(&self, logger: &str, level: &str, data: Value) {
         let wanted = self.log_level.load(Ordering::Relaxed);
         if LEVELS.iter().position(|known| *known == level).unwrap_or(0) >= wanted {
             self.send_notification(
                 "notifications/message",
-                json!({ "level": level, "logger": "pihost", "data": data }),
+                json!({ "level": level, "logger": logger, "data": data }),
             );
         }
     }
@@ -443,6 +450,7 @@ pub async fn serve_mcp(options: McpOptions) {
         tracing::warn!("tool calls still running 10 s after stdin closed; stopping them");
     }
     tasks.shutdown().await;
+    crate::stdio::tap_extension_console(None);
     if let Some(session) = server.session.write().await.take() {
         let _ = session.pihost.shutdown().await;
     }
@@ -601,6 +609,17 @@ async fn initialize(server: &Server, id: &Value, params: Value) -> String {
         );
     }
     forward_extension_errors(&pihost, client.clone());
+    let console = client.clone();
+    crate::stdio::tap_extension_console(Some(Box::new(move |text, to_stderr| {
+        if console.ready.load(Ordering::SeqCst) {
+            let text = text.strip_suffix('\n').unwrap_or(text);
+            console.log_as(
+                "console",
+                if to_stderr { "warning" } else { "info" },
+                Value::String(text.to_string()),
+            );
+        }
+    })));
     *server.session.write().await = Some(Session { pihost, client });
     result_line(
         id,

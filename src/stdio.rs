@@ -65,3 +65,26 @@ impl ProtocolWriter {
         let _ = self.task.await;
     }
 }
+
+/// Something that also sees what extensions print through the console: `pihost
+/// mcp` sends it to the client as log messages. Arguments: the text, and
+/// whether it went to stderr (`console.error`, `warn`, `trace`).
+pub(crate) type ConsoleTap = Box<dyn Fn(&str, bool) + Send + Sync>;
+
+static CONSOLE_TAP: std::sync::RwLock<Option<ConsoleTap>> = std::sync::RwLock::new(None);
+
+/// Sets (or with `None` removes) the process's console tap.
+pub(crate) fn tap_extension_console(tap: Option<ConsoleTap>) {
+    if let Ok(mut slot) = CONSOLE_TAP.write() {
+        *slot = tap;
+    }
+}
+
+/// Hands console text to the tap, when there is one.
+pub(crate) fn to_console_tap(text: &str, to_stderr: bool) {
+    if let Ok(slot) = CONSOLE_TAP.read()
+        && let Some(tap) = slot.as_ref()
+    {
+        tap(text, to_stderr);
+    }
+}

@@ -22,7 +22,7 @@ fn the_rust_and_python_agents_see_the_same_session() {
     let rust = runtime
         .block_on(scripted_agent::run(&project_root()))
         .expect("the Rust agent runs");
-    assert_eq!(rust[0], "loaded 38 extensions, 4 failed to load");
+    assert_eq!(rust[0], "loaded 46 extensions, 4 failed to load");
     assert!(
         rust.contains(&"  blocked: events.ts keeps lock files read-only".to_string()),
         "{rust:#?}"

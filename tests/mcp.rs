@@ -57,3 +57,132 @@ fn the_python_sdk_client_lists_calls_cancels_and_answers_dialogs() {
     );
     run_client(&python, "tests/mcp/python-client.py");
 }
+
+/// Many `tools/call` requests sent at once, without waiting for answers, as
+/// a busy client pipelines them: every one is answered exactly once with its
+/// own result, and every progress update of every call arrives, in order,
+/// before its call's answer.
+#[test]
+fn pipelined_tool_calls_are_each_answered_once_and_no_progress_is_lost() {
+    use std::collections::HashMap;
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    use serde_json::{Value, json};
+
+    const CALLS: u64 = 300;
+    let work = tempfile::tempdir().expect("temp dir");
+    let agent_dir = work.path().join("agent");
+    std::fs::create_dir_all(&agent_dir).expect("agent dir");
+    let examples = project_root().join("extensions-examples");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .arg("mcp")
+        .arg(examples.join("mcp-tools"))
+        .arg(examples.join("hello-tool.ts"))
+        .arg("--cwd")
+        .arg(work.path())
+        .env("PI_CODING_AGENT_DIR", &agent_dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start pihost mcp");
+    let mut lines = vec![
+        json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "flood", "version": "1" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+    ];
+    for id in 1..=CALLS {
+        lines.push(if id % 2 == 0 {
+            json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+                    "params": { "name": "greet", "arguments": { "name": format!("n{id}") } } })
+        } else {
+            json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+                    "params": { "name": "count_up", "arguments": { "to": 3 }, "_meta": { "progressToken": format!("p{id}") } } })
+        });
+    }
+    let mut stdin = server.stdin.take().expect("stdin");
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    stdin.write_all(text.as_bytes()).expect("write the requests");
+    stdin.flush().expect("flush");
+
+    let stdout = BufReader::new(server.stdout.take().expect("stdout"));
+    let (sender, received) = std::sync::mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let message = serde_json::from_str(&line).unwrap_or_else(|_| json!({ "unparsable": line }));
+            if sender.send(message).is_err() {
+                break;
+            }
+        }
+    });
+    let mut answers: HashMap<u64, Vec<Value>> = HashMap::new();
+    let mut progress: HashMap<String, Vec<u64>> = HashMap::new();
+    let mut answered_before_progress_ended = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(180);
+    while answers.len() < CALLS as usize + 1 {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let Ok(message) = received.recv_timeout(left) else {
+            break;
+        };
+        assert!(
+            message.get("unparsable").is_none(),
+            "stdout carried a line that is not JSON: {message}"
+        );
+        if message["method"] == "notifications/progress" {
+            let token = message["params"]["progressToken"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            progress
+                .entry(token)
+                .or_default()
+                .push(message["params"]["progress"].as_u64().unwrap_or(0));
+            continue;
+        }
+        let Some(id) = message["id"].as_u64() else {
+            continue;
+        };
+        if id % 2 == 1 && progress.get(&format!("p{id}")).map(Vec::len) != Some(3) {
+            answered_before_progress_ended.push(id);
+        }
+        answers.entry(id).or_default().push(message);
+    }
+    drop(stdin);
+    let _ = server.wait();
+
+    let missing: Vec<u64> = (0..=CALLS).filter(|id| !answers.contains_key(id)).collect();
+    assert!(
+        missing.is_empty(),
+        "{} calls never answered: {missing:?}",
+        missing.len()
+    );
+    let twice: Vec<&u64> = answers
+        .iter()
+        .filter(|(_, all)| all.len() > 1)
+        .map(|(id, _)| id)
+        .collect();
+    assert!(twice.is_empty(), "calls answered more than once: {twice:?}");
+    for id in 1..=CALLS {
+        let answer = &answers[&id][0];
+        let text = answer["result"]["content"][0]["text"].as_str().unwrap_or_default();
+        let expected = if id % 2 == 0 {
+            format!("Hello, n{id}.")
+        } else {
+            "counted to 3".to_string()
+        };
+        assert_eq!(text, expected, "call {id} got another call's answer or none: {answer}");
+        if id % 2 == 1 {
+            assert_eq!(
+                progress.get(&format!("p{id}")),
+                Some(&vec![1, 2, 3]),
+                "progress of call {id}"
+            );
+        }
+    }
+    assert!(
+        answered_before_progress_ended.is_empty(),
+        "calls answered before all their progress arrived: {answered_before_progress_ended:?}"
+    );
+}

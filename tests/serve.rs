@@ -184,6 +184,60 @@ fn an_agent_that_never_answers_times_the_request_out() {
     );
 }
 
+/// Many `executeTool` requests written at once, without waiting for answers:
+/// every one is answered exactly once with its own result, and each call's
+/// update arrives before its answer. `tests/mcp.rs` has the MCP twin.
+#[test]
+fn pipelined_tool_calls_are_each_answered_once_and_no_update_is_lost() {
+    const CALLS: u64 = 300;
+    let project = Project::new();
+    let mut agent = Agent::start(&project);
+    agent.ready(json!({}));
+    let burst: String = (0..CALLS)
+        .map(|n| {
+            let id = 100 + n;
+            format!(
+                "{}\n",
+                json!({ "jsonrpc": "2.0", "id": id, "method": "executeTool",
+                        "params": { "name": "count", "toolCallId": format!("call-{id}"), "args": {} } })
+            )
+        })
+        .collect();
+    agent.send(burst.trim_end());
+    let mut answers: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    let mut updates: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut answered_before_update = Vec::new();
+    while answers.len() < CALLS as usize {
+        let message = agent.wait_for(|_| true);
+        if message["method"] == "toolUpdate" {
+            let call = message["params"]["toolCallId"].as_str().unwrap_or_default().to_string();
+            *updates.entry(call).or_default() += 1;
+            continue;
+        }
+        let Some(id) = message["id"].as_u64().filter(|id| *id >= 100) else {
+            continue;
+        };
+        assert_eq!(
+            message["result"]["result"]["content"][0]["text"], "counted",
+            "call {id}: {message}"
+        );
+        if !updates.contains_key(&format!("call-{id}")) {
+            answered_before_update.push(id);
+        }
+        *answers.entry(id).or_default() += 1;
+    }
+    let twice: Vec<_> = answers.iter().filter(|(_, count)| **count > 1).collect();
+    assert!(twice.is_empty(), "answered more than once: {twice:?}");
+    let lost: Vec<_> = (100..100 + CALLS)
+        .filter(|id| updates.get(&format!("call-{id}")) != Some(&1))
+        .collect();
+    assert!(lost.is_empty(), "calls whose update was lost or repeated: {lost:?}");
+    assert!(
+        answered_before_update.is_empty(),
+        "answered before their update: {answered_before_update:?}"
+    );
+}
+
 #[test]
 fn cancelling_a_tool_call_aborts_its_signal() {
     let project = Project::new();

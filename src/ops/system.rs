@@ -16,4 +16,5 @@ pub fn op_pihost_write(#[string] text: &str, to_stderr: bool) {
     };
     // A closed pipe must not take the extension down; Node would emit EPIPE later.
     let _ = result;
+    crate::stdio::to_console_tap(text, to_stderr);
 }

@@ -2,7 +2,7 @@
 
 A second real client beside tests/mcp/ts-client.mjs: the server is checked
 against what the Python SDK sends and accepts. The fixture extensions in
-tests/mcp/extensions/ plus extensions-examples/hello-tool.ts are served; each
+extensions-examples/mcp-tools/ plus extensions-examples/hello-tool.ts are served; each
 scenario prints `ok <scenario>` or `FAILED <scenario>: <expected vs got>`, and
 the exit code is 1 when any failed.
 
@@ -34,7 +34,7 @@ from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 
 SCENARIO_SECONDS = 10
 PROJECT = Path(__file__).resolve().parent.parent.parent
-EXTENSIONS = [str(PROJECT / "tests/mcp/extensions"), str(PROJECT / "extensions-examples/hello-tool.ts")]
+EXTENSIONS = [str(PROJECT / "extensions-examples/mcp-tools"), str(PROJECT / "extensions-examples/hello-tool.ts")]
 RED_PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
 
 
@@ -324,13 +324,14 @@ async def run_sdk_scenarios(run: Runner, session: ClientSession, seen: Seen) -> 
         result = await session.call_tool("notify_levels", {"text": "py"})
         expect_equal("content", content(result), [{"type": "text", "text": "sent 3 notifications"}])
         try:
-            await wait_for("three notifications/message", lambda: len(seen.messages) >= 3, 2)
+            await wait_for("four notifications/message", lambda: len(seen.messages) >= 4, 2)
         except Mismatch:
             pass
         expect_equal(
             "notifications/message params",
             seen.messages,
             [
+                {"level": "info", "logger": "console", "data": "notify_levels ran with py"},
                 {"level": "info", "logger": "pihost", "data": "py (info)"},
                 {"level": "warning", "logger": "pihost", "data": "py (warning)"},
                 {"level": "error", "logger": "pihost", "data": "py (error)"},

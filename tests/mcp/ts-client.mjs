@@ -1,7 +1,7 @@
 // Drives `pihost mcp` with the official MCP TypeScript SDK
 // (@modelcontextprotocol/sdk 1.32.2, from extensions-examples/npm-deps), so the
 // server is checked against a real client, not only against our reading of the
-// spec. The fixture extensions in tests/mcp/extensions/ plus
+// spec. The example extensions in extensions-examples/mcp-tools/ plus
 // extensions-examples/hello-tool.ts are served; every scenario prints
 // `ok <scenario>` or `FAILED <scenario>: <expected vs got>`, and the exit code
 // is 1 when any failed.
@@ -36,7 +36,7 @@ if (!bin) {
   process.exit(2);
 }
 const binary = path.resolve(bin);
-const extensions = [path.join(project, "tests/mcp/extensions"), path.join(project, "extensions-examples/hello-tool.ts")];
+const extensions = [path.join(project, "extensions-examples/mcp-tools"), path.join(project, "extensions-examples/hello-tool.ts")];
 const work = mkdtempSync(path.join(tmpdir(), "pihost-mcp-ts-"));
 const agentDir = path.join(work, "agent"); // no ~/.pi/agent extensions leak in
 const cwd = path.join(work, "cwd");
@@ -257,8 +257,9 @@ await scenario("notify", async () => {
   seen.messages.length = 0;
   const result = await client.callTool({ name: "notify_levels", arguments: { text: "hi" } }, undefined, REQUEST);
   expectEqual("content", result.content, [{ type: "text", text: "sent 3 notifications" }]);
-  await waitFor("three notifications/message", () => seen.messages.length >= 3, 2000).catch(() => {});
+  await waitFor("four notifications/message", () => seen.messages.length >= 4, 2000).catch(() => {});
   expectEqual("notifications/message params", seen.messages, [
+    { level: "info", logger: "console", data: "notify_levels ran with hi" },
     { level: "info", logger: "pihost", data: "hi (info)" },
     { level: "warning", logger: "pihost", data: "hi (warning)" },
     { level: "error", logger: "pihost", data: "hi (error)" },
