@@ -82,31 +82,42 @@ const LEVELS: [&str; 8] = [
 
 type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value, HostError>>>>>;
 
-/// Which tools the client sees: every registered tool unless an extension
-/// narrowed the set (`setActiveTools`); tools registered later join it, as
-/// pi activates a tool on registration.
+/// Which tools the client sees: pi's active tools. A tool is active from
+/// its registration when its exposure is `direct` (the default) or
+/// `model-only`, as pi activates it; `codemode` and `deferred` tools only
+/// when an extension names them in `setActiveTools`; `hidden` never.
 #[derive(Default)]
 struct ToolSet {
-    active: Option<HashSet<String>>,
+    /// What `setActiveTools` named last; `None` before any call.
+    named: Option<HashSet<String>>,
+    /// Tools seen at the last look, to tell new registrations.
     known: HashSet<String>,
 }
 
+fn active_on_registration(exposure: Option<&str>) -> bool {
+    matches!(exposure, None | Some("direct" | "model-only"))
+}
+
 impl ToolSet {
-    fn visible(&mut self, registered: &[String]) -> HashSet<String> {
-        if let Some(active) = self.active.as_mut() {
-            for name in registered.iter().filter(|name| !self.known.contains(*name)) {
-                active.insert(name.clone());
+    /// The active tools among `registered` (name, exposure), in their order.
+    fn active(&mut self, registered: &[(String, Option<String>)]) -> Vec<String> {
+        if let Some(named) = self.named.as_mut() {
+            for (name, exposure) in registered {
+                if !self.known.contains(name) && active_on_registration(exposure.as_deref()) {
+                    named.insert(name.clone());
+                }
             }
         }
-        self.known = registered.iter().cloned().collect();
-        match &self.active {
-            Some(active) => registered
-                .iter()
-                .filter(|name| active.contains(*name))
-                .cloned()
-                .collect(),
-            None => self.known.clone(),
-        }
+        self.known = registered.iter().map(|(name, _)| name.clone()).collect();
+        registered
+            .iter()
+            .filter(|(name, exposure)| match (&self.named, exposure.as_deref()) {
+                (_, Some("hidden")) => false,
+                (Some(named), _) => named.contains(name),
+                (None, exposure) => active_on_registration(exposure),
+            })
+            .map(|(name, _)| name.clone())
+            .collect()
     }
 }
 
@@ -255,7 +266,7 @@ impl Host for McpClient {
             }
             HostNotification::SetActiveTools { tool_names } => {
                 if let Ok(mut tools) = self.tools.lock() {
-                    tools.active = Some(tool_names.into_iter().collect());
+                    tools.named = Some(tool_names.into_iter().collect());
                 }
                 self.send_notification("notifications/tools/list_changed", json!({}));
             }
@@ -576,12 +587,8 @@ async fn initialize(server: &Server, id: &Value, params: Value) -> String {
             );
         }
     }
-    let registered = match pihost.registrations().await {
-        Ok(registrations) => registrations
-            .tools
-            .into_iter()
-            .map(|tool| tool.name)
-            .collect::<Vec<_>>(),
+    let active = match visible_tools(&pihost, &client).await {
+        Ok(tools) => tools.into_iter().map(|tool| tool.name).collect::<Vec<_>>(),
         Err(error) => {
             return error_line(
                 id,
@@ -590,14 +597,11 @@ async fn initialize(server: &Server, id: &Value, params: Value) -> String {
             );
         }
     };
-    if let Ok(mut tools) = client.tools.lock() {
-        tools.visible(&registered);
-    }
     if let Ok(mut bound) = client.bound_active_tools.lock() {
-        bound.clone_from(&registered);
+        bound.clone_from(&active);
     }
     let state = HostState {
-        active_tools: Some(registered),
+        active_tools: Some(active),
         has_ui: Some(elicitation),
         ..HostState::default()
     };
@@ -701,14 +705,17 @@ async fn request(server: &Server, method: &str, id: &Value, params: Value) -> Op
 /// The registered tools the client may see, in registration order.
 async fn visible_tools(pihost: &Pihost, client: &McpClient) -> Result<Vec<crate::report::ToolReport>, PihostError> {
     let registered = pihost.registrations().await?.tools;
-    let names: Vec<String> = registered.iter().map(|tool| tool.name.clone()).collect();
-    let visible = match client.tools.lock() {
-        Ok(mut tools) => tools.visible(&names),
-        Err(_) => names.iter().cloned().collect(),
+    let exposures: Vec<(String, Option<String>)> = registered
+        .iter()
+        .map(|tool| (tool.name.clone(), tool.exposure.clone()))
+        .collect();
+    let active: HashSet<String> = match client.tools.lock() {
+        Ok(mut tools) => tools.active(&exposures).into_iter().collect(),
+        Err(_) => HashSet::new(),
     };
     Ok(registered
         .into_iter()
-        .filter(|tool| visible.contains(&tool.name))
+        .filter(|tool| active.contains(&tool.name))
         .collect())
 }
 
@@ -724,6 +731,9 @@ async fn list_tools(id: &Value, pihost: &Pihost, client: &McpClient) -> String {
                     }
                     if let Some(description) = tool.description {
                         listed["description"] = Value::String(description);
+                    }
+                    if let Some(schema) = tool.output_schema.filter(Value::is_object) {
+                        listed["outputSchema"] = schema;
                     }
                     listed
                 })
@@ -865,7 +875,10 @@ fn text_of(result: &Value) -> String {
         .unwrap_or_default()
 }
 
-/// pi's tool result (`content`, `details`) as MCP's `CallToolResult`.
+/// pi's tool result as MCP's `CallToolResult`: its content, its
+/// `structuredContent` (what pi gives programmatic callers; MCP wants an
+/// object) and its `isError` (a failure reported without throwing). pi's
+/// `details` are for its own UI and do not cross.
 fn call_result(result: Value) -> Value {
     let content: Vec<Value> = result
         .get("content")
@@ -876,8 +889,11 @@ fn call_result(result: Value) -> Value {
         "content": content,
         "isError": result.get("isError").and_then(Value::as_bool).unwrap_or(false),
     });
-    if let Some(details) = result.get("details").filter(|details| details.is_object()) {
-        answer["structuredContent"] = details.clone();
+    if let Some(structured) = result
+        .get("structuredContent")
+        .filter(|structured| structured.is_object())
+    {
+        answer["structuredContent"] = structured.clone();
     }
     answer
 }
@@ -902,13 +918,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tools_registered_after_set_active_tools_join_the_visible_set() {
+    fn tools_are_active_as_pi_activates_them_by_exposure_and_set_active_tools() {
+        let tool = |name: &str, exposure: Option<&str>| (name.to_string(), exposure.map(str::to_string));
         let mut tools = ToolSet::default();
-        let names = |list: &[&str]| list.iter().map(|name| name.to_string()).collect::<Vec<_>>();
-        assert_eq!(tools.visible(&names(&["a", "b"])).len(), 2);
-        tools.active = Some(["a".to_string()].into_iter().collect());
-        let visible = tools.visible(&names(&["a", "b", "c"]));
-        assert!(visible.contains("a") && visible.contains("c") && !visible.contains("b"));
+        let first = [tool("a", None), tool("b", Some("deferred")), tool("h", Some("hidden"))];
+        assert_eq!(tools.active(&first), ["a"]);
+        tools.named = Some(["b", "h"].iter().map(|name| name.to_string()).collect());
+        let later = [
+            tool("a", None),
+            tool("b", Some("deferred")),
+            tool("h", Some("hidden")),
+            tool("c", Some("model-only")),
+            tool("d", Some("codemode")),
+        ];
+        assert_eq!(tools.active(&later), ["b", "c"]);
     }
 
     #[test]

@@ -87,6 +87,13 @@ pub struct ToolReport {
     pub description: Option<String>,
     /// The parameter JSON Schema as JSON (TypeBox's symbol-keyed marks do not cross).
     pub parameters: serde_json::Value,
+    /// The JSON Schema of the `structuredContent` of its results, when it declares one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<serde_json::Value>,
+    /// How the model reaches it (pi's `ToolExposure`: `direct`, `model-only`,
+    /// `codemode`, `deferred` or `hidden`), when it says; pi's default is `direct`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exposure: Option<String>,
 }
 
 /// A registered slash command.

@@ -5,7 +5,7 @@
  * defaults to "Proceed?"; without `message` only the title is passed), then
  * ctx.ui.select("Pick a colour", ["red", "green", "blue"]), then
  * ctx.ui.input("Your name", "anonymous"), and returns every answer: the text
- * `confirmed=<bool> choice=<string|(none)> value=<string|(none)>` and details
+ * `confirmed=<bool> choice=<string|(none)> value=<string|(none)>` and, as details and structuredContent,
  * { confirmed, choice, value } with null for an undefined answer. Over MCP
  * with the elicitation capability each question is an elicitation/create;
  * without it pi's headless answers (false, undefined, undefined) come back.
@@ -36,6 +36,7 @@ export default function dialogs(pi: ExtensionAPI): void {
       return {
         content: [{ type: "text", text: `confirmed=${confirmed} choice=${show(choice)} value=${show(value)}` }],
         details: { confirmed, choice: choice ?? null, value: value ?? null },
+        structuredContent: { confirmed, choice: choice ?? null, value: value ?? null },
       };
     },
   });

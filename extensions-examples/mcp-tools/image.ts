@@ -23,6 +23,7 @@ export default function image(pi: ExtensionAPI): void {
           { type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" },
         ],
         details: { width: 1, height: 1 },
+        structuredContent: { width: 1, height: 1 },
       };
     },
   });

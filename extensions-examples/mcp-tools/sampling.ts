@@ -26,7 +26,8 @@ export default function sampling(pi: ExtensionAPI): void {
         .join("");
       const summary =
         answer.stopReason === "error" ? `error: ${answer.errorMessage}` : `${answer.stopReason}: ${text}`;
-      return { content: [{ type: "text", text: summary }], details: { model: model.id, stopReason: answer.stopReason } };
+      const facts = { model: model.id, stopReason: answer.stopReason };
+      return { content: [{ type: "text", text: summary }], details: facts, structuredContent: facts };
     },
   });
 }

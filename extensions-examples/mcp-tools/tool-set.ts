@@ -6,6 +6,8 @@
  * pi.setActiveTools to every active one except `retire_me`, and returns the
  * names that stay active. Over MCP each call is followed by
  * notifications/tools/list_changed, and tools/list then shows the change.
+ * `secret_tool` is `hidden` and `later_tool` `deferred` (pi's ToolExposure):
+ * neither is active, so neither is listed or callable.
  */
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
@@ -39,6 +41,22 @@ export default function toolSet(pi: ExtensionAPI): void {
       return { content: [{ type: "text", text: "still here" }], details: {} };
     },
   });
+
+  for (const [name, exposure] of [
+    ["secret_tool", "hidden"],
+    ["later_tool", "deferred"],
+  ] as const) {
+    pi.registerTool({
+      name,
+      label: name,
+      description: `A ${exposure} tool.`,
+      exposure,
+      parameters: Type.Object({}),
+      async execute() {
+        return { content: [{ type: "text", text: `${name} ran` }], details: {} };
+      },
+    });
+  }
 
   pi.registerTool({
     name: "retire_tool",

@@ -4,7 +4,7 @@ import "pihost:runtime/globals.js";
 import { createExtensionRuntime } from "pihost:runtime/extension-runtime.js";
 import { createEventBus } from "pihost:runtime/event-bus.js";
 import { clearExtensionCache as clearCache, loadExtensions as loadExtensionList } from "pihost:runtime/loader.js";
-import { describeLoad } from "pihost:runtime/snapshot.js";
+import { describeLoad, describeTool } from "pihost:runtime/snapshot.js";
 import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js";
 import { ModelRegistry } from "pihost:pi/coding-agent/model-registry.js";
 import { hostModelRuntime } from "pihost:pi/coding-agent/host-model-runtime.js";
@@ -318,12 +318,10 @@ export function listRegistrations() {
       description: command.description,
       extensionPath: command.sourceInfo?.path,
     })),
-    tools: runner.getAllRegisteredTools().map(({ definition }) => ({
-      name: definition.name,
-      label: definition.label,
-      description: definition.description,
-      parameters: JSON.parse(JSON.stringify(definition.parameters ?? {})),
-    })),
+    tools: runner.getAllRegisteredTools().map((tool) => {
+      const described = describeTool(tool);
+      return { ...described, parameters: described.parameters ?? {} };
+    }),
     flags: [...runner.getFlags().values()].map((flag) => ({
       name: flag.name,
       type: flag.type,

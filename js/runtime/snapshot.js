@@ -16,11 +16,14 @@ function withOptional(target, key, value) {
   return target;
 }
 
-function describeTool({ definition }) {
+/** A tool as the host lists it (`ToolReport`). */
+export function describeTool({ definition }) {
   const tool = { name: definition.name };
   withOptional(tool, "label", definition.label);
   withOptional(tool, "description", definition.description);
   tool.parameters = jsonValue(definition.parameters);
+  if (definition.outputSchema !== undefined) tool.outputSchema = jsonValue(definition.outputSchema);
+  withOptional(tool, "exposure", definition.exposure);
   return tool;
 }
 

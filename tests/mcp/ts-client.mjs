@@ -163,6 +163,13 @@ await scenario("list-tools", async () => {
     expectEqual(`${name}.inputSchema.type`, tool.inputSchema?.type, "object");
   }
   expect("added_tool not listed before add_tool runs", !byName.has("added_tool"), [...byName.keys()]);
+  expect("hidden and deferred tools not listed", !byName.has("secret_tool") && !byName.has("later_tool"), [...byName.keys()]);
+  expectEqual("count_up.outputSchema", byName.get("count_up").outputSchema, {
+    type: "object",
+    required: ["count"],
+    properties: { count: { type: "integer" } },
+  });
+  expectEqual("greet.outputSchema", byName.get("greet").outputSchema, undefined);
   const greet = byName.get("greet").inputSchema;
   expectEqual("greet.inputSchema.properties.name", greet.properties?.name, { type: "string", description: "Who to greet" });
   expectEqual("greet.inputSchema.required", greet.required, ["name"]);
@@ -180,7 +187,7 @@ await scenario("call-text", async () => {
   const result = await client.callTool({ name: "greet", arguments: { name: "MCP", times: 2 } }, undefined, REQUEST);
   expectEqual("content", result.content, [{ type: "text", text: "Hello, MCP. Hello, MCP." }]);
   expectEqual("isError", result.isError, false);
-  expectEqual("structuredContent (details {})", result.structuredContent, {});
+  expectEqual("structuredContent (pi's result has none; details do not cross)", result.structuredContent, undefined);
 });
 
 await scenario("call-image", async () => {
@@ -251,6 +258,16 @@ await scenario("unknown-tool", async () => {
   expect("a JSON-RPC error, not a result", outcome instanceof McpError, outcome);
   expectEqual("error code", outcome.code, -32602);
   expect("message contains `Unknown tool`", outcome.message.includes("Unknown tool"), outcome.message);
+});
+
+await scenario("hidden-tool-not-callable", async () => {
+  let error;
+  try {
+    await client.callTool({ name: "secret_tool", arguments: {} }, undefined, REQUEST);
+  } catch (caught) {
+    error = caught;
+  }
+  expect("calling a hidden tool is an Unknown tool error", error?.code === -32602 && /Unknown tool/.test(error?.message), error?.message);
 });
 
 await scenario("notify", async () => {

@@ -82,6 +82,8 @@ function describeExtension(extension) {
       label: definition.label,
       description: definition.description,
       parameters: definition.parameters === undefined ? undefined : JSON.parse(JSON.stringify(definition.parameters)),
+      outputSchema: definition.outputSchema === undefined ? undefined : JSON.parse(JSON.stringify(definition.outputSchema)),
+      exposure: definition.exposure,
     });
   }
   const commands = [...extension.commands.values()].map((command) => ({
