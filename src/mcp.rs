@@ -935,19 +935,18 @@ mod tests {
     }
 
     #[test]
-    fn pi_results_become_mcp_results_with_details_as_structured_content() {
+    fn pi_results_become_mcp_results_with_their_structured_content_and_not_their_details() {
         let result = call_result(json!({
             "content": [{ "type": "text", "text": "hi" }, { "type": "image", "data": "AA==", "mimeType": "image/png" }],
-            "details": { "count": 3 },
+            "details": { "ui": true },
+            "structuredContent": { "count": 3 },
         }));
         assert_eq!(result["content"][0]["text"], "hi");
         assert_eq!(result["content"][1]["mimeType"], "image/png");
-        assert_eq!(result["structuredContent"]["count"], 3);
+        assert_eq!(result["structuredContent"], json!({ "count": 3 }));
         assert_eq!(result["isError"], false);
-        assert!(
-            call_result(json!({ "content": [], "details": "text" }))
-                .get("structuredContent")
-                .is_none()
-        );
+        let failed = call_result(json!({ "content": [], "details": { "ui": true }, "isError": true }));
+        assert!(failed.get("structuredContent").is_none());
+        assert_eq!(failed["isError"], true);
     }
 }
