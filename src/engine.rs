@@ -380,6 +380,7 @@ impl Engine {
         // pihost's own start-up ran with every permission; from here on
         // every touch is the extensions' and is checked.
         crate::platform::use_permissions(&mut runtime.op_state().borrow_mut(), permissions, !allows_everything);
+        crate::platform::hide_secret_env(&mut runtime.op_state().borrow_mut(), &options.permissions);
         // A guest runtime's turns have the session's CPU limit.
         runtime
             .op_state()

@@ -1030,3 +1030,99 @@ fn an_isolated_extensions_uncaught_error_reaches_the_host_in_its_name() {
         "{report:#}"
     );
 }
+
+/// What tests/permissions/secret-env.ts saw of two credentials and a plain
+/// variable the host has, run with `flags`.
+fn secrets_seen(flags: &[&str]) -> Value {
+    let project = tempfile::tempdir().expect("temp dir");
+    let fixture = support::project_root().join("tests/permissions/secret-env.ts");
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .env_remove("LD_LIBRARY_PATH")
+        .env("OPENAI_API_KEY", "sk-host")
+        .env("PIHOST_TEST_SERVICE_TOKEN", "token-host")
+        .env("PIHOST_TEST_PLAIN", "plain")
+        .args(["tool", "read_secrets", "-e"])
+        .arg(&fixture)
+        .arg("--cwd")
+        .arg(project.path())
+        .args(flags)
+        .output()
+        .expect("pihost runs");
+    let (report, _) = support::printed_json(&output);
+    assert_eq!(report["errors"], json!([]), "{report:#}");
+    assert!(report["result"]["details"].is_object(), "{report:#}");
+    report["result"]["details"].clone()
+}
+
+const DOORS: [&str; 6] = ["processEnv", "execSync", "spawnSync", "spawn", "execFile", "piExec"];
+
+fn every_door_sees(seen: &Value, name: &str, expected: &str) {
+    for door in DOORS {
+        assert_eq!(seen[door][name], expected, "{name} through {door}: {seen:#}");
+    }
+}
+
+#[test]
+fn a_sandbox_hides_credentials_from_extensions_and_their_programs_unless_named() {
+    // The control: without a sandbox, every door shows every variable.
+    let open = secrets_seen(&[]);
+    every_door_sees(&open, "OPENAI_API_KEY", "sk-host");
+    every_door_sees(&open, "PIHOST_TEST_SERVICE_TOKEN", "token-host");
+    every_door_sees(&open, "PIHOST_TEST_PLAIN", "plain");
+
+    // The whole environment granted: credentials are unset everywhere, the rest is there.
+    let all = secrets_seen(&["--sandbox", "--allow-env", "--allow-run=sh,/bin/sh"]);
+    every_door_sees(&all, "OPENAI_API_KEY", "unset");
+    every_door_sees(&all, "PIHOST_TEST_SERVICE_TOKEN", "unset");
+    every_door_sees(&all, "PIHOST_TEST_PLAIN", "plain");
+    assert_eq!(all["listed"], json!(["PIHOST_TEST_PLAIN"]), "{all:#}");
+
+    // No environment grant: the extension reads nothing; Node's child_process
+    // needs the environment to copy it (refused), and pi.exec's programs get
+    // it without the credentials.
+    let none = secrets_seen(&["--sandbox", "--allow-run=sh,/bin/sh"]);
+    assert_eq!(none["processEnv"]["OPENAI_API_KEY"], "denied", "{none:#}");
+    assert_eq!(none["spawn"], "denied", "{none:#}");
+    assert_eq!(none["piExec"]["OPENAI_API_KEY"], "unset", "{none:#}");
+    assert_eq!(none["piExec"]["PIHOST_TEST_SERVICE_TOKEN"], "unset", "{none:#}");
+    assert_eq!(none["piExec"]["PIHOST_TEST_PLAIN"], "plain", "{none:#}");
+
+    // A credential named in the grant is the extension's, and its programs'
+    // (pi.exec's: child_process needs the whole environment granted).
+    let named = secrets_seen(&[
+        "--sandbox",
+        "--allow-env=OPENAI_API_KEY,PIHOST_TEST_PLAIN",
+        "--allow-run=sh,/bin/sh",
+    ]);
+    assert_eq!(named["processEnv"]["OPENAI_API_KEY"], "sk-host", "{named:#}");
+    assert_eq!(named["processEnv"]["PIHOST_TEST_SERVICE_TOKEN"], "denied", "{named:#}");
+    assert_eq!(named["piExec"]["OPENAI_API_KEY"], "sk-host", "{named:#}");
+    assert_eq!(named["piExec"]["PIHOST_TEST_SERVICE_TOKEN"], "unset", "{named:#}");
+
+    // The patterns are the user's: an empty list hides nothing, another hides what it says.
+    let nothing_hidden = secrets_seen(&["--sandbox", "--allow-env", "--allow-run=sh,/bin/sh", "--secret-env="]);
+    every_door_sees(&nothing_hidden, "OPENAI_API_KEY", "sk-host");
+    let own_patterns = secrets_seen(&[
+        "--sandbox",
+        "--allow-env",
+        "--allow-run=sh,/bin/sh",
+        "--secret-env=*_plain",
+    ]);
+    every_door_sees(&own_patterns, "PIHOST_TEST_PLAIN", "unset");
+    every_door_sees(&own_patterns, "OPENAI_API_KEY", "sk-host");
+
+    // An extension granted more than the session runs isolated, in a runtime
+    // of its own: the same hiding, by its own grant.
+    let folder = tempfile::tempdir().expect("temp dir");
+    let policy = folder.path().join("policy.json");
+    let fixture = support::project_root().join("tests/permissions/secret-env.ts");
+    let grant = json!({ "extensions": { fixture.display().to_string(): {
+        "allowEnv": [], "allowRun": ["sh", "/bin/sh"],
+    } } });
+    std::fs::write(&policy, grant.to_string()).expect("write policy");
+    let policy_flag = format!("--permissions-file={}", policy.display());
+    let isolated = secrets_seen(&["--sandbox", &policy_flag]);
+    every_door_sees(&isolated, "OPENAI_API_KEY", "unset");
+    every_door_sees(&isolated, "PIHOST_TEST_SERVICE_TOKEN", "unset");
+    every_door_sees(&isolated, "PIHOST_TEST_PLAIN", "plain");
+}

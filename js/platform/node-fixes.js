@@ -673,9 +673,14 @@ function takeDroppedRefusal() {
 export function fixBeforeNodeModules(core) {
   const processScript = core.loadExtScript("ext:deno_process/40_process.js");
   const spawnSyncChild = processScript.nodeSpawnSyncChild;
-  processScript.nodeSpawnSyncChild = function (...args) {
+  processScript.nodeSpawnSyncChild = function (options, ...rest) {
+    // Node gives a synchronous child exactly the environment it was given
+    // (`options.env`, else `process.env`, which is the runtime's own); deno
+    // would add the host process's variables to it, those a sandbox hides
+    // from extensions too.
+    const exactEnv = options?.env ? { ...options, clearEnv: true } : options;
     try {
-      return spawnSyncChild.apply(this, args);
+      return spawnSyncChild.call(this, exactEnv, ...rest);
     } catch (error) {
       if (error?.name === "NotCapable") droppedRefusal = error;
       throw error;

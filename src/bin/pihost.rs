@@ -353,6 +353,12 @@ struct PermissionArgs {
     /// System facts extensions may never read (all without a list).
     #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "NAMES")]
     deny_sys: Option<Vec<String>>,
+    /// In a sandbox, hide environment variables matching these patterns (`*` is any run of
+    /// characters) from extensions and the programs they run, unless --allow-env names them.
+    /// Default: credentials by convention (*_API_KEY, *_TOKEN, *_SECRET, *_PASSWORD, AWS_*, …;
+    /// README, "Sandbox"); `--secret-env=` hides nothing.
+    #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "PATTERNS")]
+    secret_env: Option<Vec<String>>,
     /// Per-extension grants ({"extensions": {"./ext.ts" or "package-name": {"allowRead": [...], …}}});
     /// default: <cwd>/.pi/pihost-permissions.json when it exists. Each extension granted more than
     /// the session runs in a runtime of its own.
@@ -385,6 +391,7 @@ impl PermissionArgs {
             deny_net: list(&self.deny_net),
             deny_env: list(&self.deny_env),
             deny_sys: list(&self.deny_sys),
+            secret_env: list(&self.secret_env),
             extensions: self.policy(cwd)?,
         })
     }

@@ -50,8 +50,13 @@ pub fn op_pihost_exec_start(
         std::path::Path::new(&cwd),
         "pi.exec",
     )?;
+    // The runtime's environment, as pi's exec gives its process's: what the
+    // extensions set is there, and what a sandbox hides is not.
+    let env = crate::platform::runtime_env(state);
     let child = tokio::process::Command::new(&command)
         .args(&args)
+        .env_clear()
+        .envs(env)
         .current_dir(&cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -78,11 +78,78 @@ pub struct Permissions {
     /// System facts that may never be read (`--deny-sys`).
     #[serde(default)]
     pub deny_sys: Option<Vec<String>>,
+    /// In a sandbox, environment variables whose names match one of these
+    /// patterns (`*` matches any run of characters; case does not matter)
+    /// are hidden from extensions and from the programs they run, as if
+    /// unset, unless `allow_env` names them. `None`: [`SECRET_ENV_PATTERNS`];
+    /// empty: hide nothing (`--secret-env=PATTERNS`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret_env: Option<Vec<String>>,
     /// Grants of single extensions, by path or package name, on top of the
     /// rest (a policy: `.pi/pihost-permissions.json`'s `extensions`). Each
     /// extension granted more than the session runs in a runtime of its own.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub extensions: std::collections::BTreeMap<String, ExtensionGrant>,
+}
+
+/// Names of environment variables that hold credentials by convention,
+/// hidden in a sandbox unless the session names them (see
+/// [`Permissions::secret_env`]): API keys, tokens, secrets and passwords of
+/// any service, cloud credentials, and the SSH agent's socket (which signs
+/// with the user's keys).
+pub const SECRET_ENV_PATTERNS: &[&str] = &[
+    "*_API_KEY",
+    "*_APIKEY",
+    "*_TOKEN",
+    "*_SECRET",
+    "*_SECRET_KEY",
+    "*_SECRET_ACCESS_KEY",
+    "*_ACCESS_KEY",
+    "*_ACCESS_KEY_ID",
+    "*_PASSWORD",
+    "*_PASSWD",
+    "*_CREDENTIALS",
+    "*_PRIVATE_KEY",
+    "AWS_*",
+    "GOOGLE_APPLICATION_CREDENTIALS",
+    "SSH_AUTH_SOCK",
+];
+
+/// Whether `name` matches `pattern`, where `*` matches any run of
+/// characters, ignoring ASCII case.
+fn matches_pattern(pattern: &str, name: &str) -> bool {
+    fn matches(pattern: &[u8], name: &[u8]) -> bool {
+        match pattern.split_first() {
+            None => name.is_empty(),
+            Some((b'*', rest)) => (0..=name.len()).any(|skip| matches(rest, &name[skip..])),
+            Some((first, rest)) => name
+                .split_first()
+                .is_some_and(|(head, tail)| head.eq_ignore_ascii_case(first) && matches(rest, tail)),
+        }
+    }
+    matches(pattern.as_bytes(), name.as_bytes())
+}
+
+impl Permissions {
+    /// Whether a variable is hidden from extensions and the programs they
+    /// run: in a sandbox (not `allow_all`), a name matching
+    /// [`Permissions::secret_env`] that `allow_env` does not name.
+    pub fn hides_env(&self, name: &str) -> bool {
+        if !self.sandbox || self.allow_all {
+            return false;
+        }
+        if self
+            .allow_env
+            .as_ref()
+            .is_some_and(|named| named.iter().any(|allowed| allowed == name))
+        {
+            return false;
+        }
+        match &self.secret_env {
+            Some(patterns) => patterns.iter().any(|pattern| matches_pattern(pattern, name)),
+            None => SECRET_ENV_PATTERNS.iter().any(|pattern| matches_pattern(pattern, name)),
+        }
+    }
 }
 
 /// Grants that could not be understood.
@@ -363,4 +430,45 @@ pub(crate) fn check_read(
         )
         .map(|_| ())
         .map_err(deno_error::JsErrorBox::from_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credential_names_are_hidden_in_a_sandbox_unless_named_or_not_matched() {
+        let sandbox = Permissions {
+            sandbox: true,
+            allow_env: Some(Vec::new()),
+            ..Permissions::default()
+        };
+        for name in [
+            "OPENAI_API_KEY",
+            "github_token",
+            "AWS_REGION",
+            "DB_PASSWORD",
+            "SSH_AUTH_SOCK",
+        ] {
+            assert!(sandbox.hides_env(name), "{name}");
+        }
+        for name in ["HOME", "PATH", "TOKENIZER_PATH", "API_KEY_FILE_DIR"] {
+            assert!(!sandbox.hides_env(name), "{name}");
+        }
+        let named = Permissions {
+            allow_env: Some(vec!["OPENAI_API_KEY".into()]),
+            ..sandbox.clone()
+        };
+        assert!(!named.hides_env("OPENAI_API_KEY"));
+        assert!(named.hides_env("ANTHROPIC_API_KEY"));
+        let own = Permissions {
+            secret_env: Some(vec!["MY_*".into()]),
+            ..sandbox.clone()
+        };
+        assert!(own.hides_env("MY_THING") && !own.hides_env("OPENAI_API_KEY"));
+        assert!(
+            !Permissions::default().hides_env("OPENAI_API_KEY"),
+            "no sandbox, nothing hidden"
+        );
+    }
 }

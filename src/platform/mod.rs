@@ -138,6 +138,9 @@ pub(crate) struct InheritedPermissions {
     container: deno_permissions::PermissionsContainer,
     restricts: bool,
     extension_folders: Vec<std::path::PathBuf>,
+    /// The environment the new runtime starts with: its parent's (a
+    /// worker), or the host's without what its own sandbox hides (a guest).
+    env: std::collections::BTreeMap<String, String>,
 }
 
 pub(crate) fn inherited_permissions(state: &OpState) -> InheritedPermissions {
@@ -145,6 +148,7 @@ pub(crate) fn inherited_permissions(state: &OpState) -> InheritedPermissions {
         container: state.borrow::<deno_permissions::PermissionsContainer>().clone(),
         restricts: state.borrow::<PermissionSlot>().get().is_some(),
         extension_folders: state.borrow::<crate::permissions::ExtensionFolders>().snapshot(),
+        env: ops::runtime_env(state),
     }
 }
 
@@ -153,7 +157,19 @@ pub(crate) fn inherit_permissions(state: &mut OpState, inherited: InheritedPermi
     state
         .borrow::<crate::permissions::ExtensionFolders>()
         .replace(inherited.extension_folders);
+    ops::set_runtime_env(state, inherited.env);
     use_permissions(state, inherited.container, inherited.restricts);
+}
+
+/// Unsets, in a runtime's environment, the secrets its sandbox hides
+/// (`Permissions::hides_env`).
+pub(crate) fn hide_secret_env(state: &mut OpState, permissions: &crate::permissions::Permissions) {
+    ops::hide_env(state, |name| permissions.hides_env(name));
+}
+
+/// A runtime's environment, as the programs it starts get it.
+pub(crate) fn runtime_env(state: &OpState) -> std::collections::BTreeMap<String, String> {
+    ops::runtime_env(state)
 }
 
 /// rustls picks its cryptography from the features it was built with, and

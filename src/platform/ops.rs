@@ -178,6 +178,31 @@ impl RuntimeEnv {
     }
 }
 
+/// Removes the variables `hides` names from a runtime's environment: the
+/// sandbox's secrets (`Permissions::hides_env`) are then unset for its
+/// extensions and for every program they start.
+pub(crate) fn hide_env(state: &mut OpState, hides: impl Fn(&str) -> bool) {
+    state.borrow_mut::<RuntimeEnv>().0.retain(|name, _| !hides(name));
+}
+
+/// A runtime's environment, as the programs it starts get it.
+pub(crate) fn runtime_env(state: &OpState) -> std::collections::BTreeMap<String, String> {
+    state.borrow::<RuntimeEnv>().0.clone()
+}
+
+/// Gives a worker its parent's environment, as Node copies `process.env`
+/// into a new worker.
+pub(crate) fn set_runtime_env(state: &mut OpState, env: std::collections::BTreeMap<String, String>) {
+    state.put(RuntimeEnv(env));
+}
+
+/// The host process's environment without what `hides` names.
+pub(crate) fn process_env_without(hides: impl Fn(&str) -> bool) -> std::collections::BTreeMap<String, String> {
+    let mut env = RuntimeEnv::from_process().0;
+    env.retain(|name, _| !hides(name));
+    env
+}
+
 fn env_key(key: &str) -> Result<(), JsErrorBox> {
     if key.is_empty() || key.contains(['=', '\0']) {
         return Err(JsErrorBox::type_error(format!(
