@@ -381,6 +381,10 @@ impl Engine {
         // every touch is the extensions' and is checked.
         crate::platform::use_permissions(&mut runtime.op_state().borrow_mut(), permissions, !allows_everything);
         crate::platform::hide_secret_env(&mut runtime.op_state().borrow_mut(), &options.permissions);
+        runtime
+            .op_state()
+            .borrow_mut()
+            .put(options.permissions.confinement(&options.cwd));
         // A guest runtime's turns have the session's CPU limit.
         runtime
             .op_state()

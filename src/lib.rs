@@ -59,6 +59,7 @@
 //! ```
 
 pub mod compat;
+pub mod confine;
 pub mod discovery;
 pub(crate) mod embedded;
 pub mod engine;

@@ -1126,3 +1126,121 @@ fn a_sandbox_hides_credentials_from_extensions_and_their_programs_unless_named()
     every_door_sees(&isolated, "PIHOST_TEST_SERVICE_TOKEN", "unset");
     every_door_sees(&isolated, "PIHOST_TEST_PLAIN", "plain");
 }
+
+/// What each door of tests/permissions/confined-programs.ts printed for a
+/// script that reads, writes and connects inside and outside `ground`'s grant.
+fn confined_run(ground: &Ground, port: u16, flags: &[&str]) -> BTreeMap<String, String> {
+    std::fs::create_dir_all(ground.granted().join("out")).expect("mkdir");
+    let script = format!(
+        "cat granted/inside.txt >/dev/null 2>&1 && echo READ_INSIDE; \
+         cat other/secret.txt >/dev/null 2>&1 && echo READ_OUTSIDE; \
+         (echo x > granted/out/w-$$) 2>/dev/null && echo WRITE_INSIDE; \
+         (echo x > other/w-$$) 2>/dev/null && echo WRITE_OUTSIDE; \
+         python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), timeout=3)' 2>/dev/null && echo CONNECT; \
+         true"
+    );
+    let fixture = support::project_root().join("tests/permissions/confined-programs.ts");
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .env_remove("LD_LIBRARY_PATH")
+        .args(["tool", "run_everywhere", "-e"])
+        .arg(&fixture)
+        .arg("--cwd")
+        .arg(ground.root.path())
+        .args(["--args", &json!({ "script": script }).to_string()])
+        .args(flags)
+        .output()
+        .expect("pihost runs");
+    let (report, _) = support::printed_json(&output);
+    assert_eq!(report["errors"], json!([]), "{report:#}");
+    serde_json::from_value(report["result"]["details"].clone()).unwrap_or_else(|error| panic!("{error}: {report:#}"))
+}
+
+/// The doors whose output lacks or has `marker`.
+fn doors_where(outputs: &BTreeMap<String, String>, marker: &str, present: bool) -> Vec<String> {
+    outputs
+        .iter()
+        .filter(|(_, printed)| printed.lines().any(|line| line == marker) == present)
+        .map(|(door, printed)| format!("{door}: {printed:?}"))
+        .collect()
+}
+
+fn every_door(outputs: &BTreeMap<String, String>, marker: &str, present: bool) {
+    assert_eq!(outputs.len(), 6, "{outputs:#?}");
+    let wrong = doors_where(outputs, marker, !present);
+    assert!(
+        wrong.is_empty(),
+        "{marker} should be {}: {wrong:#?}",
+        if present { "there" } else { "absent" }
+    );
+}
+
+#[test]
+fn granted_programs_are_confined_to_the_grants_by_the_kernel() {
+    if pihost::confine::kernel_abi() < 4 {
+        eprintln!(
+            "skipping: this kernel's Landlock ({}) cannot confine files and ports",
+            pihost::confine::kernel_abi()
+        );
+        return;
+    }
+    let port = http_server();
+    let grants = [
+        "--sandbox",
+        "--allow-read=granted",
+        "--allow-write=granted/out",
+        "--allow-run=sh,/bin/sh,python3,cat",
+    ];
+
+    // The control: without a sandbox every attempt works, so the refusals below are real.
+    let open = confined_run(&Ground::new(), port, &[]);
+    for marker in [
+        "READ_INSIDE",
+        "READ_OUTSIDE",
+        "WRITE_INSIDE",
+        "WRITE_OUTSIDE",
+        "CONNECT",
+    ] {
+        every_door(&open, marker, true);
+    }
+
+    // In the sandbox, the granted programs do what the grants cover and nothing else.
+    let ground = Ground::new();
+    let confined = confined_run(&ground, port, &grants);
+    every_door(&confined, "READ_INSIDE", true);
+    every_door(&confined, "WRITE_INSIDE", true);
+    every_door(&confined, "READ_OUTSIDE", false);
+    every_door(&confined, "WRITE_OUTSIDE", false);
+    every_door(&confined, "CONNECT", false);
+    let written: Vec<_> = std::fs::read_dir(ground.path("other"))
+        .expect("read dir")
+        .flatten()
+        .map(|entry| entry.file_name())
+        .collect();
+    assert_eq!(written.len(), 1, "only secret.txt is outside the grant: {written:?}");
+
+    // A network grant with the port opens exactly that port to the programs.
+    let port_grant = format!("--allow-net=127.0.0.1:{port}");
+    let mut with_port = grants.to_vec();
+    with_port.push(&port_grant);
+    every_door(&confined_run(&Ground::new(), port, &with_port), "CONNECT", true);
+
+    // --confine=off is today's sandbox: the programs escape it.
+    let mut off = grants.to_vec();
+    off.push("--confine=off");
+    every_door(&confined_run(&Ground::new(), port, &off), "READ_OUTSIDE", true);
+
+    // An isolated extension's programs are confined by its own grants.
+    let ground = Ground::new();
+    let fixture = support::project_root().join("tests/permissions/confined-programs.ts");
+    let policy = ground.path("policy.json");
+    let grant = json!({ "extensions": { fixture.display().to_string(): {
+        "allowRead": ["granted"], "allowWrite": ["granted/out"], "allowRun": ["sh", "/bin/sh", "python3", "cat"],
+    } } });
+    std::fs::write(&policy, grant.to_string()).expect("write policy");
+    let policy_flag = format!("--permissions-file={}", policy.display());
+    let isolated = confined_run(&ground, port, &["--sandbox", &policy_flag]);
+    every_door(&isolated, "READ_INSIDE", true);
+    every_door(&isolated, "WRITE_INSIDE", true);
+    every_door(&isolated, "READ_OUTSIDE", false);
+    every_door(&isolated, "WRITE_OUTSIDE", false);
+}

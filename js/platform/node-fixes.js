@@ -672,15 +672,36 @@ function takeDroppedRefusal() {
 /** Fixes that must be in place before deno_node evaluates any module. */
 export function fixBeforeNodeModules(core) {
   const processScript = core.loadExtScript("ext:deno_process/40_process.js");
+  // In a sandbox that confines programs, a child starts through pihost's
+  // launcher (src/confine.rs), which applies the grants in the kernel and
+  // becomes the program: `confined` is null when it starts as it is.
+  const confined = (command, argv0, args, cwd, env) =>
+    core.ops.op_pihost_confine_command(
+      String(command),
+      String(argv0 ?? command),
+      (args ?? []).map(String),
+      cwd == null ? "" : String(cwd),
+      String(env?.PATH ?? ""),
+    );
+  const spawnChild = processScript.nodeSpawnChild;
+  processScript.nodeSpawnChild = function (command, options = {}, ...rest) {
+    const launch = confined(command, options.argv0, options.args, options.cwd, options.env);
+    if (!launch) return spawnChild.call(this, command, options, ...rest);
+    const [launcher, args] = launch;
+    return spawnChild.call(this, launcher, { ...options, args, argv0: undefined }, ...rest);
+  };
   const spawnSyncChild = processScript.nodeSpawnSyncChild;
   processScript.nodeSpawnSyncChild = function (options, ...rest) {
     // Node gives a synchronous child exactly the environment it was given
     // (`options.env`, else `process.env`, which is the runtime's own); deno
     // would add the host process's variables to it, those a sandbox hides
     // from extensions too.
-    const exactEnv = options?.env ? { ...options, clearEnv: true } : options;
+    let exact = options?.env ? { ...options, clearEnv: true } : options;
+    const [command, ...args] = exact?.args ?? [];
     try {
-      return spawnSyncChild.call(this, exactEnv, ...rest);
+      const launch = command === undefined ? null : confined(command, exact.argv0, args, exact.cwd, exact.env);
+      if (launch) exact = { ...exact, args: [launch[0], ...launch[1]], argv0: undefined };
+      return spawnSyncChild.call(this, exact, ...rest);
     } catch (error) {
       if (error?.name === "NotCapable") droppedRefusal = error;
       throw error;

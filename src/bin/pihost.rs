@@ -359,11 +359,23 @@ struct PermissionArgs {
     /// README, "Sandbox"); `--secret-env=` hides nothing.
     #[arg(long, num_args = 0..=1, require_equals = true, value_delimiter = ',', default_missing_value = "", value_name = "PATTERNS")]
     secret_env: Option<Vec<String>>,
+    /// In a sandbox, run the programs extensions start confined by the kernel (Landlock) to the
+    /// file and network grants: best-effort (default: where the kernel can, saying once where it
+    /// cannot), require (refuse programs that cannot be confined fully) or off.
+    #[arg(long, value_enum, default_value = "best-effort")]
+    confine: ConfineArg,
     /// Per-extension grants ({"extensions": {"./ext.ts" or "package-name": {"allowRead": [...], …}}});
     /// default: <cwd>/.pi/pihost-permissions.json when it exists. Each extension granted more than
     /// the session runs in a runtime of its own.
     #[arg(long, value_name = "FILE")]
     permissions_file: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ConfineArg {
+    BestEffort,
+    Require,
+    Off,
 }
 
 impl PermissionArgs {
@@ -392,6 +404,11 @@ impl PermissionArgs {
             deny_env: list(&self.deny_env),
             deny_sys: list(&self.deny_sys),
             secret_env: list(&self.secret_env),
+            confine: match self.confine {
+                ConfineArg::BestEffort => pihost::confine::ConfineMode::BestEffort,
+                ConfineArg::Require => pihost::confine::ConfineMode::Require,
+                ConfineArg::Off => pihost::confine::ConfineMode::Off,
+            },
             extensions: self.policy(cwd)?,
         })
     }
@@ -416,6 +433,8 @@ impl PermissionArgs {
 }
 
 fn main() -> ExitCode {
+    // Started as the launcher of a confined program, this process becomes that program.
+    pihost::confine::run_launcher_if_asked();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("PIHOST_LOG"))
         .with_writer(std::io::stderr)

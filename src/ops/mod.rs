@@ -19,6 +19,7 @@ deno_core::extension!(
         system::op_pihost_write,
         crate::permissions::op_pihost_take_denials,
         process::op_pihost_exec_start,
+        process::op_pihost_confine_command,
         process::op_pihost_exec_wait,
         process::op_pihost_exec_kill,
         limits::op_pihost_heap_stop_landed,

@@ -36,6 +36,96 @@ pub struct ExecResult {
     truncated: bool,
 }
 
+/// The executable file `program` names, as exec would find it (relative to
+/// `cwd`, or on `path`), with links resolved.
+fn resolve(program: &str, cwd: &std::path::Path, path: Option<&str>) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |candidate: std::path::PathBuf| {
+        candidate
+            .metadata()
+            .is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
+            .then(|| std::fs::canonicalize(&candidate).unwrap_or(candidate))
+    };
+    if program.contains('/') {
+        return executable(cwd.join(program));
+    }
+    path.unwrap_or("/usr/local/bin:/usr/bin:/bin")
+        .split(':')
+        .filter(|dir| !dir.is_empty())
+        .find_map(|dir| executable(cwd.join(dir).join(program)))
+}
+
+/// How `program` starts in this runtime: through the launcher, with the
+/// launcher's arguments, when the sandbox confines its programs; `None` to
+/// start it as it is (not confined, or not there to run: the spawn's own
+/// error then says so, and nothing ran).
+pub(crate) fn confined_command(
+    state: &OpState,
+    program: &str,
+    argv0: &str,
+    args: &[String],
+    cwd: &std::path::Path,
+    path: Option<&str>,
+) -> Result<Option<(String, Vec<String>)>, JsErrorBox> {
+    use crate::permissions::Confinement;
+    match state.borrow::<Confinement>() {
+        Confinement::Unconfined | Confinement::Unavailable { require: false, .. } => Ok(None),
+        Confinement::Unavailable { reason, .. } => Err(JsErrorBox::new(
+            "NotCapable",
+            format!(
+                "pihost: {program} cannot run confined ({reason}), and --confine=require refuses to run it otherwise"
+            ),
+        )),
+        Confinement::Confined {
+            launcher,
+            rules,
+            launcher_granted,
+        } => {
+            crate::permissions::check_run(
+                state.borrow::<deno_permissions::PermissionsContainer>(),
+                program,
+                cwd,
+                "child_process",
+            )?;
+            let Some(resolved) = resolve(program, cwd, path) else {
+                return Ok(None);
+            };
+            // The launcher is allowed only to start confined programs.
+            if !launcher_granted && std::fs::canonicalize(launcher).is_ok_and(|launcher| launcher == resolved) {
+                return Err(JsErrorBox::new(
+                    "NotCapable",
+                    format!("Requires run access to \"{program}\", run again with the --allow-run flag"),
+                ));
+            }
+            Ok(Some((
+                launcher.display().to_string(),
+                crate::confine::launcher_args(rules, program, argv0, args),
+            )))
+        }
+    }
+}
+
+/// [`confined_command`] for deno_node's spawns (js/platform/node-fixes.js).
+#[op2]
+#[serde]
+pub fn op_pihost_confine_command(
+    state: &mut OpState,
+    #[string] program: String,
+    #[string] argv0: String,
+    #[serde] args: Vec<String>,
+    #[string] cwd: String,
+    #[string] path: String,
+) -> Result<Option<(String, Vec<String>)>, JsErrorBox> {
+    // An empty PATH is the default search path, as for exec; no cwd is the process's.
+    let path = (!path.is_empty()).then_some(path.as_str());
+    let cwd = if cwd.is_empty() {
+        std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"))
+    } else {
+        std::path::PathBuf::from(cwd)
+    };
+    confined_command(state, &program, &argv0, &args, &cwd, path)
+}
+
 #[op2]
 #[smi]
 pub fn op_pihost_exec_start(
@@ -53,7 +143,16 @@ pub fn op_pihost_exec_start(
     // The runtime's environment, as pi's exec gives its process's: what the
     // extensions set is there, and what a sandbox hides is not.
     let env = crate::platform::runtime_env(state);
-    let child = tokio::process::Command::new(&command)
+    let (program, args) = confined_command(
+        state,
+        &command,
+        &command,
+        &args,
+        std::path::Path::new(&cwd),
+        env.get("PATH").map(String::as_str),
+    )?
+    .unwrap_or((command.clone(), args));
+    let child = tokio::process::Command::new(&program)
         .args(&args)
         .env_clear()
         .envs(env)

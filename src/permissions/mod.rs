@@ -85,6 +85,11 @@ pub struct Permissions {
     /// empty: hide nothing (`--secret-env=PATTERNS`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret_env: Option<Vec<String>>,
+    /// In a sandbox, whether the programs extensions start run confined by
+    /// the kernel to the file and network grants (`--confine`; see
+    /// [`crate::confine`]).
+    #[serde(default)]
+    pub confine: crate::confine::ConfineMode,
     /// Grants of single extensions, by path or package name, on top of the
     /// rest (a policy: `.pi/pihost-permissions.json`'s `extensions`). Each
     /// extension granted more than the session runs in a runtime of its own.
@@ -152,6 +157,98 @@ impl Permissions {
     }
 }
 
+/// How the programs of a runtime start (see [`crate::confine`]).
+#[derive(Debug, Clone)]
+pub(crate) enum Confinement {
+    /// As they are: no sandbox, `--allow-all` or `--confine=off`.
+    Unconfined,
+    /// Through the launcher, with these rules. The launcher is allowed to
+    /// run for that; extensions may run it as a program of their own only
+    /// when the grants name it (`launcher_granted`).
+    Confined {
+        launcher: PathBuf,
+        rules: crate::confine::ConfineRules,
+        launcher_granted: bool,
+    },
+    /// Confinement was asked for and cannot be had; `require` refuses
+    /// every program, otherwise they start as they are.
+    Unavailable { reason: String, require: bool },
+}
+
+impl Permissions {
+    /// The kernel rules of this sandbox's programs, when it confines them.
+    pub fn confine_rules(&self, cwd: &Path) -> Option<crate::confine::ConfineRules> {
+        use crate::confine::ConfineMode;
+        if !self.sandbox || self.allow_all || self.confine == ConfineMode::Off {
+            return None;
+        }
+        let paths = |list: &Option<Vec<String>>| -> Vec<PathBuf> {
+            match list {
+                None => Vec::new(),
+                Some(paths) if paths.is_empty() => vec![PathBuf::from("/")],
+                Some(paths) => paths
+                    .iter()
+                    .map(|path| PathBuf::from(resolved_path(path, cwd)))
+                    .collect(),
+            }
+        };
+        // Landlock filters TCP by port: a grant naming a host without a
+        // port, or every host, leaves the port open.
+        let connect_ports = match &self.allow_net {
+            None => Some(Vec::new()),
+            Some(hosts) if hosts.is_empty() => None,
+            Some(hosts) => hosts
+                .iter()
+                .map(|host| host.rsplit_once(':').and_then(|(_, port)| port.parse::<u16>().ok()))
+                .collect::<Option<Vec<u16>>>(),
+        };
+        Some(crate::confine::ConfineRules {
+            read: paths(&self.allow_read),
+            write: paths(&self.allow_write),
+            connect_ports,
+            require: self.confine == ConfineMode::Require,
+        })
+    }
+
+    pub(crate) fn confinement(&self, cwd: &Path) -> Confinement {
+        let Some(rules) = self.confine_rules(cwd) else {
+            return Confinement::Unconfined;
+        };
+        let require = rules.require;
+        let unavailable = |reason: String| {
+            if !require {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| {
+                    tracing::warn!("programs extensions start are not confined: {reason}");
+                    eprintln!(
+                        "pihost: programs extensions start are not confined: {reason} (--confine=require refuses to run them)"
+                    );
+                });
+            }
+            Confinement::Unavailable { reason, require }
+        };
+        if crate::confine::kernel_abi() == 0 {
+            return unavailable("this kernel has no Landlock".to_string());
+        }
+        match crate::confine::launcher() {
+            Some(launcher) => Confinement::Confined {
+                launcher: launcher.to_path_buf(),
+                rules,
+                launcher_granted: self.allow_run.as_ref().is_some_and(|programs| {
+                    programs.is_empty()
+                        || programs
+                            .iter()
+                            .any(|program| Path::new(&resolved_path(program, cwd)) == launcher)
+                }),
+            },
+            None => unavailable(
+                "no launcher (the embedding program's main must call pihost::confine::run_launcher_if_asked)"
+                    .to_string(),
+            ),
+        }
+    }
+}
+
 /// Grants that could not be understood.
 #[derive(Debug, thiserror::Error)]
 #[error("invalid permissions: {0}")]
@@ -203,10 +300,20 @@ impl Permissions {
             list.as_ref()
                 .map(|paths| paths.iter().map(|path| resolved_path(path, cwd)).collect::<Vec<_>>())
         };
+        // Programs start through the launcher, which must be allowed too
+        // (src/ops/process.rs refuses it as a program of the extensions' own).
+        let mut allow_run = granted(&self.allow_run);
+        if let Confinement::Confined { launcher, .. } = self.confinement(cwd) {
+            match allow_run.as_mut() {
+                None => allow_run = Some(vec![launcher.display().to_string()]),
+                Some(programs) if !programs.is_empty() => programs.push(launcher.display().to_string()),
+                Some(_) => {}
+            }
+        }
         let options = PermissionsOptions {
             allow_read: paths(&granted(&self.allow_read)),
             allow_write: paths(&granted(&self.allow_write)),
-            allow_run: granted(&self.allow_run),
+            allow_run,
             allow_net: granted(&self.allow_net),
             allow_env: granted(&self.allow_env),
             allow_sys: granted(&self.allow_sys),

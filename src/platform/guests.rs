@@ -265,6 +265,7 @@ fn op_pihost_start_guest(
         restricts: !policy.permissions.allows_everything(),
         extension_folders: state.borrow::<crate::permissions::ExtensionFolders>().snapshot(),
         env: super::ops::process_env_without(|name| policy.permissions.hides_env(name)),
+        confinement: policy.permissions.confinement(&policy.cwd),
     };
     let thread_id = NEXT_THREAD_ID.fetch_add(1, Ordering::Relaxed);
     let (to_guest, from_parent) = unbounded_channel();

@@ -114,6 +114,7 @@ pub(crate) fn put_state(state: &mut OpState, permissions: PermissionSlot) {
     state.put(deno_permissions::PermissionsContainer::allow_all(parser));
     state.put(permissions);
     state.put(crate::permissions::policy::GuestPolicies::default());
+    state.put(crate::permissions::Confinement::Unconfined);
     ops::put_state(state);
 }
 
@@ -141,6 +142,9 @@ pub(crate) struct InheritedPermissions {
     /// The environment the new runtime starts with: its parent's (a
     /// worker), or the host's without what its own sandbox hides (a guest).
     env: std::collections::BTreeMap<String, String>,
+    /// How its programs start: its parent's way (a worker), or by its own
+    /// permissions (a guest).
+    confinement: crate::permissions::Confinement,
 }
 
 pub(crate) fn inherited_permissions(state: &OpState) -> InheritedPermissions {
@@ -149,6 +153,7 @@ pub(crate) fn inherited_permissions(state: &OpState) -> InheritedPermissions {
         restricts: state.borrow::<PermissionSlot>().get().is_some(),
         extension_folders: state.borrow::<crate::permissions::ExtensionFolders>().snapshot(),
         env: ops::runtime_env(state),
+        confinement: state.borrow::<crate::permissions::Confinement>().clone(),
     }
 }
 
@@ -158,6 +163,7 @@ pub(crate) fn inherit_permissions(state: &mut OpState, inherited: InheritedPermi
         .borrow::<crate::permissions::ExtensionFolders>()
         .replace(inherited.extension_folders);
     ops::set_runtime_env(state, inherited.env);
+    state.put(inherited.confinement);
     use_permissions(state, inherited.container, inherited.restricts);
 }
 
