@@ -35,6 +35,7 @@ async fn loaded(isolated: bool) -> Pihost {
                 allow_net: everything.clone(),
                 allow_env: everything.clone(),
                 allow_sys: everything,
+                ..Default::default()
             },
         );
     }

@@ -1244,3 +1244,53 @@ fn granted_programs_are_confined_to_the_grants_by_the_kernel() {
     every_door(&isolated, "READ_OUTSIDE", false);
     every_door(&isolated, "WRITE_OUTSIDE", false);
 }
+
+/// Two extensions that read the file they are given, one tool each.
+const READER: &str = "import fs from 'node:fs';\nexport default function (pi) {\n  pi.registerTool({ name: 'read_NAME', parameters: { type: 'object', properties: { path: { type: 'string' } } },\n    async execute(_id, { path }) { return { content: [{ type: 'text', text: fs.readFileSync(path, 'utf8') }], details: {} }; } });\n}\n";
+
+#[test]
+fn a_policy_denies_one_extension_what_the_session_allows_the_others() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let secret = folder.path().join("secret.txt");
+    std::fs::write(&secret, "the secret").expect("write");
+    for name in ["a", "b"] {
+        std::fs::write(folder.path().join(format!("{name}.ts")), READER.replace("NAME", name)).expect("write");
+    }
+    let policy = folder.path().join("policy.json");
+    let deny = json!({ "extensions": { "./a.ts": { "denyRead": [secret.display().to_string()] } } });
+    std::fs::write(&policy, deny.to_string()).expect("write policy");
+    let read_with = |tool: &str, flags: &[&str]| -> Value {
+        let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+            .args(["tool", tool, "-e", "a.ts", "-e", "b.ts", "--cwd"])
+            .arg(folder.path())
+            .args(["--args", &json!({ "path": secret }).to_string()])
+            .arg(format!("--permissions-file={}", policy.display()))
+            .args(flags)
+            .output()
+            .expect("pihost runs");
+        support::printed_json(&output).0
+    };
+    // No sandbox: the session allows everything, the policy denies a.ts the file.
+    let denied = read_with("read_a", &[]);
+    assert_eq!(
+        denied["error"],
+        format!(
+            "Requires read access to \"{}\", run again with the --allow-read flag",
+            secret.display()
+        ),
+        "{denied:#}"
+    );
+    let allowed = read_with("read_b", &[]);
+    assert_eq!(allowed["result"]["content"][0]["text"], "the secret", "{allowed:#}");
+    // In a sandbox that grants the folder, the same.
+    let granted = format!("--allow-read={}", folder.path().display());
+    let denied = read_with("read_a", &["--sandbox", &granted]);
+    assert!(
+        denied["error"]
+            .as_str()
+            .is_some_and(|error| error.starts_with("Requires read access")),
+        "{denied:#}"
+    );
+    let allowed = read_with("read_b", &["--sandbox", &granted]);
+    assert_eq!(allowed["result"]["content"][0]["text"], "the secret", "{allowed:#}");
+}

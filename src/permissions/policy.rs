@@ -16,9 +16,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{Permissions, PermissionsError};
 
-/// What one extension may touch on top of the session's permissions. Each
-/// list is `None` (nothing more), empty (everything of that kind), or the
-/// paths, programs, hosts or names granted, as `--allow-*` spells them.
+/// What one extension may touch on top of the session's permissions, and
+/// what it may not that the session may. Each list is `None` (nothing
+/// more), empty (everything of that kind), or the paths, programs, hosts or
+/// names granted or denied, as `--allow-*` and `--deny-*` spell them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ExtensionGrant {
@@ -40,6 +41,41 @@ pub struct ExtensionGrant {
     /// System facts it may read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow_sys: Option<Vec<String>>,
+    /// Files and folders it may never read, whatever the session allows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deny_read: Option<Vec<String>>,
+    /// Files and folders it may never write.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deny_write: Option<Vec<String>>,
+    /// Programs it may never run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deny_run: Option<Vec<String>>,
+    /// Hosts it may never reach.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deny_net: Option<Vec<String>>,
+    /// Environment variables it may never read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deny_env: Option<Vec<String>>,
+    /// System facts it may never read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deny_sys: Option<Vec<String>>,
+}
+
+impl ExtensionGrant {
+    /// Whether it denies anything: then it restricts its extension even in
+    /// a session that restricts nothing.
+    fn denies(&self) -> bool {
+        [
+            &self.deny_read,
+            &self.deny_write,
+            &self.deny_run,
+            &self.deny_net,
+            &self.deny_env,
+            &self.deny_sys,
+        ]
+        .iter()
+        .any(|list| list.is_some())
+    }
 }
 
 /// The policy file's shape: `{ "extensions": { "<path or package>": { "allowRead": [...] } } }`.
@@ -75,7 +111,8 @@ fn widened(session: &Option<Vec<String>>, extra: &Option<Vec<String>>) -> Option
 
 impl Permissions {
     /// The session's permissions with one extension's grant added: what
-    /// that extension's own runtime may touch. Its deny lists stay.
+    /// that extension's own runtime may touch. The session's deny lists
+    /// stay, and the grant's are added to them.
     pub fn with_grant(&self, grant: &ExtensionGrant) -> Permissions {
         Permissions {
             allow_read: widened(&self.allow_read, &grant.allow_read),
@@ -84,6 +121,12 @@ impl Permissions {
             allow_net: widened(&self.allow_net, &grant.allow_net),
             allow_env: widened(&self.allow_env, &grant.allow_env),
             allow_sys: widened(&self.allow_sys, &grant.allow_sys),
+            deny_read: widened(&self.deny_read, &grant.deny_read),
+            deny_write: widened(&self.deny_write, &grant.deny_write),
+            deny_run: widened(&self.deny_run, &grant.deny_run),
+            deny_net: widened(&self.deny_net, &grant.deny_net),
+            deny_env: widened(&self.deny_env, &grant.deny_env),
+            deny_sys: widened(&self.deny_sys, &grant.deny_sys),
             extensions: BTreeMap::new(),
             ..self.clone()
         }
@@ -92,12 +135,14 @@ impl Permissions {
     /// The grant (and the key it is under) for the extension whose entry
     /// file is `entry`: a key that starts with `.`, `/` or `~` is a path
     /// (the entry file, or a folder it is in); any other key is the `name`
-    /// of the nearest `package.json` above the entry. Only a session that
-    /// restricts anything gives a grant: outside one there is nothing to add.
+    /// of the nearest `package.json` above the entry. A grant that only adds
+    /// counts in a session that restricts anything (outside one there is
+    /// nothing to add); one that denies counts everywhere.
     pub(crate) fn grant_for(&self, cwd: &Path, entry: &Path) -> Option<(&str, &ExtensionGrant)> {
-        if self.extensions.is_empty() || self.allows_everything() {
+        if self.extensions.is_empty() {
             return None;
         }
+        let session_allows_everything = self.allows_everything();
         let entry = std::fs::canonicalize(entry).unwrap_or_else(|_| entry.to_path_buf());
         let mut package_name: Option<Option<String>> = None;
         self.extensions.iter().find_map(|(key, grant)| {
@@ -108,7 +153,7 @@ impl Permissions {
             } else {
                 package_name.get_or_insert_with(|| package_of(&entry)).as_deref() == Some(key.as_str())
             };
-            matches.then_some((key.as_str(), grant))
+            (matches && (grant.denies() || !session_allows_everything)).then_some((key.as_str(), grant))
         })
     }
 }
@@ -240,5 +285,18 @@ mod tests {
             permissions.grant_for(folder.path(), &other).is_none(),
             "nothing to add outside a sandbox"
         );
+        permissions.extensions.insert(
+            "./other.ts".into(),
+            ExtensionGrant {
+                deny_read: Some(vec!["secret".into()]),
+                ..ExtensionGrant::default()
+            },
+        );
+        let (_, denying) = permissions
+            .grant_for(folder.path(), &other)
+            .expect("a grant that denies counts outside a sandbox too");
+        let isolated = permissions.with_grant(denying);
+        assert_eq!(isolated.deny_read, Some(vec!["secret".into()]));
+        assert!(!isolated.allows_everything());
     }
 }
