@@ -3,8 +3,10 @@
 //! so a granted program (`--allow-run=sh`) is not a way out of the grants.
 //!
 //! Deno's crates start children themselves (deno_process), with no hook
-//! between fork and exec, so pihost starts a small launcher instead: its own
-//! executable with [`LAUNCHER_ARG`], the rules and the program. The launcher
+//! between fork and exec, so pihost starts a launcher instead, with
+//! [`LAUNCHER_ARG`], the rules and the program: the small `pihost-confine`
+//! binary beside the executable (`src/bin/pihost-confine.rs`), else the
+//! executable itself. The launcher
 //! (a fresh, single-threaded process) restricts itself with Landlock and
 //! `exec`s the program, which keeps the restrictions (and the pid): what the
 //! extension sees of its child is unchanged. Landlock only narrows, so a
@@ -118,10 +120,14 @@ pub fn launcher() -> Option<&'static Path> {
     LAUNCHER.get().map(PathBuf::as_path)
 }
 
+/// The small launcher binary installed beside `pihost` (`src/bin/pihost-confine.rs`).
+const LAUNCHER_BINARY: &str = "pihost-confine";
+
 /// For the `main` of a binary that embeds pihost: when the process was
 /// started as the launcher, confines itself and runs the program (never
 /// returning; exit status 126 with the reason on stderr when it cannot);
-/// otherwise makes this executable the launcher and returns.
+/// otherwise makes the launcher `pihost-confine` beside this executable
+/// when there is one, else this executable, and returns.
 pub fn run_launcher_if_asked() {
     let args: Vec<OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|arg| arg == LAUNCHER_ARG) {
@@ -130,7 +136,8 @@ pub fn run_launcher_if_asked() {
         std::process::exit(126);
     }
     if let Ok(exe) = std::env::current_exe() {
-        set_launcher(exe);
+        let small = exe.with_file_name(LAUNCHER_BINARY);
+        set_launcher(if small.is_file() { small } else { exe });
     }
 }
 
