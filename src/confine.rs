@@ -31,6 +31,11 @@ pub const LAUNCHER_ARG: &str = "__pihost-confine";
 
 /// Folders programs need to run, given to every confined program read-only
 /// (with execute): the system's binaries, libraries and configuration.
+///
+/// Not `/proc` as a whole: a process's `/proc/<pid>/environ` is readable by
+/// its user's other processes, and the host's holds the credentials a
+/// sandbox hides. The launched program gets its own `/proc/<pid>` (its
+/// `/proc/self`) and the system-wide files programs read.
 pub const SYSTEM_READ_ONLY: &[&str] = &[
     "/usr",
     "/bin",
@@ -41,7 +46,14 @@ pub const SYSTEM_READ_ONLY: &[&str] = &[
     "/libx32",
     "/etc",
     "/opt",
-    "/proc",
+    "/proc/cpuinfo",
+    "/proc/meminfo",
+    "/proc/stat",
+    "/proc/version",
+    "/proc/loadavg",
+    "/proc/uptime",
+    "/proc/filesystems",
+    "/proc/sys",
     "/sys/devices/system/cpu",
     "/dev/urandom",
     "/dev/random",
@@ -187,7 +199,9 @@ fn launch(args: &[OsString]) -> ConfineError {
     } else {
         CompatLevel::BestEffort
     };
-    let system: Vec<PathBuf> = SYSTEM_READ_ONLY.iter().map(PathBuf::from).collect();
+    let mut system: Vec<PathBuf> = SYSTEM_READ_ONLY.iter().map(PathBuf::from).collect();
+    // The launcher becomes the program, so its /proc/<pid> is the program's own.
+    system.push(PathBuf::from(format!("/proc/{}", std::process::id())));
     let devices: Vec<PathBuf> = DEVICES_READ_WRITE.iter().map(PathBuf::from).collect();
     let restricted = (|| -> Result<_, landlock::RulesetError> {
         let mut ruleset = landlock::Ruleset::default()

@@ -1137,11 +1137,13 @@ fn confined_run(ground: &Ground, port: u16, flags: &[&str]) -> BTreeMap<String, 
          (echo x > granted/out/w-$$) 2>/dev/null && echo WRITE_INSIDE; \
          (echo x > other/w-$$) 2>/dev/null && echo WRITE_OUTSIDE; \
          python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {port}), timeout=3)' 2>/dev/null && echo CONNECT; \
+         tr '\\0' '\\n' < /proc/$PPID/environ 2>/dev/null | grep -q PIHOST_TEST_HOST_SECRET && echo HOST_ENVIRON; \
          true"
     );
     let fixture = support::project_root().join("tests/permissions/confined-programs.ts");
     let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
         .env_remove("LD_LIBRARY_PATH")
+        .env("PIHOST_TEST_HOST_SECRET", "1")
         .args(["tool", "run_everywhere", "-e"])
         .arg(&fixture)
         .arg("--cwd")
@@ -1199,6 +1201,7 @@ fn granted_programs_are_confined_to_the_grants_by_the_kernel() {
         "WRITE_INSIDE",
         "WRITE_OUTSIDE",
         "CONNECT",
+        "HOST_ENVIRON",
     ] {
         every_door(&open, marker, true);
     }
@@ -1211,6 +1214,8 @@ fn granted_programs_are_confined_to_the_grants_by_the_kernel() {
     every_door(&confined, "READ_OUTSIDE", false);
     every_door(&confined, "WRITE_OUTSIDE", false);
     every_door(&confined, "CONNECT", false);
+    // Nor read the host's environment (its credentials) through /proc.
+    every_door(&confined, "HOST_ENVIRON", false);
     let written: Vec<_> = std::fs::read_dir(ground.path("other"))
         .expect("read dir")
         .flatten()
