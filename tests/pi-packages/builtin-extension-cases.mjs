@@ -394,11 +394,15 @@ export function addBuiltinExtensionCases(add, agent) {
     withAgent(
       async (client) => {
         await client.start();
-        await new Promise((resolve) => setTimeout(resolve, 400));
+        // The agent exits 300 ms after it starts, after start()'s own 100 ms
+        // wait however slow the machine: wait for the exit itself.
+        for (let tries = 0; tries < 200 && !client.exitError; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
         return { exitError: client.exitError?.message, send: await client.getState().catch((error) => error.message) };
       },
       {},
-      'process.stderr.write("bye\\n"); setTimeout(() => process.exit(3), 20);',
+      'process.stderr.write("bye\\n"); setTimeout(() => process.exit(3), 300);',
     ),
   );
 
