@@ -80,7 +80,7 @@ const LEVELS: [&str; 8] = [
     "emergency",
 ];
 
-type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value, HostError>>>>>;
+type Pending = crate::stdio::PendingRequests;
 
 /// Which tools the client sees: pi's active tools. A tool is active from
 /// its registration when its exposure is `direct` (the default) or
@@ -396,23 +396,13 @@ pub async fn serve_mcp(options: McpOptions) {
     let mut stdin = BufReader::new(tokio::io::stdin()).lines();
     let mut tasks = tokio::task::JoinSet::new();
     loop {
-        let line = match stdin.next_line().await {
-            Ok(Some(line)) => line,
-            Ok(None) | Err(_) => break,
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let message: Value = match serde_json::from_str(&line) {
-            Ok(message) => message,
-            Err(error) => {
-                let _ = out.send(error_line(
-                    &Value::Null,
-                    codes::PARSE_ERROR,
-                    format!("parse error: {error}"),
-                ));
+        let message = match crate::stdio::next_message(&mut stdin).await {
+            Some(Ok(message)) => message,
+            Some(Err(error)) => {
+                let _ = out.send(error_line(&Value::Null, codes::PARSE_ERROR, error));
                 continue;
             }
+            None => break,
         };
         if !message.is_object() {
             let _ = out.send(error_line(
@@ -426,7 +416,7 @@ pub async fn serve_mcp(options: McpOptions) {
         let Some(method) = message.get("method").and_then(Value::as_str).map(str::to_string) else {
             // A response to one of the server's requests (elicitation, sampling).
             if message.get("result").is_some() || message.get("error").is_some() {
-                answer_pending(&server.pending, &message);
+                crate::stdio::answer_pending(&server.pending, &message, "client");
             } else {
                 let id = id.unwrap_or(Value::Null);
                 let _ = out.send(error_line(&id, codes::INVALID_REQUEST, "invalid request: no method"));
@@ -468,26 +458,6 @@ pub async fn serve_mcp(options: McpOptions) {
     drop(out);
     drop(server);
     writer.finish().await;
-}
-
-fn answer_pending(pending: &Pending, message: &Value) {
-    let Some(id) = message.get("id").and_then(Value::as_u64) else {
-        return;
-    };
-    let Some(reply) = pending.lock().ok().and_then(|mut pending| pending.remove(&id)) else {
-        return;
-    };
-    let answer = match message.get("error") {
-        Some(error) => Err(HostError(
-            error
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or("the client answered with an error")
-                .to_string(),
-        )),
-        None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
-    };
-    let _ = reply.send(answer);
 }
 
 async fn notification(server: &Server, method: &str, params: &Value) {

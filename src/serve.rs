@@ -53,7 +53,7 @@ pub mod codes {
     pub const SERVER_ERROR: i64 = -32002;
 }
 
-type Pending = Arc<Mutex<HashMap<u64, oneshot::Sender<Result<Value, HostError>>>>>;
+type Pending = crate::stdio::PendingRequests;
 
 /// The agent on the other end of stdio, as pihost's [`Host`].
 struct AgentHost {
@@ -223,41 +223,17 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     let mut screen_gate = gate.clone();
     drop(done);
     loop {
-        let line = match stdin.next_line().await {
-            Ok(Some(line)) => line,
-            Ok(None) | Err(_) => break,
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let message: Value = match serde_json::from_str(&line) {
-            Ok(message) => message,
-            Err(error) => {
-                let _ = out.send(error_response(
-                    &Value::Null,
-                    codes::PARSE_ERROR,
-                    format!("parse error: {error}"),
-                ));
+        let message = match crate::stdio::next_message(&mut stdin).await {
+            Some(Ok(message)) => message,
+            Some(Err(error)) => {
+                let _ = out.send(error_response(&Value::Null, codes::PARSE_ERROR, error));
                 continue;
             }
+            None => break,
         };
         // A response to one of pihost's requests to the agent.
         if message.get("method").is_none() && (message.get("result").is_some() || message.get("error").is_some()) {
-            let id = message.get("id").and_then(Value::as_u64);
-            let reply = id.and_then(|id| pending.lock().ok().and_then(|mut pending| pending.remove(&id)));
-            if let Some(reply) = reply {
-                let answer = match message.get("error") {
-                    Some(error) => Err(HostError(
-                        error
-                            .get("message")
-                            .and_then(Value::as_str)
-                            .unwrap_or("the agent answered with an error")
-                            .to_string(),
-                    )),
-                    None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
-                };
-                let _ = reply.send(answer);
-            }
+            crate::stdio::answer_pending(&pending, &message, "agent");
             continue;
         }
         let Some(method) = message.get("method").and_then(Value::as_str).map(str::to_string) else {

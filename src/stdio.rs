@@ -88,3 +88,45 @@ pub(crate) fn to_console_tap(text: &str, to_stderr: bool) {
         tap(text, to_stderr);
     }
 }
+
+/// The outstanding requests a protocol server sent the other side, by id.
+pub(crate) type PendingRequests = std::sync::Arc<
+    std::sync::Mutex<
+        std::collections::HashMap<u64, tokio::sync::oneshot::Sender<Result<serde_json::Value, crate::host::HostError>>>,
+    >,
+>;
+
+/// The next JSON message on a protocol's stdin: `None` at its end, an
+/// error text for a line that is not JSON; blank lines are skipped.
+pub(crate) async fn next_message(
+    lines: &mut tokio::io::Lines<tokio::io::BufReader<tokio::io::Stdin>>,
+) -> Option<Result<serde_json::Value, String>> {
+    loop {
+        let line = lines.next_line().await.ok()??;
+        if line.trim().is_empty() {
+            continue;
+        }
+        return Some(serde_json::from_str(&line).map_err(|error| format!("parse error: {error}")));
+    }
+}
+
+/// Hands a response of the other side (`who`) to the request it answers.
+pub(crate) fn answer_pending(pending: &PendingRequests, message: &serde_json::Value, who: &str) {
+    use serde_json::Value;
+    let Some(id) = message.get("id").and_then(Value::as_u64) else {
+        return;
+    };
+    let Some(reply) = pending.lock().ok().and_then(|mut pending| pending.remove(&id)) else {
+        return;
+    };
+    let answer = match message.get("error") {
+        Some(error) => Err(crate::host::HostError(
+            error
+                .get("message")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("the {who} answered with an error"), str::to_string),
+        )),
+        None => Ok(message.get("result").cloned().unwrap_or(Value::Null)),
+    };
+    let _ = reply.send(answer);
+}

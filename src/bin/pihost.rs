@@ -432,6 +432,23 @@ impl PermissionArgs {
     }
 }
 
+/// The session options of `serve` and `mcp`: the cwd (default: the
+/// current directory), limits and permissions from the flags.
+fn served_options(
+    cwd: Option<PathBuf>,
+    limits: &LimitArgs,
+    permissions: &PermissionArgs,
+) -> anyhow::Result<EngineOptions> {
+    let cwd = match cwd {
+        Some(cwd) => cwd,
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    let mut options = EngineOptions::for_cwd(&cwd);
+    options.limits = limits.limits();
+    options.permissions = permissions.permissions(&cwd)?;
+    Ok(options)
+}
+
 fn main() -> ExitCode {
     // Started as the launcher of a confined program, this process becomes that program.
     pihost::confine::run_launcher_if_asked();
@@ -467,13 +484,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             timeout_ms,
             ..
         } => {
-            let cwd = match cwd {
-                Some(cwd) => cwd,
-                None => std::env::current_dir().context("cannot read the current directory")?,
-            };
-            let mut options = EngineOptions::for_cwd(&cwd);
-            options.limits = limits.limits();
-            options.permissions = permissions.permissions(&cwd)?;
+            let options = served_options(cwd, &limits, &permissions)?;
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             runtime.block_on(pihost::serve::serve(options, timeout_ms));
             Ok(ExitCode::SUCCESS)
@@ -487,13 +498,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             timeout_ms,
             client_timeout_ms,
         } => {
-            let cwd = match cwd {
-                Some(cwd) => cwd,
-                None => std::env::current_dir().context("cannot read the current directory")?,
-            };
-            let mut engine = EngineOptions::for_cwd(&cwd);
-            engine.limits = limits.limits();
-            engine.permissions = permissions.permissions(&cwd)?;
+            let mut engine = served_options(cwd, &limits, &permissions)?;
             if let Some(agent_dir) = agent_dir {
                 engine.agent_dir = pihost::discovery::resolve_user_path(&agent_dir.display().to_string(), &engine.cwd);
             }
