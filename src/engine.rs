@@ -379,7 +379,12 @@ impl Engine {
         runtime.op_state().borrow_mut().put(ErrorSink(Some(error_sender)));
         // pihost's own start-up ran with every permission; from here on
         // every touch is the extensions' and is checked.
-        crate::platform::use_permissions(&mut runtime.op_state().borrow_mut(), permissions, !allows_everything);
+        crate::platform::use_permissions(
+            &mut runtime.op_state().borrow_mut(),
+            permissions,
+            !allows_everything,
+            options.permissions.sandbox && !options.permissions.allow_all,
+        );
         crate::platform::hide_secret_env(&mut runtime.op_state().borrow_mut(), &options.permissions);
         runtime
             .op_state()
@@ -426,7 +431,7 @@ impl Engine {
         };
         engine.watch_heap();
         if !allows_everything {
-            engine.start_prompt_session();
+            engine.start_prompt_session()?;
         }
         let limits = serde_json::json!({
             "loadTimeoutMs": engine.options.limits.load_timeout.map(|limit| limit.as_millis()),
@@ -451,11 +456,16 @@ impl Engine {
 
     /// Makes this runtime's thread decide the touches no grant covers in
     /// this session: by asking the permission host, or by denying them.
-    fn start_prompt_session(&mut self) {
+    fn start_prompt_session(&mut self) -> Result<(), PihostError> {
         let host: Arc<dyn Host> = match &self.options.permission_host {
             Some(PermissionHost(host)) => host.clone(),
             None => Arc::new(crate::host::HeadlessHost),
         };
+        let audit = crate::permissions::audit::SessionAudit::new(
+            self.options.permissions.audit,
+            self.options.permissions.audit_log(&self.options.cwd)?,
+            self.options.permissions.audit_mirror(&self.options.cwd)?,
+        );
         let session = crate::permissions::prompt::PromptSession {
             runtime: self.number,
             host: crate::permissions::prompt::session_host(host),
@@ -464,8 +474,11 @@ impl Engine {
             isolate: self.isolate_ptr(),
             context: self.runtime.main_context(),
             clock: self.watchdog.as_ref().map(Watchdog::clock),
+            audit,
+            started_by: None,
         };
         crate::permissions::prompt::set_session(Some(session));
+        Ok(())
     }
 
     /// Calls `listener` (on another thread) if a run this engine stopped

@@ -233,9 +233,11 @@ pub enum HostNotification {
     /// `Pihost::send_key_to` (serve: `ui/input`).
     #[serde(rename = "ui.frame")]
     UiFrame(crate::ui::Frame),
-    /// The audit stream of a sandbox: how a touch that no grant covered was
-    /// decided (by the host's answer to `permission.request`, by its
-    /// silence, or denied because the session does not prompt).
+    /// The audit stream of a session that restricts anything: how a touch
+    /// was decided. Always: every refusal (by a `deny*` list, because the
+    /// session does not prompt, or by the host) and every answer of the
+    /// host to `permission.request`; with `Permissions::audit` `all`, every
+    /// touch a grant (or the host's earlier answer) allowed too.
     #[serde(rename = "permission.decision", rename_all = "camelCase")]
     PermissionDecision {
         /// The path of the extension whose code asked, when pihost can tell.
@@ -245,9 +247,9 @@ pub enum HostNotification {
         permission: String,
         /// What was touched, as in `permission.request`.
         target: String,
-        /// `allowedOnce`, `allowedAlways` or `denied`.
+        /// `allowedOnce`, `allowedAlways`, `granted` or `denied`.
         outcome: PermissionOutcome,
-        /// `host`, `noPrompt`, `timeout` or `hostError`.
+        /// `grant`, `denyList`, `systemFile`, `host`, `noPrompt`, `timeout` or `hostError`.
         decided_by: DecidedBy,
     },
 }
@@ -549,7 +551,7 @@ pub enum PermissionAnswer {
     Deny,
 }
 
-/// How a touch that no grant settled was decided.
+/// How a touch was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum PermissionOutcome {
@@ -557,6 +559,9 @@ pub enum PermissionOutcome {
     AllowedOnce,
     /// The host allowed the target for the rest of the session.
     AllowedAlways,
+    /// A grant allowed it, or the host's earlier answer did (reported only
+    /// when the session audits everything, `Permissions::audit`).
+    Granted,
     /// It was refused.
     Denied,
 }
@@ -574,6 +579,13 @@ pub enum DecidedBy {
     /// The host failed to answer (an error, or an answer that is not one of
     /// `allowOnce`, `allowAlways`, `deny`).
     HostError,
+    /// A grant of the session or of the extension settled it.
+    Grant,
+    /// A `deny*` list of the session or of the extension settled it.
+    DenyList,
+    /// A device, process or kernel file (under `/dev`, `/proc`, `/sys`),
+    /// which Deno opens only with every permission, whatever the grants.
+    SystemFile,
 }
 
 /// A host's refusal or failure; extensions see it as a rejected promise or a

@@ -1299,3 +1299,247 @@ fn a_policy_denies_one_extension_what_the_session_allows_the_others() {
     let allowed = read_with("read_b", &["--sandbox", &granted]);
     assert_eq!(allowed["result"]["content"][0]["text"], "the secret", "{allowed:#}");
 }
+
+/// Runs tests/permissions/audited.ts on `ground` with `flags`, writing the
+/// audit file there; answers what each touch gave, the decisions the host
+/// was told and the audit file's lines, each decision as
+/// `permission target outcome decidedBy` with the ground's path as
+/// `<ground>`.
+fn audited_run(ground: &Ground, flags: &[&str]) -> (Value, Vec<String>, Vec<String>) {
+    let fixture = support::project_root().join("tests/permissions/audited.ts");
+    std::fs::create_dir_all(ground.granted().join("secret")).expect("mkdir");
+    std::fs::write(ground.granted().join("secret/key.txt"), "key").expect("write");
+    let audit_file = ground.path("audit.jsonl");
+    let _ = std::fs::remove_file(&audit_file);
+    let root = ground.root.path().display().to_string();
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .env("PIHOST_AUDIT_VISIBLE", "visible")
+        .env("PIHOST_AUDIT_HIDDEN", "hidden")
+        .args(["tool", "touch_for_audit", "-e"])
+        .arg(&fixture)
+        .arg("--cwd")
+        .arg(ground.root.path())
+        .args(["--args", &json!({ "ground": root }).to_string()])
+        .arg(format!("--audit-file={}", audit_file.display()))
+        .args(flags)
+        .output()
+        .expect("pihost runs");
+    let (report, _) = support::printed_json(&output);
+    assert_eq!(report["errors"], json!([]), "{report:#}");
+    let fixture_path = fixture.display().to_string();
+    let line = |decision: &Value| -> String {
+        assert_eq!(
+            decision["extension"],
+            fixture_path.as_str(),
+            "named by its extension: {decision}"
+        );
+        format!(
+            "{} {} {} {}",
+            decision["permission"].as_str().unwrap_or("?"),
+            decision["target"].as_str().unwrap_or("?").replace(&root, "<ground>"),
+            decision["outcome"].as_str().unwrap_or("?"),
+            decision["decidedBy"].as_str().unwrap_or("?"),
+        )
+    };
+    let told: Vec<String> = report["hostCalls"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|call| call["method"] == "permission.decision")
+        .map(line)
+        .collect();
+    let written: Vec<String> = std::fs::read_to_string(&audit_file)
+        .unwrap_or_default()
+        .lines()
+        .map(|text| {
+            let decision: Value = serde_json::from_str(text).expect("a line of JSON");
+            assert!(
+                decision["time"].as_str().is_some_and(|time| time.ends_with('Z')),
+                "{text}"
+            );
+            line(&decision)
+        })
+        .collect();
+    (report["result"]["details"].clone(), told, written)
+}
+
+const AUDITED_GRANTS: [&str; 5] = [
+    "--sandbox",
+    "--allow-read=granted,/proc",
+    "--deny-read=granted/secret",
+    "--allow-run=sh",
+    "--allow-env=PIHOST_AUDIT_VISIBLE",
+];
+
+/// Every decision audited.ts's touches need, as `audited_run` words them.
+const EVERY_DECISION: [&str; 10] = [
+    "read <ground>/granted/inside.txt granted grant",
+    "read <ground>/granted/secret/key.txt denied denyList",
+    "read <ground>/other/secret.txt denied noPrompt",
+    "run sh granted grant",
+    "run cat denied noPrompt",
+    "env PIHOST_AUDIT_VISIBLE granted grant",
+    "env PIHOST_AUDIT_HIDDEN denied noPrompt",
+    "read /proc/self/environ denied systemFile",
+    "read <ground>/granted/inside.txt granted grant",
+    "read <ground>/other/secret.txt denied noPrompt",
+];
+
+#[test]
+fn the_audit_reports_every_decision_with_its_extension_to_the_host_and_the_file() {
+    let ground = Ground::new();
+    let mut flags = AUDITED_GRANTS.to_vec();
+    flags.push("--audit=all");
+    let (outcomes, told, written) = audited_run(&ground, &flags);
+    // What happened: the granted touches worked, the others were refused.
+    for touch in ["grantedRead", "grantedRun", "grantedEnv", "workerGrantedRead"] {
+        assert_eq!(outcomes[touch], "ok", "{touch}: {outcomes:#}");
+    }
+    for touch in [
+        "deniedRead",
+        "ungrantedRead",
+        "ungrantedRun",
+        "ungrantedEnv",
+        "environ",
+        "workerUngrantedRead",
+    ] {
+        assert!(
+            outcomes[touch]
+                .as_str()
+                .is_some_and(|refusal| refusal.contains("Requires")),
+            "{touch}: {outcomes:#}"
+        );
+    }
+    // Each decision once, in the order made, to the host and to the file alike.
+    assert_eq!(told, EVERY_DECISION, "{told:#?}");
+    assert_eq!(written, told);
+
+    // By default, only refusals (and the host's answers).
+    let (_, told, written) = audited_run(&ground, &AUDITED_GRANTS);
+    let refusals: Vec<&str> = EVERY_DECISION
+        .iter()
+        .copied()
+        .filter(|decision| decision.contains(" denied "))
+        .collect();
+    assert_eq!(told, refusals, "{told:#?}");
+    assert_eq!(written, told);
+}
+
+#[test]
+fn an_isolated_extensions_decisions_are_audited_against_its_own_grant() {
+    let ground = Ground::new();
+    let fixture = support::project_root().join("tests/permissions/audited.ts");
+    let policy = ground.path("policy.json");
+    let grant = json!({ "extensions": { fixture.display().to_string(): {
+        "allowRead": ["granted", "/proc"],
+        "denyRead": ["granted/secret"],
+        "allowRun": ["sh"],
+        "allowEnv": ["PIHOST_AUDIT_VISIBLE"],
+    } } });
+    std::fs::write(&policy, grant.to_string()).expect("write policy");
+    let policy_flag = format!("--permissions-file={}", policy.display());
+    let (outcomes, told, written) = audited_run(&ground, &["--sandbox", "--audit=all", &policy_flag]);
+    assert_eq!(outcomes["grantedRead"], "ok", "{outcomes:#}");
+    assert_eq!(told, EVERY_DECISION, "{told:#?}");
+    assert_eq!(written, told);
+}
+
+#[test]
+fn no_process_environment_file_is_readable_in_a_sandbox_whatever_the_grants() {
+    let folder = tempfile::tempdir().expect("temp dir");
+    let fixture = support::project_root().join("tests/permissions/environ.ts");
+    let seen = |flags: &[&str]| -> Value {
+        let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+            .env("PIHOST_ENVIRON_MARK", "host-secret")
+            .args(["tool", "read_environ", "-e"])
+            .arg(&fixture)
+            .arg("--cwd")
+            .arg(folder.path())
+            .args(["--args", &json!({ "folder": folder.path() }).to_string()])
+            .args(flags)
+            .output()
+            .expect("pihost runs");
+        let (report, _) = support::printed_json(&output);
+        assert!(report["result"]["details"].is_object(), "{report:#}");
+        report["result"]["details"].clone()
+    };
+    // The control: without a sandbox every file shows the host's environment
+    // (the parent's is the test's, which lacks the mark).
+    let open = seen(&[]);
+    for file in ["self", "threadSelf", "byNumber", "task", "link"] {
+        assert_eq!(open[file], "host-secret", "{file}: {open:#}");
+    }
+    assert_eq!(open["parent"], "absent", "{open:#}");
+    // Sandboxed with every file and variable granted: none of them.
+    let sandboxed = seen(&["--sandbox", "--allow-read", "--allow-write", "--allow-env"]);
+    for file in ["self", "threadSelf", "byNumber", "task", "parent", "link"] {
+        assert!(
+            sandboxed[file].as_str().is_some_and(|seen| seen.starts_with("refused")),
+            "{file}: {sandboxed:#}"
+        );
+    }
+}
+
+#[test]
+fn a_touch_the_host_already_decided_is_audited_as_its_answer_without_asking_again() {
+    let project = support::Project::new();
+    let note = project.write("note.txt", "note");
+    project.write(
+        "rereads.ts",
+        &format!(
+            "import fs from 'node:fs';\nexport default function (pi) {{\n  pi.registerCommand('reread', {{ handler: async () => {{\n    const read = () => {{ try {{ return fs.readFileSync({note:?}, 'utf8'); }} catch (error) {{ return 'refused'; }} }};\n    return read() + ' ' + read();\n  }} }});\n}}\n"
+        ),
+    );
+    for (answer, result, first, second) in [
+        ("allowAlways", "note note", "allowedAlways", "granted"),
+        ("deny", "refused refused", "denied", "denied"),
+    ] {
+        let host = std::sync::Arc::new(PromptedHost {
+            answer: json!(answer),
+            calls: Default::default(),
+        });
+        let mut options = project.options();
+        options.permissions = pihost::Permissions {
+            sandbox: true,
+            prompt: true,
+            audit: pihost::permissions::AuditScope::All,
+            ..Default::default()
+        };
+        options.permission_host = Some(pihost::PermissionHost(host.clone()));
+        let outcome = support::runtime().block_on(async {
+            let pihost = pihost::Pihost::start(options).await.expect("start");
+            let report = pihost
+                .load(&[project.path("rereads.ts").display().to_string()])
+                .await
+                .expect("load");
+            assert!(report.errors.is_empty(), "{:?}", report.errors);
+            pihost.bind(host.clone(), &Default::default()).await.expect("bind");
+            pihost.run_command("reread", "").await.expect("reread")
+        });
+        assert_eq!(outcome.as_ref().and_then(Value::as_str), Some(result), "{answer}");
+        let calls = host.calls.lock().expect("calls").clone();
+        let asked = calls
+            .iter()
+            .filter(|call| call["method"] == "permission.request")
+            .count();
+        assert_eq!(asked, 1, "asked once: {calls:#?}");
+        let decisions: Vec<(String, String)> = calls
+            .iter()
+            .filter(|call| call["method"] == "permission.decision" && call["target"] == note.as_str())
+            .map(|call| {
+                (
+                    call["outcome"].as_str().unwrap_or("?").to_string(),
+                    call["decidedBy"].as_str().unwrap_or("?").to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            decisions,
+            [
+                (first.to_string(), "host".to_string()),
+                (second.to_string(), "host".to_string())
+            ],
+            "{answer}: {calls:#?}"
+        );
+    }
+}

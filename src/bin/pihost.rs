@@ -364,11 +364,24 @@ struct PermissionArgs {
     /// cannot), require (refuse programs that cannot be confined fully) or off.
     #[arg(long, value_enum, default_value = "best-effort")]
     confine: ConfineArg,
+    /// Which decisions about touches the audit stream (permission.decision) reports: refusals
+    /// (default: every refusal and every answer to a prompt) or all (what grants allowed too).
+    #[arg(long, value_enum, default_value = "refusals")]
+    audit: AuditArg,
+    /// Also write the audit stream to FILE, a line of JSON per decision (appended).
+    #[arg(long, value_name = "FILE")]
+    audit_file: Option<PathBuf>,
     /// Per-extension grants ({"extensions": {"./ext.ts" or "package-name": {"allowRead": [...], …}}});
     /// default: <cwd>/.pi/pihost-permissions.json when it exists. Each extension granted more than
     /// the session runs in a runtime of its own.
     #[arg(long, value_name = "FILE")]
     permissions_file: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum AuditArg {
+    Refusals,
+    All,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -409,6 +422,12 @@ impl PermissionArgs {
                 ConfineArg::Require => pihost::confine::ConfineMode::Require,
                 ConfineArg::Off => pihost::confine::ConfineMode::Off,
             },
+            audit: match self.audit {
+                AuditArg::Refusals => pihost::permissions::AuditScope::Refusals,
+                AuditArg::All => pihost::permissions::AuditScope::All,
+            },
+            // Relative to where pihost was started, like --permissions-file.
+            audit_file: self.audit_file.as_deref().map(std::path::absolute).transpose()?,
             extensions: self.policy(cwd)?,
         })
     }

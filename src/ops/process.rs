@@ -55,10 +55,11 @@ fn resolve(program: &str, cwd: &std::path::Path, path: Option<&str>) -> Option<s
         .find_map(|dir| executable(cwd.join(dir).join(program)))
 }
 
-/// How `program` starts in this runtime: through the launcher, with the
-/// launcher's arguments, when the sandbox confines its programs; `None` to
-/// start it as it is (not confined, or not there to run: the spawn's own
-/// error then says so, and nothing ran).
+/// How `program` starts in this runtime, once the runtime's permissions
+/// allow it (checked here, and so audited, whatever starts it): through the
+/// launcher, with the launcher's arguments, when the sandbox confines its
+/// programs; `None` to start it as it is (not confined, or not there to
+/// run: the spawn's own error then says so, and nothing ran).
 pub(crate) fn confined_command(
     state: &OpState,
     program: &str,
@@ -68,6 +69,14 @@ pub(crate) fn confined_command(
     path: Option<&str>,
 ) -> Result<Option<(String, Vec<String>)>, JsErrorBox> {
     use crate::permissions::Confinement;
+    if state.borrow::<crate::permissions::PermissionSlot>().get().is_some() {
+        crate::permissions::check_run(
+            state.borrow::<deno_permissions::PermissionsContainer>(),
+            program,
+            cwd,
+            "child_process",
+        )?;
+    }
     match state.borrow::<Confinement>() {
         Confinement::Unconfined | Confinement::Unavailable { require: false, .. } => Ok(None),
         Confinement::Unavailable { reason, .. } => Err(JsErrorBox::new(
@@ -81,12 +90,6 @@ pub(crate) fn confined_command(
             rules,
             launcher_granted,
         } => {
-            crate::permissions::check_run(
-                state.borrow::<deno_permissions::PermissionsContainer>(),
-                program,
-                cwd,
-                "child_process",
-            )?;
             let Some(resolved) = resolve(program, cwd, path) else {
                 return Ok(None);
             };
@@ -134,12 +137,6 @@ pub fn op_pihost_exec_start(
     #[serde] args: Vec<String>,
     #[string] cwd: String,
 ) -> Result<u32, JsErrorBox> {
-    crate::permissions::check_run(
-        state.borrow::<deno_permissions::PermissionsContainer>(),
-        &command,
-        std::path::Path::new(&cwd),
-        "pi.exec",
-    )?;
     // The runtime's environment, as pi's exec gives its process's: what the
     // extensions set is there, and what a sandbox hides is not.
     let env = crate::platform::runtime_env(state);

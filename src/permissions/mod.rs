@@ -7,8 +7,11 @@
 //! whatever is not granted, or asks the host (`prompt`, see [`prompt`]), and
 //! every denial is recorded so that the host can show what an extension
 //! asked for (`pihost inspect --sandbox`).
+pub(crate) mod audit;
 pub(crate) mod policy;
 pub(crate) mod prompt;
+
+pub use audit::AuditScope;
 
 pub use policy::{ExtensionGrant, POLICY_FILE, read_policy_file};
 pub use prompt::DEFAULT_PROMPT_TIMEOUT;
@@ -90,6 +93,15 @@ pub struct Permissions {
     /// [`crate::confine`]).
     #[serde(default)]
     pub confine: crate::confine::ConfineMode,
+    /// Which decisions the audit stream (`permission.decision`) reports:
+    /// refusals and the host's answers (the default), or every decision,
+    /// what grants allowed too (`--audit=all`).
+    #[serde(default)]
+    pub audit: AuditScope,
+    /// A file the audit stream is also written to, a JSON line per decision
+    /// (appended; relative to the session's cwd; `--audit-file`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audit_file: Option<PathBuf>,
     /// Grants of single extensions, by path or package name, on top of the
     /// rest (a policy: `.pi/pihost-permissions.json`'s `extensions`). Each
     /// extension granted more than the session runs in a runtime of its own.
@@ -285,8 +297,58 @@ impl Permissions {
         let parser = Arc::new(deno_permissions::RuntimePermissionDescriptorParser::new(
             sys_traits::impls::RealSys,
         ));
-        if self.allows_everything() {
+        let Some(options) = self.restricting_options(cwd) else {
             return Ok(PermissionsContainer::allow_all(parser));
+        };
+        install_recorder();
+        audit::install_hook();
+        let permissions = deno_permissions::Permissions::from_options(parser.as_ref(), &options)
+            .map_err(|error| PermissionsError(error.to_string()))?;
+        Ok(PermissionsContainer::new(parser, permissions))
+    }
+
+    /// The same grants and deny lists as [`Permissions::container`], in a
+    /// container that never prompts: what the audit asks what settles a
+    /// touch (`audit.rs`). `None` when nothing is restricted.
+    pub(crate) fn audit_mirror(&self, cwd: &Path) -> Result<Option<audit::AuditMirror>, PermissionsError> {
+        let Some(mut options) = self.restricting_options(cwd) else {
+            return Ok(None);
+        };
+        options.prompt = false;
+        let parser = Arc::new(deno_permissions::RuntimePermissionDescriptorParser::new(
+            sys_traits::impls::RealSys,
+        ));
+        let permissions = deno_permissions::Permissions::from_options(parser.as_ref(), &options)
+            .map_err(|error| PermissionsError(error.to_string()))?;
+        let denies = [
+            &self.deny_read,
+            &self.deny_write,
+            &self.deny_run,
+            &self.deny_net,
+            &self.deny_env,
+            &self.deny_sys,
+        ]
+        .iter()
+        .any(|list| list.is_some());
+        Ok(Some(audit::AuditMirror {
+            container: PermissionsContainer::new(parser, permissions),
+            denies,
+        }))
+    }
+
+    /// The audit file, opened; `None` without one.
+    pub(crate) fn audit_log(&self, cwd: &Path) -> Result<Option<audit::AuditLog>, PermissionsError> {
+        self.audit_file
+            .as_deref()
+            .map(|file| audit::AuditLog::open(&cwd.join(file)))
+            .transpose()
+    }
+
+    /// deno_permissions' options for a runtime that restricts something;
+    /// `None` when everything is allowed.
+    fn restricting_options(&self, cwd: &Path) -> Option<PermissionsOptions> {
+        if self.allows_everything() {
+            return None;
         }
         // Outside a sandbox, or with everything granted, only the deny lists restrict.
         let granted = |list: &Option<Vec<String>>| {
@@ -310,7 +372,7 @@ impl Permissions {
                 Some(_) => {}
             }
         }
-        let options = PermissionsOptions {
+        Some(PermissionsOptions {
             allow_read: paths(&granted(&self.allow_read)),
             allow_write: paths(&granted(&self.allow_write)),
             allow_run,
@@ -332,18 +394,57 @@ impl Permissions {
             ignore_read: None,
             // Denials reach the recorder below instead of a terminal.
             prompt: true,
-        };
-        install_recorder();
-        let permissions = deno_permissions::Permissions::from_options(parser.as_ref(), &options)
-            .map_err(|error| PermissionsError(error.to_string()))?;
-        Ok(PermissionsContainer::new(parser, permissions))
+        })
     }
 }
 
 /// Where a runtime's restricting permissions go once they are known (its
 /// file system and module loader are made before them); empty when
 /// everything is allowed.
-pub(crate) type PermissionSlot = Arc<std::sync::OnceLock<PermissionsContainer>>;
+pub(crate) type PermissionSlot = Arc<std::sync::OnceLock<Restrictions>>;
+
+/// What a runtime's file system and loader check beyond Deno's own checks.
+#[derive(Clone, Debug)]
+pub(crate) struct Restrictions {
+    pub(crate) container: PermissionsContainer,
+    /// In a sandbox no process's environment file (`/proc/<pid>/environ`)
+    /// may be read, whatever the grants: it is the host's environment, the
+    /// credentials the sandbox hides included, not the runtime's own.
+    /// deno_permissions refuses it today only because its exception for
+    /// `environ` files (the environment grant alone) never matches, so they
+    /// need every permission like the rest of `/proc`; this holds if that
+    /// changes (tests/permissions.rs tries every way to the file).
+    pub(crate) sandboxed: bool,
+}
+
+impl Restrictions {
+    /// Refuses what no grant may open (see [`Restrictions::sandboxed`]);
+    /// `real` is the path with its links resolved.
+    pub(crate) fn check_never_granted(&self, real: &Path) -> Result<(), String> {
+        if self.sandboxed && is_environment_file(real) {
+            return Err(format!(
+                "pihost: {} is the host's environment, which a sandbox never shows (process.env is the extension's own)",
+                real.display()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `path` (links resolved) is a process's or thread's environment
+/// file: `/proc/<pid>/environ`, `/proc/<pid>/task/<tid>/environ`.
+fn is_environment_file(path: &Path) -> bool {
+    let Ok(rest) = path.strip_prefix("/proc") else {
+        return false;
+    };
+    let parts: Vec<&str> = rest.iter().filter_map(|part| part.to_str()).collect();
+    let number = |part: &str| !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit());
+    match parts.as_slice() {
+        [pid, "environ"] => number(pid),
+        [pid, "task", tid, "environ"] => number(pid) && number(tid),
+        _ => false,
+    }
+}
 
 /// The folders of the loaded extensions, with the `node_modules` folders
 /// their imports resolve from: an extension's own files and its packages
@@ -408,14 +509,17 @@ pub(crate) fn check_module_read(
     folders: &ExtensionFolders,
     path: &Path,
 ) -> Result<(), deno_error::JsErrorBox> {
-    let Some(permissions) = permissions.get() else {
+    let Some(restrictions) = permissions.get() else {
         return Ok(());
     };
     let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    restrictions
+        .check_never_granted(&real)
+        .map_err(|message| deno_error::JsErrorBox::new("NotCapable", message))?;
     if folders.contains(&real) {
         return Ok(());
     }
-    check_read(permissions, &real, "import")
+    check_read(&restrictions.container, &real, "import")
 }
 
 /// A grant's path, absolute and with its links resolved where it exists.
@@ -472,23 +576,41 @@ impl PermissionPrompter for DenialRecorder {
     ) -> PromptResponse {
         let decision = prompt::decide(name, message);
         match decision.outcome {
-            crate::host::PermissionOutcome::AllowedOnce | crate::host::PermissionOutcome::AllowedAlways => {
-                return PromptResponse::Allow;
+            crate::host::PermissionOutcome::AllowedOnce
+            | crate::host::PermissionOutcome::AllowedAlways
+            | crate::host::PermissionOutcome::Granted => PromptResponse::Allow,
+            crate::host::PermissionOutcome::Denied => {
+                remember_denial(Denial {
+                    kind: name.to_string(),
+                    target: message.to_string(),
+                });
+                PromptResponse::Deny
             }
-            crate::host::PermissionOutcome::Denied => {}
         }
-        let denial = Denial {
-            kind: name.to_string(),
-            target: message.to_string(),
-        };
-        DENIALS.with(|denials| {
-            let mut denials = denials.borrow_mut();
-            if !denials.contains(&denial) {
-                denials.push(denial);
-            }
-        });
-        PromptResponse::Deny
     }
+}
+
+fn remember_denial(denial: Denial) {
+    DENIALS.with(|denials| {
+        let mut denials = denials.borrow_mut();
+        if !denials.contains(&denial) {
+            denials.push(denial);
+        }
+    });
+}
+
+/// Records a refusal a deny list made (no prompter hears of those), in
+/// Deno's words, for the loader's report.
+pub(crate) fn record_denial(kind: &str, target: &str) {
+    let target = if target == audit::ALL {
+        format!("{kind} access")
+    } else {
+        format!("{kind} access to \"{target}\"")
+    };
+    remember_denial(Denial {
+        kind: kind.to_string(),
+        target,
+    });
 }
 
 fn install_recorder() {
@@ -518,6 +640,8 @@ pub(crate) fn check_run(
     } else {
         RunQueryDescriptor::parse(command, &sys_traits::impls::RealSys).map_err(deno_error::JsErrorBox::from_err)?
     };
+    // deno_permissions' hook is not called for programs.
+    audit::touched("run", command);
     permissions
         .check_run(&descriptor, api_name)
         .map_err(deno_error::JsErrorBox::from_err)
@@ -542,6 +666,22 @@ pub(crate) fn check_read(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn environment_files_of_processes_and_threads_are_told_apart() {
+        for path in ["/proc/1/environ", "/proc/42/task/43/environ"] {
+            assert!(is_environment_file(Path::new(path)), "{path}");
+        }
+        for path in [
+            "/proc/self/environ",
+            "/proc/1/status",
+            "/proc/environ",
+            "/tmp/environ",
+            "/proc/1/task/environ",
+        ] {
+            assert!(!is_environment_file(Path::new(path)), "{path}");
+        }
+    }
 
     #[test]
     fn credential_names_are_hidden_in_a_sandbox_unless_named_or_not_matched() {

@@ -1,8 +1,9 @@
 //! What happens to a touch that no grant settles: in a session that
 //! prompts, the host is asked (`permission.request`) and answers allow once,
 //! allow always or deny; otherwise, or when the host does not answer in
-//! time, the touch is denied. Every such decision goes to the host as a
-//! `permission.decision` notification, the audit stream.
+//! time, the touch is denied. Every such decision goes to the audit stream
+//! (`audit.rs`), which also hears from here of the touches grants and deny
+//! lists settle.
 //!
 //! deno_permissions asks one process-wide prompter, synchronously, inside
 //! the op that makes the touch. So the prompter finds the session of the
@@ -17,7 +18,8 @@ use std::time::Duration;
 
 use deno_core::v8;
 
-use crate::host::{DecidedBy, Host, HostNotification, HostRequest, PermissionAnswer, PermissionOutcome};
+use super::audit::{AuditLog, AuditScope, Decision, SessionAudit};
+use crate::host::{DecidedBy, Host, HostRequest, PermissionAnswer, PermissionOutcome};
 use crate::limits::WatchdogClock;
 
 /// How long the host has to answer a `permission.request` by default.
@@ -44,6 +46,11 @@ pub(crate) struct PromptSession {
     pub(crate) context: v8::Global<v8::Context>,
     /// Stops the CPU limit while the host decides.
     pub(crate) clock: Option<WatchdogClock>,
+    /// What and where the session's decisions are reported.
+    pub(crate) audit: SessionAudit,
+    /// The extension whose code started this runtime (a worker's), named
+    /// for the touches none of its own code can be told for.
+    pub(crate) started_by: Option<String>,
 }
 
 /// The host a session asks, replaced in place when another is bound.
@@ -65,6 +72,8 @@ pub(crate) struct GuestPrompting {
     prompts: bool,
     timeout: Duration,
     runtime: u64,
+    audit_scope: AuditScope,
+    audit_log: Option<AuditLog>,
 }
 
 /// This thread's session, for a guest runtime it starts; `None` outside a session.
@@ -75,13 +84,17 @@ pub(crate) fn guest_prompting() -> Option<GuestPrompting> {
             prompts: session.prompts,
             timeout: session.timeout,
             runtime: session.runtime,
+            audit_scope: session.audit.scope,
+            audit_log: session.audit.log.clone(),
         })
     })
 }
 
-/// Makes the guest runtime on this thread prompt in its parent's session.
+/// Makes the guest runtime on this thread prompt in its parent's session;
+/// `audit_mirror` is its own grants' (`Permissions::audit_mirror`).
 pub(crate) fn start_guest_session(
     prompting: GuestPrompting,
+    audit_mirror: Option<super::audit::AuditMirror>,
     isolate: v8::UnsafeRawIsolatePtr,
     context: v8::Global<v8::Context>,
     clock: Option<WatchdogClock>,
@@ -94,6 +107,55 @@ pub(crate) fn start_guest_session(
         isolate,
         context,
         clock,
+        audit: SessionAudit::new(prompting.audit_scope, prompting.audit_log, audit_mirror),
+        started_by: None,
+    }));
+}
+
+/// What a worker's runtime takes from the session of the runtime whose
+/// code starts it: the same host, grants (it shares its parent's
+/// permissions) and audit, and the extension that started it.
+pub(crate) struct WorkerPrompting {
+    prompting: GuestPrompting,
+    audit: SessionAudit,
+    started_by: Option<String>,
+}
+
+/// This thread's session, for a worker it starts; `None` outside a session.
+pub(crate) fn worker_prompting() -> Option<WorkerPrompting> {
+    let prompting = guest_prompting()?;
+    SESSION.with(|slot| {
+        let session = slot.try_borrow().ok()?;
+        let session = session.as_ref()?;
+        Some(WorkerPrompting {
+            prompting,
+            audit: session.audit.for_worker(),
+            started_by: current_extension(session.isolate, &session.context).or_else(|| session.started_by.clone()),
+        })
+    })
+}
+
+/// Makes the worker runtime on this thread prompt in its parent's session.
+pub(crate) fn start_worker_session(
+    worker: WorkerPrompting,
+    isolate: v8::UnsafeRawIsolatePtr,
+    context: v8::Global<v8::Context>,
+) {
+    let WorkerPrompting {
+        prompting,
+        audit,
+        started_by,
+    } = worker;
+    set_session(Some(PromptSession {
+        host: prompting.host,
+        prompts: prompting.prompts,
+        timeout: prompting.timeout,
+        runtime: prompting.runtime,
+        isolate,
+        context,
+        clock: None,
+        audit,
+        started_by,
     }));
 }
 
@@ -128,26 +190,18 @@ pub(crate) fn set_session_host(host: Arc<dyn Host>) {
     });
 }
 
-/// A touch and its decision, as the audit stream reports it.
-pub(crate) struct Decision {
-    pub(crate) extension: Option<String>,
-    pub(crate) kind: String,
-    pub(crate) target: String,
-    pub(crate) outcome: PermissionOutcome,
-    pub(crate) decided_by: DecidedBy,
-}
-
 /// Decides a touch no grant settled: `kind` is Deno's flag name, `message`
 /// Deno's description (`read access to "/x"`).
 pub(crate) fn decide(kind: &str, message: &str) -> Decision {
     let target = target_of(kind, message);
     let asked = SESSION.with(|slot| {
-        slot.borrow().as_ref().map(|session| {
+        let session = slot.try_borrow().ok()?;
+        session.as_ref().map(|session| {
             (
                 current_host(&session.host),
                 session.prompts,
                 session.timeout,
-                current_extension(session.isolate, &session.context),
+                current_extension(session.isolate, &session.context).or_else(|| session.started_by.clone()),
                 session.clock.clone(),
             )
         })
@@ -191,14 +245,31 @@ pub(crate) fn decide(kind: &str, message: &str) -> Decision {
         outcome,
         decided_by,
     };
-    host.notify(HostNotification::PermissionDecision {
-        extension: decision.extension.clone(),
-        permission: decision.kind.clone(),
-        target: decision.target.clone(),
-        outcome: decision.outcome,
-        decided_by: decision.decided_by,
+    let log = SESSION.with(|slot| {
+        let session = slot.try_borrow().ok()?;
+        let session = session.as_ref()?;
+        session.audit.remember(&decision);
+        session.audit.log.clone()
     });
+    super::audit::report(host.as_ref(), log.as_ref(), &decision);
     decision
+}
+
+/// Runs `report` with this thread's session, its host and a way to name
+/// the extension whose code runs; nothing outside a session.
+pub(crate) fn with_session(report: impl FnOnce(&PromptSession, &dyn Host, &dyn Fn() -> Option<String>)) {
+    SESSION.with(|slot| {
+        // A touch made while the session is being replaced is not audited.
+        let Ok(session) = slot.try_borrow() else {
+            return;
+        };
+        let Some(session) = session.as_ref() else {
+            return;
+        };
+        let host = current_host(&session.host);
+        let extension = || current_extension(session.isolate, &session.context).or_else(|| session.started_by.clone());
+        report(session, host.as_ref(), &extension);
+    });
 }
 
 /// Asks `host` and waits at most `timeout`. The host's future runs on a
@@ -258,6 +329,13 @@ fn target_of(kind: &str, message: &str) -> String {
 /// the engine calls it whenever a run of JavaScript ends.
 pub(crate) fn take_back_allowed_once(permissions: &deno_permissions::PermissionsContainer) {
     let allowed = ALLOWED_ONCE.with(|once| std::mem::take(&mut *once.borrow_mut()));
+    SESSION.with(|slot| {
+        if let Ok(session) = slot.try_borrow()
+            && let Some(session) = session.as_ref()
+        {
+            session.audit.forget_allowed_once();
+        }
+    });
     for (kind, target) in allowed {
         let target = (target != "<all>").then_some(target.as_str());
         fn taken_back<E: std::fmt::Display>(

@@ -102,6 +102,8 @@ pub(crate) struct GuestLink {
     /// The guest's heap limit in MiB: the main runtime's.
     heap_limit_mb: Option<usize>,
     prompting: Option<GuestPrompting>,
+    /// The guest's own grants, to audit its touches (`Permissions::audit_mirror`).
+    audit_mirror: Option<crate::permissions::audit::AuditMirror>,
     facts: GuestFacts,
     shared: Arc<Shared>,
 }
@@ -177,6 +179,7 @@ impl GuestLink {
             let isolate = unsafe { runtime.v8_isolate().as_raw_isolate_ptr() };
             crate::permissions::prompt::start_guest_session(
                 prompting,
+                self.audit_mirror,
                 isolate,
                 runtime.main_context(),
                 Some(watchdog.clock()),
@@ -260,9 +263,14 @@ fn op_pihost_start_guest(
         .permissions
         .container(&policy.cwd)
         .map_err(|error| GuestError::Permissions(policy.key.clone(), error.to_string()))?;
+    let audit_mirror = policy
+        .permissions
+        .audit_mirror(&policy.cwd)
+        .map_err(|error| GuestError::Permissions(policy.key.clone(), error.to_string()))?;
     let inherited = super::InheritedPermissions {
         container,
         restricts: !policy.permissions.allows_everything(),
+        sandboxed: policy.permissions.sandbox && !policy.permissions.allow_all,
         extension_folders: state.borrow::<crate::permissions::ExtensionFolders>().snapshot(),
         env: super::ops::process_env_without(|name| policy.permissions.hides_env(name)),
         confinement: policy.permissions.confinement(&policy.cwd),
@@ -284,6 +292,7 @@ fn op_pihost_start_guest(
         cpu_limit: policies.cpu_limit(),
         heap_limit_mb,
         prompting: crate::permissions::prompt::guest_prompting(),
+        audit_mirror,
         facts: GuestFacts {
             path: path.clone(),
             resolved_path,
@@ -295,6 +304,7 @@ fn op_pihost_start_guest(
         shared: shared.clone(),
     };
     let start = WorkerStart {
+        prompting: None,
         thread_id,
         name: path.clone(),
         specifier: module_url,

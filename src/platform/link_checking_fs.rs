@@ -32,7 +32,7 @@ impl LinkCheckingFs {
     /// not exist yet (a file about to be created) is checked through the
     /// real path of the folder it would be made in.
     fn check_target(&self, path: &Path, access: OpenAccessKind) -> FsResult<()> {
-        let Some(permissions) = self.permissions.get() else {
+        let Some(restrictions) = self.permissions.get() else {
             return Ok(());
         };
         // deno_permissions may already hand over the real path (it resolves
@@ -43,15 +43,23 @@ impl LinkCheckingFs {
         };
         // An I/O error, because deno_fs words only those: a permission
         // error here would reach the extension as the bare operation name.
-        permissions
-            .check_open(Cow::Owned(target), access, None)
-            .map(|_| ())
-            .map_err(|refused| {
-                FsError::Io(std::io::Error::new(
-                    std::io::ErrorKind::PermissionDenied,
-                    refused.to_string(),
-                ))
-            })
+        restrictions
+            .check_never_granted(&target)
+            .map_err(|refused| FsError::Io(std::io::Error::new(std::io::ErrorKind::PermissionDenied, refused)))?;
+        // The same path again is the same decision, already audited.
+        let again = target == path;
+        let check = || restrictions.container.check_open(Cow::Owned(target), access, None);
+        let checked = if again {
+            crate::permissions::audit::quietly(check)
+        } else {
+            check()
+        };
+        checked.map(|_| ()).map_err(|refused| {
+            FsError::Io(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                refused.to_string(),
+            ))
+        })
     }
 }
 

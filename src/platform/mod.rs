@@ -120,14 +120,19 @@ pub(crate) fn put_state(state: &mut OpState, permissions: PermissionSlot) {
 
 /// From now on the runtime's touches are checked against `permissions`;
 /// `restricts` says whether they refuse anything, in which case operations
-/// that follow links are also checked where the links lead.
+/// that follow links are also checked where the links lead; `sandboxed`,
+/// whether they refuse what no grant names.
 pub(crate) fn use_permissions(
     state: &mut OpState,
     permissions: deno_permissions::PermissionsContainer,
     restricts: bool,
+    sandboxed: bool,
 ) {
     if restricts {
-        let _ = state.borrow::<PermissionSlot>().set(permissions.clone());
+        let _ = state.borrow::<PermissionSlot>().set(crate::permissions::Restrictions {
+            container: permissions.clone(),
+            sandboxed,
+        });
     }
     state.put(permissions);
 }
@@ -138,6 +143,7 @@ pub(crate) fn use_permissions(
 pub(crate) struct InheritedPermissions {
     container: deno_permissions::PermissionsContainer,
     restricts: bool,
+    sandboxed: bool,
     extension_folders: Vec<std::path::PathBuf>,
     /// The environment the new runtime starts with: its parent's (a
     /// worker), or the host's without what its own sandbox hides (a guest).
@@ -151,6 +157,10 @@ pub(crate) fn inherited_permissions(state: &OpState) -> InheritedPermissions {
     InheritedPermissions {
         container: state.borrow::<deno_permissions::PermissionsContainer>().clone(),
         restricts: state.borrow::<PermissionSlot>().get().is_some(),
+        sandboxed: state
+            .borrow::<PermissionSlot>()
+            .get()
+            .is_some_and(|restrictions| restrictions.sandboxed),
         extension_folders: state.borrow::<crate::permissions::ExtensionFolders>().snapshot(),
         env: ops::runtime_env(state),
         confinement: state.borrow::<crate::permissions::Confinement>().clone(),
@@ -164,7 +174,7 @@ pub(crate) fn inherit_permissions(state: &mut OpState, inherited: InheritedPermi
         .replace(inherited.extension_folders);
     ops::set_runtime_env(state, inherited.env);
     state.put(inherited.confinement);
-    use_permissions(state, inherited.container, inherited.restricts);
+    use_permissions(state, inherited.container, inherited.restricts, inherited.sandboxed);
 }
 
 /// Unsets, in a runtime's environment, the secrets its sandbox hides

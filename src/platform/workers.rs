@@ -265,6 +265,9 @@ pub(super) struct WorkerStart {
     /// The parent's permissions, shared: a worker never has more, and what
     /// either is refused stays refused for both.
     pub(super) permissions: Option<super::InheritedPermissions>,
+    /// The parent's session, to prompt and audit in (a worker's; a guest
+    /// gets its own through its link).
+    pub(super) prompting: Option<crate::permissions::prompt::WorkerPrompting>,
     /// The module the thread evaluates first ([`ENTRY`], or a guest's).
     pub(super) entry: &'static str,
     /// Set for a guest runtime (an extension with a grant of its own).
@@ -323,6 +326,7 @@ fn op_create_worker(
         source_code: args.has_source_code.then_some(args.source_code),
         metadata,
         permissions: Some(super::inherited_permissions(state)),
+        prompting: crate::permissions::prompt::worker_prompting(),
         entry: ENTRY,
         guest: None,
         heap_limit: state.try_borrow::<HeapLimit>().and_then(|limit| limit.0),
@@ -817,6 +821,13 @@ async fn run_worker(
     let mut start = start;
     if let Some(inherited) = start.permissions.take() {
         super::inherit_permissions(&mut runtime.op_state().borrow_mut(), inherited);
+    }
+    if let Some(prompting) = start.prompting.take() {
+        // SAFETY: the pointer is of the worker's isolate, which outlives
+        // the prompt session (the thread's session ends with the thread,
+        // after the runtime's last run).
+        let isolate = unsafe { runtime.v8_isolate().as_raw_isolate_ptr() };
+        crate::permissions::prompt::start_worker_session(prompting, isolate, runtime.main_context());
     }
     let entry_module = start.entry;
     let watchdog = start
