@@ -73,6 +73,7 @@ export { createAgentSession, createAgentSessionFromServices } from "./coding-age
 export { createAgentSessionServices } from "./coding-agent/agent-session-services.js";
 export { DefaultResourceLoader } from "./coding-agent/resource-loader.js";
 export { ModelRegistry } from "./coding-agent/model-registry.js";
+export { ModelRuntime } from "./coding-agent/model-runtime.js";
 export { resolveCliModel, resolveModelScopeWithDiagnostics } from "./coding-agent/model-resolver.js";
 export { CredentialSynchronizationError, readStoredCredential } from "./coding-agent/stored-credentials.js";
 export { ProjectTrustStore } from "./coding-agent/project-trust-store.js";

@@ -21,6 +21,7 @@ import { addBuiltinExtensionCases } from "./builtin-extension-cases.mjs";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
 import { addPowerShellCases } from "./powershell-cases.mjs";
+import { addModelRuntimeCases } from "./model-runtime-cases.mjs";
 import { addResourceLoaderCases } from "./resource-loader-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
 import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
@@ -1155,6 +1156,7 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
   addCompactionSummaryCases(add, ai, agent);
   addAgentSessionCases(add, { ai, agent });
   addModelRegistryCases(add, { agent });
+  addModelRuntimeCases(add, { ai, agent });
   addTrustAndCredentialCases(add, { agent });
   addModelResolverCases(add, { agent });
   addAgentSessionRuntimeCases(add, { ai, agent });

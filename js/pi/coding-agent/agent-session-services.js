@@ -2,8 +2,8 @@
 // from (model runtime, settings, a reloaded DefaultResourceLoader), with the
 // diagnostics of applying what extensions registered and the extension flag
 // values given. It makes no session; createAgentSessionFromServices does.
-import { join } from "node:path";
 import { getAgentDir } from "./agent-dir.js";
+import { ModelRuntime } from "./model-runtime.js";
 import { resolvePath } from "./paths.js";
 import { DefaultResourceLoader } from "./resource-loader.js";
 import { SettingsManager } from "./settings-manager.js";
@@ -46,11 +46,8 @@ function applyExtensionFlagValues(resourceLoader, flagValues) {
 export async function createAgentSessionServices(options) {
   const cwd = resolvePath(options.cwd);
   const agentDir = options.agentDir ? resolvePath(options.agentDir) : getAgentDir();
-  const modelRuntime = options.modelRuntime;
-  if (!modelRuntime) {
-    // pi makes ModelRuntime.create({ authPath: <agentDir>/auth.json, modelsPath: <agentDir>/models.json }) here.
-    throw new Error(`pihost: createAgentSessionServices without options.modelRuntime needs ModelRuntime (reading ${join(agentDir, "auth.json")}), which is not implemented yet`);
-  }
+  // pi makes one over <agentDir>/auth.json and models.json; pihost's is the host's (model-runtime.js).
+  const modelRuntime = options.modelRuntime ?? (await ModelRuntime.create());
   const settingsManager = options.settingsManager ?? SettingsManager.create(cwd, agentDir);
   const resourceLoader = new DefaultResourceLoader({ ...(options.resourceLoaderOptions ?? {}), cwd, agentDir, settingsManager });
   await resourceLoader.reload(options.resourceLoaderReloadOptions);
