@@ -92,7 +92,7 @@ export function addBuiltinProviderCases(add, { ai, aiProviders }) {
   addLoginCases(add, aiProviders);
   addCollectionCases(add, ai, aiProviders);
   addRadiusCases(add, ai, aiProviders);
-  addRequestCases(add, ai, aiProviders);
+  addRequestCases(add, aiProviders);
 }
 
 // --- the providers themselves ----------------------------------------------------
@@ -325,7 +325,18 @@ function addCollectionCases(add, ai, aiProviders) {
     };
   });
   add("builtinModels.processEnv", async () => {
-    const names = ["GROQ_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"];
+    // Every variable the two providers read, so the host's own settings stay out of it.
+    const names = [
+      "GROQ_API_KEY",
+      "ANTHROPIC_AUTH_TOKEN",
+      "ANTHROPIC_OAUTH_TOKEN",
+      "ANTHROPIC_API_KEY",
+      "ANTHROPIC_FEDERATION_RULE_ID",
+      "ANTHROPIC_ORGANIZATION_ID",
+      "ANTHROPIC_IDENTITY_TOKEN_FILE",
+      "ANTHROPIC_SERVICE_ACCOUNT_ID",
+      "ANTHROPIC_WORKSPACE_ID",
+    ];
     const read = async () => {
       const models = aiProviders.builtinModels();
       return {
@@ -530,7 +541,7 @@ const COMPLETION = () =>
   completionsReply([chunk({ role: "assistant", content: "Hi" }), chunk({ content: " there" }), finish("stop", { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 })]);
 const ANTHROPIC = () => sseReply([anthropicStart(), ...anthropicText(0, ["Hel", "lo"]), ...anthropicEnd()]);
 
-function addRequestCases(add, ai, aiProviders) {
+function addRequestCases(add, aiProviders) {
   /** The catalog model `provider/id` of `models`, sent to `baseUrl`. */
   const local = (models, provider, id, baseUrl) => ({ ...models.getModel(provider, id), baseUrl });
   add("builtinModels.requests.groq", () =>
