@@ -596,6 +596,30 @@ function addRequestCases(add, aiProviders) {
       };
     }),
   );
+  add("builtinModels.requests.openrouterImages", () =>
+    recordRequests(
+      [
+        {
+          status: 200,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            id: "gen-img",
+            choices: [{ message: { role: "assistant", content: "A cat", images: [{ type: "image_url", image_url: { url: "data:image/png;base64,QUJD" } }] } }],
+            usage: { prompt_tokens: 10, completion_tokens: 20 },
+          }),
+        },
+      ],
+      async (url) => {
+        const models = aiProviders.builtinModels({ authContext: fixedContext({ OPENROUTER_API_KEY: "or-env" }) });
+        const image = models.getModelsOfType("image", "openrouter")[0];
+        return {
+          model: image.id,
+          result: await models.generateImages({ ...image, baseUrl: url }, { input: [{ type: "text", text: "a cat" }] }),
+          notImage: await models.generateImages(models.getModels("openrouter")[0], { input: [{ type: "text", text: "x" }] }),
+        };
+      },
+    ),
+  );
   add("builtinModels.requests.azureCompletions", () =>
     recordRequests([COMPLETION(), COMPLETION()], async (url) => {
       const models = aiProviders.builtinModels({ authContext: fixedContext({ AZURE_OPENAI_API_KEY: "az-env" }) });
