@@ -111,13 +111,12 @@ fn l2_every_export_links_and_an_unbuilt_one_says_so_when_used() {
     let source = format!(
         r#"
 import {{ ProcessTerminal }} from "@mariozechner/pi-tui";
-import {{ builtinProviders }} from "@mariozechner/pi-ai/providers/all";
-import {{ DefaultPackageManager }} from "@mariozechner/pi-coding-agent";
+import {{ createMcpExtension, DefaultPackageManager }} from "@mariozechner/pi-coding-agent";
 import {{ DEFAULT_MAX_BYTES, CONFIG_DIR_NAME }} from "@earendil-works/pi-coding-agent";
 class MyPackageManager extends DefaultPackageManager {{}}
 export default function (pi) {{
   let message = "no error";
-  try {{ builtinProviders(); }} catch (error) {{ message = error.message; }}
+  try {{ createMcpExtension(); }} catch (error) {{ message = error.message; }}
   let constructed = "no error";
   try {{ new MyPackageManager(); }} catch (error) {{ constructed = error.message; }}
   let hostless = "no error";
@@ -134,7 +133,7 @@ export default function (pi) {{
     let facts: serde_json::Value = serde_json::from_str(&command_description(&report, "report")).expect("json");
     assert_eq!(
         facts["message"],
-        "pihost: @earendil-works/pi-ai/providers/all.builtinProviders is not implemented yet"
+        "pihost: @earendil-works/pi-coding-agent.createMcpExtension is not implemented yet"
     );
     assert_eq!(
         facts["constructed"],

@@ -23,6 +23,7 @@ import { addAgentCoreCases } from "./pi-agent-core-cases.mjs";
 import { addProviderCases } from "./pi-ai-provider-cases.mjs";
 import { addVertexCases } from "./pi-ai-vertex-cases.mjs";
 import { addCodexCases } from "./pi-ai-codex-cases.mjs";
+import { addBuiltinProviderCases } from "./pi-ai-builtin-provider-cases.mjs";
 
 export { runCase, serialize };
 
@@ -1115,6 +1116,7 @@ export function buildCases({ ai, aiModels, aiProviders, core, env }) {
   addProviderCases(add, ai);
   addVertexCases(add, ai);
   addCodexCases(add, ai);
+  addBuiltinProviderCases(add, { ai, aiProviders });
 
   return cases;
 }

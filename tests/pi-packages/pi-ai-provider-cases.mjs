@@ -17,6 +17,7 @@ const RECORDED_HEADERS = [
   "anthropic-version",
   "api-key",
   "authorization",
+  "cf-aig-authorization",
   "content-type",
   "openai-organization",
   "session-id",
@@ -29,6 +30,7 @@ const RECORDED_HEADERS = [
   "x-goog-api-client",
   "x-goog-api-key",
   "x-goog-user-project",
+  "x-opencode-session",
   "metadata-flavor",
   "x-session-affinity",
   "x-session-id",
@@ -115,6 +117,24 @@ export async function exchange(replies, start, keep = {}) {
   return result;
 }
 
+/**
+ * Runs `run(baseUrl)` against `replies` (or `replies(baseUrl)`, for answers
+ * that name the server); the requests it made and what it returned (plain
+ * data), masked.
+ */
+export async function recordRequests(replies, run) {
+  await startServer();
+  script = typeof replies === "function" ? replies(baseUrl) : [...replies];
+  requests = [];
+  try {
+    const value = await run(baseUrl);
+    return mask({ requests, value });
+  } finally {
+    script = [];
+    requests = [];
+  }
+}
+
 /** An SSE stream as the vendor sends it: `event:` lines (when named) and `data:` lines. */
 function sse(events, { named = true } = {}) {
   return events
@@ -123,21 +143,21 @@ function sse(events, { named = true } = {}) {
 }
 
 /** Text cut into pieces of `size` characters, so events straddle network chunks. */
-function pieces(text, size) {
+export function pieces(text, size) {
   const out = [];
   for (let index = 0; index < text.length; index += size) out.push(text.slice(index, index + size));
   return out;
 }
 
-const SSE_HEADERS = { "content-type": "text/event-stream" };
+export const SSE_HEADERS = { "content-type": "text/event-stream" };
 
-function sseReply(events, size = 37) {
+export function sseReply(events, size = 37) {
   return { status: 200, headers: SSE_HEADERS, chunks: pieces(sse(events), size) };
 }
 
 // --- Anthropic --------------------------------------------------------------------
 
-function anthropicStart(id = "msg_1", model = "claude-sonnet-4-5", usage = {}) {
+export function anthropicStart(id = "msg_1", model = "claude-sonnet-4-5", usage = {}) {
   return {
     type: "message_start",
     message: {
@@ -152,11 +172,11 @@ function anthropicStart(id = "msg_1", model = "claude-sonnet-4-5", usage = {}) {
   };
 }
 
-function anthropicEnd(stopReason = "end_turn", usage = { output_tokens: 12 }, extra = {}) {
+export function anthropicEnd(stopReason = "end_turn", usage = { output_tokens: 12 }, extra = {}) {
   return [{ type: "message_delta", delta: { stop_reason: stopReason, stop_sequence: null, ...extra }, usage }, { type: "message_stop" }];
 }
 
-function anthropicText(index, parts) {
+export function anthropicText(index, parts) {
   return [
     { type: "content_block_start", index, content_block: { type: "text", text: "" } },
     ...parts.map((text) => ({ type: "content_block_delta", index, delta: { type: "text_delta", text } })),
@@ -406,11 +426,11 @@ function addAnthropicCases(add, ai) {
 
 // --- OpenAI Chat Completions -----------------------------------------------------
 
-function chunk(delta, extra = {}) {
+export function chunk(delta, extra = {}) {
   return { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "served-model", choices: [{ index: 0, delta, finish_reason: null }], ...extra };
 }
 
-function finish(reason, usage) {
+export function finish(reason, usage) {
   return { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "served-model", choices: [{ index: 0, delta: {}, finish_reason: reason }], ...(usage ? { usage } : {}) };
 }
 
@@ -422,7 +442,7 @@ const COMPLETION_USAGE = {
   completion_tokens_details: { reasoning_tokens: 10 },
 };
 
-function completionsReply(chunks, size = 41) {
+export function completionsReply(chunks, size = 41) {
   return { status: 200, headers: SSE_HEADERS, chunks: pieces(sse([...chunks, "[DONE]"], { named: false }), size) };
 }
 

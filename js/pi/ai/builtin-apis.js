@@ -128,6 +128,26 @@ export function registerBuiltInApiProviders() {
   }
 }
 
+// pi's classifier apis (System One, OpenAI's Decisions) have no
+// implementation in pihost; a provider that lists one still classifies
+// through it, and the collection reports the reason as its failed result.
+function notBuiltClassifierApi(api) {
+  return () => ({
+    classify: async () => {
+      throw new Error(`pihost: pi-ai's ${api} classifier api is not implemented yet`);
+    },
+  });
+}
+
+export const openAIDecisionsApi = notBuiltClassifierApi("openai-decisions");
+export const typesafeSystemOneApi = notBuiltClassifierApi("typesafe-system-one");
+export const cloudflareWorkersAISystemOneApi = notBuiltClassifierApi("cloudflare-workers-ai-system-one");
+
+/** OpenRouter's image api as a provider holds it, its module loaded on the first generation. */
+export const openrouterImagesApi = () => ({
+  generateImages: async (model, context, options) => (await import("./apis/openrouter-images.js")).generateImages(model, context, options),
+});
+
 let openRouterImages;
 
 /** Images from OpenRouter; a module that fails to load is reported in the result, as pi does. */
