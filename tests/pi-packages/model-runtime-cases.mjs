@@ -99,6 +99,14 @@ export function addModelRuntimeCases(add, { ai, agent }) {
         unknownProviderModels: runtime.getModels("no-such-provider"),
         registered: runtime.getRegisteredProviderIds(),
         error: runtime.getError() ?? null,
+        providers: runtime.getProviders().map((provider) => ({
+          id: provider.id,
+          name: provider.name,
+          baseUrl: provider.baseUrl ?? null,
+          headers: provider.headers ?? null,
+          models: provider.getModels().length,
+        })),
+        anthropicProvider: runtime.getProvider("anthropic")?.name,
       };
     }),
   );

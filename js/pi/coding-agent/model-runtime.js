@@ -10,8 +10,8 @@
 // their own stream with their own auth, through pi-ai's Models collection.
 // A provider made from a config (registerProvider) and virtual models are
 // not built; credentials cannot be managed from inside a host.
+import { builtinProviders } from "../ai/builtin-providers.js";
 import { createModels } from "../ai/models-collection.js";
-import { getBuiltinProviders } from "../ai/catalog.js";
 import { hostModelRuntime } from "./host-model-runtime.js";
 
 function notImplemented(method, why) {
@@ -22,19 +22,22 @@ function notInAHost(method) {
   return new Error(`pihost: ModelRuntime.${method} cannot work inside a host: the host keeps the credentials and answers model calls`);
 }
 
-/** A built-in provider as pihost serves it: its catalog, its requests to the host. */
-function hostProvider(id) {
+/** A built-in provider as pihost serves it: pi's description and catalog, its requests to the host. */
+function hostProvider(builtin) {
+  const { id } = builtin;
   return {
     id,
-    name: id,
+    name: builtin.name,
+    baseUrl: builtin.baseUrl,
+    headers: builtin.headers,
     auth: {
       apiKey: {
         name: "The host's credentials",
         resolve: async () => hostModelRuntime.getAuth(),
       },
     },
-    getModels: () => hostModelRuntime.getModels(id),
-    getAllModels: () => hostModelRuntime.getAllModels(id),
+    getModels: () => builtin.getModels(),
+    getAllModels: () => builtin.getAllModels(),
     stream: (model, context, options) => hostModelRuntime.stream(model, context, options),
     streamSimple: (model, context, options) => hostModelRuntime.streamSimple(model, context, options),
   };
@@ -55,7 +58,7 @@ export class ModelRuntime {
   }
 
   #builtinProviders() {
-    this.#builtins ??= new Map(getBuiltinProviders().map((id) => [id, hostProvider(id)]));
+    this.#builtins ??= new Map(builtinProviders().map((builtin) => [builtin.id, hostProvider(builtin)]));
     return this.#builtins;
   }
 
