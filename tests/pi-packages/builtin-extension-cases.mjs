@@ -124,9 +124,10 @@ function handle(command) {
     case "unanswered":
       return;
     case "crash":
-      // Exits a little later, so "boom" has reached the client's stderr first.
+      // Exits later, so "boom" has reached the client's stderr first even on a
+      // loaded machine.
       process.stderr.write("boom\\n");
-      return setTimeout(() => process.exit(7), 50);
+      return setTimeout(() => process.exit(7), 300);
     default:
       // A CRLF-terminated response split over two writes.
       const text = JSON.stringify({ type: "response", id, command: type, success: true, data: { echo: command } });
