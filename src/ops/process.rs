@@ -1,5 +1,7 @@
-//! Child processes: `pi.exec` (A8) on tokio, and the synchronous forms
-//! `node:child_process` needs (`execSync`, `spawnSync`).
+//! Child processes: `pi.exec` (A8) on tokio, and how every program an
+//! extension starts is checked and, in a sandbox that confines programs,
+//! started through the launcher (`node:child_process`'s spawns come here
+//! from js/platform/node-fixes.js; Deno's own ops then start them).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
