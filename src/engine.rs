@@ -1116,3 +1116,72 @@ pub(crate) fn load_request(
 }
 
 pub use crate::modules::module_url;
+
+#[cfg(test)]
+mod tests {
+    use super::{Engine, EngineOptions, answers_undefined_without_handlers, result_of};
+
+    /// Every event family js/runtime/dispatch.js names, and one it does not.
+    fn dispatched_event_types() -> Vec<String> {
+        let source = include_str!("../js/runtime/dispatch.js");
+        let mut types: Vec<String> = source
+            .lines()
+            .filter_map(|line| line.trim().strip_prefix("case \"")?.split('"').next().map(String::from))
+            .collect();
+        types.push("agent_start".to_string());
+        types
+    }
+
+    /// The shortcut that answers without entering the isolate (H3) must agree
+    /// with what the isolate's dispatch answers when no extension handles the
+    /// event: `undefined` exactly for the families the shortcut covers.
+    #[test]
+    fn the_no_handler_shortcut_agrees_with_the_isolates_dispatch() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("tokio runtime");
+        let cwd = std::env::temp_dir();
+        runtime.block_on(async {
+            let mut engine = Engine::new(EngineOptions::for_cwd(&cwd)).await.expect("engine");
+            engine.load(&[], false).await.expect("load nothing");
+            let types = dispatched_event_types();
+            assert!(types.len() > 10, "the switch of dispatch.js was not found: {types:?}");
+            for event_type in types {
+                let event = serde_json::json!({
+                    "type": event_type,
+                    "messages": [],
+                    "text": "hello",
+                    "images": [],
+                    "source": "interactive",
+                    "payload": {},
+                    "headers": {},
+                    "cwd": cwd,
+                    "reason": "startup",
+                    "prompt": "hello",
+                    "systemPrompt": "system",
+                    "systemPromptOptions": {},
+                    "toolName": "read",
+                    "toolCallId": "call-1",
+                    "input": {},
+                    "content": [],
+                    "isError": false,
+                    "command": "ls",
+                    "message": { "role": "user", "content": "hello", "timestamp": 0 },
+                    "entries": [],
+                    "action": "warm",
+                });
+                let answer = engine
+                    .dispatch("test", "emitEvent", &event.to_string())
+                    .await
+                    .unwrap_or_else(|error| panic!("{event_type}: {error}"));
+                let result = result_of(&answer).expect("an answer");
+                assert_eq!(
+                    answers_undefined_without_handlers(&event_type),
+                    result.is_none(),
+                    "{event_type}: the isolate answers {result:?} without handlers"
+                );
+            }
+        });
+    }
+}
