@@ -135,7 +135,11 @@ pub(crate) fn worker_prompting() -> Option<WorkerPrompting> {
     })
 }
 
-/// Makes the worker runtime on this thread prompt in its parent's session.
+/// Makes the worker runtime on this thread audit in its parent's session.
+/// It does not ask the host: what a host allows once is taken back when a
+/// run of the engine's ends, which a worker's thread never sees, and the
+/// worker shares its parent's permissions; so a touch no grant covers is
+/// refused (`noPrompt`), as before workers were audited.
 pub(crate) fn start_worker_session(
     worker: WorkerPrompting,
     isolate: v8::UnsafeRawIsolatePtr,
@@ -148,7 +152,7 @@ pub(crate) fn start_worker_session(
     } = worker;
     set_session(Some(PromptSession {
         host: prompting.host,
-        prompts: prompting.prompts,
+        prompts: false,
         timeout: prompting.timeout,
         runtime: prompting.runtime,
         isolate,
