@@ -1543,3 +1543,49 @@ fn a_touch_the_host_already_decided_is_audited_as_its_answer_without_asking_agai
         );
     }
 }
+
+#[test]
+fn extensions_an_extension_discovers_and_loads_are_checked_by_the_sandbox() {
+    let ground = Ground::new();
+    std::fs::write(
+        ground.path("other/loaded.ts"),
+        "export default function (pi) { pi.registerCommand('loaded', { handler: async () => 'loaded' }); }\n",
+    )
+    .expect("write");
+    let fixture = ground.path("loader.ts");
+    let project = ground.root.path().display().to_string();
+    std::fs::write(
+        &fixture,
+        format!(
+            "import {{ discoverAndLoadExtensions }} from '@earendil-works/pi-coding-agent';\nconst project = {project:?};\nexport default function (pi) {{\n  pi.registerCommand('load', {{ handler: async (args) => {{\n    try {{\n      const loaded = await discoverAndLoadExtensions([args], project, project + '/agent');\n      return JSON.stringify({{ extensions: loaded.extensions.length, errors: loaded.errors.map((error) => error.error) }});\n    }} catch (error) {{ return 'refused: ' + error.message; }}\n  }} }});\n}}\n"
+        ),
+    )
+    .expect("write");
+    let other = ground.path("other/loaded.ts").display().to_string();
+    let run = |flags: &[&str]| -> Value {
+        let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+            .args(["command", "load", "--args", &other, "-e"])
+            .arg(&fixture)
+            .arg("--cwd")
+            .arg(ground.root.path())
+            .args(flags)
+            .output()
+            .expect("pihost runs");
+        support::printed_json(&output).0
+    };
+    // The control: without a sandbox the other extension loads.
+    let open = run(&[]);
+    assert_eq!(open["result"], r#"{"extensions":1,"errors":[]}"#, "{open:#}");
+    // In a sandbox, discovery's reads are refused.
+    let refused = run(&["--sandbox"]);
+    assert!(
+        refused["result"]
+            .as_str()
+            .is_some_and(|text| text.starts_with("refused: Requires read access")),
+        "{refused:#}"
+    );
+    // Granted what discovery reads, the other extension loads in the sandbox too.
+    let grant = format!("--allow-read={project}/.pi,{project}/agent,{other}");
+    let granted = run(&["--sandbox", &grant]);
+    assert_eq!(granted["result"], r#"{"extensions":1,"errors":[]}"#, "{granted:#}");
+}

@@ -432,6 +432,26 @@ export class ExtensionRunner {
     for (const listener of this.errorListeners) listener(error);
   }
 
+  /**
+   * Reports, once each, the MCP servers registered while no extension
+   * handles mcp_servers_change, so nothing connects them. pi's session calls
+   * it after session_start; pihost's host emits that itself, so only the
+   * exported ExtensionRunner's users call it.
+   */
+  reportUnhandledMcpServers() {
+    if (this.hasHandlers("mcp_servers_change")) return;
+    this.reportedMcpServers ??= new Set();
+    for (const server of this.runtime.mcpServers.list()) {
+      if (this.reportedMcpServers.has(server.name)) continue;
+      this.reportedMcpServers.add(server.name);
+      this.emitError({
+        extensionPath: server.extensionPath,
+        event: "register_mcp_server",
+        error: `MCP server "${server.name}" is registered, but no loaded extension connects MCP servers; another extension may have replaced the built-in MCP support`,
+      });
+    }
+  }
+
   hasHandlers(eventType) {
     return this.extensions.some((extension) => (extension.handlers.get(eventType)?.length ?? 0) > 0);
   }

@@ -30,6 +30,7 @@ deno_core::extension!(
         modules::op_pihost_load_timing_begin,
         modules::op_pihost_load_timing_end,
         modules::op_pihost_resolve_entry,
+        modules::op_pihost_discover_extensions,
         host::op_pihost_host_notify,
         host::op_pihost_host_request,
         host::op_pihost_host_provider,

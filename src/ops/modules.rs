@@ -102,6 +102,57 @@ pub fn op_pihost_resolve_entry(#[string] path: &str, #[string] cwd: &str) -> Res
     }
 }
 
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiscoveredEntry {
+    path: String,
+    resolved_path: String,
+    module_url: String,
+}
+
+/// pi's discovery for `discoverAndLoadExtensions(configuredPaths, cwd,
+/// agentDir)`: the entry points, in order, as the loader needs them. Where
+/// pi throws (a malformed `file://` URL) this throws; in a runtime that
+/// restricts anything, each folder discovery reads must be readable.
+#[op2]
+#[serde]
+pub fn op_pihost_discover_extensions(
+    state: &mut OpState,
+    #[serde] configured_paths: Vec<String>,
+    #[string] cwd: &str,
+    #[string] agent_dir: &str,
+) -> Result<Vec<DiscoveredEntry>, JsErrorBox> {
+    use crate::discovery::{DEFAULT_CONFIG_DIR_NAME, DiscoveryOptions};
+    let options = DiscoveryOptions {
+        cwd: cwd.into(),
+        agent_dir: agent_dir.into(),
+        config_dir_name: DEFAULT_CONFIG_DIR_NAME.to_string(),
+        configured_paths,
+    };
+    if let Some(restrictions) = state.borrow::<crate::permissions::PermissionSlot>().get() {
+        let scanned = [
+            options.cwd.join(&options.config_dir_name).join("extensions"),
+            options.agent_dir.join("extensions"),
+        ];
+        let configured = options
+            .configured_paths
+            .iter()
+            .map(|path| crate::discovery::resolve_user_path(path, &options.cwd));
+        for folder in scanned.into_iter().chain(configured) {
+            crate::permissions::check_read(&restrictions.container, &folder, "discoverAndLoadExtensions")?;
+        }
+    }
+    let found = crate::discovery::try_discover(&options).map_err(|error| JsErrorBox::type_error(error.to_string()))?;
+    Ok(found
+        .into_iter()
+        .map(|entry| DiscoveredEntry {
+            module_url: crate::modules::module_url(&entry.resolved_path),
+            resolved_path: entry.resolved_path.display().to_string(),
+            path: entry.path,
+        })
+        .collect())
+}
+
 /// Starts recording where the load time of the extension at `path` goes,
 /// and marks it as the one loading (a load the engine cannot stop names it).
 #[op2(fast)]

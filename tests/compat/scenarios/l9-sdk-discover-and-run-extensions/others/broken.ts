@@ -1,0 +1,4 @@
+// An extension whose factory throws.
+export default function () {
+  throw new Error("broken on purpose");
+}

@@ -1,0 +1,2 @@
+// A module that exports no factory.
+export const notAFactory = 42;
