@@ -265,7 +265,14 @@ fn is_system_path(target: &str) -> bool {
 /// the terminal for reading, a descriptor that is a pipe (above stdio),
 /// and the pressure figures. `tests` checks this against Deno's own check.
 fn system_file_without_every_permission(path: &Path, write: bool) -> bool {
-    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    // As Deno: a path under /proc or /dev is taken as written (its magic
+    // links, /dev/fd/1 say, must not resolve to what they point at), any
+    // other with its links resolved, as far as it exists.
+    let real = if path.starts_with("/proc") || path.starts_with("/dev") {
+        path.to_path_buf()
+    } else {
+        canonicalized_as_far_as_it_exists(path)
+    };
     let is_pipe_descriptor = |folder: &str| {
         let Ok(rest) = path.strip_prefix(folder) else {
             return false;
@@ -287,6 +294,25 @@ fn system_file_without_every_permission(path: &Path, write: bool) -> bool {
         || is_pipe_descriptor("/proc/self/fd")
         || real.starts_with("/proc/pressure")
         || !["/dev", "/proc", "/sys"].iter().any(|root| real.starts_with(root))
+}
+
+/// `path` with the links of its longest existing part resolved, the rest
+/// appended as written.
+fn canonicalized_as_far_as_it_exists(path: &Path) -> std::path::PathBuf {
+    let mut missing = Vec::new();
+    let mut existing = path;
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            return missing.iter().rev().fold(real, |joined, part| joined.join(part));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                missing.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
 }
 
 /// The target of a touch of a whole kind (`env access`, all of it).
@@ -410,6 +436,14 @@ mod tests {
         let container = deno_permissions::PermissionsContainer::new(parser, permissions);
         let (reader, _writer) = std::io::pipe().expect("pipe");
         let pipe = format!("/dev/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&reader));
+        // A descriptor on an ordinary file: /dev/fd/N must not count as the file.
+        let folder = tempfile::tempdir().expect("temp dir");
+        let file = std::fs::File::create(folder.path().join("plain.txt")).expect("file");
+        let file_descriptor = format!("/dev/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&file));
+        let link = folder.path().join("environ-link");
+        std::os::unix::fs::symlink("/proc/self/environ", &link).expect("symlink");
+        let link = link.display().to_string();
+        let missing = folder.path().join("missing/deeper.txt").display().to_string();
         for path in [
             "/dev/null",
             "/dev/urandom",
@@ -423,6 +457,9 @@ mod tests {
             "/etc/hostname",
             "/dev/fd/1",
             &pipe,
+            &file_descriptor,
+            &link,
+            &missing,
         ] {
             for write in [false, true] {
                 let access = if write {
