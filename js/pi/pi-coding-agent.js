@@ -66,8 +66,6 @@ export { hasTrustRequiringProjectResources } from "./coding-agent/project-trust.
 export { parseArgs } from "./coding-agent/cli-args.js";
 export { wrapRegisteredTool, wrapRegisteredTools } from "./coding-agent/registered-tools.js";
 export { createExtensionRuntime } from "./coding-agent/extension-runtime.js";
-export { discoverAndLoadExtensions } from "./coding-agent/extension-loading.js";
-export { ExtensionRunner } from "../runtime/runner.js";
 export { createEventBus } from "./coding-agent/event-bus.js";
 export { AgentSession } from "./coding-agent/agent-session.js";
 export { AgentSessionRuntime, createAgentSessionRuntime } from "./coding-agent/agent-session-runtime.js";

@@ -72,6 +72,13 @@ pub fn implementation_path(module_id: &str) -> String {
     format!("pi/{module_id}.js")
 }
 
+/// The path under `js/` of the part of a virtual module's implementation
+/// that works only inside the engine (it reaches the runtime's own modules),
+/// kept apart so the Node differentials can import the rest.
+pub fn engine_only_path(module_id: &str) -> String {
+    format!("pi/{module_id}.engine.js")
+}
+
 /// Whether an export name can be written as a plain identifier.
 pub fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
@@ -86,13 +93,18 @@ pub fn facade_source(module_id: &str) -> Option<String> {
     let has_implementation = embedded::file(&implementation_path(module_id)).is_some();
     let mut source = String::new();
     source.push_str(embedded::template("facade-header.js"));
-    if has_implementation {
-        source.push_str(&format!(
+    let has_engine_part = embedded::file(&engine_only_path(module_id)).is_some();
+    match (has_implementation, has_engine_part) {
+        (true, true) => source.push_str(&format!(
+            "import * as shared from \"pihost:{}\";\nimport * as engineOnly from \"pihost:{}\";\nconst implementation = {{ ...shared, ...engineOnly }};\n",
+            implementation_path(module_id),
+            engine_only_path(module_id)
+        )),
+        (true, false) => source.push_str(&format!(
             "import * as implementation from \"pihost:{}\";\n",
             implementation_path(module_id)
-        ));
-    } else {
-        source.push_str("const implementation = {};\n");
+        )),
+        _ => source.push_str("const implementation = {};\n"),
     }
     let module_name = serde_json::Value::String(display_name(module_id));
     let mut export_list = Vec::with_capacity(names.len());
