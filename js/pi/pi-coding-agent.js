@@ -65,7 +65,7 @@ export { loadProjectContextFiles } from "./coding-agent/project-context.js";
 export { hasTrustRequiringProjectResources } from "./coding-agent/project-trust.js";
 export { parseArgs } from "./coding-agent/cli-args.js";
 export { wrapRegisteredTool, wrapRegisteredTools } from "./coding-agent/registered-tools.js";
-export { createExtensionRuntime } from "./coding-agent/extension-runtime.js";
+export { createExtensionRuntime } from "../runtime/extension-runtime.js";
 export { createEventBus } from "./coding-agent/event-bus.js";
 export { AgentSession } from "./coding-agent/agent-session.js";
 export { AgentSessionRuntime, createAgentSessionRuntime } from "./coding-agent/agent-session-runtime.js";

@@ -1,5 +1,9 @@
-// The one runtime every extension's API object shares (A2, A7, R3). Until a
-// host binds it, action methods throw and provider registrations queue.
+// The one runtime every extension's API object shares (A2, A7, R3), and
+// pi-coding-agent's createExtensionRuntime: until a runner binds it, action
+// methods throw (extensions may only register while loading), provider and
+// virtual model registrations queue until a model registry exists, and
+// invalidate() marks every captured API stale after a session is replaced.
+// Its keys and their order are pi's (the pi-packages goldens compare them).
 
 export const NOT_INITIALIZED_MESSAGE =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
@@ -24,59 +28,77 @@ export const ACTION_NAMES = [
   "setThinkingLevel",
 ];
 
-function throwNotInitialized() {
-  throw new Error(NOT_INITIALIZED_MESSAGE);
-}
-
-/** Registered MCP servers, keyed by name, each remembering its extension. */
+/** The MCP servers extensions registered, in registration order; the runner listens for changes. */
 class McpServerRegistry {
-  #servers = new Map();
-  get(name) {
-    return this.#servers.get(name);
-  }
-  list() {
-    return [...this.#servers.values()];
-  }
+  servers = new Map();
+  changeListener;
+
   register(server) {
-    this.#servers.set(server.name, server);
+    this.servers.set(server.name, server);
+    this.changeListener?.();
   }
+
+  /** Only the extension that registered a server may remove it. */
   unregister(name, extensionPath) {
-    const server = this.#servers.get(name);
-    if (server && (extensionPath === undefined || server.extensionPath === extensionPath)) {
-      this.#servers.delete(name);
-    }
+    if (this.servers.get(name)?.extensionPath !== extensionPath) return;
+    this.servers.delete(name);
+    this.changeListener?.();
+  }
+
+  get(name) {
+    return this.servers.get(name);
+  }
+
+  /** Copies, so a caller cannot change a registered config. */
+  list() {
+    return [...this.servers.values()].map((server) => ({ ...server, config: structuredClone(server.config) }));
+  }
+
+  setChangeListener(listener) {
+    this.changeListener = listener;
   }
 }
 
 export function createExtensionRuntime() {
+  const notInitialized = () => {
+    throw new Error(NOT_INITIALIZED_MESSAGE);
+  };
   let staleMessage;
   const eventBusUnsubscribers = new Set();
-
   const runtime = {
-    refreshTools() {
-      // registerTool() is legal while loading; only a bound host needs refreshing (A3).
-    },
+    sendMessage: notInitialized,
+    sendUserMessage: notInitialized,
+    appendEntry: notInitialized,
+    setSessionName: notInitialized,
+    getSessionName: notInitialized,
+    setLabel: notInitialized,
+    getActiveTools: notInitialized,
+    getAllTools: notInitialized,
+    getSettings: notInitialized,
+    setActiveTools: notInitialized,
+    // Registering tools is allowed while loading; only a bound runner has tools to refresh.
+    refreshTools: () => {},
+    getCommands: notInitialized,
     setModel: () => Promise.reject(new Error("Extension runtime not initialized")),
-    createContext: throwNotInitialized,
+    getThinkingLevel: notInitialized,
+    setThinkingLevel: notInitialized,
     flagValues: new Map(),
     pendingProviderRegistrations: [],
     pendingNativeProviderRegistrations: [],
-    pendingVirtualModelRegistrations: [],
     mcpServers: new McpServerRegistry(),
-
-    assertActive() {
+    pendingVirtualModelRegistrations: [],
+    createContext: notInitialized,
+    assertActive: () => {
       if (staleMessage) throw new Error(staleMessage);
     },
-    get staleMessage() {
-      return staleMessage;
-    },
-    invalidate(message) {
+    invalidate: (message) => {
       if (staleMessage) return;
       staleMessage = message ?? DEFAULT_STALE_MESSAGE;
-      for (const unsubscribe of [...eventBusUnsubscribers]) unsubscribe();
+      for (const unsubscribe of eventBusUnsubscribers) unsubscribe();
       eventBusUnsubscribers.clear();
     },
-    trackEventBusSubscription(unsubscribe) {
+    /** An unsubscribe that runs at most once, and runs by itself when the runtime goes stale. */
+    trackEventBusSubscription: (unsubscribe) => {
       let active = true;
       const tracked = () => {
         if (!active) return;
@@ -87,33 +109,28 @@ export function createExtensionRuntime() {
       eventBusUnsubscribers.add(tracked);
       return tracked;
     },
-    // Replaced by the runner; before that there is nobody to tell.
-    reportError() {},
-
-    // Before binding, providers queue (A7); binding swaps in direct calls.
-    registerProvider(name, config, extensionPath = "<unknown>") {
+    // Nobody can show an error before the runner exists; it replaces this.
+    reportError: () => {},
+    registerProvider: (name, config, extensionPath = "<unknown>") => {
       runtime.pendingProviderRegistrations.push({ name, config, extensionPath });
     },
-    registerNativeProvider(provider, extensionPath = "<unknown>") {
+    registerNativeProvider: (provider, extensionPath = "<unknown>") => {
       runtime.pendingNativeProviderRegistrations.push({ provider, extensionPath });
     },
-    unregisterProvider(name) {
-      runtime.pendingProviderRegistrations = runtime.pendingProviderRegistrations.filter(
-        (registration) => registration.name !== name,
-      );
+    unregisterProvider: (name) => {
+      runtime.pendingProviderRegistrations = runtime.pendingProviderRegistrations.filter((entry) => entry.name !== name);
       runtime.pendingNativeProviderRegistrations = runtime.pendingNativeProviderRegistrations.filter(
-        (registration) => registration.provider.id !== name,
+        (entry) => entry.provider.id !== name,
       );
     },
-    registerVirtualModel(definition, extensionPath = "<unknown>") {
+    registerVirtualModel: (definition, extensionPath = "<unknown>") => {
       runtime.pendingVirtualModelRegistrations.push({ definition, extensionPath });
     },
-    unregisterVirtualModel(provider, id) {
+    unregisterVirtualModel: (provider, id) => {
       runtime.pendingVirtualModelRegistrations = runtime.pendingVirtualModelRegistrations.filter(
         ({ definition }) => definition.provider !== provider || definition.id !== id,
       );
     },
   };
-  for (const name of ACTION_NAMES) runtime[name] = throwNotInitialized;
   return runtime;
 }

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { hostEnv } from "../host-env.js";
-import { createExtensionRuntime } from "./extension-runtime.js";
+import { createExtensionRuntime } from "../../runtime/extension-runtime.js";
 import { canonicalizePath, isPathWithin, pathsEqual, resolvePath } from "./paths.js";
 import { loadProjectContextFiles } from "./project-context.js";
 import { loadPromptTemplates } from "./prompt-template-files.js";
