@@ -26,11 +26,31 @@ fn collect(dir: &Path, root: &Path, out: &mut Vec<(String, PathBuf)>) -> std::io
     Ok(())
 }
 
+/// What tells one build of pihost from another for the caches it keeps:
+/// its version, build profile, every dependency's exact version
+/// (Cargo.lock) and its own JavaScript, hashed.
+fn build_fingerprint(manifest_dir: &std::path::Path, js_files: &[(String, PathBuf)]) -> std::io::Result<String> {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    std::env::var("CARGO_PKG_VERSION").unwrap_or_default().hash(&mut hasher);
+    std::env::var("PROFILE").unwrap_or_default().hash(&mut hasher);
+    // A packaged crate may come without its lock file.
+    fs::read(manifest_dir.join("Cargo.lock"))
+        .unwrap_or_default()
+        .hash(&mut hasher);
+    for (name, path) in js_files {
+        name.hash(&mut hasher);
+        fs::read(path)?.hash(&mut hasher);
+    }
+    Ok(format!("{:016x}", hasher.finish()))
+}
+
 fn main() -> std::io::Result<()> {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").map_err(std::io::Error::other)?);
     let js_root = manifest_dir.join("js");
     println!("cargo:rerun-if-changed=js");
     println!("cargo:rerun-if-changed=reference-data");
+    println!("cargo:rerun-if-changed=Cargo.lock");
     let mut files = Vec::new();
     collect(&js_root, &js_root, &mut files)?;
     files.sort();
@@ -45,6 +65,10 @@ fn main() -> std::io::Result<()> {
     table.push(']');
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").map_err(std::io::Error::other)?);
     fs::write(out_dir.join("embedded_js.rs"), table)?;
+    println!(
+        "cargo:rustc-env=PIHOST_BUILD_FINGERPRINT={}",
+        build_fingerprint(&manifest_dir, &files)?
+    );
     println!("cargo:rerun-if-changed=build");
     platform_sources::generate(&out_dir).map_err(std::io::Error::other)
 }

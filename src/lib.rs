@@ -63,6 +63,7 @@ pub mod confine;
 pub mod discovery;
 pub(crate) mod embedded;
 pub mod engine;
+pub mod engine_cache;
 pub mod error;
 pub mod events;
 pub(crate) mod function_modules;

@@ -324,3 +324,64 @@ fn required_commonjs_keeps_nodes_strict_and_sloppy_semantics_and_lists_require_e
         })
     );
 }
+
+/// The `.qbc` files under `dir`, however deep.
+fn bytecode_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|extension| extension == "qbc") {
+                found.push(path);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_engines_bytecode_is_kept_apart_for_each_build_of_pihost() {
+    let project = Project::new();
+    let entry = three_file_extension(&project, "ext");
+    let caches = tempfile::tempdir().expect("temp dir");
+    let run = |extra: &[(&str, &Path)]| {
+        let mut command = inspect_command(&project, &caches.path().join("transpile"));
+        command
+            .env("XDG_CACHE_HOME", caches.path())
+            .env_remove("V82JSC_BC_CACHE_DIR")
+            .env_remove("V82JSC_NO_BC_CACHE");
+        for (name, value) in extra {
+            command.env(name, value);
+        }
+        let (stdout, stderr, code) = output_text(&command.arg(&entry).output().expect("pihost runs"));
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+    };
+    run(&[]);
+    // This build's folder, not the engine's shared one, which another build
+    // of pihost reads and writes too.
+    let builds: Vec<PathBuf> = std::fs::read_dir(caches.path().join("pihost/engine-bytecode"))
+        .expect("a folder for the engine's bytecode")
+        .flatten()
+        .map(|entry| entry.path())
+        .collect();
+    assert_eq!(builds.len(), 1, "{builds:?}");
+    assert!(
+        !bytecode_files(&builds[0]).is_empty(),
+        "the engine cached bytecode in {}",
+        builds[0].display()
+    );
+    assert!(
+        bytecode_files(&caches.path().join("v8x")).is_empty(),
+        "nothing in the engine's shared folder"
+    );
+    // A folder the user names is the engine's own choice and is kept.
+    let chosen = caches.path().join("chosen");
+    run(&[("V82JSC_BC_CACHE_DIR", &chosen)]);
+    assert!(
+        !bytecode_files(&chosen).is_empty(),
+        "the engine cached bytecode where the user said"
+    );
+}

@@ -471,6 +471,8 @@ fn served_options(
 fn main() -> ExitCode {
     // Started as the launcher of a confined program, this process becomes that program.
     pihost::confine::run_launcher_if_asked();
+    // SAFETY: first in main, before any thread starts and before any runtime.
+    unsafe { pihost::engine_cache::scope_bytecode_cache_to_this_build() };
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("PIHOST_LOG"))
         .with_writer(std::io::stderr)
