@@ -3,7 +3,7 @@
 //! module's text and its QuickJS version only, so one build of pihost reads
 //! what another build wrote, and a bytecode file an earlier build wrote made
 //! a later build crash (SIGSEGV) as soon as a load reached it (engine note
-//! 36). pihost's CLI therefore gives each build a folder of its own;
+//! 38). pihost's CLI therefore gives each build a folder of its own;
 //! embedders may do the same with [`scope_bytecode_cache_to_this_build`].
 
 use std::path::PathBuf;
