@@ -48,6 +48,9 @@ fn build_fingerprint(manifest_dir: &std::path::Path, js_files: &[(String, PathBu
 fn main() -> std::io::Result<()> {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").map_err(std::io::Error::other)?);
     let js_root = manifest_dir.join("js");
+    // Listing any path replaces cargo's default of rerunning on any change,
+    // so the script names itself too.
+    println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=js");
     println!("cargo:rerun-if-changed=reference-data");
     println!("cargo:rerun-if-changed=Cargo.lock");
