@@ -459,6 +459,33 @@ impl pihost::host::Host for PromptedHost {
     }
 }
 
+/// Loads `file` of `project` under `permissions` with `host` asked and
+/// bound, then runs `command`: its result, or the first load error.
+fn run_prompted(
+    project: &support::Project,
+    host: &std::sync::Arc<PromptedHost>,
+    permissions: pihost::Permissions,
+    file: &str,
+    command: &str,
+    args: &str,
+) -> Result<Option<Value>, String> {
+    let mut options = project.options();
+    options.permissions = permissions;
+    options.permission_host = Some(pihost::PermissionHost(host.clone()));
+    support::runtime().block_on(async {
+        let pihost = pihost::Pihost::start(options).await.expect("start");
+        let report = pihost
+            .load(&[project.path(file).display().to_string()])
+            .await
+            .expect("load");
+        if let Some(error) = report.errors.first() {
+            return Err(error.error.clone());
+        }
+        pihost.bind(host.clone(), &Default::default()).await.expect("bind");
+        Ok(pihost.run_command(command, args).await.expect(command))
+    })
+}
+
 #[test]
 fn the_rust_host_is_asked_while_extensions_load_and_run() {
     let project = support::Project::new();
@@ -479,27 +506,15 @@ fn the_rust_host_is_asked_while_extensions_load_and_run() {
             answer: json!(answer),
             calls: Default::default(),
         });
-        let mut options = project.options();
-        options.permissions = pihost::Permissions {
+        let permissions = pihost::Permissions {
             sandbox: true,
             prompt: true,
             ..Default::default()
         };
-        options.permission_host = Some(pihost::PermissionHost(host.clone()));
-        let outcome = support::runtime().block_on(async {
-            let pihost = pihost::Pihost::start(options).await.expect("start");
-            let report = pihost
-                .load(&[project.path("peeks.ts").display().to_string()])
-                .await
-                .expect("load");
-            if let Some(error) = report.errors.first() {
-                return Err(error.error.clone());
-            }
-            pihost.bind(host.clone(), &Default::default()).await.expect("bind");
-            let result = pihost.run_command("peek", "HOME").await.expect("peek");
-            Ok(result
+        let outcome = run_prompted(&project, &host, permissions, "peeks.ts", "peek", "HOME").map(|result| {
+            result
                 .and_then(|value| value.as_str().map(String::from))
-                .unwrap_or_default())
+                .unwrap_or_default()
         });
         match expected {
             Ok(text) => assert_eq!(outcome.as_deref(), Ok(text), "{answer}"),
@@ -1498,24 +1513,14 @@ fn a_touch_the_host_already_decided_is_audited_as_its_answer_without_asking_agai
             answer: json!(answer),
             calls: Default::default(),
         });
-        let mut options = project.options();
-        options.permissions = pihost::Permissions {
+        let permissions = pihost::Permissions {
             sandbox: true,
             prompt: true,
             audit: pihost::permissions::AuditScope::All,
             ..Default::default()
         };
-        options.permission_host = Some(pihost::PermissionHost(host.clone()));
-        let outcome = support::runtime().block_on(async {
-            let pihost = pihost::Pihost::start(options).await.expect("start");
-            let report = pihost
-                .load(&[project.path("rereads.ts").display().to_string()])
-                .await
-                .expect("load");
-            assert!(report.errors.is_empty(), "{:?}", report.errors);
-            pihost.bind(host.clone(), &Default::default()).await.expect("bind");
-            pihost.run_command("reread", "").await.expect("reread")
-        });
+        let outcome = run_prompted(&project, &host, permissions, "rereads.ts", "reread", "")
+            .unwrap_or_else(|error| panic!("loads: {error}"));
         assert_eq!(outcome.as_ref().and_then(Value::as_str), Some(result), "{answer}");
         let calls = host.calls.lock().expect("calls").clone();
         let asked = calls

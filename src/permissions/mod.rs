@@ -277,7 +277,12 @@ impl Permissions {
     /// Whether nothing is restricted: the runtime then skips every check.
     /// A `deny*` list restricts even with `allow_all`, as in Deno.
     pub fn allows_everything(&self) -> bool {
-        let denies_nothing = [
+        !self.has_deny_lists() && (self.allow_all || !self.sandbox)
+    }
+
+    /// Whether any `deny*` list is given.
+    fn has_deny_lists(&self) -> bool {
+        [
             &self.deny_read,
             &self.deny_write,
             &self.deny_run,
@@ -286,25 +291,19 @@ impl Permissions {
             &self.deny_sys,
         ]
         .iter()
-        .all(|list| list.is_none());
-        denies_nothing && (self.allow_all || !self.sandbox)
+        .any(|list| list.is_some())
     }
 
     /// deno_permissions' container for a runtime whose relative paths
     /// mean `cwd`. Granted and denied paths are resolved, symlinks
     /// included, so that a link cannot stand for what it points to.
     pub(crate) fn container(&self, cwd: &Path) -> Result<PermissionsContainer, PermissionsError> {
-        let parser = Arc::new(deno_permissions::RuntimePermissionDescriptorParser::new(
-            sys_traits::impls::RealSys,
-        ));
         let Some(options) = self.restricting_options(cwd) else {
-            return Ok(PermissionsContainer::allow_all(parser));
+            return Ok(PermissionsContainer::allow_all(descriptor_parser()));
         };
         install_recorder();
         audit::install_hook();
-        let permissions = deno_permissions::Permissions::from_options(parser.as_ref(), &options)
-            .map_err(|error| PermissionsError(error.to_string()))?;
-        Ok(PermissionsContainer::new(parser, permissions))
+        container_of(&options)
     }
 
     /// The same grants and deny lists as [`Permissions::container`], in a
@@ -315,24 +314,9 @@ impl Permissions {
             return Ok(None);
         };
         options.prompt = false;
-        let parser = Arc::new(deno_permissions::RuntimePermissionDescriptorParser::new(
-            sys_traits::impls::RealSys,
-        ));
-        let permissions = deno_permissions::Permissions::from_options(parser.as_ref(), &options)
-            .map_err(|error| PermissionsError(error.to_string()))?;
-        let denies = [
-            &self.deny_read,
-            &self.deny_write,
-            &self.deny_run,
-            &self.deny_net,
-            &self.deny_env,
-            &self.deny_sys,
-        ]
-        .iter()
-        .any(|list| list.is_some());
         Ok(Some(audit::AuditMirror {
-            container: PermissionsContainer::new(parser, permissions),
-            denies,
+            container: container_of(&options)?,
+            denies: self.has_deny_lists(),
         }))
     }
 
@@ -396,6 +380,20 @@ impl Permissions {
             prompt: true,
         })
     }
+}
+
+fn descriptor_parser() -> Arc<deno_permissions::RuntimePermissionDescriptorParser<sys_traits::impls::RealSys>> {
+    Arc::new(deno_permissions::RuntimePermissionDescriptorParser::new(
+        sys_traits::impls::RealSys,
+    ))
+}
+
+/// A container checking `options`.
+fn container_of(options: &PermissionsOptions) -> Result<PermissionsContainer, PermissionsError> {
+    let parser = descriptor_parser();
+    let permissions = deno_permissions::Permissions::from_options(parser.as_ref(), options)
+        .map_err(|error| PermissionsError(error.to_string()))?;
+    Ok(PermissionsContainer::new(parser, permissions))
 }
 
 /// Where a runtime's restricting permissions go once they are known (its
