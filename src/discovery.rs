@@ -100,12 +100,25 @@ enum UrlPolicy {
 /// [`try_discover`] to get pi's failure.
 pub fn discover(options: &DiscoveryOptions) -> Vec<DiscoveredExtension> {
     // Lenient resolution cannot fail, so the fallback is never taken.
-    discover_impl(options, &home_dir(), UrlPolicy::Lenient).unwrap_or_default()
+    discover_impl(options, &home_dir(), UrlPolicy::Lenient, Scan::DefaultFolders).unwrap_or_default()
 }
 
 /// Like [`discover`], but fails wherever pi's discovery would throw.
 pub fn try_discover(options: &DiscoveryOptions) -> Result<Vec<DiscoveredExtension>, DiscoveryError> {
-    discover_impl(options, &home_dir(), UrlPolicy::Strict)
+    discover_impl(options, &home_dir(), UrlPolicy::Strict, Scan::DefaultFolders)
+}
+
+/// Like [`try_discover`], but only the configured paths: what pi's resource
+/// loader loads with `noExtensions` (its `additionalExtensionPaths`).
+pub fn try_discover_configured(options: &DiscoveryOptions) -> Result<Vec<DiscoveredExtension>, DiscoveryError> {
+    discover_impl(options, &home_dir(), UrlPolicy::Strict, Scan::ConfiguredOnly)
+}
+
+/// Whether discovery scans the project's and the agent's extension folders.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scan {
+    DefaultFolders,
+    ConfiguredOnly,
 }
 
 /// pi's `resolvePath(input, base, { normalizeUnicodeSpaces: true })`.
@@ -193,6 +206,7 @@ fn discover_impl(
     options: &DiscoveryOptions,
     home: &Path,
     policy: UrlPolicy,
+    scan: Scan,
 ) -> Result<Vec<DiscoveredExtension>, DiscoveryError> {
     let home = lossy(home);
     // pi resolves both directories against the process cwd, not the cwd option.
@@ -201,8 +215,10 @@ fn discover_impl(
     let agent_dir = resolve_with(&lossy(&options.agent_dir), &process_dir, &home, false, policy)?;
 
     let mut found = Dedup::default();
-    found.extend(scan_dir(&posix_join(&[&cwd, &options.config_dir_name, "extensions"])));
-    found.extend(scan_dir(&posix_join(&[&agent_dir, "extensions"])));
+    if scan == Scan::DefaultFolders {
+        found.extend(scan_dir(&posix_join(&[&cwd, &options.config_dir_name, "extensions"])));
+        found.extend(scan_dir(&posix_join(&[&agent_dir, "extensions"])));
+    }
     for configured in &options.configured_paths {
         let resolved = resolve_with(configured, &cwd, &home, true, policy)?;
         if fs::metadata(&resolved).is_ok_and(|meta| meta.is_dir()) {
@@ -675,7 +691,10 @@ mod tests {
         }
 
         fn discover(&self, options: &DiscoveryOptions) -> Vec<String> {
-            paths_of(&discover_impl(options, &self.path("home"), UrlPolicy::Lenient).unwrap_or_default())
+            paths_of(
+                &discover_impl(options, &self.path("home"), UrlPolicy::Lenient, Scan::DefaultFolders)
+                    .unwrap_or_default(),
+            )
         }
     }
 
@@ -1238,7 +1257,13 @@ mod tests {
     fn resolved_path_and_serialization() -> io::Result<()> {
         let t = Tree::new()?;
         t.file("proj/.pi/extensions/a.ts")?;
-        let found = discover_impl(&t.options(&[]), &t.path("home"), UrlPolicy::Strict).unwrap_or_default();
+        let found = discover_impl(
+            &t.options(&[]),
+            &t.path("home"),
+            UrlPolicy::Strict,
+            Scan::DefaultFolders,
+        )
+        .unwrap_or_default();
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].resolved_path, t.path("proj/.pi/extensions/a.ts"));
         let json = serde_json::to_value(&found[0]).map_err(io::Error::other)?;
@@ -1247,10 +1272,24 @@ mod tests {
     }
 
     #[test]
+    fn configured_only_discovery_skips_the_project_and_agent_folders() -> io::Result<()> {
+        let t = Tree::new()?;
+        t.file("proj/.pi/extensions/project.ts")?;
+        t.file("agent/extensions/user.ts")?;
+        t.file("proj/extra.ts")?;
+        let options = t.options(&["extra.ts"]);
+        let configured =
+            discover_impl(&options, &t.path("home"), UrlPolicy::Strict, Scan::ConfiguredOnly).unwrap_or_default();
+        assert_eq!(paths_of(&configured), [t.s("proj/extra.ts")]);
+        assert_eq!(t.discover(&options).len(), 3);
+        Ok(())
+    }
+
+    #[test]
     fn d5_strict_discovery_fails_like_pi_on_bad_file_url() -> io::Result<()> {
         let t = Tree::new()?;
         let options = t.options(&["file://example.com/x.ts"]);
-        assert!(discover_impl(&options, &t.path("home"), UrlPolicy::Strict).is_err());
+        assert!(discover_impl(&options, &t.path("home"), UrlPolicy::Strict, Scan::DefaultFolders).is_err());
         assert_eq!(t.discover(&options), [t.s("proj/file:/example.com/x.ts")]);
         Ok(())
     }

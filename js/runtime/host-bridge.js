@@ -4,6 +4,7 @@
 // is applied to the snapshot at once and told to the host. Calls whose answer
 // an extension awaits (UI prompts, session actions, nested tools) are async
 // ops: the isolate never blocks on the embedder.
+import { recordHostNativeProviderRegistration, recordHostProviderRegistration } from "pihost:pi/coding-agent/host-model-runtime.js";
 import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { ops } from "pihost:runtime/ops.js";
 import { noOpUIContext } from "pihost:runtime/runner.js";
@@ -184,9 +185,22 @@ export function createHostBinding() {
     getCallableTools: () => hostState.callableTools,
   };
   const providerActions = {
-    registerProvider: providerCall("registerProvider", ["name", "config"]),
-    registerNativeProvider: (provider) => providerCall("registerNativeProvider", ["id"])(provider?.id),
-    unregisterProvider: providerCall("unregisterProvider", ["name"]),
+    // The host learns of each change; the main session's model runtime keeps what was registered.
+    registerProvider: (name, config) => {
+      const answer = providerCall("registerProvider", ["name", "config"])(name, config);
+      recordHostProviderRegistration(name, config);
+      return answer;
+    },
+    registerNativeProvider: (provider) => {
+      const answer = providerCall("registerNativeProvider", ["id"])(provider?.id);
+      recordHostNativeProviderRegistration(provider);
+      return answer;
+    },
+    unregisterProvider: (name) => {
+      const answer = providerCall("unregisterProvider", ["name"])(name);
+      recordHostProviderRegistration(name, undefined);
+      return answer;
+    },
     registerVirtualModel: providerCall("registerVirtualModel", ["definition"]),
     unregisterVirtualModel: providerCall("unregisterVirtualModel", ["provider", "id"]),
   };

@@ -77,6 +77,27 @@ async function initializeExtension(factory, entry, cwd, eventBus, runtime, owner
   return extension;
 }
 
+/**
+ * Runs `factory` as the extension named `path` (pi's
+ * `loadExtensionFromFactory`: a resource loader's inline extensions, whose
+ * paths are `<inline:name>`). What the factory throws is thrown.
+ */
+export async function loadExtensionFromFactory(factory, { path, cwd, eventBus, runtime }) {
+  const owner = loadOwner(path, performance.now());
+  return initializeExtension(factory, { path, resolvedPath: path }, cwd, eventBus, runtime, owner, createExtensionRecord);
+}
+
+/** Who runs while the extension at `path` loads; the load timeout covers its module and factory together. */
+function loadOwner(path, started) {
+  return () => ({
+    path,
+    where: "while loading",
+    event: "load",
+    timeoutMs: loadTimeoutMs > 0 ? Math.max(1, loadTimeoutMs - (performance.now() - started)) : 0,
+    timeoutMessage: `Extension "${path}" did not finish loading within ${loadTimeoutMs} ms`,
+  });
+}
+
 function errorMessage(error) {
   return error instanceof Error ? error.message : String(error);
 }
@@ -106,14 +127,7 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
     // are recorded by the loader in Rust, the factory's time here.
     let imported;
     ops.op_pihost_load_timing_begin(entry.path);
-    // The load timeout covers the module and the factory together.
-    const owner = () => ({
-      path: entry.path,
-      where: "while loading",
-      event: "load",
-      timeoutMs: loadTimeoutMs > 0 ? Math.max(1, loadTimeoutMs - (performance.now() - started)) : 0,
-      timeoutMessage: `Extension "${entry.path}" did not finish loading within ${loadTimeoutMs} ms`,
-    });
+    const owner = loadOwner(entry.path, started);
     try {
       const policy = isolationOf(entry);
       if (policy) {

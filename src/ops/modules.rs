@@ -111,9 +111,11 @@ pub struct DiscoveredEntry {
 }
 
 /// pi's discovery for `discoverAndLoadExtensions(configuredPaths, cwd,
-/// agentDir)`: the entry points, in order, as the loader needs them. Where
-/// pi throws (a malformed `file://` URL) this throws; in a runtime that
-/// restricts anything, each folder discovery reads must be readable.
+/// agentDir)`: the entry points, in order, as the loader needs them; without
+/// `scan_default_folders` only the configured paths (a resource loader's
+/// `additionalExtensionPaths` under `noExtensions`). Where pi throws (a
+/// malformed `file://` URL) this throws; in a runtime that restricts
+/// anything, each folder discovery reads must be readable.
 #[op2]
 #[serde]
 pub fn op_pihost_discover_extensions(
@@ -121,6 +123,7 @@ pub fn op_pihost_discover_extensions(
     #[serde] configured_paths: Vec<String>,
     #[string] cwd: &str,
     #[string] agent_dir: &str,
+    scan_default_folders: bool,
 ) -> Result<Vec<DiscoveredEntry>, JsErrorBox> {
     use crate::discovery::{DEFAULT_CONFIG_DIR_NAME, DiscoveryOptions};
     let options = DiscoveryOptions {
@@ -133,16 +136,23 @@ pub fn op_pihost_discover_extensions(
         let scanned = [
             options.cwd.join(&options.config_dir_name).join("extensions"),
             options.agent_dir.join("extensions"),
-        ];
+        ]
+        .into_iter()
+        .filter(|_| scan_default_folders);
         let configured = options
             .configured_paths
             .iter()
             .map(|path| crate::discovery::resolve_user_path(path, &options.cwd));
-        for folder in scanned.into_iter().chain(configured) {
+        for folder in scanned.chain(configured) {
             crate::permissions::check_read(&restrictions.container, &folder, "discoverAndLoadExtensions")?;
         }
     }
-    let found = crate::discovery::try_discover(&options).map_err(|error| JsErrorBox::type_error(error.to_string()))?;
+    let found = if scan_default_folders {
+        crate::discovery::try_discover(&options)
+    } else {
+        crate::discovery::try_discover_configured(&options)
+    };
+    let found = found.map_err(|error| JsErrorBox::type_error(error.to_string()))?;
     Ok(found
         .into_iter()
         .map(|entry| DiscoveredEntry {

@@ -3,11 +3,14 @@
 // finished message is persisted to the session, and the requests the model
 // gets are projected from the session (not from the agent's own message
 // list), as in pi. Failed answers a retry may fix are retried with pi's
-// backoff. pihost runs sessions without extensions and without
-// auto-compaction: a resource loader that brings extensions, and the
-// methods listed in NOT_YET, throw pihost's not-implemented error instead
-// of quietly doing less.
+// backoff. The resource loader's extensions run in the session as in pi: an
+// extension runner (the runtime's own, extension-support.js) gets the
+// session's actions, their tools join the session's, and the agent's events,
+// tool calls, contexts, prompts and turn boundaries reach their handlers.
+// pihost runs no auto-compaction; the methods listed in NOT_YET throw
+// pihost's not-implemented error instead of quietly doing less.
 import { readFileSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import {
   clampThinkingLevel,
   cleanupSessionResources,
@@ -25,6 +28,11 @@ import { calculateContextTokens } from "./compaction.js";
 import { addUsageToTotals, createUsageTotals, estimateProjectedContextTokens } from "./context-usage.js";
 import { getLatestCompactionEntry } from "./session-context.js";
 import { exportSessionToJsonl } from "./session-export.js";
+import { extensionSupport } from "./extension-support.js";
+import { convertToLlm } from "./messages.js";
+import { ModelRegistry } from "./model-registry.js";
+import { isSyntheticPath } from "./resource-loader.js";
+import { SessionManager } from "./session-manager.js";
 import { stripFrontmatter } from "./frontmatter.js";
 import { expandPromptTemplate } from "./prompt-templates.js";
 import { createSyntheticSourceInfo } from "./source-info.js";
@@ -46,6 +54,8 @@ const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
 const VIRTUAL_MODEL_API = "pi-virtual";
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
 const DEFAULT_THINKING_LEVEL = "medium";
+const STALE_SESSION_MESSAGE =
+  "This extension ctx is stale after session replacement or reload. Do not use a captured pi or command ctx after ctx.newSession(), ctx.fork(), ctx.switchSession(), or ctx.reload(). For newSession, fork, and switchSession, move post-replacement work into withSession and use the ctx passed to withSession. For reload, do not use the old ctx after await ctx.reload().";
 
 /** The next index when cycling through `length` items; undefined when there is nowhere else to go. */
 function nextCycleIndex(current, length, direction) {
@@ -80,18 +90,39 @@ function builtInToolDefinitions(cwd) {
   ]);
 }
 
-// The extension runner of a session without extensions: no handler for any
-// event. What only a real runner can do throws.
+// The extension runner of a session outside pihost's engine (the Node
+// differentials), whose resource loader cannot have extensions: no handler
+// for any event. What only a real runner can do throws.
 const NO_EXTENSIONS = Object.freeze({
   hasHandlers: () => false,
   emit: async () => undefined,
   emitError: () => {},
   getCommand: () => undefined,
+  getAllRegisteredTools: () => [],
   invalidate: () => {},
   createCommandContext() {
     throw notImplemented("extensionRunner.createCommandContext");
   },
 });
+
+/**
+ * Puts `replacement` (a message_end handler's) in place of `target`, the
+ * object the agent, its later events and the session's persistence share. A
+ * message without content gets an empty one, as in pi.
+ */
+function replaceMessageInPlace(target, replacement) {
+  if (target === replacement) return;
+  const roles = ["user", "assistant", "toolResult", "custom"];
+  const normalized = roles.includes(replacement.role) && replacement.content == null ? { ...replacement, content: [] } : replacement;
+  for (const key of Object.keys(target)) delete target[key];
+  Object.assign(target, normalized);
+}
+
+/** Whether a tool of this exposure is declared to the model when active. */
+function isDeclarable(definition) {
+  const exposure = definition?.exposure ?? "direct";
+  return exposure === "direct" || exposure === "model-only";
+}
 
 export class AgentSession {
   agent;
@@ -128,6 +159,15 @@ export class AgentSession {
   #retryAbortController;
   #bashAbortControllers = new Set();
   #entryIdsByMessage = new WeakMap();
+  #runner = NO_EXTENSIONS;
+  #sessionStartEvent;
+  // What bindExtensions gave: they outlive a runner (pi re-applies them on reload).
+  #extensionBindings = {};
+  #extensionErrorUnsubscriber;
+  #turnIndex = 0;
+  // Assistant messages whose turn_end boundary ran from the agent's finishTurn hook.
+  #boundaryDispatchedMessages = new WeakSet();
+  #lastActivityOutcome;
 
   constructor(config) {
     this.agent = config.agent;
@@ -140,13 +180,412 @@ export class AgentSession {
     this.#modelRuntime = config.modelRuntime;
     if (config.allowedToolNames) this.#allowedTools = createToolNameMatcher(config.allowedToolNames);
     if (config.excludedToolNames) this.#excludedTools = createToolNameMatcher(config.excludedToolNames);
-    const { extensions } = this.#resourceLoader.getExtensions();
-    if (extensions.length > 0) throw notImplemented("constructor with extensions from the resource loader");
+    this.#sessionStartEvent = config.sessionStartEvent ?? { type: "session_start", reason: "startup" };
     this.#unsubscribeAgent = this.agent.subscribe((event) => this.#handleAgentEvent(event));
     this.#installRequestProjection();
     this.#installNextTurnRefresh();
-    this.#buildTools(config.initialActiveToolNames ?? DEFAULT_ACTIVE_TOOLS);
+    this.#createExtensionRunner();
+    this.#baseToolDefinitions = builtInToolDefinitions(this.#cwd);
+    this.#refreshToolRegistry({ activeToolNames: config.initialActiveToolNames ?? DEFAULT_ACTIVE_TOOLS, includeAllExtensionTools: true });
     if (config.usesDefaultTools) this.#restoreToolsFromTranscript(config.defaultToolModifiers ?? []);
+  }
+
+  // --- extensions ----------------------------------------------------------
+
+  /** The runner of the resource loader's extensions, bound to this session (pi's _buildRuntime). */
+  #createExtensionRunner() {
+    const { extensions, runtime } = this.#resourceLoader.getExtensions();
+    const support = extensionSupport();
+    if (!support) {
+      if (extensions.length > 0) throw notImplemented("running extensions outside pihost's engine");
+      return;
+    }
+    const runner = new support.ExtensionRunner(extensions, runtime, this.#cwd, this.sessionManager, new ModelRegistry(this.#modelRuntime));
+    this.#runner = runner;
+    this.#bindExtensionCore(runner);
+    this.#applyExtensionBindings(runner);
+    this.agent.beforeToolCall = (context) => this.#beforeToolCall(context);
+    this.agent.afterToolCall = (context) => this.#afterToolCall(context);
+    this.agent.transformContext = (messages) => this.#runner.emitContext(messages);
+    this.agent.onPayload = (payload) =>
+      this.#runner.hasHandlers("before_provider_request") ? this.#runner.emitBeforeProviderRequest(payload) : payload;
+    this.agent.onResponse = async (response) => {
+      if (!this.#runner.hasHandlers("after_provider_response")) return;
+      await this.#runner.emit({ type: "after_provider_response", status: response.status, headers: response.headers });
+    };
+    this.#installTurnEndBoundary();
+  }
+
+  /** The session's actions, as extensions reach them through pi's API and contexts. */
+  #bindExtensionCore(runner) {
+    const reportFailure = (event) => (error) =>
+      runner.emitError({ extensionPath: "<runtime>", event, error: error instanceof Error ? error.message : String(error) });
+    const getCommands = () => [
+      ...runner.getRegisteredCommands().map((command) => ({
+        name: command.invocationName,
+        description: command.description,
+        source: "extension",
+        sourceInfo: command.sourceInfo,
+      })),
+      ...this.promptTemplates.map((template) => ({
+        name: template.name,
+        description: template.description,
+        source: "prompt",
+        sourceInfo: template.sourceInfo,
+      })),
+      ...this.#resourceLoader.getSkills().skills.map((skill) => ({
+        name: `skill:${skill.name}`,
+        description: skill.description,
+        source: "skill",
+        sourceInfo: skill.sourceInfo,
+      })),
+    ];
+    runner.bindCore(
+      {
+        sendMessage: (message, options) => {
+          this.sendCustomMessage(message, options).catch(reportFailure("send_message"));
+        },
+        sendUserMessage: (content, options) => {
+          this.sendUserMessage(content, options).catch(reportFailure("send_user_message"));
+        },
+        appendEntry: (customType, data) => {
+          const entry = this.sessionManager.getEntry(this.sessionManager.appendCustomEntry(customType, data));
+          if (entry) this.#emit({ type: "entry_appended", entry });
+        },
+        setSessionName: (name) => this.setSessionName(name),
+        getSessionName: () => this.sessionManager.getSessionName(),
+        setLabel: (entryId, label) => {
+          this.sessionManager.appendLabelChange(entryId, label);
+        },
+        getActiveTools: () => this.getActiveToolNames(),
+        getAllTools: () => this.getAllTools(),
+        getSettings: () => this.settingsManager.getSettings(),
+        setActiveTools: (toolNames) => this.setActiveToolsByName(toolNames),
+        refreshTools: () => this.#refreshToolRegistry(),
+        getCommands,
+        setModel: async (model) => {
+          if (!this.#modelRuntime.hasConfiguredAuth(model.provider)) return false;
+          await this.setModel(model);
+          return true;
+        },
+        getThinkingLevel: () => this.thinkingLevel,
+        setThinkingLevel: (level) => this.setThinkingLevel(level),
+      },
+      {
+        getModel: () => this.model,
+        getScopedModels: () => this.#scopedModels,
+        isIdle: () => this.isIdle,
+        isProjectTrusted: () => this.settingsManager.isProjectTrusted(),
+        getSignal: () => this.agent.signal,
+        abort: () => {
+          if (this.#extensionBindings.abortHandler) this.#extensionBindings.abortHandler();
+          else void this.abort();
+        },
+        hasPendingMessages: () => this.pendingMessageCount > 0,
+        shutdown: () => this.#extensionBindings.shutdownHandler?.(),
+        getContextUsage: () => this.getContextUsage(),
+        compact: (options) => options?.onError?.(notImplemented("compact")),
+        getSystemPrompt: () => this.systemPrompt,
+        getSystemPromptOptions: () => this.#baseSystemPromptOptions,
+        getCallableTools: () => this.getCallableToolNames().flatMap((name) => this.#toolRegistry.get(name) ?? []),
+      },
+      {
+        registerProvider: (name, config) => {
+          this.#modelRuntime.registerProvider(name, config);
+          this.#refreshCurrentModel();
+        },
+        registerNativeProvider: (provider) => {
+          this.#modelRuntime.registerNativeProvider(provider);
+          this.#refreshCurrentModel();
+        },
+        unregisterProvider: (name) => {
+          this.#modelRuntime.unregisterProvider(name);
+          this.#refreshCurrentModel();
+        },
+        registerVirtualModel: (definition) => {
+          this.#modelRuntime.registerVirtualModel(definition);
+          this.#refreshCurrentModel();
+        },
+        unregisterVirtualModel: (provider, id) => {
+          this.#modelRuntime.unregisterVirtualModel(provider, id);
+          this.#refreshCurrentModel();
+        },
+      },
+    );
+  }
+
+  /** A provider change may replace the current model's object; the session follows it. */
+  #refreshCurrentModel() {
+    const current = this.model;
+    if (!current) return;
+    const refreshed = this.#modelRuntime.getModel(current.provider, current.id);
+    if (refreshed && refreshed !== current) this.agent.state.model = refreshed;
+  }
+
+  #applyExtensionBindings(runner) {
+    const bindings = this.#extensionBindings;
+    runner.setUIContext(bindings.uiContext, bindings.mode);
+    runner.bindCommandContext(bindings.commandContextActions);
+    this.#extensionErrorUnsubscriber?.();
+    this.#extensionErrorUnsubscriber = bindings.onError ? runner.onError(bindings.onError) : undefined;
+  }
+
+  /**
+   * Binds the host's side (UI, mode, command actions, abort and shutdown
+   * handlers, an error listener), then starts the extensions: session_start,
+   * the unconnected MCP servers reported, and the resources they add.
+   */
+  async bindExtensions(bindings) {
+    for (const key of ["uiContext", "mode", "commandContextActions", "abortHandler", "shutdownHandler", "onError"]) {
+      if (bindings[key] !== undefined) this.#extensionBindings[key] = bindings[key];
+    }
+    const runner = this.#runner;
+    if (runner === NO_EXTENSIONS) return;
+    this.#applyExtensionBindings(runner);
+    await runner.emit(this.#sessionStartEvent);
+    runner.reportUnhandledMcpServers();
+    await this.extendResourcesFromExtensions(this.#sessionStartEvent.reason === "reload" ? "reload" : "startup");
+  }
+
+  /** The skills, prompt templates and themes resources_discover handlers give join the resource loader's. */
+  async extendResourcesFromExtensions(reason) {
+    if (!this.#runner.hasHandlers("resources_discover")) return;
+    const { skillPaths, promptPaths, themePaths } = await this.#runner.emitResourcesDiscover(this.#cwd, reason);
+    if (skillPaths.length === 0 && promptPaths.length === 0 && themePaths.length === 0) return;
+    this.#resourceLoader.extendResources({
+      skillPaths: this.buildExtensionResourcePaths(skillPaths),
+      promptPaths: this.buildExtensionResourcePaths(promptPaths),
+      themePaths: this.buildExtensionResourcePaths(themePaths),
+    });
+    this.#rebuildSystemPrompt(this.getActiveToolNames());
+  }
+
+  /** Paths an extension gave, with the metadata pi gives them: temporary, from that extension. */
+  buildExtensionResourcePaths(entries) {
+    return entries.map((entry) => ({
+      path: entry.path,
+      metadata: {
+        source: this.getExtensionSourceLabel(entry.extensionPath),
+        scope: "temporary",
+        origin: "top-level",
+        baseDir: isSyntheticPath(entry.extensionPath) ? undefined : dirname(entry.extensionPath),
+      },
+    }));
+  }
+
+  getExtensionSourceLabel(extensionPath) {
+    if (isSyntheticPath(extensionPath)) return `extension:${extensionPath.replace(/[<>]/g, "")}`;
+    return `extension:${basename(extensionPath).replace(/\.(ts|js)$/, "")}`;
+  }
+
+  /** `tool_call` handlers may block a call (pi's beforeToolCall hook). */
+  async #beforeToolCall({ toolCall, args }) {
+    const runner = this.#runner;
+    if (!runner.hasHandlers("tool_call")) return undefined;
+    try {
+      return await runner.emitToolCall({ type: "tool_call", toolName: toolCall.name, toolCallId: toolCall.id, input: args });
+    } catch (error) {
+      if (error instanceof Error) throw error;
+      throw new Error(`Extension failed, blocking execution: ${String(error)}`);
+    }
+  }
+
+  /** `tool_result` handlers may replace a result's content, details and error flag. */
+  async #afterToolCall({ toolCall, args, result, isError }) {
+    const runner = this.#runner;
+    if (!runner.hasHandlers("tool_result")) return undefined;
+    const hookResult = await runner.emitToolResult({
+      type: "tool_result",
+      toolName: toolCall.name,
+      toolCallId: toolCall.id,
+      input: args,
+      content: result.content,
+      details: result.details,
+      ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }),
+      isError,
+      usage: result.usage,
+    });
+    if (!hookResult) return undefined;
+    return {
+      content: hookResult.content ?? result.content ?? [],
+      details: hookResult.details,
+      structuredContent: hookResult.structuredContent,
+      isError: hookResult.isError ?? isError,
+      usage: hookResult.usage,
+    };
+  }
+
+  /** The agent's events as extension events, awaited before the session's listeners hear them. */
+  async #emitExtensionEvent(event) {
+    const runner = this.#runner;
+    switch (event.type) {
+      case "agent_start":
+        this.#turnIndex = 0;
+        await runner.emit({ type: "agent_start" });
+        break;
+      case "agent_end":
+        await runner.emit({ type: "agent_end", messages: event.messages });
+        break;
+      case "turn_start":
+        await runner.emit({ type: "turn_start", turnIndex: this.#turnIndex, timestamp: Date.now() });
+        break;
+      case "turn_end":
+        if (event.message.role === "assistant" && !this.#boundaryDispatchedMessages.has(event.message)) {
+          await this.#dispatchTurnEndBoundary(event.message, event.toolResults);
+        }
+        this.#boundaryDispatchedMessages.delete(event.message);
+        this.#turnIndex++;
+        break;
+      case "message_start":
+        await runner.emit({ type: "message_start", message: event.message });
+        break;
+      case "message_update":
+        await runner.emit({ type: "message_update", message: event.message, assistantMessageEvent: event.assistantMessageEvent });
+        break;
+      case "message_end": {
+        const replacement = await runner.emitMessageEnd({ type: "message_end", message: event.message });
+        if (replacement) replaceMessageInPlace(event.message, replacement);
+        break;
+      }
+      case "tool_execution_start":
+        await runner.emit({ type: "tool_execution_start", toolCallId: event.toolCallId, toolName: event.toolName, args: event.args });
+        break;
+      case "tool_execution_update":
+        await runner.emit({
+          type: "tool_execution_update",
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          args: event.args,
+          partialResult: event.partialResult,
+        });
+        break;
+      case "tool_execution_end":
+        await runner.emit({
+          type: "tool_execution_end",
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          result: event.result,
+          isError: event.isError,
+          ...(event.durationMs === undefined ? {} : { durationMs: event.durationMs }),
+        });
+        break;
+    }
+  }
+
+  // --- turn boundaries -------------------------------------------------------
+
+  /** turn_end runs as the agent finishes each turn, so its handlers' entries and `continue` shape the next one. */
+  #installTurnEndBoundary() {
+    const previous = this.agent.finishTurn;
+    this.agent.finishTurn = async (turn, signal) => {
+      this.#boundaryDispatchedMessages.add(turn.message);
+      const extensionContinue = await this.#dispatchTurnEndBoundary(turn.message, turn.toolResults);
+      const decision = await previous?.(turn, signal);
+      if (decision?.action === "end") return decision;
+      if (extensionContinue || decision?.action === "continue") return { action: "continue" };
+      return undefined;
+    };
+  }
+
+  /** Whether turn_end's handlers asked for another turn that can run. */
+  async #dispatchTurnEndBoundary(message, toolResults) {
+    this.#lastActivityOutcome = message.stopReason === "aborted" ? "aborted" : message.stopReason === "error" ? "error" : "completed";
+    const runner = this.#runner;
+    const messageEntryId = this.#findPersistedMessageEntryId(message);
+    if (!runner.hasHandlers("turn_end")) return false;
+    if (!messageEntryId) {
+      runner.emitError({ extensionPath: "<boundary>", event: "turn_end", error: "turn_end could not resolve the persisted assistant entry ID" });
+      return false;
+    }
+    const toolResultEntryIds = toolResults.flatMap((result) => this.#findPersistedMessageEntryId(result) ?? []);
+    const boundary = await runner.emitBoundary(
+      {
+        type: "turn_end",
+        turnIndex: this.#turnIndex,
+        message,
+        toolResults,
+        messageEntryId,
+        toolResultEntryIds,
+        outcome: this.#lastActivityOutcome,
+      },
+      (entries) => this.#buildBoundaryContext(entries, "turn_end"),
+    );
+    this.#commitBoundaryDrafts(boundary.entries);
+    if (boundary.continue && !this.#buildBoundaryContext([], "turn_end").canContinue) {
+      this.#reportInvalidBoundaryContinuation("turn_end");
+      return false;
+    }
+    return boundary.continue;
+  }
+
+  /** agent_before_settle: whether the run goes on before it settles. */
+  async #runBeforeSettleBoundary() {
+    const runner = this.#runner;
+    if (!runner.hasHandlers("agent_before_settle")) return this.agent.hasQueuedMessages();
+    const result = await runner.emitBoundary({ type: "agent_before_settle", outcome: this.#lastActivityOutcome }, (entries) =>
+      this.#buildBoundaryContext(entries, "agent_before_settle"),
+    );
+    this.#commitBoundaryDrafts(result.entries);
+    this.#flushPendingCustomMessages();
+    const finalContext = this.#buildBoundaryContext([], "agent_before_settle");
+    if (this.#abortRequested) return false;
+    const goOn = result.continue || this.agent.hasQueuedMessages();
+    if (goOn && !finalContext.canContinue) {
+      if (result.continue) this.#reportInvalidBoundaryContinuation("agent_before_settle");
+      return false;
+    }
+    return goOn;
+  }
+
+  /** Writes boundary drafts into `manager`; returns the entries made. */
+  #applyBoundaryDrafts(manager, drafts) {
+    const appended = [];
+    for (const draft of drafts) {
+      let entryId;
+      if (draft.type === "custom") entryId = manager.appendCustomEntry(draft.customType, draft.data);
+      else if (draft.type === "custom_message") entryId = manager.appendCustomMessageEntry(draft.customType, draft.content, draft.display, draft.details);
+      else if (draft.type === "context_edit") entryId = manager.appendContextEdit(draft.targetId, draft.replacement);
+      else if (draft.type === "compaction") {
+        const tokensBefore = estimateProjectedContextTokens(manager.buildSessionProjection(), manager.getBranch()).tokens;
+        entryId = manager.appendCompaction(draft.summary, draft.firstKeptEntryId, tokensBefore, draft.details, true, draft.usage);
+      }
+      const entry = entryId === undefined ? undefined : manager.getEntry(entryId);
+      if (entry) appended.push(entry);
+    }
+    return appended;
+  }
+
+  /** What the context would be with `drafts` applied, on a copy of the branch (a draft that cannot apply throws). */
+  #buildBoundaryContext(drafts, boundary) {
+    const header = this.sessionManager.getHeader();
+    if (!header) throw new Error("Session header is missing");
+    const preview = SessionManager.inMemory(this.#cwd, undefined, [header, ...this.sessionManager.getBranch()]);
+    this.#applyBoundaryDrafts(preview, drafts);
+    const projection = preview.buildSessionProjection();
+    const llmMessages = convertToLlm(projection.messages);
+    const finalRole = llmMessages.at(-1)?.role;
+    const contextCanContinue = llmMessages.some((message) => message.role !== "system") && finalRole !== "assistant";
+    const queued = this.agent.hasQueuedMessages();
+    return {
+      contextEntries: projection.entries,
+      contextMessages: projection.messages,
+      llmMessages,
+      pendingMessages: [...this.agent.peekQueuedMessages(), ...this.#pendingCustomMessages],
+      canContinue:
+        contextCanContinue ||
+        this.#pendingCustomMessages.length > 0 ||
+        (boundary === "turn_end" ? queued : finalRole === "assistant" && queued),
+    };
+  }
+
+  #commitBoundaryDrafts(drafts) {
+    const appended = this.#applyBoundaryDrafts(this.sessionManager, drafts);
+    this.refreshContext();
+    for (const entry of appended) this.#emit({ type: "entry_appended", entry });
+  }
+
+  #reportInvalidBoundaryContinuation(event) {
+    this.#runner.emitError({ extensionPath: "<boundary>", event, error: `${event} requested continuation without runnable model context` });
   }
 
   get modelRuntime() {
@@ -154,11 +593,11 @@ export class AgentSession {
   }
 
   get extensionRunner() {
-    return NO_EXTENSIONS;
+    return this.#runner;
   }
 
   hasExtensionHandlers(eventType) {
-    return NO_EXTENSIONS.hasHandlers(eventType);
+    return this.#runner.hasHandlers(eventType);
   }
 
   // --- tools and system prompt ---------------------------------------------
@@ -168,22 +607,36 @@ export class AgentSession {
     return !this.#allowedTools || this.#allowedTools(name);
   }
 
-  // What pi's tool context carries that tools of a session without extensions use: no UI, no runner.
+  // What pi's tool context carries that tools of a session outside the engine use: no UI, no runner.
   #toolContext() {
     return { cwd: this.#cwd, sessionManager: this.sessionManager, model: this.model, thinkingLevel: this.thinkingLevel, hasUI: false };
   }
 
-  #buildTools(activeToolNames) {
-    this.#baseToolDefinitions = builtInToolDefinitions(this.#cwd);
+  /** Whether registering the tool activates it. */
+  #isActivatedOnRegistration(name) {
+    const definition = this.#toolDefinitions.get(name)?.definition;
+    return isDeclarable(definition) && definition?.defaultActive !== false;
+  }
+
+  /**
+   * The tool registry from the built-in tools, the extensions' registered
+   * tools and the SDK's custom tools (later ones replace earlier ones of the
+   * same name), and the active set: `activeToolNames` (or the current one),
+   * plus what the allowed list names, plus newly registered tools.
+   */
+  #refreshToolRegistry(options = {}) {
+    const previouslyActivated = new Set([...this.#toolRegistry.keys()].filter((name) => this.#isActivatedOnRegistration(name)));
+    const previousActive = this.getActiveToolNames();
+    const runner = this.#runner;
+    const customTools = [
+      ...runner.getAllRegisteredTools(),
+      ...this.#customTools.map((definition) => ({ definition, sourceInfo: createSyntheticSourceInfo(`<sdk:${definition.name}>`, { source: "sdk" }) })),
+    ].filter((tool) => this.#isAllowedTool(tool.definition.name));
+    const builtIns = [...this.#baseToolDefinitions.values()]
+      .filter((definition) => this.#isAllowedTool(definition.name))
+      .map((definition) => ({ definition, sourceInfo: createSyntheticSourceInfo(`<builtin:${definition.name}>`, { source: "builtin" }) }));
     const definitions = new Map();
-    for (const [name, definition] of this.#baseToolDefinitions) {
-      if (this.#isAllowedTool(name)) definitions.set(name, { definition, sourceInfo: createSyntheticSourceInfo(`<builtin:${name}>`, { source: "builtin" }) });
-    }
-    for (const definition of this.#customTools) {
-      if (this.#isAllowedTool(definition.name)) {
-        definitions.set(definition.name, { definition, sourceInfo: createSyntheticSourceInfo(`<sdk:${definition.name}>`, { source: "sdk" }) });
-      }
-    }
+    for (const tool of [...builtIns, ...customTools]) definitions.set(tool.definition.name, tool);
     this.#toolDefinitions = definitions;
     this.#toolSnippets = new Map();
     this.#toolGuidelines = new Map();
@@ -193,15 +646,22 @@ export class AgentSession {
       const guidelines = [...new Set((definition.promptGuidelines ?? []).map((line) => line.trim()).filter(Boolean))];
       if (guidelines.length > 0) this.#toolGuidelines.set(definition.name, guidelines);
     }
-    this.#toolRegistry = new Map(
-      [...definitions.values()].map(({ definition }) => [definition.name, wrapToolDefinition(definition, () => this.#toolContext())]),
-    );
-    const next = activeToolNames.filter((name) => this.#isAllowedTool(name));
+    const support = extensionSupport();
+    const wrap = (tools) =>
+      support && runner !== NO_EXTENSIONS
+        ? support.wrapRegisteredTools(tools, runner)
+        : tools.map(({ definition }) => wrapToolDefinition(definition, () => this.#toolContext()));
+    this.#toolRegistry = new Map([...wrap(builtIns), ...wrap(customTools)].map((tool) => [tool.name, tool]));
+    const next = (options.activeToolNames ?? previousActive).filter((name) => this.#isAllowedTool(name));
     if (this.#allowedTools) {
-      for (const name of this.#toolRegistry.keys()) if (this.#allowedTools(name)) next.push(name);
-    } else {
-      for (const { definition } of definitions.values()) {
-        if (!this.#baseToolDefinitions.has(definition.name) && definition.defaultActive !== false) next.push(definition.name);
+      for (const name of this.#toolRegistry.keys()) {
+        if (this.#allowedTools(name) && isDeclarable(definitions.get(name)?.definition)) next.push(name);
+      }
+    } else if (options.includeAllExtensionTools) {
+      for (const { definition } of customTools) if (this.#isActivatedOnRegistration(definition.name)) next.push(definition.name);
+    } else if (!options.activeToolNames) {
+      for (const name of this.#toolRegistry.keys()) {
+        if (!previouslyActivated.has(name) && this.#isActivatedOnRegistration(name)) next.push(name);
       }
     }
     this.#setActiveTools([...new Set(next)]);
@@ -330,7 +790,7 @@ export class AgentSession {
     this.#emit({ type: "queue_update", steering: [...this.#steeringTexts], followUp: [...this.#followUpTexts] });
   }
 
-  #handleAgentEvent(event) {
+  async #handleAgentEvent(event) {
     if (event.type === "agent_start" && this.#abortRequested) this.agent.abort();
     if (event.type === "message_start" && event.message.role === "user") {
       // A delivered queued message leaves the queue before listeners hear of it.
@@ -344,6 +804,8 @@ export class AgentSession {
         }
       }
     }
+    // Extensions hear each event before the session's listeners.
+    if (this.#runner !== NO_EXTENSIONS) await this.#emitExtensionEvent(event);
     this.#emit(event.type === "agent_end" ? { ...event, willRetry: this.#willRetryAfterAgentEnd(event) } : event);
     if (event.type === "message_end") {
       const { message } = event;
@@ -384,6 +846,7 @@ export class AgentSession {
     } catch {
       // Disposing must succeed even when an abort hook throws.
     }
+    this.#runner.invalidate(STALE_SESSION_MESSAGE);
     this.#unsubscribeAgent?.();
     this.#unsubscribeAgent = undefined;
     this.#listeners = [];
@@ -642,7 +1105,17 @@ export class AgentSession {
     if (options?.images?.length) throw notImplemented("prompt with images");
     const expand = options?.expandPromptTemplates ?? true;
     const preflightResult = options?.preflightResult;
-    const expanded = expand ? this.#expand(text) : text;
+    // An extension's command runs at once, even while streaming, and is not sent.
+    if (expand && text.startsWith("/") && (await this.#tryExtensionCommand(text))) {
+      preflightResult?.("handled");
+      return;
+    }
+    const input = await this.#runInputHandlers(text, options?.source ?? "interactive", this.isStreaming ? options?.streamingBehavior : undefined);
+    if (!input) {
+      preflightResult?.("handled");
+      return;
+    }
+    const expanded = expand ? this.#expand(input.text) : input.text;
     if (this.isStreaming) {
       if (!options?.streamingBehavior) {
         throw new Error("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");
@@ -667,6 +1140,34 @@ export class AgentSession {
       throw new Error(formatNoApiKeyFoundMessage(provider));
     }
     await this.#startRun({ text: expanded }, () => preflightResult?.("started"));
+  }
+
+  /** Runs `/name args` when an extension registered the command `name`; a failure is reported, not thrown. */
+  async #tryExtensionCommand(text) {
+    const space = text.indexOf(" ");
+    const name = space === -1 ? text.slice(1) : text.slice(1, space);
+    const args = space === -1 ? "" : text.slice(space + 1);
+    const command = this.#runner.getCommand(name);
+    if (!command) return false;
+    const ctx = this.#runner.createCommandContext();
+    try {
+      await command.handler(args, ctx);
+    } catch (error) {
+      this.#runner.emitError({ extensionPath: `command:${name}`, event: "command", error: error instanceof Error ? error.message : String(error) });
+    }
+    return true;
+  }
+
+  /** `input` handlers: the text as they leave it, or undefined when one handled it. */
+  async #runInputHandlers(text, source, streamingBehavior) {
+    if (!this.#runner.hasHandlers("input")) return { text };
+    const result = await this.#runner.emitInput(text, undefined, source, streamingBehavior);
+    if (result.action === "handled") return undefined;
+    if (result.action === "transform") {
+      if (result.images?.length) throw notImplemented("input handlers that add images");
+      return { text: result.text };
+    }
+    return { text };
   }
 
   /** `/skill:name args` and `/template args` expanded; other text as it is. */
@@ -783,22 +1284,28 @@ export class AgentSession {
   async #startRun(trigger, onStarted) {
     this.#runActive = true;
     this.#abortRequested = false;
-    const options = normalizeBuildSystemPromptOptions(this.#baseSystemPromptOptions);
-    options.selectedTools = this.getActiveToolNames();
-    const first = trigger.custom ?? { role: "user", content: [{ type: "text", text: trigger.text }], timestamp: Date.now() };
-    const messages = [first, ...this.#pendingNextTurnMessages];
-    this.#pendingNextTurnMessages = [];
-    const update = this.#preparePromptAndToolLoadout(options);
-    this.#runSystemPromptOptions = options;
-    if (update) messages.unshift(update);
+    let messages;
+    try {
+      messages = await this.#prepareRun(trigger);
+    } catch (error) {
+      this.#runActive = false;
+      this.#flushPendingBashMessages();
+      this.#flushPendingCustomMessages();
+      for (const resolve of this.#idleWaiters.splice(0)) resolve();
+      throw error;
+    }
     this.#flushPendingBashMessages();
     this.#flushPendingCustomMessages();
     onStarted?.();
     try {
       await this.agent.prompt(messages);
       while (!this.#abortRequested) {
-        const again = (await this.#handlePostAgentRun()) || (!this.#abortRequested && this.agent.hasQueuedMessages());
-        if (!again || this.#abortRequested) break;
+        if (await this.#handlePostAgentRun()) {
+          if (this.#abortRequested) break;
+          await this.agent.continue();
+          continue;
+        }
+        if (this.#abortRequested || !(await this.#runBeforeSettleBoundary()) || this.#abortRequested) break;
         await this.agent.continue();
       }
     } finally {
@@ -809,6 +1316,42 @@ export class AgentSession {
       this.#flushPendingCustomMessages();
       await this.#emitSettled();
     }
+  }
+
+  /**
+   * The run's starting messages: before_agent_start's handlers see the
+   * prompt and the prompt options first, then the starting message, the
+   * pending nextTurn messages and the handlers' messages, with a system patch
+   * first when the prompt changed.
+   */
+  async #prepareRun(trigger) {
+    const base = this.#baseSystemPromptOptions;
+    const selectedBefore = base.selectedTools;
+    const event = trigger.custom ? { messageType: "custom", message: trigger.custom } : { messageType: "user", prompt: trigger.text, images: undefined };
+    const result = this.#runner === NO_EXTENSIONS
+      ? { messages: [], systemPromptOptions: normalizeBuildSystemPromptOptions(base) }
+      : await this.#runner.emitBeforeAgentStart(event, base);
+    const options = result.systemPromptOptions;
+    // An explicit edit of the selected tools wins; otherwise the live loadout (setActiveTools) does.
+    const edited = options.selectedTools.length !== selectedBefore.length || options.selectedTools.some((name, index) => name !== selectedBefore[index]);
+    if (!edited) options.selectedTools = this.getActiveToolNames();
+    const messages = [trigger.custom ?? { role: "user", content: [{ type: "text", text: trigger.text }], timestamp: Date.now() }];
+    messages.push(...this.#pendingNextTurnMessages);
+    this.#pendingNextTurnMessages = [];
+    for (const message of result.messages) {
+      messages.push({
+        role: "custom",
+        customType: message.customType,
+        content: message.content ?? [],
+        display: message.display,
+        details: message.details,
+        timestamp: Date.now(),
+      });
+    }
+    const update = this.#preparePromptAndToolLoadout(options);
+    this.#runSystemPromptOptions = options;
+    if (update) messages.unshift(update);
+    return messages;
   }
 
   /** Whether the run goes on: a retryable failure was retried after its backoff. Auto-compaction is not run. */
@@ -832,7 +1375,8 @@ export class AgentSession {
       this.#emit({ type: "auto_retry_end", success: false, attempt: this.#retryAttempt, finalError: message.errorMessage });
       this.#retryAttempt = 0;
     }
-    return false;
+    // Messages agent_end handlers queued need a fresh run before the settle boundary.
+    return !this.#abortRequested && this.agent.hasQueuedMessages();
   }
 
   #modelForMessage(message) {
@@ -947,7 +1491,9 @@ export class AgentSession {
 
   async #emitSettled() {
     this.#runActive = false;
-    this.#emit({ type: "agent_settled", aborted: this.#abortRequested });
+    const aborted = this.#abortRequested;
+    await this.#runner.emit({ type: "agent_settled", aborted });
+    this.#emit({ type: "agent_settled", aborted });
     for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
@@ -1181,10 +1727,6 @@ const NOT_YET = [
   "navigateTree",
   "exportToHtml",
   "reload",
-  "bindExtensions",
-  "extendResourcesFromExtensions",
-  "buildExtensionResourcePaths",
-  "getExtensionSourceLabel",
   "setCacheWarmingMode",
   "summarizeForBugReport",
   "createReplacedSessionContext",

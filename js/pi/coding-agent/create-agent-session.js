@@ -168,7 +168,7 @@ export async function createAgentSession(options = {}) {
     defaultToolModifiers: toolModifiers,
     allowedToolNames,
     excludedToolNames: options.excludeTools,
-    // options.sessionStartEvent only starts an extension runtime, which these sessions do not have.
+    sessionStartEvent: options.sessionStartEvent,
   });
   return { session, extensionsResult: resourceLoader.getExtensions(), modelFallbackMessage };
 }

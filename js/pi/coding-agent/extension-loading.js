@@ -6,14 +6,14 @@
 // the extensions import.
 import { createEventBus } from "../../runtime/event-bus.js";
 import { createExtensionRuntime } from "../../runtime/extension-runtime.js";
-import { loadExtensions } from "../../runtime/loader.js";
+import { clearExtensionCache, loadExtensionFromFactory, loadExtensions } from "../../runtime/loader.js";
 import { ops } from "../../runtime/ops.js";
 import { getAgentDir } from "./agent-dir.js";
 import { resolvePath } from "./paths.js";
 
 export async function discoverAndLoadExtensions(configuredPaths, cwd, agentDir = getAgentDir(), eventBus) {
   const resolvedCwd = resolvePath(cwd);
-  const entries = ops.op_pihost_discover_extensions([...configuredPaths], resolvedCwd, resolvePath(agentDir));
+  const entries = ops.op_pihost_discover_extensions([...configuredPaths], resolvedCwd, resolvePath(agentDir), true);
   const runtime = createExtensionRuntime();
   const { extensions, errors } = await loadExtensions(entries, {
     cwd: resolvedCwd,
@@ -21,4 +21,33 @@ export async function discoverAndLoadExtensions(configuredPaths, cwd, agentDir =
     runtime,
   });
   return { extensions, errors, runtime };
+}
+
+/**
+ * What pi's DefaultResourceLoader loads as a session's extensions: the
+ * extension files at `paths` (its additionalExtensionPaths, discovered as
+ * pi's package manager resolves local paths), then `factories` (its
+ * extensionFactories) as `<inline:name>` extensions, or `<inline:N>` for a
+ * bare function. A factory that throws is an error of the set, as in pi.
+ * Factories of files are cached per process as pi caches them; `clearCache`
+ * forgets them first (pi's loader does so on every reload after the first).
+ */
+export async function loadResourceLoaderExtensions({ cwd, agentDir, paths, factories, eventBus, clearCache }) {
+  if (clearCache) clearExtensionCache();
+  const entries = ops.op_pihost_discover_extensions([...paths], cwd, agentDir, false);
+  const runtime = createExtensionRuntime();
+  const { extensions, errors } = await loadExtensions(entries, { cwd, eventBus, runtime, useCache: true });
+  for (const [index, input] of factories.entries()) {
+    const named = typeof input !== "function";
+    const path = `<inline:${named ? input.name : index + 1}>`;
+    try {
+      const extension = await loadExtensionFromFactory(named ? input.factory : input, { path, cwd, eventBus, runtime });
+      extension.hidden = named && input.hidden;
+      extension.replaceable = named && input.replaceable === true;
+      extensions.push(extension);
+    } catch (error) {
+      errors.push({ path, error: error instanceof Error ? error.message : "failed to load extension" });
+    }
+  }
+  return { extensions, errors: errors.map(({ path, error }) => ({ path, error })), warnings: [], runtime };
 }

@@ -39,6 +39,25 @@ function unsupported(method) {
   };
 }
 
+// What extensions of the main session registered with the host, as pi's
+// runtime keeps them (config objects and provider objects as given, functions
+// included); the host bridge records each registration.
+const registeredConfigs = new Map();
+const registeredNativeProviders = new Map();
+
+/** Records a provider an extension registered with the host (`config`), or removes it (undefined). */
+export function recordHostProviderRegistration(name, config) {
+  if (config === undefined) {
+    registeredConfigs.delete(name);
+    registeredNativeProviders.delete(name);
+  } else registeredConfigs.set(name, config);
+}
+
+/** Records a provider object an extension registered with the host. */
+export function recordHostNativeProviderRegistration(provider) {
+  if (provider?.id !== undefined) registeredNativeProviders.set(provider.id, provider);
+}
+
 export const hostModelRuntime = {
   getModels: (providerId) => allModels(providerId, getBuiltinModels),
   getAllModels: (providerId) => allModels(providerId, getAllBuiltinModels),
@@ -76,7 +95,7 @@ export const hostModelRuntime = {
   unregisterProvider: unsupported("unregisterProvider"),
   registerVirtualModel: unsupported("registerVirtualModel"),
   unregisterVirtualModel: unsupported("unregisterVirtualModel"),
-  getRegisteredProviderConfig: unsupported("getRegisteredProviderConfig"),
-  getRegisteredNativeProvider: unsupported("getRegisteredNativeProvider"),
-  getRegisteredProviderIds: unsupported("getRegisteredProviderIds"),
+  getRegisteredProviderConfig: (name) => registeredConfigs.get(name),
+  getRegisteredNativeProvider: (id) => registeredNativeProviders.get(id),
+  getRegisteredProviderIds: () => [...new Set([...registeredConfigs.keys(), ...registeredNativeProviders.keys()])],
 };

@@ -2,17 +2,19 @@
 // files, system prompt and extensions a session starts with. pihost builds
 // what needs no other machinery: skills and prompt templates from explicit
 // paths, settings entries and the resource directories pi discovers them
-// in, context files, SYSTEM.md / APPEND_SYSTEM.md, the overrides, and an
-// empty extension set. What needs more of pi's package manager (settings
-// packages, selection patterns), loading extensions (inline factories,
-// extension paths, discovered extension files) or loading themes throws
-// pihost's not-implemented error naming it, instead of quietly loading less
-// than pi would.
+// in, context files, SYSTEM.md / APPEND_SYSTEM.md, the overrides, and the
+// extensions of inline factories and local extension paths, loaded by the
+// runtime's own loader (extension-support.js). What needs more of pi's
+// package manager (settings packages, selection patterns, remote sources,
+// built-in extensions), extension files discovered in the resource
+// directories, or loading themes throws pihost's not-implemented error
+// naming it, instead of quietly loading less than pi would.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
 import { hostEnv } from "../host-env.js";
 import { createExtensionRuntime } from "../../runtime/extension-runtime.js";
+import { extensionSupport } from "./extension-support.js";
 import { canonicalizePath, isPathWithin, pathsEqual, resolvePath } from "./paths.js";
 import { loadProjectContextFiles } from "./project-context.js";
 import { loadPromptTemplates } from "./prompt-template-files.js";
@@ -29,7 +31,8 @@ const notImplemented = (what) => new Error(`pihost: DefaultResourceLoader ${what
 
 const stripBom = (text) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 const isLocalPath = (value) => !REMOTE_SOURCE_PREFIXES.some((prefix) => value.trim().startsWith(prefix));
-const isSyntheticPath = (path) => path.startsWith(BUILTIN_PATH_PREFIX) || path.startsWith("<");
+/** Extension paths that name no file: `<inline:name>`, `builtin:name`. */
+export const isSyntheticPath = (path) => path.startsWith(BUILTIN_PATH_PREFIX) || path.startsWith("<");
 const resourcePathKey = (path) => (isSyntheticPath(path) ? path : resolve(canonicalizePath(path)));
 
 /** A built-in extension (`builtin:<name>` paths take their code from it), as opposed to an inline factory. */
@@ -103,7 +106,10 @@ function sourceInfoOf(path, metadata) {
 }
 
 export class DefaultResourceLoader {
+  /** Whether a reload finished; the next one then loads extension files anew (pi's flag, which sub-agent hosts set). */
+  loaded = false;
   #cwd;
+  #eventBus;
   #agentDir;
   #settingsManager;
   #options;
@@ -131,6 +137,7 @@ export class DefaultResourceLoader {
     this.#cwd = resolvePath(options.cwd);
     this.#agentDir = resolvePath(options.agentDir);
     this.#settingsManager = options.settingsManager ?? SettingsManager.create(this.#cwd, this.#agentDir);
+    this.#eventBus = options.eventBus;
     const factories = options.extensionFactories ?? [];
     this.#extensionFactories = factories.filter((input) => !isBuiltinExtension(input));
     this.#builtinExtensions = factories.filter(isBuiltinExtension);
@@ -225,12 +232,12 @@ export class DefaultResourceLoader {
       preTrust = await this.loadProjectTrustExtensions();
       this.#settingsManager.setProjectTrusted(await options.resolveProjectTrust({ extensionsResult: preTrust }));
     }
+    const clearCache = this.loaded;
     await this.#settingsManager.reload();
     const discovered = this.#discover();
-    this.#assertNoExtensionsToLoad();
     const options_ = this.#options;
 
-    const extensionsResult = preTrust ? { ...this.#emptyExtensionSet(), runtime: preTrust.runtime } : this.#emptyExtensionSet();
+    const extensionsResult = preTrust ? { ...this.#emptyExtensionSet(), runtime: preTrust.runtime } : await this.#loadExtensionSet(clearCache);
     this.#extensionsResult = options_.extensionsOverride ? options_.extensionsOverride(extensionsResult) : extensionsResult;
 
     this.#metadataByPath = discovered.metadataByPath;
@@ -262,6 +269,7 @@ export class DefaultResourceLoader {
     const append = appendSources.map((source) => promptText(source, "append system prompt")).filter((text) => text !== undefined);
     this.#appendSystemPrompt = options_.appendSystemPromptOverride ? options_.appendSystemPromptOverride(append) : append;
     this.#appendSystemPromptSourcePaths = appendSources.filter((source) => existsSync(source)).map((source) => resolvePath(source));
+    this.loaded = true;
   }
 
   // pi's loader hands out an empty set with no warnings when nothing loads.
@@ -272,10 +280,43 @@ export class DefaultResourceLoader {
   #assertNoExtensionsToLoad() {
     const { additionalExtensionPaths } = this.#options;
     const inline = [...this.#extensionFactories, ...this.#builtinExtensions];
-    if (inline.length > 0) throw notImplemented("loading extension factories (extensions loaded by a resource loader)");
+    if (inline.length > 0) throw notImplemented("loading extension factories before the project is trusted");
     if (additionalExtensionPaths.length > 0) {
-      throw notImplemented(`loading extension paths (${additionalExtensionPaths.join(", ")}) as extensions of a resource loader`);
+      throw notImplemented(`loading extension paths (${additionalExtensionPaths.join(", ")}) before the project is trusted`);
     }
+  }
+
+  /**
+   * The extension files of additionalExtensionPaths, then the inline
+   * factories, loaded into a fresh extension runtime; a path that does not
+   * exist is an error of the set, as in pi.
+   */
+  async #loadExtensionSet(clearCache) {
+    const { additionalExtensionPaths, noExtensions } = this.#options;
+    if (this.#builtinExtensions.length > 0 && !noExtensions) throw notImplemented("loading built-in extensions");
+    if (this.#extensionFactories.length === 0 && additionalExtensionPaths.length === 0) return this.#emptyExtensionSet();
+    const remote = additionalExtensionPaths.filter((path) => !isLocalPath(path));
+    if (remote.length > 0) throw notImplemented(`loading extensions from package sources (${remote.join(", ")}) (pi's package manager)`);
+    const support = extensionSupport();
+    if (!support) throw notImplemented("loading extensions outside pihost's engine");
+    this.#eventBus ??= support.createEventBus();
+    const missing = [];
+    const paths = [];
+    for (const path of additionalExtensionPaths) {
+      const resolved = this.#resolveResourcePath(path);
+      if (existsSync(resolved)) paths.push(resolved);
+      else missing.push({ path: resolved, error: `Extension path does not exist: ${resolved}` });
+    }
+    const result = await support.loadResourceLoaderExtensions({
+      cwd: this.#cwd,
+      agentDir: this.#agentDir,
+      paths,
+      factories: this.#extensionFactories,
+      eventBus: this.#eventBus,
+      clearCache,
+    });
+    result.errors.push(...missing);
+    return result;
   }
 
   /**

@@ -1,0 +1,99 @@
+//! Sub-agents as a real published extension runs them: pi-subagents
+//! (installed by scripts/setup into benches/real-packages) starts a child
+//! session through pi's SDK with its own hook extensions (a resource loader's
+//! `extensionFactories`), binds them, prompts the child, and reads its answer.
+//! The child's model call goes to the host like any model call of an
+//! extension.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::*;
+
+/// What a model answers every call with: a plain text reply.
+fn reply(text: &str) -> Value {
+    json!({
+        "role": "assistant",
+        "content": [{ "type": "text", "text": text }],
+        "api": "anthropic-messages",
+        "provider": "anthropic",
+        "model": "claude-sonnet-4-5",
+        "usage": {
+            "input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2,
+            "cost": { "input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0 }
+        },
+        "stopReason": "stop",
+        "timestamp": 1
+    })
+}
+
+#[test]
+fn a_real_sub_agent_extension_runs_a_child_session_with_its_hook_extensions() {
+    let package = project_root().join("benches/real-packages/node_modules/pi-subagents");
+    assert!(package.is_dir(), "{} is missing: run scripts/setup", package.display());
+    let home = tempfile::tempdir().expect("temp dir");
+    let project = tempfile::tempdir().expect("temp dir");
+    let state = json!({
+        "model": { "provider": "anthropic", "id": "claude-sonnet-4-5" },
+        "session": {
+            "header": { "type": "session", "version": 3, "id": "parent-1", "timestamp": "2026-12-04T00:00:00.000Z", "cwd": project.path() },
+            "entries": []
+        }
+    });
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args([
+            "tool",
+            "subagent",
+            "--args",
+            r#"{"agent":"worker","task":"say hi","async":false}"#,
+            "-e",
+        ])
+        .arg(&package)
+        .arg("--cwd")
+        .arg(project.path())
+        .arg("--answer")
+        .arg(format!("model.complete={}", reply("hello from the child")))
+        .arg("--state")
+        .arg(state.to_string())
+        .env("HOME", home.path())
+        .env("TMPDIR", home.path())
+        .env("PI_CODING_AGENT_DIR", home.path().join("agent"))
+        .output()
+        .expect("pihost runs");
+    let (printed, _) = printed_json(&output);
+    assert!(printed.get("error").is_none(), "{printed:#}");
+
+    let run = &printed["result"]["details"]["results"][0];
+    assert_eq!(run["agent"], "worker", "{printed:#}");
+    assert_eq!(run["exitCode"], 0, "{printed:#}");
+    assert_eq!(run["finalOutput"], "hello from the child", "{printed:#}");
+    let text = printed["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("hello from the child"), "{text}");
+
+    // The child asked the host's model once, with what its hook extensions
+    // gave it: the supervisor tool one registers and the agent preamble
+    // another puts in the system prompt before the agent starts.
+    let calls: Vec<&Value> = printed["hostCalls"]
+        .as_array()
+        .expect("host calls")
+        .iter()
+        .filter(|call| call["method"] == "model.complete")
+        .collect();
+    assert_eq!(calls.len(), 1, "{printed:#}");
+    let messages = calls[0]["context"]["messages"].as_array().expect("messages");
+    let system = messages
+        .iter()
+        .find(|message| message["role"] == "system")
+        .expect("a system message");
+    let tools: Vec<&str> = system["toolsAdded"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    assert!(tools.contains(&"contact_supervisor"), "{tools:?}");
+    let preamble = system["sections"]["preamble"].as_str().unwrap_or_default();
+    assert!(preamble.starts_with("<active_agent name=\"worker\"/>"), "{preamble}");
+    let last = messages.last().expect("a prompt");
+    assert_eq!(last["content"][0]["text"], "Task: say hi", "{last:#}");
+}
