@@ -27,11 +27,12 @@ fn reply(text: &str) -> Value {
     })
 }
 
-#[test]
-fn a_real_sub_agent_extension_runs_a_child_session_with_its_hook_extensions() {
+/// Runs pi-subagents' `subagent` tool for the `worker` agent with `home` as
+/// HOME, TMPDIR and (its `agent` folder) pi's agent folder; every model call
+/// answers "hello from the child". Returns what `pihost tool` printed.
+fn run_worker(home: &std::path::Path) -> Value {
     let package = project_root().join("benches/real-packages/node_modules/pi-subagents");
     assert!(package.is_dir(), "{} is missing: run scripts/setup", package.display());
-    let home = tempfile::tempdir().expect("temp dir");
     let project = tempfile::tempdir().expect("temp dir");
     let state = json!({
         "model": { "provider": "anthropic", "id": "claude-sonnet-4-5" },
@@ -55,12 +56,19 @@ fn a_real_sub_agent_extension_runs_a_child_session_with_its_hook_extensions() {
         .arg(format!("model.complete={}", reply("hello from the child")))
         .arg("--state")
         .arg(state.to_string())
-        .env("HOME", home.path())
-        .env("TMPDIR", home.path())
-        .env("PI_CODING_AGENT_DIR", home.path().join("agent"))
+        .env("HOME", home)
+        .env("TMPDIR", home)
+        .env("PI_CODING_AGENT_DIR", home.join("agent"))
+        .env_remove("PI_OFFLINE")
         .output()
         .expect("pihost runs");
-    let (printed, _) = printed_json(&output);
+    printed_json(&output).0
+}
+
+#[test]
+fn a_real_sub_agent_extension_runs_a_child_session_with_its_hook_extensions() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let printed = run_worker(home.path());
     assert!(printed.get("error").is_none(), "{printed:#}");
 
     let run = &printed["result"]["details"]["results"][0];
@@ -96,4 +104,43 @@ fn a_real_sub_agent_extension_runs_a_child_session_with_its_hook_extensions() {
     assert!(preamble.starts_with("<active_agent name=\"worker\"/>"), "{preamble}");
     let last = messages.last().expect("a prompt");
     assert_eq!(last["content"][0]["text"], "Task: say hi", "{last:#}");
+}
+
+/// `pi install` puts packages in the settings. A child that loads none of
+/// the kinds packages bring needs them only installed, as pi would have
+/// them; one that is missing (pi would install it) fails the child with an
+/// error naming it, never a child quietly started without it.
+#[test]
+fn a_sub_agent_child_runs_beside_installed_settings_packages_and_names_a_missing_one() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let agent = home.path().join("agent");
+    let installed = agent.join("npm/node_modules/pi-subagents");
+    std::fs::create_dir_all(&installed).expect("package folder");
+    std::fs::write(
+        installed.join("package.json"),
+        r#"{ "name": "pi-subagents", "version": "1.0.0" }"#,
+    )
+    .expect("package.json");
+    std::fs::write(agent.join("settings.json"), r#"{ "packages": ["npm:pi-subagents"] }"#).expect("settings");
+    let printed = run_worker(home.path());
+    assert!(printed.get("error").is_none(), "{printed:#}");
+    assert_eq!(
+        printed["result"]["details"]["results"][0]["finalOutput"], "hello from the child",
+        "{printed:#}"
+    );
+
+    std::fs::write(
+        agent.join("settings.json"),
+        r#"{ "packages": ["npm:pi-subagents", "npm:pi-not-installed"] }"#,
+    )
+    .expect("settings");
+    let printed = run_worker(home.path());
+    let text = printed["result"]["content"][0]["text"].as_str().unwrap_or_default();
+    let error = printed["error"].as_str().unwrap_or_default();
+    let reported = format!("{text}\n{error}");
+    assert!(
+        reported.contains("installing the settings package npm:pi-not-installed, which is not installed in"),
+        "{printed:#}"
+    );
+    assert!(!reported.contains("hello from the child"), "{printed:#}");
 }

@@ -30,6 +30,21 @@ const REMOTE_SOURCE_PREFIXES = ["npm:", "git:", "github:", "http:", "https:", "s
 const notImplemented = (what) => new Error(`pihost: DefaultResourceLoader ${what} is not implemented yet`);
 
 const stripBom = (text) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+/** pi's PI_OFFLINE switch. */
+function isOfflineMode() {
+  const value = hostEnv().PI_OFFLINE;
+  return Boolean(value) && (value === "1" || ["true", "yes"].includes(value.toLowerCase()));
+}
+
+/** The version in an installed package's package.json, if it can be read. */
+function installedPackageVersion(packageRoot) {
+  try {
+    return JSON.parse(stripBom(readFileSync(join(packageRoot, "package.json"), "utf-8"))).version;
+  } catch {
+    return undefined;
+  }
+}
+
 const isLocalPath = (value) => !REMOTE_SOURCE_PREFIXES.some((prefix) => value.trim().startsWith(prefix));
 /** Extension paths that name no file: `<inline:name>`, `builtin:name`. */
 export const isSyntheticPath = (path) => path.startsWith(BUILTIN_PATH_PREFIX) || path.startsWith("<");
@@ -320,6 +335,40 @@ export class DefaultResourceLoader {
   }
 
   /**
+   * Settings packages (`pi install`'s). pi resolves them on every reload and
+   * installs the missing ones first. A loader that loads none of the kinds
+   * packages bring (a sub-agent's child, typically) uses nothing of theirs,
+   * so it needs only that none is missing: each npm package installed where
+   * pi installs it, at the exact version when one is given (local sources
+   * install nothing). Loading packages' resources, installing, version
+   * ranges and git sources are pi's package manager's, not built.
+   */
+  #checkSettingsPackages(globalSettings, projectSettings) {
+    const scoped = [
+      ...(projectSettings.packages ?? []).map((pkg) => ({ pkg, root: join(this.#cwd, CONFIG_DIR_NAME, "npm") })),
+      ...(globalSettings.packages ?? []).map((pkg) => ({ pkg, root: join(this.#agentDir, "npm") })),
+    ];
+    if (scoped.length === 0) return;
+    const { noExtensions, noSkills, noPromptTemplates, noThemes } = this.#options;
+    if (!(noExtensions && noSkills && noPromptTemplates && noThemes)) throw notImplemented("resolving settings packages (pi's package manager)");
+    // Offline, pi installs nothing and skips what is missing.
+    if (isOfflineMode()) return;
+    for (const { pkg, root } of scoped) {
+      const source = (typeof pkg === "string" ? pkg : pkg.source).trim();
+      if (/^git:|^(https?|ssh|git):\/\//i.test(source)) throw notImplemented(`checking the git package ${source} of settings (pi's package manager)`);
+      if (!source.startsWith("npm:")) continue;
+      const spec = source.slice("npm:".length).trim();
+      const [, name = spec, version] = spec.match(/^(@?[^@]+(?:\/[^@]+)?)(?:@(.+))?$/) ?? [];
+      const exact = version?.match(/^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/)?.[1];
+      if (version !== undefined && exact === undefined) throw notImplemented(`checking the version range of the settings package ${source} (pi's package manager)`);
+      const installed = installedPackageVersion(join(root, "node_modules", name));
+      if (installed === undefined || (exact !== undefined && installed !== exact)) {
+        throw notImplemented(`installing the settings package ${source}, which is not installed in ${root} (pi's package manager)`);
+      }
+    }
+  }
+
+  /**
    * What pi's package manager finds without packages: skills and prompt
    * templates from the resource directories, in pi's precedence (the
    * project's before the user's), with the metadata their source info is
@@ -331,9 +380,7 @@ export class DefaultResourceLoader {
   #discover() {
     const globalSettings = this.#settingsManager.getGlobalSettings();
     const projectSettings = this.#settingsManager.getProjectSettings();
-    if ((globalSettings.packages ?? []).length > 0 || (projectSettings.packages ?? []).length > 0) {
-      throw notImplemented("resolving settings packages (pi's package manager)");
-    }
+    this.#checkSettingsPackages(globalSettings, projectSettings);
     const { noExtensions, noSkills, noPromptTemplates, noThemes } = this.#options;
     const wanted = { extensions: !noExtensions, skills: !noSkills, prompts: !noPromptTemplates, themes: !noThemes };
     const trusted = this.#settingsManager.isProjectTrusted();

@@ -8,6 +8,7 @@ import * as piCodingAgent from "@earendil-works/pi-coding-agent";
 
 const PROVIDER = "child-hooks-faux";
 const CHILD_EXTENSION = new URL("./child/child-extension.ts", import.meta.url).pathname;
+const AGENT_DIR = new URL("./agent", import.meta.url).pathname;
 
 const baseName = (path: string) => (path.startsWith("<") ? path : path.split("/").pop());
 
@@ -93,10 +94,14 @@ export default function (pi: any) {
         fauxAssistantMessage([fauxToolCall("child_lookup", { key: "notes" }, { id: "call-2" })], { stopReason: "toolUse" }),
         fauxAssistantMessage(`done: ${params.task}`),
       ]);
-      const settingsManager = piCodingAgent.SettingsManager.inMemory();
+      // Packages `pi install` put in the settings, installed in the agent folder: a child that
+      // loads none of the kinds packages bring only needs them installed.
+      const settingsManager = piCodingAgent.SettingsManager.inMemory({
+        packages: ["npm:child-pkg", "npm:child-pkg-pinned@1.2.0", { source: "./local-pkg", skills: [] }],
+      });
       const loader = new piCodingAgent.DefaultResourceLoader({
         cwd,
-        agentDir: piCodingAgent.getAgentDir(),
+        agentDir: AGENT_DIR,
         settingsManager,
         noExtensions: true,
         noSkills: true,
@@ -154,6 +159,7 @@ export default function (pi: any) {
       const details = {
         extensions: loaded.extensions.map((extension: any) => baseName(extension.path)),
         errors: loaded.errors.map((error: any) => ({ path: baseName(error.path), error: error.error })),
+        warnings: loaded.warnings ?? [],
         activeTools,
         skills,
         log,
