@@ -41,12 +41,22 @@ fn main() {
         let context = json!({ "type": "context", "messages": messages });
         let no_handlers = json!({ "type": "turn_start", "turnIndex": 0 });
         let args = json!({ "text": "hi" });
-        let results = json!({
-            "tool_call_10_handlers": time!(20000, engine.emit(&tool_call)),
-            "context_200_messages_5_handlers": time!(2000, engine.emit(&context)),
-            "no_handlers": time!(20000, engine.emit(&no_handlers)),
-            "execute_tool": time!(20000, engine.execute_tool("echo_1", "1", &args, None)),
-        });
-        println!("{results}");
+        // CASES=name,… times only those (to profile one case); all by default.
+        let wanted = std::env::var("CASES").ok();
+        let wanted = |case: &str| wanted.as_deref().is_none_or(|list| list.split(',').any(|name| name == case));
+        let mut results = serde_json::Map::new();
+        if wanted("tool_call_10_handlers") {
+            results.insert("tool_call_10_handlers".into(), json!(time!(20000, engine.emit(&tool_call))));
+        }
+        if wanted("context_200_messages_5_handlers") {
+            results.insert("context_200_messages_5_handlers".into(), json!(time!(2000, engine.emit(&context))));
+        }
+        if wanted("no_handlers") {
+            results.insert("no_handlers".into(), json!(time!(20000, engine.emit(&no_handlers))));
+        }
+        if wanted("execute_tool") {
+            results.insert("execute_tool".into(), json!(time!(20000, engine.execute_tool("echo_1", "1", &args, None))));
+        }
+        println!("{}", serde_json::Value::Object(results));
     });
 }
