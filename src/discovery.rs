@@ -100,25 +100,44 @@ enum UrlPolicy {
 /// [`try_discover`] to get pi's failure.
 pub fn discover(options: &DiscoveryOptions) -> Vec<DiscoveredExtension> {
     // Lenient resolution cannot fail, so the fallback is never taken.
-    discover_impl(options, &home_dir(), UrlPolicy::Lenient, Scan::DefaultFolders).unwrap_or_default()
+    discover_impl(options, &home_dir(), UrlPolicy::Lenient, ScanFolders::BOTH).unwrap_or_default()
 }
 
 /// Like [`discover`], but fails wherever pi's discovery would throw.
 pub fn try_discover(options: &DiscoveryOptions) -> Result<Vec<DiscoveredExtension>, DiscoveryError> {
-    discover_impl(options, &home_dir(), UrlPolicy::Strict, Scan::DefaultFolders)
+    discover_impl(options, &home_dir(), UrlPolicy::Strict, ScanFolders::BOTH)
 }
 
-/// Like [`try_discover`], but only the configured paths: what pi's resource
-/// loader loads with `noExtensions` (its `additionalExtensionPaths`).
-pub fn try_discover_configured(options: &DiscoveryOptions) -> Result<Vec<DiscoveredExtension>, DiscoveryError> {
-    discover_impl(options, &home_dir(), UrlPolicy::Strict, Scan::ConfiguredOnly)
+/// Like [`try_discover`], scanning only the folders `scan` names before the
+/// configured paths: a resource loader leaves out the project's folder of
+/// an untrusted project, and both under `noExtensions`.
+pub fn try_discover_scanning(
+    options: &DiscoveryOptions,
+    scan: ScanFolders,
+) -> Result<Vec<DiscoveredExtension>, DiscoveryError> {
+    discover_impl(options, &home_dir(), UrlPolicy::Strict, scan)
 }
 
-/// Whether discovery scans the project's and the agent's extension folders.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Scan {
-    DefaultFolders,
-    ConfiguredOnly,
+/// Which default extension folders discovery scans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanFolders {
+    /// `<cwd>/<config dir>/extensions`.
+    pub project: bool,
+    /// `<agent dir>/extensions`.
+    pub agent: bool,
+}
+
+impl ScanFolders {
+    /// Both folders, as pi's discovery scans them.
+    pub const BOTH: Self = Self {
+        project: true,
+        agent: true,
+    };
+    /// Neither: only the configured paths.
+    pub const NONE: Self = Self {
+        project: false,
+        agent: false,
+    };
 }
 
 /// pi's `resolvePath(input, base, { normalizeUnicodeSpaces: true })`.
@@ -206,7 +225,7 @@ fn discover_impl(
     options: &DiscoveryOptions,
     home: &Path,
     policy: UrlPolicy,
-    scan: Scan,
+    scan: ScanFolders,
 ) -> Result<Vec<DiscoveredExtension>, DiscoveryError> {
     let home = lossy(home);
     // pi resolves both directories against the process cwd, not the cwd option.
@@ -215,8 +234,10 @@ fn discover_impl(
     let agent_dir = resolve_with(&lossy(&options.agent_dir), &process_dir, &home, false, policy)?;
 
     let mut found = Dedup::default();
-    if scan == Scan::DefaultFolders {
+    if scan.project {
         found.extend(scan_dir(&posix_join(&[&cwd, &options.config_dir_name, "extensions"])));
+    }
+    if scan.agent {
         found.extend(scan_dir(&posix_join(&[&agent_dir, "extensions"])));
     }
     for configured in &options.configured_paths {
@@ -692,8 +713,7 @@ mod tests {
 
         fn discover(&self, options: &DiscoveryOptions) -> Vec<String> {
             paths_of(
-                &discover_impl(options, &self.path("home"), UrlPolicy::Lenient, Scan::DefaultFolders)
-                    .unwrap_or_default(),
+                &discover_impl(options, &self.path("home"), UrlPolicy::Lenient, ScanFolders::BOTH).unwrap_or_default(),
             )
         }
     }
@@ -1257,13 +1277,8 @@ mod tests {
     fn resolved_path_and_serialization() -> io::Result<()> {
         let t = Tree::new()?;
         t.file("proj/.pi/extensions/a.ts")?;
-        let found = discover_impl(
-            &t.options(&[]),
-            &t.path("home"),
-            UrlPolicy::Strict,
-            Scan::DefaultFolders,
-        )
-        .unwrap_or_default();
+        let found =
+            discover_impl(&t.options(&[]), &t.path("home"), UrlPolicy::Strict, ScanFolders::BOTH).unwrap_or_default();
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].resolved_path, t.path("proj/.pi/extensions/a.ts"));
         let json = serde_json::to_value(&found[0]).map_err(io::Error::other)?;
@@ -1272,16 +1287,25 @@ mod tests {
     }
 
     #[test]
-    fn configured_only_discovery_skips_the_project_and_agent_folders() -> io::Result<()> {
+    fn discovery_scans_only_the_default_folders_it_is_asked_to() -> io::Result<()> {
         let t = Tree::new()?;
         t.file("proj/.pi/extensions/project.ts")?;
         t.file("agent/extensions/user.ts")?;
         t.file("proj/extra.ts")?;
         let options = t.options(&["extra.ts"]);
         let configured =
-            discover_impl(&options, &t.path("home"), UrlPolicy::Strict, Scan::ConfiguredOnly).unwrap_or_default();
+            discover_impl(&options, &t.path("home"), UrlPolicy::Strict, ScanFolders::NONE).unwrap_or_default();
         assert_eq!(paths_of(&configured), [t.s("proj/extra.ts")]);
         assert_eq!(t.discover(&options).len(), 3);
+        let agent_only = ScanFolders {
+            project: false,
+            agent: true,
+        };
+        let found = discover_impl(&options, &t.path("home"), UrlPolicy::Strict, agent_only).unwrap_or_default();
+        assert_eq!(
+            paths_of(&found),
+            [t.s("agent/extensions/user.ts"), t.s("proj/extra.ts")]
+        );
         Ok(())
     }
 
@@ -1289,7 +1313,7 @@ mod tests {
     fn d5_strict_discovery_fails_like_pi_on_bad_file_url() -> io::Result<()> {
         let t = Tree::new()?;
         let options = t.options(&["file://example.com/x.ts"]);
-        assert!(discover_impl(&options, &t.path("home"), UrlPolicy::Strict, Scan::DefaultFolders).is_err());
+        assert!(discover_impl(&options, &t.path("home"), UrlPolicy::Strict, ScanFolders::BOTH).is_err());
         assert_eq!(t.discover(&options), [t.s("proj/file:/example.com/x.ts")]);
         Ok(())
     }

@@ -111,11 +111,12 @@ pub struct DiscoveredEntry {
 }
 
 /// pi's discovery for `discoverAndLoadExtensions(configuredPaths, cwd,
-/// agentDir)`: the entry points, in order, as the loader needs them; without
-/// `scan_default_folders` only the configured paths (a resource loader's
-/// `additionalExtensionPaths` under `noExtensions`). Where pi throws (a
-/// malformed `file://` URL) this throws; in a runtime that restricts
-/// anything, each folder discovery reads must be readable.
+/// agentDir)`: the entry points, in order, as the loader needs them. A
+/// resource loader scans only some of the default folders (`scan_project`,
+/// `scan_agent`: none under `noExtensions`, not the project's when it is not
+/// trusted). Where pi throws (a malformed `file://` URL) this throws; in a
+/// runtime that restricts anything, each folder discovery reads must be
+/// readable.
 #[op2]
 #[serde]
 pub fn op_pihost_discover_extensions(
@@ -123,9 +124,14 @@ pub fn op_pihost_discover_extensions(
     #[serde] configured_paths: Vec<String>,
     #[string] cwd: &str,
     #[string] agent_dir: &str,
-    scan_default_folders: bool,
+    scan_project: bool,
+    scan_agent: bool,
 ) -> Result<Vec<DiscoveredEntry>, JsErrorBox> {
-    use crate::discovery::{DEFAULT_CONFIG_DIR_NAME, DiscoveryOptions};
+    use crate::discovery::{DEFAULT_CONFIG_DIR_NAME, DiscoveryOptions, ScanFolders};
+    let scan = ScanFolders {
+        project: scan_project,
+        agent: scan_agent,
+    };
     let options = DiscoveryOptions {
         cwd: cwd.into(),
         agent_dir: agent_dir.into(),
@@ -134,11 +140,14 @@ pub fn op_pihost_discover_extensions(
     };
     if let Some(restrictions) = state.borrow::<crate::permissions::PermissionSlot>().get() {
         let scanned = [
-            options.cwd.join(&options.config_dir_name).join("extensions"),
-            options.agent_dir.join("extensions"),
+            (
+                scan.project,
+                options.cwd.join(&options.config_dir_name).join("extensions"),
+            ),
+            (scan.agent, options.agent_dir.join("extensions")),
         ]
         .into_iter()
-        .filter(|_| scan_default_folders);
+        .filter_map(|(scanned, folder)| scanned.then_some(folder));
         let configured = options
             .configured_paths
             .iter()
@@ -147,12 +156,8 @@ pub fn op_pihost_discover_extensions(
             crate::permissions::check_read(&restrictions.container, &folder, "discoverAndLoadExtensions")?;
         }
     }
-    let found = if scan_default_folders {
-        crate::discovery::try_discover(&options)
-    } else {
-        crate::discovery::try_discover_configured(&options)
-    };
-    let found = found.map_err(|error| JsErrorBox::type_error(error.to_string()))?;
+    let found = crate::discovery::try_discover_scanning(&options, scan)
+        .map_err(|error| JsErrorBox::type_error(error.to_string()))?;
     Ok(found
         .into_iter()
         .map(|entry| DiscoveredEntry {

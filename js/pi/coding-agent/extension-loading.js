@@ -13,7 +13,7 @@ import { resolvePath } from "./paths.js";
 
 export async function discoverAndLoadExtensions(configuredPaths, cwd, agentDir = getAgentDir(), eventBus) {
   const resolvedCwd = resolvePath(cwd);
-  const entries = ops.op_pihost_discover_extensions([...configuredPaths], resolvedCwd, resolvePath(agentDir), true);
+  const entries = ops.op_pihost_discover_extensions([...configuredPaths], resolvedCwd, resolvePath(agentDir), true, true);
   const runtime = createExtensionRuntime();
   const { extensions, errors } = await loadExtensions(entries, {
     cwd: resolvedCwd,
@@ -26,15 +26,20 @@ export async function discoverAndLoadExtensions(configuredPaths, cwd, agentDir =
 /**
  * What pi's DefaultResourceLoader loads as a session's extensions: the
  * extension files at `paths` (its additionalExtensionPaths, discovered as
- * pi's package manager resolves local paths), then `factories` (its
+ * pi's package manager resolves local paths), those of the default folders
+ * `scan` names (`{ project, agent }`), then `factories` (its
  * extensionFactories) as `<inline:name>` extensions, or `<inline:N>` for a
  * bare function. A factory that throws is an error of the set, as in pi.
  * Factories of files are cached per process as pi caches them; `clearCache`
  * forgets them first (pi's loader does so on every reload after the first).
  */
-export async function loadResourceLoaderExtensions({ cwd, agentDir, paths, factories, eventBus, clearCache }) {
+export async function loadResourceLoaderExtensions({ cwd, agentDir, paths, scan, factories, eventBus, clearCache }) {
   if (clearCache) clearExtensionCache();
-  const entries = ops.op_pihost_discover_extensions([...paths], cwd, agentDir, false);
+  // pi's order: the given paths first, then what the project's and the agent's folders hold.
+  const given = ops.op_pihost_discover_extensions([...paths], cwd, agentDir, false, false);
+  const found = ops.op_pihost_discover_extensions([], cwd, agentDir, scan.project, scan.agent);
+  const seen = new Set(given.map((entry) => entry.resolvedPath));
+  const entries = [...given, ...found.filter((entry) => !seen.has(entry.resolvedPath))];
   const runtime = createExtensionRuntime();
   const { extensions, errors } = await loadExtensions(entries, { cwd, eventBus, runtime, useCache: true });
   for (const [index, input] of factories.entries()) {

@@ -3,12 +3,12 @@
 // what needs no other machinery: skills and prompt templates from explicit
 // paths, settings entries and the resource directories pi discovers them
 // in, context files, SYSTEM.md / APPEND_SYSTEM.md, the overrides, and the
-// extensions of inline factories and local extension paths, loaded by the
-// runtime's own loader (extension-support.js). What needs more of pi's
-// package manager (settings packages, selection patterns, remote sources,
-// built-in extensions), extension files discovered in the resource
-// directories, or loading themes throws pihost's not-implemented error
-// naming it, instead of quietly loading less than pi would.
+// extensions of inline factories, local extension paths and the resource
+// directories, loaded by the runtime's own loader (extension-support.js).
+// What needs more of pi's package manager (settings packages' resources,
+// selection patterns, remote sources, built-in extensions) or loading themes
+// throws pihost's not-implemented error naming it, instead of quietly
+// loading less than pi would.
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve, sep } from "node:path";
@@ -252,8 +252,11 @@ export class DefaultResourceLoader {
     const discovered = this.#discover();
     const options_ = this.#options;
 
-    const extensionsResult = preTrust ? { ...this.#emptyExtensionSet(), runtime: preTrust.runtime } : await this.#loadExtensionSet(clearCache);
+    const { extensionFolders } = discovered;
+    if (preTrust && (extensionFolders.project || extensionFolders.agent)) throw notImplemented("loading the extension folders' files after a project trust decision");
+    const extensionsResult = preTrust ? { ...this.#emptyExtensionSet(), runtime: preTrust.runtime } : await this.#loadExtensionSet(clearCache, extensionFolders);
     this.#extensionsResult = options_.extensionsOverride ? options_.extensionsOverride(extensionsResult) : extensionsResult;
+    this.#applyExtensionSourceInfo(this.#extensionsResult.extensions, extensionFolders, discovered.metadataByPath);
 
     this.#metadataByPath = discovered.metadataByPath;
     this.#extensionSourceInfos = { skills: new Map(), prompts: new Map(), themes: new Map() };
@@ -302,14 +305,16 @@ export class DefaultResourceLoader {
   }
 
   /**
-   * The extension files of additionalExtensionPaths, then the inline
-   * factories, loaded into a fresh extension runtime; a path that does not
-   * exist is an error of the set, as in pi.
+   * The extension files of additionalExtensionPaths, those the resource
+   * folders `folders` names hold, then the inline factories, loaded into a
+   * fresh extension runtime; a path that does not exist is an error of the
+   * set, as in pi.
    */
-  async #loadExtensionSet(clearCache) {
+  async #loadExtensionSet(clearCache, folders) {
     const { additionalExtensionPaths, noExtensions } = this.#options;
     if (this.#builtinExtensions.length > 0 && !noExtensions) throw notImplemented("loading built-in extensions");
-    if (this.#extensionFactories.length === 0 && additionalExtensionPaths.length === 0) return this.#emptyExtensionSet();
+    const nothing = this.#extensionFactories.length === 0 && additionalExtensionPaths.length === 0 && !folders.project && !folders.agent;
+    if (nothing) return this.#emptyExtensionSet();
     const remote = additionalExtensionPaths.filter((path) => !isLocalPath(path));
     if (remote.length > 0) throw notImplemented(`loading extensions from package sources (${remote.join(", ")}) (pi's package manager)`);
     const support = extensionSupport();
@@ -326,6 +331,7 @@ export class DefaultResourceLoader {
       cwd: this.#cwd,
       agentDir: this.#agentDir,
       paths,
+      scan: folders,
       factories: this.#extensionFactories,
       eventBus: this.#eventBus,
       clearCache,
@@ -372,10 +378,10 @@ export class DefaultResourceLoader {
    * What pi's package manager finds without packages: skills and prompt
    * templates from the resource directories, in pi's precedence (the
    * project's before the user's), with the metadata their source info is
-   * made from. Settings packages, settings resource entries (paths and
-   * override patterns) and non-empty extension or theme directories need
-   * machinery pihost does not have; a kind that is disabled (noThemes, …)
-   * is not looked for.
+   * made from, and which extension directories hold extension files.
+   * Settings packages, settings resource entries (paths and override
+   * patterns) and non-empty theme directories need machinery pihost does not
+   * have; a kind that is disabled (noThemes, …) is not looked for.
    */
   #discover() {
     const globalSettings = this.#settingsManager.getGlobalSettings();
@@ -385,6 +391,7 @@ export class DefaultResourceLoader {
     const wanted = { extensions: !noExtensions, skills: !noSkills, prompts: !noPromptTemplates, themes: !noThemes };
     const trusted = this.#settingsManager.isProjectTrusted();
     const projectBase = join(this.#cwd, CONFIG_DIR_NAME);
+    let extensionFolders = { project: false, agent: false };
     for (const type of RESOURCE_TYPES) {
       const entries = [...(globalSettings[type] ?? []), ...(projectSettings[type] ?? [])];
       if (!wanted[type]) continue;
@@ -392,6 +399,11 @@ export class DefaultResourceLoader {
       if (entries.some(isPattern)) throw notImplemented(`selecting ${type} by the patterns of settings (${entries.filter(isPattern).join(", ")})`);
       if (type !== "extensions" && type !== "themes") continue;
       if (entries.length > 0) throw notImplemented(`loading the ${type} of settings (${entries.join(", ")})`);
+      if (type === "extensions") {
+        // The extension files there load with the others (#loadExtensionSet); the project's only when it is trusted.
+        extensionFolders = { project: trusted && hasEntries(join(projectBase, type)), agent: hasEntries(join(this.#agentDir, type)) };
+        continue;
+      }
       const found = [join(this.#agentDir, type), ...(trusted ? [join(projectBase, type)] : [])].find(hasEntries);
       if (found) throw notImplemented(`loading ${type} discovered in ${found}`);
     }
@@ -442,7 +454,7 @@ export class DefaultResourceLoader {
           return path;
         });
     }
-    return { skills: resolved.skills, prompts: resolved.prompts, metadataByPath };
+    return { skills: resolved.skills, prompts: resolved.prompts, metadataByPath, extensionFolders };
   }
 
   /**
@@ -457,13 +469,41 @@ export class DefaultResourceLoader {
     for (const [sourcePath, sourceInfo] of this.#extensionSourceInfos[type]) {
       if (isPathWithin(sourcePath, normalized)) return { ...sourceInfo, path: resourcePath };
     }
-    const metadataByPath = this.#metadataByPath;
+    return this.#sourceInfoFromMetadata(resourcePath, this.#metadataByPath);
+  }
+
+  /** The source info of `metadataByPath`'s entry for the path, else for an enclosing path. */
+  #sourceInfoFromMetadata(resourcePath, metadataByPath) {
+    if (isSyntheticPath(resourcePath)) return this.#defaultSourceInfo(resourcePath);
+    const normalized = resolve(resourcePath);
     const exact = metadataByPath.get(normalized) ?? metadataByPath.get(resourcePath);
     if (exact) return sourceInfoOf(resourcePath, exact);
     for (const [sourcePath, metadata] of metadataByPath) {
       if (isPathWithin(sourcePath, normalized)) return sourceInfoOf(resourcePath, metadata);
     }
     return undefined;
+  }
+
+  /**
+   * Each extension, and what it registered, gets the source info of where
+   * it came from: the resource folders (`auto`), a path given to the loader
+   * (`cli`, temporary), an inline factory.
+   */
+  #applyExtensionSourceInfo(extensions, folders, discoveredMetadata) {
+    const metadataByPath = new Map();
+    const auto = (scope, baseDir) => ({ source: "auto", scope, origin: "top-level", baseDir });
+    if (folders.project) metadataByPath.set(join(this.#cwd, CONFIG_DIR_NAME, "extensions"), auto("project", join(this.#cwd, CONFIG_DIR_NAME)));
+    if (folders.agent) metadataByPath.set(join(this.#agentDir, "extensions"), auto("user", this.#agentDir));
+    for (const path of this.#options.additionalExtensionPaths) {
+      const resolved = this.#resolveResourcePath(path);
+      if (!metadataByPath.has(resolved)) metadataByPath.set(resolved, { source: "cli", scope: "temporary", origin: "top-level" });
+    }
+    for (const [path, metadata] of discoveredMetadata) if (!metadataByPath.has(path)) metadataByPath.set(path, metadata);
+    for (const extension of extensions) {
+      extension.sourceInfo = this.#sourceInfoFromMetadata(extension.path, metadataByPath) ?? this.#defaultSourceInfo(extension.path);
+      for (const command of extension.commands.values()) command.sourceInfo = extension.sourceInfo;
+      for (const tool of extension.tools.values()) tool.sourceInfo = extension.sourceInfo;
+    }
   }
 
   #discoverPromptFile(name) {
