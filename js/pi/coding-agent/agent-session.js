@@ -206,13 +206,6 @@ export class AgentSession {
     this.#applyExtensionBindings(runner);
     this.agent.beforeToolCall = (context) => this.#beforeToolCall(context);
     this.agent.afterToolCall = (context) => this.#afterToolCall(context);
-    this.agent.transformContext = (messages) => this.#runner.emitContext(messages);
-    this.agent.onPayload = (payload) =>
-      this.#runner.hasHandlers("before_provider_request") ? this.#runner.emitBeforeProviderRequest(payload) : payload;
-    this.agent.onResponse = async (response) => {
-      if (!this.#runner.hasHandlers("after_provider_response")) return;
-      await this.#runner.emit({ type: "after_provider_response", status: response.status, headers: response.headers });
-    };
     this.#installTurnEndBoundary();
   }
 

@@ -129,6 +129,9 @@ export async function createAgentSession(options = {}) {
   const initialActiveToolNames = (selectedToolNames ?? defaultToolNames).filter((name) => !isExcluded?.(name));
 
   const retrySettings = settingsManager.getProviderRetrySettings();
+  // The session's extensions see each request's context, payload and response (its runner, once it exists).
+  let session;
+  const runner = () => session?.extensionRunner;
   const agent = new Agent({
     initialState: { systemPrompt: "", model, thinkingLevel, tools: [], messages: existing.messages },
     convertToLlm: convertToLlmBlockingImages(settingsManager),
@@ -138,6 +141,12 @@ export async function createAgentSession(options = {}) {
         maxRetries: streamOptions?.maxRetries ?? retrySettings.maxRetries,
         maxRetryDelayMs: streamOptions?.maxRetryDelayMs ?? retrySettings.maxRetryDelayMs,
       }),
+    transformContext: async (messages) => (runner()?.emitContext ? runner().emitContext(messages) : messages),
+    onPayload: async (payload) => (runner()?.hasHandlers("before_provider_request") ? runner().emitBeforeProviderRequest(payload) : payload),
+    onResponse: async (response) => {
+      if (!runner()?.hasHandlers("after_provider_response")) return;
+      await runner().emit({ type: "after_provider_response", status: response.status, headers: response.headers });
+    },
     sessionId: sessionManager.getSessionId(),
     steeringMode: settingsManager.getSteeringMode(),
     followUpMode: settingsManager.getFollowUpMode(),
@@ -154,7 +163,7 @@ export async function createAgentSession(options = {}) {
     sessionManager.appendThinkingLevelChange(thinkingLevel);
   }
 
-  const session = new AgentSession({
+  session = new AgentSession({
     agent,
     sessionManager,
     settingsManager,

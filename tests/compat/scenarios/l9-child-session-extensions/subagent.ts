@@ -69,6 +69,10 @@ export default function (pi: any) {
           return { message: { customType: "child-note", content: "remember the notes", display: false } };
         });
         child.on("agent_start", () => log.push("agent_start"));
+        child.on("after_provider_response", (event: any) => log.push(`after_provider_response ${event.status}`));
+        child.on("before_provider_request", () => {
+          log.push("before_provider_request");
+        });
         child.on("turn_start", (event: any) => log.push(`turn_start ${event.turnIndex}`));
         child.on("context", (event: any) => {
           log.push(`context ${event.messages.map((message: any) => message.role).join(",")}`);
