@@ -144,3 +144,48 @@ fn a_sub_agent_child_runs_beside_installed_settings_packages_and_names_a_missing
     );
     assert!(!reported.contains("hello from the child"), "{printed:#}");
 }
+
+/// A child session's extension that never returns from its factory is
+/// stopped by the CPU limit and named in the child's load errors; the
+/// child's other extensions load and the parent's tool goes on.
+#[test]
+fn a_child_extension_that_spins_is_stopped_and_named_while_the_others_load() {
+    let project = tempfile::tempdir().expect("temp dir");
+    let extension = project.path().join("spawner.ts");
+    std::fs::write(
+        &extension,
+        r#"import * as sdk from "@earendil-works/pi-coding-agent";
+export default function (pi: any) {
+  pi.registerTool({ name: "spawn", label: "spawn", description: "loads a child's extensions", parameters: { type: "object", properties: {} }, async execute() {
+    const loader = new sdk.DefaultResourceLoader({
+      cwd: process.cwd(), agentDir: process.cwd(), settingsManager: sdk.SettingsManager.inMemory(),
+      noExtensions: true, noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
+      extensionFactories: [
+        { name: "spin", factory: () => { for (;;) {} } },
+        { name: "fine", factory: (child: any) => child.on("agent_start", () => {}) },
+      ],
+    });
+    await loader.reload();
+    const { extensions, errors } = loader.getExtensions();
+    return { content: [{ type: "text", text: "loaded" }], details: { loaded: extensions.map((e: any) => e.path), errors } };
+  } });
+}
+"#,
+    )
+    .expect("extension");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["tool", "spawn", "--cpu-limit-ms", "500", "-e"])
+        .arg(&extension)
+        .arg("--cwd")
+        .arg(project.path())
+        .current_dir(project.path())
+        .output()
+        .expect("pihost runs");
+    let (printed, _) = printed_json(&output);
+    assert!(printed.get("error").is_none(), "{printed:#}");
+    let details = &printed["result"]["details"];
+    assert_eq!(details["loaded"], json!(["<inline:fine>"]), "{printed:#}");
+    assert_eq!(details["errors"][0]["path"], "<inline:spin>", "{printed:#}");
+    let error = details["errors"][0]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("did not return within 500 ms while loading"), "{error}");
+}
