@@ -189,3 +189,61 @@ export default function (pi: any) {
     let error = details["errors"][0]["error"].as_str().unwrap_or_default();
     assert!(error.contains("did not return within 500 ms while loading"), "{error}");
 }
+
+/// A child session's handler that spins while the child runs is stopped,
+/// reported to the session's error listener with its extension's name, and
+/// the child's run still ends with the model's answer.
+#[test]
+fn a_child_handler_that_spins_is_stopped_and_reported_while_the_child_runs_on() {
+    let project = tempfile::tempdir().expect("temp dir");
+    let extension = project.path().join("delegate.ts");
+    std::fs::write(
+        &extension,
+        r#"import { createProvider, fauxAssistantMessage, registerFauxProvider, stream, streamSimple } from "@earendil-works/pi-ai";
+import * as sdk from "@earendil-works/pi-coding-agent";
+export default function (pi: any) {
+  const faux = registerFauxProvider({ api: "spin-faux-api", provider: "spin-faux", models: [{ id: "m", reasoning: false }] });
+  pi.registerTool({ name: "delegate", label: "delegate", description: "runs a child", parameters: { type: "object", properties: {} }, async execute() {
+    const runtime = await sdk.ModelRuntime.create();
+    runtime.registerNativeProvider(createProvider({ id: "spin-faux", name: "Spin", auth: { apiKey: { name: "k", resolve: async () => ({ auth: { apiKey: "k" } }) } }, models: faux.models, api: { stream, streamSimple } }));
+    await runtime.refresh({ allowNetwork: false });
+    faux.setResponses([fauxAssistantMessage("child done")]);
+    const settingsManager = sdk.SettingsManager.inMemory();
+    const loader = new sdk.DefaultResourceLoader({
+      cwd: process.cwd(), agentDir: process.cwd(), settingsManager,
+      noExtensions: true, noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
+      extensionFactories: [{ name: "spinner", factory: (child: any) => child.on("context", () => { for (;;) {} }) }],
+    });
+    await loader.reload();
+    const { session } = await sdk.createAgentSession({
+      cwd: process.cwd(), modelRuntime: runtime, model: runtime.getModel("spin-faux", "m"), tools: [],
+      resourceLoader: loader, sessionManager: sdk.SessionManager.inMemory(process.cwd()), settingsManager,
+    });
+    const reported: string[] = [];
+    await session.bindExtensions({ mode: "print", onError: (error: any) => reported.push(`${error.extensionPath} ${error.event}: ${error.error}`) });
+    await session.prompt("go");
+    const answer = session.getLastAssistantText();
+    session.dispose();
+    return { content: [{ type: "text", text: answer ?? "" }], details: { reported } };
+  } });
+}
+"#,
+    )
+    .expect("extension");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["tool", "delegate", "--cpu-limit-ms", "500", "-e"])
+        .arg(&extension)
+        .arg("--cwd")
+        .arg(project.path())
+        .current_dir(project.path())
+        .output()
+        .expect("pihost runs");
+    let (printed, _) = printed_json(&output);
+    assert!(printed.get("error").is_none(), "{printed:#}");
+    assert_eq!(printed["result"]["content"][0]["text"], "child done", "{printed:#}");
+    let reported = printed["result"]["details"]["reported"].as_array().expect("reported");
+    assert_eq!(reported.len(), 1, "{printed:#}");
+    let line = reported[0].as_str().unwrap_or_default();
+    assert!(line.starts_with("<inline:spinner> context: "), "{line}");
+    assert!(line.contains("did not return within 500 ms"), "{line}");
+}
