@@ -145,6 +145,20 @@ fn a_sub_agent_child_runs_beside_installed_settings_packages_and_names_a_missing
     assert!(!reported.contains("hello from the child"), "{printed:#}");
 }
 
+/// Runs `tool` of the extension file at `extension` in `project` with a
+/// 500 ms CPU limit; returns what `pihost tool` printed.
+fn run_with_a_short_cpu_limit(project: &std::path::Path, extension: &std::path::Path, tool: &str) -> Value {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args(["tool", tool, "--cpu-limit-ms", "500", "-e"])
+        .arg(extension)
+        .arg("--cwd")
+        .arg(project)
+        .current_dir(project)
+        .output()
+        .expect("pihost runs");
+    printed_json(&output).0
+}
+
 /// A child session's extension that never returns from its factory is
 /// stopped by the CPU limit and named in the child's load errors; the
 /// child's other extensions load and the parent's tool goes on.
@@ -173,15 +187,7 @@ export default function (pi: any) {
 "#,
     )
     .expect("extension");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pihost"))
-        .args(["tool", "spawn", "--cpu-limit-ms", "500", "-e"])
-        .arg(&extension)
-        .arg("--cwd")
-        .arg(project.path())
-        .current_dir(project.path())
-        .output()
-        .expect("pihost runs");
-    let (printed, _) = printed_json(&output);
+    let printed = run_with_a_short_cpu_limit(project.path(), &extension, "spawn");
     assert!(printed.get("error").is_none(), "{printed:#}");
     let details = &printed["result"]["details"];
     assert_eq!(details["loaded"], json!(["<inline:fine>"]), "{printed:#}");
@@ -230,15 +236,7 @@ export default function (pi: any) {
 "#,
     )
     .expect("extension");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_pihost"))
-        .args(["tool", "delegate", "--cpu-limit-ms", "500", "-e"])
-        .arg(&extension)
-        .arg("--cwd")
-        .arg(project.path())
-        .current_dir(project.path())
-        .output()
-        .expect("pihost runs");
-    let (printed, _) = printed_json(&output);
+    let printed = run_with_a_short_cpu_limit(project.path(), &extension, "delegate");
     assert!(printed.get("error").is_none(), "{printed:#}");
     assert_eq!(printed["result"]["content"][0]["text"], "child done", "{printed:#}");
     let reported = printed["result"]["details"]["reported"].as_array().expect("reported");

@@ -211,6 +211,11 @@ export class AgentSession {
 
   /** The session's actions, as extensions reach them through pi's API and contexts. */
   #bindExtensionCore(runner) {
+    // A provider change goes to the model runtime; the session's model follows it.
+    const followedByModelRefresh = (method) => (...args) => {
+      this.#modelRuntime[method](...args);
+      this.#refreshCurrentModel();
+    };
     const reportFailure = (event) => (error) =>
       runner.emitError({ extensionPath: "<runtime>", event, error: error instanceof Error ? error.message : String(error) });
     const getCommands = () => [
@@ -283,26 +288,11 @@ export class AgentSession {
         getCallableTools: () => this.getCallableToolNames().flatMap((name) => this.#toolRegistry.get(name) ?? []),
       },
       {
-        registerProvider: (name, config) => {
-          this.#modelRuntime.registerProvider(name, config);
-          this.#refreshCurrentModel();
-        },
-        registerNativeProvider: (provider) => {
-          this.#modelRuntime.registerNativeProvider(provider);
-          this.#refreshCurrentModel();
-        },
-        unregisterProvider: (name) => {
-          this.#modelRuntime.unregisterProvider(name);
-          this.#refreshCurrentModel();
-        },
-        registerVirtualModel: (definition) => {
-          this.#modelRuntime.registerVirtualModel(definition);
-          this.#refreshCurrentModel();
-        },
-        unregisterVirtualModel: (provider, id) => {
-          this.#modelRuntime.unregisterVirtualModel(provider, id);
-          this.#refreshCurrentModel();
-        },
+        registerProvider: followedByModelRefresh("registerProvider"),
+        registerNativeProvider: followedByModelRefresh("registerNativeProvider"),
+        unregisterProvider: followedByModelRefresh("unregisterProvider"),
+        registerVirtualModel: followedByModelRefresh("registerVirtualModel"),
+        unregisterVirtualModel: followedByModelRefresh("unregisterVirtualModel"),
       },
     );
   }
@@ -484,8 +474,9 @@ export class AgentSession {
   async #dispatchTurnEndBoundary(message, toolResults) {
     this.#lastActivityOutcome = message.stopReason === "aborted" ? "aborted" : message.stopReason === "error" ? "error" : "completed";
     const runner = this.#runner;
-    const messageEntryId = this.#findPersistedMessageEntryId(message);
+    // Finding the entry reads the branch: only when someone will be told.
     if (!runner.hasHandlers("turn_end")) return false;
+    const messageEntryId = this.#findPersistedMessageEntryId(message);
     if (!messageEntryId) {
       runner.emitError({ extensionPath: "<boundary>", event: "turn_end", error: "turn_end could not resolve the persisted assistant entry ID" });
       return false;
