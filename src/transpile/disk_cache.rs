@@ -135,6 +135,7 @@ pub fn counts() -> Option<CacheCounts> {
 #[derive(Serialize, Deserialize)]
 struct Entry {
     code: Option<String>,
+    #[serde(with = "serde_bytes")]
     source_map: Option<Vec<u8>>,
     commonjs: bool,
     declared_module_globals: Vec<String>,
