@@ -11,7 +11,8 @@ mod builtin_specifiers;
 mod commonjs_interop;
 mod lenient_imports;
 pub(crate) mod load_timing;
-mod prefetch;
+pub(crate) mod prefetch;
+pub(crate) mod resolution_memo;
 pub mod resolve;
 pub(crate) mod sources;
 pub mod virtual_map;
@@ -129,6 +130,11 @@ pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecif
         return internal_url(joined.to_string_lossy().trim_start_matches('/'));
     }
 
+    resolution_memo::remembered(specifier, referrer, || resolve_file_specifier(specifier, referrer))
+}
+
+/// What a specifier that names a file or a package resolves to.
+fn resolve_file_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecifier, ModuleLoaderError> {
     let not_found = || JsErrorBox::generic(cannot_find_module(specifier, referrer));
     let importer_dir = referrer_dir(referrer);
     let path_specifier = if specifier.starts_with("file://") {
@@ -312,7 +318,7 @@ impl PihostModuleLoader {
             sources::SourceFile::Json(source) => return json_module(specifier, &path, &source, requested),
             sources::SourceFile::Code(transpiled) => transpiled,
         };
-        if self.permissions.get().is_none() && transpiled.es_module.is_some() {
+        if self.permissions.get().is_none() {
             prefetch::imports_of(specifier);
         }
         if let Some(map) = &transpiled.source_map {

@@ -8,10 +8,12 @@
 //! [`super::sources`], or waits for the one in flight, and never does the
 //! work twice.
 //!
-//! Only the static imports and re-exports of ES modules are followed
-//! (`require` and `import()` are found only when they run). Loads under a
-//! sandbox are not prefetched: every read they make goes through the
-//! permission check on the engine's thread.
+//! Followed: the static imports and re-exports of ES modules, and the
+//! `require("literal")` calls of CommonJS files, found in their text. A
+//! computed `require` or an `import()` is found only when it runs; a
+//! literal that no code path requires only costs this thread a read. Loads
+//! under a sandbox are not prefetched: every read they make goes through
+//! the permission check on the engine's thread.
 
 use std::collections::HashSet;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -104,7 +106,7 @@ fn links_of(url: &ModuleSpecifier) -> Option<Vec<ModuleSpecifier>> {
         return Some(Vec::new());
     };
     let Some(shape) = &module.es_module else {
-        return Some(Vec::new());
+        return Some(required_files(&module.code, &path));
     };
     let links = shape
         .links
@@ -117,9 +119,80 @@ fn links_of(url: &ModuleSpecifier) -> Option<Vec<ModuleSpecifier>> {
     Some(links)
 }
 
+/// The files a CommonJS file's literal `require("…")` calls name, resolved
+/// as `require` resolves them from its folder (built-ins left out).
+fn required_files(code: &str, path: &std::path::Path) -> Vec<ModuleSpecifier> {
+    let Some(folder) = path.parent() else {
+        return Vec::new();
+    };
+    let mut seen = HashSet::new();
+    required_literals(code)
+        .filter(|specifier| seen.insert(*specifier))
+        .filter(|specifier| !specifier.starts_with("node:") && !super::is_node_builtin(specifier))
+        .filter_map(|specifier| super::resolve::resolve(specifier, folder, super::resolve::REQUIRE_CONDITIONS))
+        .filter_map(|found| ModuleSpecifier::from_file_path(found).ok())
+        .collect()
+}
+
+/// The string literals of `require("…")` / `require('…')` calls in `code`,
+/// by a look at its text: one inside a comment or a string is found too,
+/// which is harmless here (it is only read ahead, never evaluated).
+fn required_literals(code: &str) -> impl Iterator<Item = &str> {
+    const CALL: &str = "require(";
+    code.match_indices(CALL).filter_map(move |(at, _)| {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.') {
+            return None;
+        }
+        let rest = code[at + CALL.len()..].trim_start();
+        let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+        let body = &rest[1..];
+        let end = body.find([quote, '\\', '\n'])?;
+        let after = body[end..].strip_prefix(quote)?.trim_start();
+        (after.starts_with(')') && end > 0).then(|| &body[..end])
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn literal_requires_are_found_and_other_calls_are_not() {
+        let code = r#"const a = require("./a"); const b = require( 'b/sub' );
+            const c = obj.require("./not"); const d = myrequire("./not2");
+            const e = require(name); const f = require("./f" + x); require("");
+            const g = require("./g\\h"); __webpack_require__("./no");"#;
+        let found: Vec<&str> = required_literals(code).collect();
+        assert_eq!(found, vec!["./a", "b/sub"]);
+    }
+
+    #[test]
+    fn what_a_commonjs_file_requires_is_read_ahead_of_the_engine() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let entry = folder.path().join("entry.cjs");
+        let required = folder.path().join("required.js");
+        let package = folder.path().join("node_modules").join("dep");
+        std::fs::create_dir_all(&package).expect("mkdir");
+        std::fs::write(
+            &entry,
+            "const r = require(\"./required.js\");\nconst d = require('dep');\nconst fs = require('fs');\n",
+        )
+        .expect("write");
+        std::fs::write(&required, "module.exports = 1;\n").expect("write");
+        std::fs::write(package.join("package.json"), r#"{"name":"dep","main":"main.js"}"#).expect("write");
+        std::fs::write(package.join("main.js"), "exports.d = 2;\n").expect("write");
+        let url = ModuleSpecifier::from_file_path(&entry).expect("url");
+        imports_of(&url);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !(sources::tests::is_known(&required) && sources::tests::is_known(&package.join("main.js"))) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the required files were not read ahead"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
 
     #[test]
     fn the_files_a_loaded_module_imports_are_read_ahead_of_the_engine() {

@@ -41,18 +41,23 @@ pub fn op_pihost_require_file<'s, 'i>(
     state: Rc<RefCell<OpState>>,
     #[string] path: &str,
 ) -> Result<v8::Local<'s, v8::Value>, JsErrorBox> {
-    {
+    let sandboxed = {
         let state = state.borrow();
+        let permissions = state.borrow::<crate::permissions::PermissionSlot>();
         crate::permissions::check_module_read(
-            state.borrow::<crate::permissions::PermissionSlot>(),
+            permissions,
             state.borrow::<crate::permissions::ExtensionFolders>(),
             Path::new(path),
         )?;
-    }
+        permissions.get().is_some()
+    };
     let file = sources::source_file(Path::new(path)).map_err(|error| match error.io_error() {
         Some(io) => super::node_errors::fs_error("open", path, io),
         None => JsErrorBox::generic(error.to_string()),
     })?;
+    if !sandboxed && let Ok(url) = deno_core::ModuleSpecifier::from_file_path(path) {
+        crate::modules::prefetch::imports_of(&url);
+    }
     let answer = |scope: &mut v8::PinScope<'s, 'i>, kind: &str, text: &str| {
         let object = v8::Object::new(scope);
         for (key, value) in [("kind", kind), ("text", text)] {
@@ -173,6 +178,7 @@ pub fn op_pihost_discover_extensions(
 #[op2(fast)]
 pub fn op_pihost_load_timing_begin(state: &mut OpState, #[string] path: &str) {
     crate::modules::load_timing::begin();
+    crate::modules::resolution_memo::begin();
     if let Some(mark) = state.try_borrow::<crate::limits::LoadingMark>() {
         mark.set(Some(path.to_string()));
     }
@@ -186,5 +192,6 @@ pub fn op_pihost_load_timing_end(state: &mut OpState, import_ms: f64, factory_ms
     if let Some(mark) = state.try_borrow::<crate::limits::LoadingMark>() {
         mark.set(None);
     }
+    crate::modules::resolution_memo::end();
     crate::modules::load_timing::end(import_ms, factory_ms)
 }

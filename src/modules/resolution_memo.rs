@@ -1,0 +1,96 @@
+//! Each import resolved once while an extension loads.
+//!
+//! The lenient-import rewrite resolves every import of a module to look at
+//! its target's exports, and deno_core resolves the same imports again
+//! right after, to link them. While one extension loads (between
+//! `op_pihost_load_timing_begin` and `_end`), a file's resolution is kept on
+//! the engine's thread and the second request takes it. Outside a load
+//! nothing is kept, so an import a running extension makes later sees the
+//! files as they are then, and each load (a reload too) resolves anew.
+//! Failures are never kept.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use deno_core::ModuleSpecifier;
+
+thread_local! {
+    static MEMO: RefCell<Option<HashMap<(String, String), ModuleSpecifier>>> = const { RefCell::new(None) };
+}
+
+/// An extension starts loading on this thread: resolutions are kept from
+/// now on (none from before).
+pub(crate) fn begin() {
+    MEMO.set(Some(HashMap::new()));
+}
+
+/// The extension's load ended: nothing is kept any more.
+pub(crate) fn end() {
+    MEMO.set(None);
+}
+
+/// What `specifier` imported from `referrer` resolves to: kept from an
+/// earlier request of this load, or `resolve`'s answer (kept if it found one).
+pub(crate) fn remembered<E>(
+    specifier: &str,
+    referrer: &str,
+    resolve: impl FnOnce() -> Result<ModuleSpecifier, E>,
+) -> Result<ModuleSpecifier, E> {
+    let key = (specifier.to_string(), referrer.to_string());
+    let kept = MEMO.with_borrow(|memo| memo.as_ref().and_then(|memo| memo.get(&key).cloned()));
+    if let Some(url) = kept {
+        return Ok(url);
+    }
+    let resolved = resolve()?;
+    MEMO.with_borrow_mut(|memo| {
+        if let Some(memo) = memo {
+            memo.insert(key, resolved.clone());
+        }
+    });
+    Ok(resolved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(path: &str) -> ModuleSpecifier {
+        ModuleSpecifier::parse(&format!("file://{path}")).expect("url")
+    }
+
+    #[test]
+    fn a_load_resolves_each_import_once_and_the_next_load_anew() {
+        let mut calls = 0;
+        let mut resolve = |answer: &str| {
+            calls += 1;
+            Ok::<_, ()>(url(answer))
+        };
+        begin();
+        assert_eq!(remembered("./a", "file:///x.ts", || resolve("/a.ts")), Ok(url("/a.ts")));
+        assert_eq!(
+            remembered("./a", "file:///x.ts", || resolve("/other.ts")),
+            Ok(url("/a.ts"))
+        );
+        assert_eq!(remembered("./a", "file:///y.ts", || resolve("/b.ts")), Ok(url("/b.ts")));
+        end();
+        assert_eq!(remembered("./a", "file:///x.ts", || resolve("/c.ts")), Ok(url("/c.ts")));
+        begin();
+        assert_eq!(remembered("./a", "file:///x.ts", || resolve("/d.ts")), Ok(url("/d.ts")));
+        end();
+        assert_eq!(calls, 4);
+    }
+
+    #[test]
+    fn a_failed_resolution_is_tried_again() {
+        begin();
+        assert_eq!(
+            remembered("./gone", "file:///x.ts", || Err::<ModuleSpecifier, _>("missing")),
+            Err("missing")
+        );
+        assert_eq!(
+            remembered("./gone", "file:///x.ts", || Ok::<_, &str>(url("/gone.ts"))),
+            Ok(url("/gone.ts"))
+        );
+        end();
+    }
+}
