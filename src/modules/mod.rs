@@ -11,8 +11,8 @@ mod builtin_specifiers;
 mod commonjs_interop;
 mod lenient_imports;
 pub(crate) mod load_timing;
+pub(crate) mod load_window;
 pub(crate) mod prefetch;
-pub(crate) mod resolution_memo;
 pub mod resolve;
 pub(crate) mod sources;
 pub mod virtual_map;
@@ -130,7 +130,7 @@ pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecif
         return internal_url(joined.to_string_lossy().trim_start_matches('/'));
     }
 
-    resolution_memo::remembered(specifier, referrer, || resolve_file_specifier(specifier, referrer))
+    load_window::remembered(specifier, referrer, || resolve_file_specifier(specifier, referrer))
 }
 
 /// What a specifier that names a file or a package resolves to.
@@ -328,7 +328,9 @@ impl PihostModuleLoader {
         }
         let code = load_timing::rewriting(|| match transpiled.format {
             ModuleFormat::EcmaScript => {
-                let code = match (&transpiled.es_module, lenient_imports::rewrite(specifier, &transpiled)) {
+                let rewritten = prefetch::take_rewrite(specifier, &transpiled)
+                    .unwrap_or_else(|| lenient_imports::rewrite(specifier, &transpiled));
+                let code = match (&transpiled.es_module, rewritten) {
                     (_, Some(rewritten)) => rewritten,
                     (Some(_), None) => transpiled.code.clone(),
                     // No shape to rewrite from: the built-in imports are found by parsing.

@@ -8,6 +8,12 @@
 //! [`super::sources`], or waits for the one in flight, and never does the
 //! work twice.
 //!
+//! Each ES module it reads for an extension's load also gets its
+//! lenient-import rewrite made here (`super::lenient_imports`), kept under
+//! that load's window (`super::load_window`) for the engine's thread to
+//! take instead of making it; a module the engine's thread asks for first
+//! is rewritten there, as without a prefetcher.
+//!
 //! Followed: the static imports and re-exports of ES modules, and the
 //! `require("literal")` calls of CommonJS files, found in their text. A
 //! computed `require` or an `import()` is found only when it runs; a
@@ -15,15 +21,19 @@
 //! under a sandbox are not prefetched: every read they make goes through
 //! the permission check on the engine's thread.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use deno_ast::ModuleSpecifier;
 
 use super::sources::{self, SourceFile};
+use crate::transpile::TranspiledModule;
 
-static QUEUE: LazyLock<Option<Mutex<Sender<ModuleSpecifier>>>> = LazyLock::new(|| {
+/// A module the engine's thread loaded, and the load window it did so in.
+type Request = (ModuleSpecifier, Option<u64>);
+
+static QUEUE: LazyLock<Option<Mutex<Sender<Request>>>> = LazyLock::new(|| {
     let (sender, receiver) = channel();
     std::thread::Builder::new()
         .name("pihost-prefetch".into())
@@ -39,7 +49,60 @@ pub(crate) fn imports_of(url: &ModuleSpecifier) {
         return;
     }
     if let Some(Ok(sender)) = QUEUE.as_ref().map(Mutex::lock) {
-        let _ = sender.send(url.clone());
+        let _ = sender.send((url.clone(), super::load_window::window()));
+    }
+}
+
+/// What was made ahead for the open load windows.
+#[derive(Default)]
+struct Ahead {
+    /// The windows open now, on any engine thread.
+    open: HashSet<u64>,
+    /// `(window, module URL)` to the transpiled module a rewrite was made
+    /// from and the rewritten code, or `None` when it needs no rewrite.
+    rewrites: HashMap<(u64, ModuleSpecifier), (Arc<TranspiledModule>, Option<String>)>,
+}
+
+static AHEAD: LazyLock<Mutex<Ahead>> = LazyLock::new(Default::default);
+
+/// A load window opened: rewrites may be made ahead for it.
+pub(crate) fn open_window(window: u64) {
+    if let Ok(mut ahead) = AHEAD.lock() {
+        ahead.open.insert(window);
+    }
+}
+
+/// A load window closed: what was made ahead for it goes, and nothing more
+/// is kept for it.
+pub(crate) fn forget_window(window: u64) {
+    if let Ok(mut ahead) = AHEAD.lock() {
+        ahead.open.remove(&window);
+        ahead.rewrites.retain(|(kept_for, _), _| *kept_for != window);
+    }
+}
+
+/// The lenient-import rewrite of `url` made ahead in this thread's load
+/// window from this very `module` (taken: asked once), or `None` when there
+/// is none.
+pub(crate) fn take_rewrite(url: &ModuleSpecifier, module: &Arc<TranspiledModule>) -> Option<Option<String>> {
+    let window = super::load_window::window()?;
+    let (made_from, rewritten) = AHEAD.lock().ok()?.rewrites.remove(&(window, url.clone()))?;
+    Arc::ptr_eq(&made_from, module).then_some(rewritten)
+}
+
+/// Makes `url`'s rewrite for `window`, while that window is open.
+fn rewrite_ahead(url: &ModuleSpecifier, module: &Arc<TranspiledModule>, window: u64) {
+    if !AHEAD.lock().is_ok_and(|ahead| ahead.open.contains(&window)) {
+        return;
+    }
+    let rewritten = super::lenient_imports::rewrite(url, module);
+    if let Ok(mut ahead) = AHEAD.lock()
+        && ahead.open.contains(&window)
+    {
+        ahead
+            .rewrites
+            .entry((window, url.clone()))
+            .or_insert_with(|| (module.clone(), rewritten));
     }
 }
 
@@ -51,15 +114,15 @@ fn enabled() -> bool {
     *ENABLED
 }
 
-fn walk(receiver: Receiver<ModuleSpecifier>) {
+fn walk(receiver: Receiver<Request>) {
     let mut seen: HashSet<ModuleSpecifier> = HashSet::new();
     let mut pending = Vec::new();
-    while let Ok(root) = receiver.recv() {
+    while let Ok((root, window)) = receiver.recv() {
         // The engine's thread has just loaded `root`: its links are looked
         // at even when it was seen before, since the walk may have passed
-        // it by while it was in that thread's hands.
+        // it by while it was in that thread's hands. It needs no rewrite.
         seen.insert(root.clone());
-        pending.push(root);
+        pending.push((root, None));
         // Last link first, depth first: the engine's thread asks for a
         // module's links first to last (its imports' exports, then the
         // modules), so the two threads meet in the middle instead of
@@ -67,18 +130,18 @@ fn walk(receiver: Receiver<ModuleSpecifier>) {
         // is not waited for: its links are looked at once the rest is under
         // way, or when that thread hands it over.
         let mut deferred = Vec::new();
-        while let Some(url) = pending.pop() {
-            let Some(links) = links_of(&url) else {
-                deferred.push(url);
+        while let Some((url, rewrite_for)) = pending.pop() {
+            let Some(links) = links_of(&url, rewrite_for) else {
+                deferred.push((url, rewrite_for));
                 continue;
             };
             for next in links {
                 if seen.insert(next.clone()) {
-                    pending.push(next);
+                    pending.push((next, window));
                 }
             }
             if pending.is_empty() {
-                pending.extend(deferred.drain(..).filter(|url| !url_in_flight(url)));
+                pending.extend(deferred.drain(..).filter(|(url, _)| !url_in_flight(url)));
             }
         }
     }
@@ -88,9 +151,10 @@ fn url_in_flight(url: &ModuleSpecifier) -> bool {
     url.to_file_path().is_ok_and(|path| sources::in_flight(&path))
 }
 
-/// The files `url` links to statically, after reading it; `None` when
-/// another thread is reading it now.
-fn links_of(url: &ModuleSpecifier) -> Option<Vec<ModuleSpecifier>> {
+/// The files `url` links to statically, after reading it (and making its
+/// rewrite for the load window `rewrite_for`); `None` when another thread
+/// is reading it now.
+fn links_of(url: &ModuleSpecifier, rewrite_for: Option<u64>) -> Option<Vec<ModuleSpecifier>> {
     let Ok(path) = url.to_file_path() else {
         return Some(Vec::new());
     };
@@ -108,6 +172,9 @@ fn links_of(url: &ModuleSpecifier) -> Option<Vec<ModuleSpecifier>> {
     let Some(shape) = &module.es_module else {
         return Some(required_files(&module.code, &path));
     };
+    if let Some(window) = rewrite_for {
+        rewrite_ahead(url, &module, window);
+    }
     let links = shape
         .links
         .iter()
@@ -192,6 +259,49 @@ mod tests {
             );
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
+    }
+
+    #[test]
+    fn an_imported_module_is_rewritten_ahead_for_its_load_window_only() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let entry = folder.path().join("entry.ts");
+        let middle = folder.path().join("middle.ts");
+        let leaf = folder.path().join("leaf.js");
+        std::fs::write(&entry, "import { m } from \"./middle.ts\";\nexport default m;\n").expect("write");
+        // `missing` is not exported by leaf.js: the rewrite makes it a local.
+        std::fs::write(
+            &middle,
+            "import { l, missing } from './leaf.js';\nexport const m = [l, missing];\n",
+        )
+        .expect("write");
+        std::fs::write(&leaf, "export const l = 2;\n").expect("write");
+        let url = ModuleSpecifier::from_file_path(&entry).expect("url");
+        let middle_url = ModuleSpecifier::from_file_path(&middle).expect("url");
+        super::super::load_window::begin();
+        imports_of(&url);
+        let window = super::super::load_window::window().expect("a window is open");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !AHEAD
+            .lock()
+            .is_ok_and(|ahead| ahead.rewrites.contains_key(&(window, middle_url.clone())))
+        {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "middle.ts was not rewritten ahead"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let Ok(SourceFile::Code(module)) = sources::source_file(&middle) else {
+            panic!("middle.ts reads");
+        };
+        let made_here = super::super::lenient_imports::rewrite(&middle_url, &module);
+        assert!(made_here.as_deref().is_some_and(|code| code.contains("missing")));
+        assert_eq!(take_rewrite(&middle_url, &module), Some(made_here));
+        assert_eq!(take_rewrite(&middle_url, &module), None, "taken once");
+        super::super::load_window::end();
+        assert!(AHEAD.lock().is_ok_and(
+            |ahead| !ahead.open.contains(&window) && ahead.rewrites.keys().all(|(kept_for, _)| *kept_for != window)
+        ));
     }
 
     #[test]

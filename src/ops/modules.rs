@@ -178,7 +178,7 @@ pub fn op_pihost_discover_extensions(
 #[op2(fast)]
 pub fn op_pihost_load_timing_begin(state: &mut OpState, #[string] path: &str) {
     crate::modules::load_timing::begin();
-    crate::modules::resolution_memo::begin();
+    crate::modules::load_window::begin();
     if let Some(mark) = state.try_borrow::<crate::limits::LoadingMark>() {
         mark.set(Some(path.to_string()));
     }
@@ -192,6 +192,6 @@ pub fn op_pihost_load_timing_end(state: &mut OpState, import_ms: f64, factory_ms
     if let Some(mark) = state.try_borrow::<crate::limits::LoadingMark>() {
         mark.set(None);
     }
-    crate::modules::resolution_memo::end();
+    crate::modules::load_window::end();
     crate::modules::load_timing::end(import_ms, factory_ms)
 }

@@ -1,32 +1,52 @@
-//! Each import resolved once while an extension loads.
+//! One extension's load as a window in which work done once is kept.
 //!
-//! The lenient-import rewrite resolves every import of a module to look at
-//! its target's exports, and deno_core resolves the same imports again
-//! right after, to link them. While one extension loads (between
-//! `op_pihost_load_timing_begin` and `_end`), a file's resolution is kept on
-//! the engine's thread and the second request takes it. Outside a load
-//! nothing is kept, so an import a running extension makes later sees the
-//! files as they are then, and each load (a reload too) resolves anew.
-//! Failures are never kept.
+//! While one extension loads (between `op_pihost_load_timing_begin` and
+//! `_end`) a window with a number of its own is open on the engine's thread.
+//! Work kept for a window is used only inside it: outside a load nothing is
+//! kept, so an import a running extension makes later sees the files as
+//! they are then, and each load (a reload too) works everything out anew.
+//!
+//! Kept here: resolutions. The lenient-import rewrite resolves every import
+//! of a module to look at its target's exports, and deno_core resolves the
+//! same imports again right after, to link them; the second request takes
+//! the first answer. Failures are never kept. The prefetcher keeps the
+//! rewrites it made ahead under the window's number (`super::prefetch`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use deno_core::ModuleSpecifier;
 
 thread_local! {
     static MEMO: RefCell<Option<HashMap<(String, String), ModuleSpecifier>>> = const { RefCell::new(None) };
+    static WINDOW: Cell<Option<u64>> = const { Cell::new(None) };
 }
 
-/// An extension starts loading on this thread: resolutions are kept from
-/// now on (none from before).
+/// Window numbers, unique in the process (several engines load at once).
+static WINDOWS_OPENED: AtomicU64 = AtomicU64::new(0);
+
+/// An extension starts loading on this thread: a new window opens, with
+/// nothing kept from before.
 pub(crate) fn begin() {
+    end();
     MEMO.set(Some(HashMap::new()));
+    let window = WINDOWS_OPENED.fetch_add(1, Ordering::Relaxed) + 1;
+    super::prefetch::open_window(window);
+    WINDOW.set(Some(window));
 }
 
 /// The extension's load ended: nothing is kept any more.
 pub(crate) fn end() {
     MEMO.set(None);
+    if let Some(window) = WINDOW.take() {
+        super::prefetch::forget_window(window);
+    }
+}
+
+/// The number of the window open on this thread, or `None` outside a load.
+pub(crate) fn window() -> Option<u64> {
+    WINDOW.get()
 }
 
 /// What `specifier` imported from `referrer` resolves to: kept from an
@@ -78,6 +98,18 @@ mod tests {
         assert_eq!(remembered("./a", "file:///x.ts", || resolve("/d.ts")), Ok(url("/d.ts")));
         end();
         assert_eq!(calls, 4);
+    }
+
+    #[test]
+    fn each_load_has_a_window_of_its_own_and_outside_loads_there_is_none() {
+        begin();
+        let first = window();
+        end();
+        assert_eq!(window(), None);
+        begin();
+        let second = window();
+        end();
+        assert!(first.is_some() && second.is_some() && first != second);
     }
 
     #[test]
