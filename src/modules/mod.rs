@@ -21,7 +21,6 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::sync::LazyLock;
 
 use deno_core::error::ModuleLoaderError;
@@ -231,7 +230,8 @@ pub fn display_referrer(referrer: &str) -> String {
 /// what it transpiled so stack traces point into the original files.
 #[derive(Default)]
 pub struct PihostModuleLoader {
-    source_maps: RefCell<HashMap<String, Rc<[u8]>>>,
+    /// Shared with the transpiled module the source cache keeps, not copied.
+    source_maps: RefCell<HashMap<String, std::sync::Arc<[u8]>>>,
     /// What a sandbox lets the runtime read, and the extensions' own
     /// folders, whose files load without a grant.
     permissions: crate::permissions::PermissionSlot,
@@ -322,9 +322,7 @@ impl PihostModuleLoader {
             prefetch::imports_of(specifier);
         }
         if let Some(map) = &transpiled.source_map {
-            self.source_maps
-                .borrow_mut()
-                .insert(specifier.to_string(), Rc::from(map.as_slice()));
+            self.source_maps.borrow_mut().insert(specifier.to_string(), map.clone());
         }
         let code = load_timing::rewriting(|| match transpiled.format {
             ModuleFormat::EcmaScript => {

@@ -197,7 +197,7 @@ fn decode(bytes: &[u8], source: &str) -> Option<TranspiledModule> {
         .collect::<Option<Vec<_>>>()?;
     Some(TranspiledModule {
         code: entry.code.unwrap_or_else(|| source.to_string()),
-        source_map: entry.source_map,
+        source_map: entry.source_map.map(std::sync::Arc::from),
         format: if entry.commonjs {
             ModuleFormat::CommonJs
         } else {
@@ -214,7 +214,7 @@ fn decode(bytes: &[u8], source: &str) -> Option<TranspiledModule> {
 fn encode(module: &TranspiledModule, source: &str) -> Option<Vec<u8>> {
     let entry = Entry {
         code: (module.code != source).then(|| module.code.clone()),
-        source_map: module.source_map.clone(),
+        source_map: module.source_map.as_deref().map(<[u8]>::to_vec),
         commonjs: module.format == ModuleFormat::CommonJs,
         declared_module_globals: module
             .declared_module_globals
@@ -330,7 +330,7 @@ mod tests {
     fn module(code: &str) -> TranspiledModule {
         TranspiledModule {
             code: code.to_string(),
-            source_map: Some(b"{\"version\":3}".to_vec()),
+            source_map: Some(std::sync::Arc::from(&b"{\"version\":3}"[..])),
             format: ModuleFormat::EcmaScript,
             declared_module_globals: vec!["require"],
             commonjs_exports: Vec::new(),

@@ -43,7 +43,7 @@ pub struct TranspiledModule {
     pub code: String,
     /// The source map back to the original file (JSON bytes, sources inlined),
     /// for stack traces that name the original `.ts` lines.
-    pub source_map: Option<Vec<u8>>,
+    pub source_map: Option<std::sync::Arc<[u8]>>,
     /// Whether to evaluate it as an ES module or as CommonJS.
     pub format: ModuleFormat,
     /// Which of [`MODULE_GLOBAL_NAMES`] the module declares at its top level.
@@ -303,7 +303,7 @@ fn transpile_uncached(
             (ModuleFormat::CommonJs, _, _) => None,
         };
         let (code, source_map) = match broken {
-            Some((code, map)) => (code, Some(map)),
+            Some((code, map)) => (code, Some(std::sync::Arc::from(map))),
             None => (source.to_string(), None),
         };
         (code, source_map, es_module)
@@ -332,7 +332,11 @@ fn transpile_uncached(
             ModuleFormat::EcmaScript => parse_es_module_shape(specifier, &emitted.text),
             ModuleFormat::CommonJs => None,
         };
-        (emitted.text, emitted.source_map.map(String::into_bytes), es_module)
+        (
+            emitted.text,
+            emitted.source_map.map(|map| std::sync::Arc::from(map.into_bytes())),
+            es_module,
+        )
     };
     Ok(TranspiledModule {
         code,
