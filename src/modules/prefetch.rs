@@ -187,7 +187,8 @@ fn links_of(url: &ModuleSpecifier, rewrite_for: Option<u64>) -> Option<Vec<Modul
 }
 
 /// The files a CommonJS file's literal `require("…")` calls name, resolved
-/// as `require` resolves them from its folder (built-ins left out).
+/// as `require` resolves them from its folder (built-ins and native addons
+/// left out: those are not source).
 fn required_files(code: &str, path: &std::path::Path) -> Vec<ModuleSpecifier> {
     let Some(folder) = path.parent() else {
         return Vec::new();
@@ -197,6 +198,7 @@ fn required_files(code: &str, path: &std::path::Path) -> Vec<ModuleSpecifier> {
         .filter(|specifier| seen.insert(*specifier))
         .filter(|specifier| !specifier.starts_with("node:") && !super::is_node_builtin(specifier))
         .filter_map(|specifier| super::resolve::resolve(specifier, folder, super::resolve::REQUIRE_CONDITIONS))
+        .filter(|found| found.extension().is_none_or(|extension| extension != "node"))
         .filter_map(|found| ModuleSpecifier::from_file_path(found).ok())
         .collect()
 }
