@@ -11,6 +11,9 @@ import { core, ops } from "pihost:runtime/ops.js";
 
 /** The engine's own job queue, captured before any extension can replace the global. */
 const enqueueJob = globalThis.queueMicrotask;
+/** deno_core's async context (AsyncLocalStorage's mapping), absent on a bare engine. */
+const getAsyncContext = core.getAsyncContext ?? (() => undefined);
+const setAsyncContext = core.setAsyncContext ?? (() => {});
 
 /**
  * The engine's error for an allocation its heap limit refused (QuickJS's
@@ -102,7 +105,7 @@ function stop(entry, error) {
 
 /** The extension whose code runs now, for callbacks it schedules (timers). */
 export function currentOwner() {
-  return running ?? core.getAsyncContext?.()?.[entryMark];
+  return running ?? getAsyncContext()?.[entryMark];
 }
 
 // Registered, so that the permission prompter in Rust can read it (src/permissions/prompt.rs).
@@ -110,18 +113,22 @@ const entryMark = Symbol.for("pihost.entry");
 
 function runAs(entry, invoke) {
   const previous = running;
-  const previousContext = core.getAsyncContext?.();
+  const previousContext = getAsyncContext();
   running = entry;
   // Continuations of the extension's own awaits carry the entry with them,
   // which names the extension when one of those is the code that was stopped.
   // The context is also AsyncLocalStorage's mapping (deno_core's
   // AsyncVariable), so the mark goes beside what a timer or callback restored.
-  core.setAsyncContext?.({ __proto__: null, ...previousContext, [entryMark]: entry });
+  setAsyncContext(
+    previousContext === undefined
+      ? { __proto__: null, [entryMark]: entry }
+      : { __proto__: null, ...previousContext, [entryMark]: entry },
+  );
   try {
     return invoke();
   } finally {
     running = previous;
-    core.setAsyncContext?.(previousContext);
+    setAsyncContext(previousContext);
   }
 }
 
@@ -134,7 +141,9 @@ function runAs(entry, invoke) {
  * (an abort) can still settle it.
  */
 export function enterExtension(owner, invoke) {
-  const entry = { ...owner, fail: undefined, parent: running };
+  // The owner's fields (path, where, event, limits) are read through its
+  // prototype: one object per call instead of a copy of every field.
+  const entry = { __proto__: owner, fail: undefined, parent: running, timers: undefined };
   let timer;
   // One promise, settled by whichever comes first, the extension's code or
   // the host's stop: this runs for every handler of every event, and each
@@ -213,10 +222,10 @@ function newestOpenEntry() {
  */
 export function failTerminated(requestJson) {
   const { kind, limitMs, heapMb } = JSON.parse(requestJson);
-  const contextEntry = core.getAsyncContext?.()?.[entryMark];
+  const contextEntry = getAsyncContext()?.[entryMark];
   const stopped = running ?? (contextEntry && openEntries.has(failable(contextEntry)) ? contextEntry : newestOpenEntry());
   running = undefined;
-  core.setAsyncContext?.(undefined);
+  setAsyncContext(undefined);
   const failedByAllocation = heapFailure;
   heapFailure = undefined;
   const squeezed = cpuFailure;
