@@ -44,6 +44,24 @@ pub(crate) fn end() {
     }
 }
 
+/// Runs `work` keeping resolutions as a load window does, on a thread that
+/// has no window of its own (the prefetcher, for one module graph's walk,
+/// which resolves each link for the walk and again for the rewrite).
+pub(crate) fn keeping_resolutions<R>(work: impl FnOnce() -> R) -> R {
+    let opened = MEMO.with_borrow_mut(|memo| {
+        if memo.is_some() {
+            return false;
+        }
+        *memo = Some(HashMap::new());
+        true
+    });
+    let result = work();
+    if opened {
+        MEMO.set(None);
+    }
+    result
+}
+
 /// The number of the window open on this thread, or `None` outside a load.
 pub(crate) fn window() -> Option<u64> {
     WINDOW.get()
@@ -110,6 +128,26 @@ mod tests {
         let second = window();
         end();
         assert!(first.is_some() && second.is_some() && first != second);
+    }
+
+    #[test]
+    fn a_thread_without_a_window_keeps_resolutions_only_for_the_work_given() {
+        let mut calls = 0;
+        keeping_resolutions(|| {
+            let _ = remembered("./a", "file:///x.ts", || {
+                calls += 1;
+                Ok::<_, ()>(url("/a.ts"))
+            });
+            let _ = remembered("./a", "file:///x.ts", || {
+                calls += 1;
+                Ok::<_, ()>(url("/a.ts"))
+            });
+        });
+        let _ = remembered("./a", "file:///x.ts", || {
+            calls += 1;
+            Ok::<_, ()>(url("/a.ts"))
+        });
+        assert_eq!(calls, 2);
     }
 
     #[test]

@@ -129,21 +129,23 @@ fn walk(receiver: Receiver<Request>) {
         // queueing for the same file. A file the engine's thread has in hand
         // is not waited for: its links are looked at once the rest is under
         // way, or when that thread hands it over.
-        let mut deferred = Vec::new();
-        while let Some((url, rewrite_for)) = pending.pop() {
-            let Some(links) = links_of(&url, rewrite_for) else {
-                deferred.push((url, rewrite_for));
-                continue;
-            };
-            for next in links {
-                if seen.insert(next.clone()) {
-                    pending.push((next, window));
+        super::load_window::keeping_resolutions(|| {
+            let mut deferred = Vec::new();
+            while let Some((url, rewrite_for)) = pending.pop() {
+                let Some(links) = links_of(&url, rewrite_for) else {
+                    deferred.push((url, rewrite_for));
+                    continue;
+                };
+                for next in links {
+                    if seen.insert(next.clone()) {
+                        pending.push((next, window));
+                    }
+                }
+                if pending.is_empty() {
+                    pending.extend(deferred.drain(..).filter(|(url, _)| !url_in_flight(url)));
                 }
             }
-            if pending.is_empty() {
-                pending.extend(deferred.drain(..).filter(|(url, _)| !url_in_flight(url)));
-            }
-        }
+        });
     }
 }
 
@@ -226,6 +228,16 @@ fn required_literals(code: &str) -> impl Iterator<Item = &str> {
 mod tests {
     use super::*;
 
+    /// Waits up to 20 s for the prefetch thread to have `done` what the
+    /// test expects, else fails saying what it did not do.
+    fn wait_for(what_was_not_done: &str, done: impl Fn() -> bool) {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !done() {
+            assert!(std::time::Instant::now() < deadline, "{what_was_not_done}");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
     #[test]
     fn literal_requires_are_found_and_other_calls_are_not() {
         let code = r#"const a = require("./a"); const b = require( 'b/sub' );
@@ -253,14 +265,9 @@ mod tests {
         std::fs::write(package.join("main.js"), "exports.d = 2;\n").expect("write");
         let url = ModuleSpecifier::from_file_path(&entry).expect("url");
         imports_of(&url);
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while !(sources::tests::is_known(&required) && sources::tests::is_known(&package.join("main.js"))) {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the required files were not read ahead"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
+        wait_for("the required files were not read ahead", || {
+            sources::tests::is_known(&required) && sources::tests::is_known(&package.join("main.js"))
+        });
     }
 
     #[test]
@@ -282,17 +289,11 @@ mod tests {
         super::super::load_window::begin();
         imports_of(&url);
         let window = super::super::load_window::window().expect("a window is open");
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while !AHEAD
-            .lock()
-            .is_ok_and(|ahead| ahead.rewrites.contains_key(&(window, middle_url.clone())))
-        {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "middle.ts was not rewritten ahead"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
+        wait_for("middle.ts was not rewritten ahead", || {
+            AHEAD
+                .lock()
+                .is_ok_and(|ahead| ahead.rewrites.contains_key(&(window, middle_url.clone())))
+        });
         let Ok(SourceFile::Code(module)) = sources::source_file(&middle) else {
             panic!("middle.ts reads");
         };
@@ -317,10 +318,8 @@ mod tests {
         std::fs::write(&leaf, "export const l = 2;\n").expect("write");
         let url = ModuleSpecifier::from_file_path(&entry).expect("url");
         imports_of(&url);
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while !(sources::tests::is_known(&middle) && sources::tests::is_known(&leaf)) {
-            assert!(std::time::Instant::now() < deadline, "the imports were not read ahead");
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
+        wait_for("the imports were not read ahead", || {
+            sources::tests::is_known(&middle) && sources::tests::is_known(&leaf)
+        });
     }
 }
