@@ -35,8 +35,12 @@ async function forward(outer, source, observer, onResult) {
 
 /** A stream at once; `setup()` resolves to the stream it forwards. `observer` sees each event and the result. */
 export function lazyStream(model, setup, observer, signal) {
-  const startedAt = Date.now();
+  // The stream first: a setup failure's message is stamped with a duration
+  // only if its timestamp is not older than the stream. pi takes the time
+  // first, and omits the duration when a millisecond ends between the two
+  // lines, which it almost never does and this engine did (a flaky test).
   const outer = new AssistantMessageEventStream();
+  const startedAt = Date.now();
   let observed = false;
   const onResult = (result) => {
     if (observed) return;
