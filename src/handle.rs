@@ -14,6 +14,7 @@ use serde_json::Value;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::discovery::DiscoveredExtension;
+use crate::engine::calls::{self, Encoded, RuntimeCall};
 use crate::engine::{Engine, EngineOptions, PendingCall, Registrations, Replay};
 use crate::error::PihostError;
 use crate::events::{
@@ -27,10 +28,9 @@ use crate::report::{InspectReport, JsLoadReport, LoadError};
 type Reply = oneshot::Sender<Result<String, PihostError>>;
 
 enum Request {
-    /// Call a function of `js/runtime/main.js` with one JSON string.
+    /// Make a call of the call table (src/engine/calls.rs).
     Call {
-        function: &'static str,
-        argument: String,
+        call: Encoded,
         /// What to call it in a "can never settle" error.
         label: String,
         tool_updates: Option<(String, Option<mpsc::UnboundedSender<Value>>)>,
@@ -38,7 +38,7 @@ enum Request {
     },
     Bind {
         host: Arc<dyn Host>,
-        state: String,
+        call: Encoded,
         reply: Reply,
     },
     /// Stop the engine: calls still in flight are answered with an error.
@@ -335,10 +335,18 @@ impl Pihost {
         })
     }
 
-    async fn call(
+    /// Makes `call` on the engine thread and reads its answer; a call that
+    /// runs extension code is bounded by the dispatch timeout.
+    async fn call<C: RuntimeCall>(&self, call: &C) -> Result<C::Answer, PihostError> {
+        let answer = self
+            .send_call(call.encode()?, call.label(), None, C::RUNS_EXTENSION_CODE)
+            .await?;
+        C::decode(&answer)
+    }
+
+    async fn send_call(
         &self,
-        function: &'static str,
-        argument: String,
+        call: Encoded,
         label: String,
         tool_updates: Option<(String, Option<mpsc::UnboundedSender<Value>>)>,
         bounded: bool,
@@ -347,8 +355,7 @@ impl Pihost {
         let (reply, answer) = oneshot::channel();
         let tool_call_id = tool_updates.as_ref().map(|(id, _)| id.clone());
         let fate = self.send(Request::Call {
-            function,
-            argument,
+            call,
             label: label.clone(),
             tool_updates,
             reply,
@@ -377,13 +384,15 @@ impl Pihost {
                     if let Some(id) = tool_call_id {
                         // A tool that outlived its time is told so through its signal.
                         let (reply, _answer) = oneshot::channel();
-                        let _ = self.send(Request::Call {
-                            function: "abortTool",
-                            argument: Value::String(id).to_string(),
-                            label: "abortTool".to_string(),
-                            tool_updates: None,
-                            reply,
-                        });
+                        let abort = calls::AbortTool(&id);
+                        if let Ok(call) = abort.encode() {
+                            let _ = self.send(Request::Call {
+                                call,
+                                label: abort.label(),
+                                tool_updates: None,
+                                reply,
+                            });
+                        }
                     }
                     Err(PihostError::Timeout {
                         call: label,
@@ -431,22 +440,17 @@ impl Pihost {
         extensions: &[DiscoveredExtension],
         use_cache: bool,
     ) -> Result<InspectReport, PihostError> {
-        let request = crate::engine::load_request(&self.options.cwd, extensions, use_cache)?;
-        self.load_call("loadExtensions", request, "load").await
+        let request = crate::engine::load_request(&self.options.cwd, extensions, use_cache);
+        self.load_call(&calls::LoadExtensions(&request)).await
     }
 
     /// Sends a load (or reload) and reads its report. A load that cannot be
     /// stopped (an extension's factory stuck past its CPU limit) gives its
     /// engine up; the other extensions then load in a new one, and the
     /// report says why the stuck one did not.
-    async fn load_call(
-        &self,
-        function: &'static str,
-        request: String,
-        label: &str,
-    ) -> Result<InspectReport, PihostError> {
+    async fn load_call<C: RuntimeCall<Answer = JsLoadReport>>(&self, call: &C) -> Result<InspectReport, PihostError> {
         let started = std::time::Instant::now();
-        let response = match self.call(function, request, label.to_string(), None, false).await {
+        let report = match self.call(call).await {
             Err(PihostError::EngineStuck { call, message }) => {
                 return match self.replace_if_given_up().await? {
                     Some(mut report) => {
@@ -458,10 +462,6 @@ impl Pihost {
             }
             answer => answer?,
         };
-        let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| PihostError::Internal {
-            context: format!("{label} report"),
-            message: error.to_string(),
-        })?;
         Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
     }
 
@@ -482,19 +482,16 @@ impl Pihost {
     /// bound again and the new ones get `session_start`. Every later call
     /// reaches the new extensions (H2).
     pub async fn reload(&self, configured_paths: &[String]) -> Result<InspectReport, PihostError> {
-        let request = crate::engine::load_request(&self.options.cwd, &self.discover(configured_paths), false)?;
-        self.load_call("reload", request, "reload").await
+        let request = crate::engine::load_request(&self.options.cwd, &self.discover(configured_paths), false);
+        self.load_call(&calls::Reload(&request)).await
     }
 
     /// Binds `host` (R1, A7); getters read `state` until it is updated.
     pub async fn bind(&self, host: Arc<dyn Host>, state: &HostState) -> Result<(), PihostError> {
-        let state = serde_json::to_string(state).map_err(|error| PihostError::Internal {
-            context: "host state".to_string(),
-            message: error.to_string(),
-        })?;
+        let call = calls::BindHost(state).encode()?;
         self.replace_if_given_up().await?;
         let (reply, answer) = oneshot::channel();
-        let fate = self.send(Request::Bind { host, state, reply })?;
+        let fate = self.send(Request::Bind { host, call, reply })?;
         tokio::select! {
             answer = answer => answer.map_err(|_| fate.gone())?.map(|_| ()),
             stuck = given_up(fate.stuck.clone()) => Err(PihostError::EngineStuck {
@@ -506,13 +503,7 @@ impl Pihost {
 
     /// Updates the state the extensions' getters read.
     pub async fn set_host_state(&self, state: &HostState) -> Result<(), PihostError> {
-        let state = serde_json::to_string(state).map_err(|error| PihostError::Internal {
-            context: "host state".to_string(),
-            message: error.to_string(),
-        })?;
-        self.call("setHostState", state, "setHostState".to_string(), None, false)
-            .await
-            .map(|_| ())
+        self.call(&calls::SetHostState(state)).await
     }
 
     /// Dispatches one event with its family's merge rule (E1–E11); `None` is
@@ -524,16 +515,7 @@ impl Pihost {
         {
             return Ok(None);
         }
-        let response = self
-            .call(
-                "emitEvent",
-                event.to_string(),
-                format!("emit({event_type})"),
-                None,
-                true,
-            )
-            .await?;
-        crate::engine::result_of(&response)
+        Ok(self.call(&calls::EmitEvent(event)).await?.result)
     }
 
     async fn emit_typed<E: serde::Serialize, R: serde::de::DeserializeOwned>(
@@ -665,74 +647,48 @@ impl Pihost {
         args: &Value,
         updates: Option<mpsc::UnboundedSender<Value>>,
     ) -> Result<Option<Value>, PihostError> {
-        let request = serde_json::json!({ "name": name, "toolCallId": tool_call_id, "args": args }).to_string();
-        let response = self
-            .call(
-                "executeTool",
-                request,
-                format!("tool {name}"),
+        let call = calls::ExecuteTool {
+            name,
+            tool_call_id,
+            args,
+        };
+        let answer = self
+            .send_call(
+                call.encode()?,
+                call.label(),
                 Some((tool_call_id.to_string(), updates)),
                 true,
             )
             .await?;
-        crate::engine::result_of(&response)
+        Ok(calls::ExecuteTool::decode(&answer)?.result)
     }
 
     /// Aborts the signal of a running tool call.
     pub async fn abort_tool(&self, tool_call_id: &str) -> Result<(), PihostError> {
-        let id = Value::String(tool_call_id.to_string()).to_string();
-        self.call("abortTool", id, "abortTool".to_string(), None, false)
-            .await
-            .map(|_| ())
+        self.call(&calls::AbortTool(tool_call_id)).await
     }
 
     /// Runs a command by invocation name (N2) with a command context (R2).
     pub async fn run_command(&self, name: &str, args: &str) -> Result<Option<Value>, PihostError> {
-        let request = serde_json::json!({ "name": name, "args": args }).to_string();
-        let response = self.call("runCommand", request, format!("/{name}"), None, true).await?;
-        crate::engine::result_of(&response)
+        Ok(self.call(&calls::RunCommand { name, args }).await?.result)
     }
 
     /// Commands (with invocation names), tools, flags and flag values of the
     /// loaded extensions.
     pub async fn registrations(&self) -> Result<Registrations, PihostError> {
-        let response = self
-            .call(
-                "listRegistrations",
-                "null".to_string(),
-                "registrations".to_string(),
-                None,
-                false,
-            )
-            .await?;
-        serde_json::from_str(&response).map_err(|error| PihostError::Internal {
-            context: "registrations".to_string(),
-            message: error.to_string(),
-        })
+        self.call(&calls::ListRegistrations).await
     }
 
     /// Sets a flag's value, as pi does for `--name value` on its command
     /// line; `pi.getFlag(name)` answers it from now on, and a reload keeps it.
     pub async fn set_flag(&self, name: &str, value: &Value) -> Result<(), PihostError> {
-        let request = serde_json::json!({ "name": name, "value": value }).to_string();
-        self.call("setFlag", request, "setFlag".to_string(), None, false)
-            .await
-            .map(|_| ())
+        self.call(&calls::SetFlag { name, value }).await
     }
 
     /// Extension shortcuts for the host's resolved keybindings, with N3's diagnostics.
     pub async fn shortcuts(&self, keybindings: &BTreeMap<String, Value>) -> Result<Value, PihostError> {
-        let request = serde_json::to_string(keybindings).map_err(|error| PihostError::Internal {
-            context: "keybindings".to_string(),
-            message: error.to_string(),
-        })?;
-        let response = self
-            .call("resolveShortcuts", request, "shortcuts".to_string(), None, false)
-            .await?;
-        serde_json::from_str(&response).map_err(|error| PihostError::Internal {
-            context: "shortcuts".to_string(),
-            message: error.to_string(),
-        })
+        let keybindings = serde_json::to_value(keybindings).map_err(|error| internal_error("keybindings", error))?;
+        self.call(&calls::ResolveShortcuts(&keybindings)).await
     }
 
     /// Gives pihost a screen of `size` to draw extension components on (a
@@ -755,20 +711,12 @@ impl Pihost {
         size: crate::ui::TerminalSize,
         delivery: crate::ui::FrameDelivery,
     ) -> Result<(), PihostError> {
-        let screen = serde_json::json!({
-            "columns": size.columns,
-            "rows": size.rows,
-            "push": delivery == crate::ui::FrameDelivery::Push,
-        });
-        self.call(
-            "attachTerminal",
-            screen.to_string(),
-            "attachTerminal".to_string(),
-            None,
-            false,
-        )
+        self.call(&calls::AttachTerminal {
+            columns: size.columns,
+            rows: size.rows,
+            push: delivery == crate::ui::FrameDelivery::Push,
+        })
         .await
-        .map(|_| ())
     }
 
     /// Sends one key (a raw sequence, as [`Pihost::send_key`]) to component
@@ -776,35 +724,25 @@ impl Pihost {
     /// drawn. Keys only reach the component that has focus, as in pi-tui:
     /// answers whether this one had it and got the key.
     pub async fn send_key_to(&self, component: u64, data: &str) -> Result<bool, PihostError> {
-        let request = serde_json::json!({ "id": component, "data": data }).to_string();
-        let answer = self
-            .call("sendUiInputTo", request, "sendUiInputTo".to_string(), None, false)
-            .await?;
-        let answer: Value = serde_json::from_str(&answer).map_err(|error| internal_error("ui input", error))?;
-        if answer.get("unknown").and_then(Value::as_bool) == Some(true) {
+        let delivery = self.call(&calls::SendUiInputTo { id: component, data }).await?;
+        if delivery.unknown {
             return Err(PihostError::UnknownComponent { id: component });
         }
-        Ok(answer.get("delivered").and_then(Value::as_bool) == Some(true))
+        Ok(delivery.delivered)
     }
 
     /// Draws component `component` at `size` from now on, whatever the
     /// screen's size (a host that gives it a pane of its own), and again at
     /// once; its `tui.terminal` still reports the screen's size.
     pub async fn resize_component(&self, component: u64, size: crate::ui::TerminalSize) -> Result<(), PihostError> {
-        let request = serde_json::json!({ "id": component, "columns": size.columns, "rows": size.rows }).to_string();
-        let answer = self
-            .call(
-                "resizeUiComponent",
-                request,
-                "resizeUiComponent".to_string(),
-                None,
-                false,
-            )
-            .await?;
-        match serde_json::from_str::<bool>(&answer) {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(PihostError::UnknownComponent { id: component }),
-            Err(error) => Err(internal_error("ui resize", error)),
+        let resize = calls::ResizeUiComponent {
+            id: component,
+            columns: size.columns,
+            rows: size.rows,
+        };
+        match self.call(&resize).await? {
+            true => Ok(()),
+            false => Err(PihostError::UnknownComponent { id: component }),
         }
     }
 
@@ -812,43 +750,21 @@ impl Pihost {
     /// disposed, and the extension's promise rejects with an `Error` of
     /// `reason` (as [`Pihost::close_components`] does for all of them).
     pub async fn close_component(&self, component: u64, reason: &str) -> Result<(), PihostError> {
-        let request = serde_json::json!({ "id": component, "reason": reason }).to_string();
-        let answer = self
-            .call("closeUiComponent", request, "closeUiComponent".to_string(), None, false)
-            .await?;
-        match serde_json::from_str::<bool>(&answer) {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(PihostError::UnknownComponent { id: component }),
-            Err(error) => Err(internal_error("ui close", error)),
+        match self.call(&calls::CloseUiComponent { id: component, reason }).await? {
+            true => Ok(()),
+            false => Err(PihostError::UnknownComponent { id: component }),
         }
     }
 
     /// Resolves once an extension component has focus and can take keys.
     pub async fn wait_for_component(&self) -> Result<(), PihostError> {
-        self.call(
-            "waitForComponent",
-            "null".to_string(),
-            "waitForComponent".to_string(),
-            None,
-            false,
-        )
-        .await
-        .map(|_| ())
+        self.call(&calls::WaitForComponent).await
     }
 
     /// The component that has focus now (`None`: none, or no screen is
     /// attached), without waiting for one.
     pub async fn focused_component(&self) -> Result<Option<crate::ui::FocusedComponent>, PihostError> {
-        let answer = self
-            .call(
-                "focusedUiComponent",
-                "null".to_string(),
-                "focusedUiComponent".to_string(),
-                None,
-                false,
-            )
-            .await?;
-        serde_json::from_str(&answer).map_err(|error| internal_error("focused component", error))
+        self.call(&calls::FocusedUiComponent).await
     }
 
     /// Sends one key (the raw sequence a terminal sends, e.g. `"\x1b[B"` for
@@ -856,25 +772,12 @@ impl Pihost {
     /// lets the event loop turn so what it started is drawn. Answers the id
     /// of the component that got it, `None` when no component had focus.
     pub async fn send_key(&self, data: &str) -> Result<Option<u64>, PihostError> {
-        let data = Value::String(data.to_string()).to_string();
-        let answer = self
-            .call("sendUiInput", data, "sendUiInput".to_string(), None, false)
-            .await?;
-        serde_json::from_str(&answer).map_err(|error| internal_error("ui input", error))
+        self.call(&calls::SendUiInput(data)).await
     }
 
     /// The frames extension components drew since the last call, oldest first.
     pub async fn take_frames(&self) -> Result<Vec<crate::ui::Frame>, PihostError> {
-        let answer = self
-            .call(
-                "takeUiFrames",
-                "null".to_string(),
-                "takeUiFrames".to_string(),
-                None,
-                false,
-            )
-            .await?;
-        serde_json::from_str(&answer).map_err(|error| internal_error("frames", error))
+        self.call(&calls::TakeUiFrames).await
     }
 
     /// Closes every open component: each is disposed, and the extension's
@@ -882,36 +785,19 @@ impl Pihost {
     /// never closes a component from outside, so there is no answer of the
     /// component's own to give). Answers their ids.
     pub async fn close_components(&self, reason: &str) -> Result<Vec<u64>, PihostError> {
-        let reason = Value::String(reason.to_string()).to_string();
-        let answer = self
-            .call(
-                "closeUiComponents",
-                reason,
-                "closeUiComponents".to_string(),
-                None,
-                false,
-            )
-            .await?;
-        serde_json::from_str(&answer).map_err(|error| internal_error("closed components", error))
+        self.call(&calls::CloseUiComponents(reason)).await
     }
 
     /// pi-tui key names (`down`, `enter`, `ctrl+c`, `shift+tab`, `a`) as the
     /// raw sequences a terminal sends, each one that pi-tui's `matchesKey`
     /// takes for the name; an unknown name is an error.
     pub async fn key_sequences(&self, names: &[String]) -> Result<Vec<String>, PihostError> {
-        let names = serde_json::to_string(names).map_err(|error| internal_error("key names", error))?;
-        let answer = self
-            .call("encodeKeys", names, "encodeKeys".to_string(), None, false)
-            .await?;
-        serde_json::from_str(&answer).map_err(|error| internal_error("key sequences", error))
+        self.call(&calls::EncodeKeys(names)).await
     }
 
     /// Makes every captured ctx and pi object throw (R3).
     pub async fn invalidate(&self, message: Option<&str>) -> Result<(), PihostError> {
-        let message = serde_json::to_string(&message).unwrap_or_else(|_| "null".to_string());
-        self.call("invalidate", message, "invalidate".to_string(), None, false)
-            .await
-            .map(|_| ())
+        self.call(&calls::Invalidate(message)).await
     }
 }
 
@@ -1235,12 +1121,12 @@ fn forward_errors(
 
 fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>, replay: &Arc<Mutex<Replay>>) {
     match request {
-        Request::Bind { host, state, reply } => {
+        Request::Bind { host, call, reply } => {
             if let Ok(mut replay) = replay.lock() {
-                replay.record_bind(host.clone(), &state);
+                replay.record_bind(host.clone(), &call.argument);
             }
             engine.put_host(host);
-            match engine.start_call("bindHost", &state) {
+            match engine.start_call(&call) {
                 Ok(call) => in_flight.push(InFlight {
                     call,
                     label: "bind".to_string(),
@@ -1258,20 +1144,19 @@ fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>, r
         }
         Request::Panic => {}
         Request::Call {
-            function,
-            argument,
+            call,
             label,
             tool_updates,
             reply,
         } => {
             if let Ok(mut replay) = replay.lock() {
-                replay.record(function, &argument);
+                replay.record(&call);
             }
             let tool_call_id = tool_updates.map(|(id, updates)| {
                 engine.set_tool_updates(&id, updates);
                 id
             });
-            match engine.start_call(function, &argument) {
+            match engine.start_call(&call) {
                 Ok(call) => in_flight.push(InFlight {
                     call,
                     label,

@@ -220,8 +220,7 @@ function newestOpenEntry() {
  * fails the entry that was running, or reports the stopped callback. Resolves
  * to the JSON of `{ extensionPath, message, loading }` it blamed.
  */
-export function failTerminated(requestJson) {
-  const { kind, limitMs, heapMb } = JSON.parse(requestJson);
+export function failTerminated({ kind, limitMs, heapMb }) {
   const contextEntry = getAsyncContext()?.[entryMark];
   const stopped = running ?? (contextEntry && openEntries.has(failable(contextEntry)) ? contextEntry : newestOpenEntry());
   running = undefined;

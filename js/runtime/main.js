@@ -27,9 +27,14 @@ import { configureLoadLimits } from "pihost:runtime/loader.js";
 import { stopGuests } from "pihost:runtime/isolation.js";
 export { failStalled, failTerminated } from "pihost:runtime/entries.js";
 
+// Every function here is called from Rust through its call table
+// (src/engine/calls.rs): arguments arrive as values, answers go back as JSON
+// text made with the JSON functions captured here, before any extension ran.
+const JSONStringify = JSON.stringify;
+const JSONParse = JSON.parse;
+
 /** Takes the engine's limits that JavaScript keeps (`{ loadTimeoutMs, heapMb }`). */
-export function configureLimits(limitsJson) {
-  const limits = JSON.parse(limitsJson);
+export function configureLimits(limits) {
   configureLoadLimits(limits);
   configureHeapLimit(limits.heapMb);
   return "null";
@@ -40,11 +45,10 @@ export const session = { runtime: undefined, eventBus: undefined, extensions: []
 const runningTools = new Map();
 
 /**
- * Loads extensions. `requestJson`: { cwd, useCache, entries: [{ path, resolvedPath, moduleUrl }] }.
+ * Loads extensions. `request`: { cwd, useCache, entries: [{ path, resolvedPath, moduleUrl }] }.
  * Resolves to the JSON of the load report.
  */
-export async function loadExtensions(requestJson) {
-  const request = JSON.parse(requestJson);
+export async function loadExtensions(request) {
   stopGuests();
   // Each load gets its own shared runtime and bus, as each pi loadExtensions() call does.
   session.runtime = createExtensionRuntime();
@@ -59,7 +63,7 @@ export async function loadExtensions(requestJson) {
   sessionView.setDefaultCwd(request.cwd);
   session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, sessionView.readonly(), new ModelRegistry(hostModelRuntime));
   session.runner.onError((error) => ops.op_pihost_report_error(error));
-  return JSON.stringify(describeLoad(result, session.runtime));
+  return JSONStringify(describeLoad(result, session.runtime));
 }
 
 /** Forgets every cached extension factory (L6). Resolves to "null". */
@@ -75,13 +79,13 @@ function currentRunner() {
 
 /** `undefined` and `null` stay apart: { result } with result left out when undefined. */
 function resultJson(result) {
-  return JSON.stringify({ result }, (_key, value) => (typeof value === "function" ? undefined : value));
+  return JSONStringify({ result });
 }
 
 /** Binds the host (R1): its state, actions, UI and provider registry. */
-export function bindHost(stateJson) {
+export function bindHost(state) {
   const runner = currentRunner();
-  updateHostState(JSON.parse(stateJson));
+  updateHostState(state);
   const binding = createHostBinding();
   runner.bindCore(binding.actions, binding.contextActions, binding.providerActions);
   runner.bindCommandContext(binding.commandActions);
@@ -111,8 +115,7 @@ async function loadScreen() {
  * on: from now on the UI is pi's TUI (`ctx.mode` "tui") and `ctx.ui.custom`
  * shows the extension's own component. Again with another size: a resize.
  */
-export async function attachTerminal(sizeJson) {
-  const { columns, rows, push } = JSON.parse(sizeJson);
+export async function attachTerminal({ columns, rows, push }) {
   const terminal = { columns, rows };
   const { attachScreen } = await loadScreen();
   updateHostState({ terminal });
@@ -129,50 +132,47 @@ export async function waitForComponent() {
 
 /** The component that has focus now: JSON `{ component, kind }`, or null. */
 export function focusedUiComponent() {
-  return JSON.stringify(screen ? screen.focusedComponent() : null);
+  return JSONStringify(screen ? screen.focusedComponent() : null);
 }
 
 /** Sends one raw key sequence to the focused component; resolves to the JSON id of the component that got it. */
-export async function sendUiInput(dataJson) {
-  return JSON.stringify(screen ? await screen.sendInput(JSON.parse(dataJson)) : null);
+export async function sendUiInput(data) {
+  return JSONStringify(screen ? await screen.sendInput(data) : null);
 }
 
 /**
  * Sends a raw key sequence to one component (`{ id, data }`); resolves to
  * JSON `{ delivered }`, or `{ unknown: true }` when no component has the id.
  */
-export async function sendUiInputTo(requestJson) {
-  const { id, data } = JSON.parse(requestJson);
-  return JSON.stringify(screen ? await screen.sendInputTo(id, data) : { unknown: true });
+export async function sendUiInputTo({ id, data }) {
+  return JSONStringify(screen ? await screen.sendInputTo(id, data) : { unknown: true });
 }
 
 /** Draws one component (`{ id, columns, rows }`) at a size of its own; JSON false for an unknown id. */
-export function resizeUiComponent(requestJson) {
-  const { id, columns, rows } = JSON.parse(requestJson);
-  return JSON.stringify(screen ? screen.resizeComponent(id, { columns, rows }) : false);
+export function resizeUiComponent({ id, columns, rows }) {
+  return JSONStringify(screen ? screen.resizeComponent(id, { columns, rows }) : false);
 }
 
 /** Closes one open component (`{ id, reason }`), rejecting its promise; JSON false for an unknown id. */
-export function closeUiComponent(requestJson) {
-  const { id, reason } = JSON.parse(requestJson);
-  return JSON.stringify(screen ? screen.closeComponent(id, reason) : false);
+export function closeUiComponent({ id, reason }) {
+  return JSONStringify(screen ? screen.closeComponent(id, reason) : false);
 }
 
 /** The frames drawn since the last call: JSON `[{ component, extension, kind, …, lines }]`. */
 export function takeUiFrames() {
-  return JSON.stringify(screen ? screen.takeFrames() : []);
+  return JSONStringify(screen ? screen.takeFrames() : []);
 }
 
 /** Closes every open component, rejecting its promise with the reason given (JSON text); resolves to their JSON ids. */
-export function closeUiComponents(reasonJson) {
-  return JSON.stringify(screen ? screen.closeOpenComponents(JSON.parse(reasonJson)) : []);
+export function closeUiComponents(reason) {
+  return JSONStringify(screen ? screen.closeOpenComponents(reason) : []);
 }
 
 /** pi-tui key names ("down", "ctrl+c") as the raw sequences a terminal sends; an unknown name throws. */
-export async function encodeKeys(namesJson) {
+export async function encodeKeys(names) {
   const { encodeKey } = await import("pihost:pi/pi-tui/keys.js");
-  return JSON.stringify(
-    JSON.parse(namesJson).map((name) => {
+  return JSONStringify(
+    names.map((name) => {
       const sequence = encodeKey(name);
       if (sequence === undefined) throw new Error(`"${name}" is not a key pi-tui knows (for example up, enter, escape, ctrl+c, shift+tab, a)`);
       return sequence;
@@ -184,10 +184,9 @@ export async function encodeKeys(namesJson) {
  * Reload (H1): session_shutdown to the old extensions, invalidate them, load
  * anew keeping flag values (active tools live in the host state and stay),
  * bind the same host again, then session_start. Every later call reaches the
- * new runner (H2). `requestJson` is a load request; resolves to the new load report.
+ * new runner (H2). `request` is a load request; resolves to the new load report.
  */
-export async function reload(requestJson) {
-  const request = JSON.parse(requestJson);
+export async function reload(request) {
   const wasBound = session.bound;
   session.bound = false;
   let result;
@@ -212,25 +211,24 @@ export async function reload(requestJson) {
     },
     bind() {
       screen?.resetScreen();
-      bindHost("{}");
+      bindHost({});
     },
   });
   session.runner = runner;
-  return JSON.stringify(describeLoad(result, session.runtime));
+  return JSONStringify(describeLoad(result, session.runtime));
 }
 
 /** Replaces parts of the host state the getters read. */
-export function setHostState(stateJson) {
-  updateHostState(JSON.parse(stateJson));
+export function setHostState(state) {
+  updateHostState(state);
   return "null";
 }
 
 /** Dispatches one event with its family's merge rule; resolves to { result }. */
-export async function emitEvent(eventJson) {
+export async function emitEvent(event) {
   const runner = currentRunner();
   const buildBoundaryContext = async (eventType, entries) =>
-    JSON.parse((await ops.op_pihost_host_request("buildBoundaryContext", JSON.stringify({ eventType, entries }))) || "null");
-  const event = JSON.parse(eventJson);
+    JSONParse((await ops.op_pihost_host_request("buildBoundaryContext", JSONStringify({ eventType, entries }))) || "null");
   try {
     return resultJson(
       await dispatchEvent(runner, event, {
@@ -247,9 +245,8 @@ export async function emitEvent(eventJson) {
 }
 
 /** Runs a registered tool with a context made for this call (W1); updates stream to Rust. */
-export async function executeTool(requestJson) {
+export async function executeTool({ name, toolCallId, args }) {
   const runner = currentRunner();
-  const { name, toolCallId, args } = JSON.parse(requestJson);
   const registered = runner.getAllRegisteredTools().find((candidate) => candidate.definition.name === name);
   if (!registered) throw new Error(`Tool "${name}" is not registered by any extension`);
   const tool = wrapRegisteredTool(registered, runner);
@@ -279,7 +276,7 @@ export async function executeTool(requestJson) {
       const run = (ready) => {
         const validated = validateToolArguments(tool, { type: "toolCall", id: toolCallId, name, arguments: ready });
         return tool.execute(toolCallId, validated, signal, (update) =>
-          ops.op_pihost_tool_update(toolCallId, JSON.parse(JSON.stringify(update ?? null))),
+          ops.op_pihost_tool_update(toolCallId, JSONParse(JSONStringify(update ?? null))),
         );
       };
       // An isolated extension's prepareArguments answers from its own runtime.
@@ -292,15 +289,14 @@ export async function executeTool(requestJson) {
 }
 
 /** Aborts a running tool's signal. */
-export function abortTool(toolCallIdJson) {
-  runningTools.get(JSON.parse(toolCallIdJson))?.abort();
+export function abortTool(toolCallId) {
+  runningTools.get(toolCallId)?.abort();
   return "null";
 }
 
 /** Runs a command by its invocation name (N2) with a command context (R2). */
-export async function runCommand(requestJson) {
+export async function runCommand({ name, args }) {
   const runner = currentRunner();
-  const { name, args } = JSON.parse(requestJson);
   const command = runner.getCommand(name);
   if (!command) throw new Error(`Unknown command: /${name}`);
   const ctx = runner.createCommandContext();
@@ -311,7 +307,7 @@ export async function runCommand(requestJson) {
 /** Commands with invocation names, tools (first registration wins), flags and values. */
 export function listRegistrations() {
   const runner = currentRunner();
-  return JSON.stringify({
+  return JSONStringify({
     commands: runner.getRegisteredCommands().map((command) => ({
       name: command.name,
       invocationName: command.invocationName,
@@ -332,17 +328,16 @@ export function listRegistrations() {
   });
 }
 
-export function setFlag(requestJson) {
-  const { name, value } = JSON.parse(requestJson);
+export function setFlag({ name, value }) {
   currentRunner().setFlagValue(name, value);
   return "null";
 }
 
 /** Extension shortcuts for a keybinding map, with the conflict diagnostics (N3). */
-export function resolveShortcuts(keybindingsJson) {
+export function resolveShortcuts(keybindings) {
   const runner = currentRunner();
-  const shortcuts = runner.getShortcuts(JSON.parse(keybindingsJson));
-  return JSON.stringify({
+  const shortcuts = runner.getShortcuts(keybindings);
+  return JSONStringify({
     shortcuts: [...shortcuts].map(([key, shortcut]) => ({
       key,
       extensionPath: shortcut.extensionPath,
@@ -353,7 +348,7 @@ export function resolveShortcuts(keybindingsJson) {
 }
 
 /** Makes every old ctx and pi object throw (R3). */
-export function invalidate(messageJson) {
-  currentRunner().invalidate(JSON.parse(messageJson) ?? undefined);
+export function invalidate(message) {
+  currentRunner().invalidate(message ?? undefined);
   return "null";
 }

@@ -17,7 +17,10 @@ use crate::host::{ExtensionError, Host, HostState};
 use crate::limits::{Limits, Stop, Watchdog};
 use crate::modules::PihostModuleLoader;
 use crate::ops::host::{BoundHost, ErrorSink, HandlerCounts, ToolUpdateSinks};
-use crate::report::{InspectReport, JsLoadReport};
+use crate::report::InspectReport;
+
+pub(crate) mod calls;
+use calls::{Encoded, Export, RuntimeCall};
 
 /// Where extensions are looked for and which directories they run against.
 #[derive(Debug, Clone)]
@@ -89,13 +92,6 @@ pub(crate) fn answers_undefined_without_handlers(event_type: &str) -> bool {
             | "turn_end"
             | "agent_before_settle"
     )
-}
-
-/// The `{ result }` envelope runtime functions answer with; a missing
-/// `result` is pi's `undefined`.
-pub(crate) fn result_of(response: &str) -> Result<Option<serde_json::Value>, PihostError> {
-    let mut envelope: serde_json::Value = serde_json::from_str(response).map_err(|error| internal("result", error))?;
-    Ok(envelope.get_mut("result").map(serde_json::Value::take))
 }
 
 /// What the runner has registered, as the host lists it.
@@ -172,8 +168,8 @@ pub struct NotInAHost {
 /// The isolate and the runtime functions pihost calls in it.
 pub struct Engine {
     runtime: JsRuntime,
-    /// The namespace of `js/runtime/main.js`, whose functions Rust calls.
-    exports: v8::Global<v8::Object>,
+    /// The functions of `js/runtime/main.js` Rust calls, by [`Export::index`].
+    functions: Vec<v8::Global<v8::Function>>,
     options: EngineOptions,
     dispatch_timeout: Option<Duration>,
     errors: Option<tokio::sync::mpsc::UnboundedReceiver<ExtensionError>>,
@@ -207,31 +203,34 @@ impl Drop for Engine {
 #[derive(Clone, Default)]
 pub(crate) struct Replay {
     /// The last `loadExtensions` (or `reload`) request.
-    load: Option<String>,
+    load: Option<calls::LoadRequest>,
     flags: BTreeMap<String, serde_json::Value>,
     host: Option<Arc<dyn Host>>,
     /// The host state as bound and updated since, merged.
     state: serde_json::Map<String, serde_json::Value>,
     /// The screen pihost draws extension components on, when the host gave
-    /// one (the last `attachTerminal` argument).
-    terminal: Option<String>,
+    /// one (the last `attachTerminal` call).
+    terminal: Option<Encoded>,
 }
 
 impl Replay {
     /// Records a call the runtime was sent, if it shapes the session.
-    pub(crate) fn record(&mut self, function: &str, argument: &str) {
-        match function {
-            "loadExtensions" | "reload" => self.load = Some(argument.to_string()),
-            "setFlag" => {
-                if let Ok(serde_json::Value::Object(request)) = serde_json::from_str::<serde_json::Value>(argument)
+    pub(crate) fn record(&mut self, call: &Encoded) {
+        match call.export {
+            Export::LoadExtensions | Export::Reload => {
+                self.load = serde_json::from_str(&call.argument).ok();
+            }
+            Export::SetFlag => {
+                if let Ok(serde_json::Value::Object(request)) =
+                    serde_json::from_str::<serde_json::Value>(&call.argument)
                     && let (Some(serde_json::Value::String(name)), Some(value)) =
                         (request.get("name"), request.get("value"))
                 {
                     self.flags.insert(name.clone(), value.clone());
                 }
             }
-            "setHostState" => self.merge_state(argument),
-            "attachTerminal" => self.terminal = Some(argument.to_string()),
+            Export::SetHostState => self.merge_state(&call.argument),
+            Export::AttachTerminal => self.terminal = Some(call.clone()),
             _ => {}
         }
     }
@@ -239,34 +238,20 @@ impl Replay {
     /// Leaves the extension at `path` (as the load request names it) out of
     /// the recorded load: its load cannot be stopped. Whether it was in it.
     pub(crate) fn leave_out(&mut self, path: &str) -> bool {
-        let Some(load) = &self.load else { return false };
-        let Ok(mut request) = serde_json::from_str::<serde_json::Value>(load) else {
-            return false;
-        };
-        let Some(entries) = request.get_mut("entries").and_then(serde_json::Value::as_array_mut) else {
-            return false;
-        };
-        let before = entries.len();
-        entries.retain(|entry| entry.get("path").and_then(serde_json::Value::as_str) != Some(path));
-        if entries.len() == before {
-            return false;
-        }
-        self.load = Some(request.to_string());
-        true
+        let Some(load) = &mut self.load else { return false };
+        let before = load.entries.len();
+        load.entries.retain(|entry| entry.path != path);
+        load.entries.len() != before
     }
 
     /// The paths of the recorded load, in load order.
     pub(crate) fn load_order(&self) -> Vec<String> {
-        let request = self
+        let entries = self
             .load
-            .as_deref()
-            .and_then(|load| serde_json::from_str::<serde_json::Value>(load).ok());
-        let entries = request.as_ref().and_then(|request| request.get("entries")?.as_array());
-        entries
-            .into_iter()
-            .flatten()
-            .filter_map(|entry| Some(entry.get("path")?.as_str()?.to_string()))
-            .collect()
+            .as_ref()
+            .map(|load| load.entries.as_slice())
+            .unwrap_or_default();
+        entries.iter().map(|entry| entry.path.clone()).collect()
     }
 
     /// Records the host bound with `state` (JSON).
@@ -287,8 +272,7 @@ impl Replay {
     pub(crate) async fn apply(&self, engine: &mut Engine) -> Result<Option<InspectReport>, PihostError> {
         let Some(load) = &self.load else { return Ok(None) };
         let started = Instant::now();
-        let response = engine.call_json("loadExtensions", load).await?;
-        let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("load report", error))?;
+        let report = engine.call(&calls::LoadExtensions(load)).await?;
         for (name, value) in &self.flags {
             engine.set_flag(name, value).await?;
         }
@@ -297,7 +281,9 @@ impl Replay {
                 .map_err(|error| internal("host state", error))?;
             engine.bind(host.clone(), &state).await?;
             if let Some(terminal) = &self.terminal {
-                engine.call_json("attachTerminal", terminal).await?;
+                engine
+                    .call_encoded(terminal.clone(), "attachTerminal".to_string())
+                    .await?;
             }
             engine
                 .emit(&serde_json::json!({ "type": "session_start", "reason": "reload" }))
@@ -310,22 +296,6 @@ impl Replay {
             started.elapsed(),
         )))
     }
-}
-
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LoadRequest<'a> {
-    cwd: &'a Path,
-    use_cache: bool,
-    entries: Vec<LoadEntry<'a>>,
-}
-
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct LoadEntry<'a> {
-    path: &'a str,
-    resolved_path: &'a Path,
-    module_url: String,
 }
 
 fn internal(context: &str, error: impl std::fmt::Display) -> PihostError {
@@ -375,6 +345,10 @@ impl Engine {
         let namespace = runtime
             .get_module_namespace(module_id)
             .map_err(|error| internal("runtime/main.js exports", error))?;
+        let functions = Export::ALL
+            .iter()
+            .map(|export| function_of(&mut runtime, &namespace, export.name()))
+            .collect::<Result<Vec<_>, _>>()?;
         let (error_sender, errors) = tokio::sync::mpsc::unbounded_channel();
         runtime.op_state().borrow_mut().put(ErrorSink(Some(error_sender)));
         // pihost's own start-up ran with every permission; from here on
@@ -416,7 +390,7 @@ impl Engine {
             .set_prepare_stack_trace_callback(stack_trace_unless_terminating);
         let mut engine = Self {
             runtime,
-            exports: namespace,
+            functions,
             options,
             dispatch_timeout: None,
             errors: Some(errors),
@@ -433,11 +407,11 @@ impl Engine {
         if !allows_everything {
             engine.start_prompt_session()?;
         }
-        let limits = serde_json::json!({
-            "loadTimeoutMs": engine.options.limits.load_timeout.map(|limit| limit.as_millis()),
-            "heapMb": engine.options.limits.max_heap_mb.unwrap_or(0),
-        });
-        engine.call_json("configureLimits", &limits.to_string()).await?;
+        let limits = calls::ConfigureLimits {
+            load_timeout_ms: engine.options.limits.load_timeout.map(|limit| limit.as_millis()),
+            heap_mb: engine.options.limits.max_heap_mb.unwrap_or(0),
+        };
+        engine.call(&limits).await?;
         Ok(engine)
     }
 
@@ -528,7 +502,7 @@ impl Engine {
 
     /// Forgets every cached extension factory, as pi's clearExtensionCache() (L6).
     pub async fn clear_extension_cache(&mut self) -> Result<(), PihostError> {
-        self.call_json("clearExtensionCache", "null").await.map(|_| ())
+        self.call(&calls::ClearExtensionCache).await
     }
 
     /// Which export names of each of pi's virtual modules pihost implements,
@@ -558,30 +532,25 @@ impl Engine {
     /// from now on, queued providers are flushed, getters read `state`.
     pub async fn bind(&mut self, host: Arc<dyn Host>, state: &HostState) -> Result<(), PihostError> {
         self.put_host(host.clone());
-        let state = serde_json::to_string(state).map_err(|error| internal("host state", error))?;
-        self.replay.record_bind(host, &state);
-        self.call_json("bindHost", &state).await.map(|_| ())
+        let call = calls::BindHost(state);
+        self.replay.record_bind(host, &call.encode()?.argument);
+        self.call(&call).await
     }
 
     /// Updates the state the extensions' getters read.
     pub async fn set_host_state(&mut self, state: &HostState) -> Result<(), PihostError> {
-        let state = serde_json::to_string(state).map_err(|error| internal("host state", error))?;
-        self.replay.record("setHostState", &state);
-        self.call_json("setHostState", &state).await.map(|_| ())
+        self.call(&calls::SetHostState(state)).await
     }
 
     /// Dispatches one event (`{ "type": ..., ... }`) with its family's merge
     /// rule and returns the merged result (`None` for pi's `undefined`).
     /// Events pihost does not know go through the generic emit untouched.
     pub async fn emit(&mut self, event: &serde_json::Value) -> Result<Option<serde_json::Value>, PihostError> {
-        let event_type = event.get("type").and_then(|t| t.as_str()).unwrap_or("?").to_string();
-        if answers_undefined_without_handlers(&event_type) && !self.handler_counts().has_handlers(&event_type) {
+        let event_type = event.get("type").and_then(|t| t.as_str()).unwrap_or("?");
+        if answers_undefined_without_handlers(event_type) && !self.handler_counts().has_handlers(event_type) {
             return Ok(None);
         }
-        let response = self
-            .dispatch(&format!("emit({event_type})"), "emitEvent", &event.to_string())
-            .await?;
-        result_of(&response)
+        Ok(self.call(&calls::EmitEvent(event)).await?.result)
     }
 
     /// Executes a registered tool. Each `onUpdate` is sent on `updates`.
@@ -593,92 +562,73 @@ impl Engine {
         updates: Option<tokio::sync::mpsc::UnboundedSender<serde_json::Value>>,
     ) -> Result<Option<serde_json::Value>, PihostError> {
         self.set_tool_updates(tool_call_id, updates);
-        let request = serde_json::json!({ "name": name, "toolCallId": tool_call_id, "args": args }).to_string();
-        let response = self.dispatch(&format!("tool {name}"), "executeTool", &request).await;
+        let call = calls::ExecuteTool {
+            name,
+            tool_call_id,
+            args,
+        };
+        let response = self.call(&call).await;
         self.set_tool_updates(tool_call_id, None);
         if let Err(PihostError::Timeout { .. }) = &response {
             // A tool that outlived its time is told so through its signal.
             let _ = self.abort_tool(tool_call_id).await;
         }
-        result_of(&response?)
+        Ok(response?.result)
     }
 
     /// Aborts the signal of a running tool call.
     pub async fn abort_tool(&mut self, tool_call_id: &str) -> Result<(), PihostError> {
-        let id = serde_json::Value::String(tool_call_id.to_string()).to_string();
-        self.call_json("abortTool", &id).await.map(|_| ())
+        self.call(&calls::AbortTool(tool_call_id)).await
     }
 
     /// Runs a command by its invocation name (`name`, or `name:2` when two
     /// extensions share it, N2).
     pub async fn run_command(&mut self, name: &str, args: &str) -> Result<Option<serde_json::Value>, PihostError> {
-        let request = serde_json::json!({ "name": name, "args": args }).to_string();
-        let response = self.dispatch(&format!("/{name}"), "runCommand", &request).await?;
-        result_of(&response)
+        Ok(self.call(&calls::RunCommand { name, args }).await?.result)
     }
 
     /// Commands (with invocation names), tools, flags and flag values of the loaded extensions.
     pub async fn registrations(&mut self) -> Result<Registrations, PihostError> {
-        let response = self.call_json("listRegistrations", "null").await?;
-        serde_json::from_str(&response).map_err(|error| internal("registrations", error))
+        self.call(&calls::ListRegistrations).await
     }
 
     /// Sets a flag's value, as pi does for `--name value` on its command
     /// line; `pi.getFlag(name)` answers it from now on, and a reload keeps it.
     pub async fn set_flag(&mut self, name: &str, value: &serde_json::Value) -> Result<(), PihostError> {
-        let request = serde_json::json!({ "name": name, "value": value }).to_string();
-        self.replay.record("setFlag", &request);
-        self.call_json("setFlag", &request).await.map(|_| ())
+        self.call(&calls::SetFlag { name, value }).await
     }
 
     /// Extension shortcuts for the host's resolved keybindings (`{ "app.interrupt": "escape", … }`), with N3's diagnostics.
     pub async fn shortcuts(&mut self, keybindings: &serde_json::Value) -> Result<serde_json::Value, PihostError> {
-        let response = self.call_json("resolveShortcuts", &keybindings.to_string()).await?;
-        serde_json::from_str(&response).map_err(|error| internal("shortcuts", error))
+        self.call(&calls::ResolveShortcuts(keybindings)).await
     }
 
     /// Makes every captured ctx and pi object throw `message` (or pi's default text), R3.
     pub async fn invalidate(&mut self, message: Option<&str>) -> Result<(), PihostError> {
-        let message = serde_json::to_string(&message).map_err(|error| internal("invalidate", error))?;
-        self.call_json("invalidate", &message).await.map(|_| ())
+        self.call(&calls::Invalidate(message)).await
     }
 
-    /// A call into extension code, bounded by the dispatch timeout.
-    async fn dispatch(&mut self, call: &str, function: &str, argument: &str) -> Result<String, PihostError> {
-        let result = match self.dispatch_timeout {
-            None => self.call_json(function, argument).await,
-            Some(limit) => tokio::time::timeout(limit, self.call_json(function, argument))
+    /// Makes `call` and awaits its answer, running the event loop meanwhile;
+    /// a call that runs extension code is bounded by the dispatch timeout.
+    pub(crate) async fn call<C: RuntimeCall>(&mut self, call: &C) -> Result<C::Answer, PihostError> {
+        let label = call.label();
+        let encoded = call.encode()?;
+        let answer = match (C::RUNS_EXTENSION_CODE, self.dispatch_timeout) {
+            (true, Some(limit)) => tokio::time::timeout(limit, self.call_encoded(encoded, label.clone()))
                 .await
                 .map_err(|_| PihostError::Timeout {
-                    call: call.to_string(),
+                    call: label,
                     millis: limit.as_millis(),
-                })?,
+                })??,
+            _ => self.call_encoded(encoded, label).await?,
         };
-        result.map_err(|error| match error {
-            PihostError::NeverSettles { .. } => PihostError::NeverSettles { call: call.to_string() },
-            other => other,
-        })
+        C::decode(&answer)
     }
 
-    fn export_function(&mut self, name: &str) -> Result<v8::Global<v8::Function>, PihostError> {
-        let exports = self.exports.clone();
-        self.function_of(&exports, name)
-    }
-
-    fn function_of(
-        &mut self,
-        namespace: &v8::Global<v8::Object>,
-        name: &str,
-    ) -> Result<v8::Global<v8::Function>, PihostError> {
-        deno_core::scope!(scope, &mut self.runtime);
-        let namespace = v8::Local::new(scope, namespace);
-        let key = v8::String::new(scope, name).ok_or_else(|| internal(name, "cannot make the key"))?;
-        let value = namespace
-            .get(scope, key.into())
-            .ok_or_else(|| internal("runtime/main.js", format!("no export {name}")))?;
-        let function = v8::Local::<v8::Function>::try_from(value)
-            .map_err(|_| internal("runtime/main.js", format!("{name} is not a function")))?;
-        Ok(v8::Global::new(scope, function))
+    /// Makes an encoded call and awaits its answer (JSON text).
+    async fn call_encoded(&mut self, call: Encoded, label: String) -> Result<String, PihostError> {
+        let pending = self.start_call(&call)?;
+        self.settle(&label, pending).await
     }
 
     /// Finds extensions as pi does (D1–D7): project, agent directory, then `configured_paths`.
@@ -708,10 +658,8 @@ impl Engine {
         use_cache: bool,
     ) -> Result<InspectReport, PihostError> {
         let started = Instant::now();
-        let request = load_request(&self.options.cwd, extensions, use_cache)?;
-        self.replay.record("loadExtensions", &request);
-        let response = self.call_json("loadExtensions", &request).await?;
-        let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("load report", error))?;
+        let request = load_request(&self.options.cwd, extensions, use_cache);
+        let report = self.call(&calls::LoadExtensions(&request)).await?;
         Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
     }
 
@@ -721,10 +669,8 @@ impl Engine {
     /// "reload"). Later calls reach the new extensions (H2).
     pub async fn reload(&mut self, extensions: &[DiscoveredExtension]) -> Result<InspectReport, PihostError> {
         let started = Instant::now();
-        let request = load_request(&self.options.cwd, extensions, false)?;
-        self.replay.record("reload", &request);
-        let response = self.call_json("reload", &request).await?;
-        let report: JsLoadReport = serde_json::from_str(&response).map_err(|error| internal("reload report", error))?;
+        let request = load_request(&self.options.cwd, extensions, false);
+        let report = self.call(&calls::Reload(&request)).await?;
         Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
     }
 
@@ -733,13 +679,10 @@ impl Engine {
     /// may load their own files in a sandbox, and those a policy grants
     /// more run in runtimes of their own.
     fn prepare_load_of(&mut self, load_request: &str) {
-        let Ok(request) = serde_json::from_str::<serde_json::Value>(load_request) else {
+        let Ok(request) = serde_json::from_str::<calls::LoadRequest>(load_request) else {
             return;
         };
-        let entries = request["entries"].as_array().into_iter().flatten();
-        let paths: Vec<PathBuf> = entries
-            .filter_map(|entry| entry["resolvedPath"].as_str().map(PathBuf::from))
-            .collect();
+        let paths: Vec<PathBuf> = request.entries.into_iter().map(|entry| entry.resolved_path).collect();
         let state = self.runtime.op_state();
         let state = state.borrow();
         state
@@ -749,13 +692,6 @@ impl Engine {
         // in runtimes of their own (src/platform/guests.rs).
         let policies = state.borrow::<crate::permissions::policy::GuestPolicies>();
         policies.set(&self.options.permissions, &self.options.cwd, paths.into_iter());
-    }
-
-    /// Calls a runtime function with one JSON string and awaits the JSON
-    /// string it resolves to, running the event loop meanwhile.
-    async fn call_json(&mut self, name: &str, argument: &str) -> Result<String, PihostError> {
-        let call = self.start_call(name, argument)?;
-        self.settle(name, call).await
     }
 
     /// Calls `function` of the module `specifier` (one of pihost's own, under
@@ -769,7 +705,7 @@ impl Engine {
         argument: &str,
     ) -> Result<String, PihostError> {
         let namespace = self.side_module(specifier).await?;
-        let function = self.function_of(&namespace, function)?;
+        let function = function_of(&mut self.runtime, &namespace, function)?;
         let argument = self.string_argument(specifier, argument)?;
         let call = self.call_function(&function, argument);
         self.settle(specifier, call).await
@@ -836,22 +772,23 @@ impl Engine {
     /// What a rejected call is: the extension's error, or (when pihost had to
     /// stop the code it ran) pihost's.
     pub(crate) fn call_error(&self, name: &str, js_error: &deno_core::error::JsError) -> PihostError {
-        if js_error.exception_message.contains("execution terminated") {
+        if was_terminated(js_error) {
             return internal(name, "its JavaScript was terminated");
         }
         extension_error(js_error)
     }
 
-    /// Starts a call of a runtime function with one JSON string. The returned
-    /// future settles with the function's promise, as long as the event loop
-    /// is polled; it does not borrow the engine, so several calls can be in
-    /// flight at once (the handle's thread does that).
-    pub(crate) fn start_call(&mut self, name: &str, argument: &str) -> Result<PendingCall, PihostError> {
-        if matches!(name, "loadExtensions" | "reload") {
-            self.prepare_load_of(argument);
+    /// Starts a call. The returned future settles with the function's
+    /// promise, as long as the event loop is polled; it does not borrow the
+    /// engine, so several calls can be in flight at once (the handle's
+    /// thread does that). What shapes the session is recorded for a restart.
+    pub(crate) fn start_call(&mut self, call: &Encoded) -> Result<PendingCall, PihostError> {
+        if matches!(call.export, Export::LoadExtensions | Export::Reload) {
+            self.prepare_load_of(&call.argument);
         }
-        let function = self.export_function(name)?;
-        let argument = self.string_argument(name, argument)?;
+        self.replay.record(call);
+        let function = self.functions[call.export.index()].clone();
+        let argument = self.value_argument(call)?;
         Ok(self.call_function(&function, argument))
     }
 
@@ -914,16 +851,24 @@ impl Engine {
                 self.watch_heap();
             }
         }
-        let request = serde_json::json!({
-            "kind": if stop == Stop::Heap { "heap" } else { "cpu" },
-            "limitMs": self.options.limits.cpu.map(|limit| limit.as_millis()),
-            "heapMb": heap_mb,
-        });
-        let blamed = self.call_now("failTerminated", &request.to_string());
+        let request = calls::FailTerminated {
+            kind: if stop == Stop::Heap {
+                calls::StopKind::Heap
+            } else {
+                calls::StopKind::Cpu
+            },
+            limit_ms: self.options.limits.cpu.map(|limit| limit.as_millis()),
+            heap_mb,
+        };
+        let blamed = self.call_now(&request);
         let while_loading = match &blamed {
             Ok(blamed) => {
-                tracing::warn!("stopped extension code: {blamed}");
-                blamed.contains("\"loading\":true")
+                tracing::warn!(
+                    "stopped extension code of {}: {}",
+                    blamed.extension_path,
+                    blamed.message
+                );
+                blamed.loading
             }
             Err(error) => {
                 tracing::warn!("stopped extension code, and could not say whose: {error}");
@@ -943,14 +888,20 @@ impl Engine {
         }
     }
 
-    /// Calls a runtime function that answers synchronously.
-    fn call_now(&mut self, name: &str, argument: &str) -> Result<String, PihostError> {
-        let function = self.export_function(name)?;
-        let argument = self.string_argument(name, argument)?;
-        let mut call: PendingCall = Box::pin(self.runtime.call_with_args(&function, &[argument]));
+    /// Makes a call of pihost's own bookkeeping that answers synchronously
+    /// (outside the CPU limit: no extension code runs in it).
+    fn call_now<C: RuntimeCall>(&mut self, call: &C) -> Result<C::Answer, PihostError> {
+        let name = C::EXPORT.name();
+        let encoded = call.encode()?;
+        let function = self.functions[C::EXPORT.index()].clone();
+        let argument = self.value_argument(&encoded)?;
+        let mut pending: PendingCall = Box::pin(self.runtime.call_with_args(&function, &[argument]));
         let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-        match call.as_mut().poll(&mut cx) {
-            Poll::Ready(Ok(value)) => Ok(self.value_to_string(value)),
+        match pending.as_mut().poll(&mut cx) {
+            Poll::Ready(Ok(value)) => {
+                let answer = self.value_to_string(value);
+                C::decode(&answer)
+            }
             Poll::Ready(Err(error)) => Err(internal(name, error)),
             Poll::Pending => Err(internal(name, "did not answer at once")),
         }
@@ -958,8 +909,18 @@ impl Engine {
 
     /// Fails the extension code nothing can settle any more; how many entries.
     fn fail_stalled(&mut self) -> Result<usize, PihostError> {
-        let failed = self.call_now("failStalled", "null")?;
-        Ok(failed.trim().parse().unwrap_or(0))
+        self.call_now(&calls::FailStalled)
+    }
+
+    /// A call's argument as the value it encodes, made by the engine's own
+    /// JSON parser (an extension's replacement of `JSON.parse` never sees it).
+    fn value_argument(&mut self, call: &Encoded) -> Result<v8::Global<v8::Value>, PihostError> {
+        let name = call.export.name();
+        deno_core::scope!(scope, &mut self.runtime);
+        let text = v8::String::new(scope, &call.argument).ok_or_else(|| internal(name, "argument too large"))?;
+        let value =
+            v8::json::parse(scope, text).ok_or_else(|| internal(name, "the engine could not read its argument"))?;
+        Ok(v8::Global::new(scope, value))
     }
 
     fn string_argument(&mut self, name: &str, argument: &str) -> Result<v8::Global<v8::Value>, PihostError> {
@@ -1072,6 +1033,15 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
 pub(crate) type PendingCall =
     std::pin::Pin<Box<dyn std::future::Future<Output = Result<v8::Global<v8::Value>, Box<deno_core::error::JsError>>>>>;
 
+/// Whether the engine's termination (a limit's stop) ended the call's own
+/// JavaScript. deno_core gives no other sign of it than the error it makes
+/// up then, `new Error("execution terminated")` (deno_core's error.rs, where
+/// it builds the exception of a terminated run).
+fn was_terminated(js_error: &deno_core::error::JsError) -> bool {
+    js_error.message.as_deref() == Some("execution terminated")
+        || js_error.exception_message.ends_with("Error: execution terminated")
+}
+
 /// A rejection from extension code, not a failure of pihost.
 pub(crate) fn extension_error(js_error: &deno_core::error::JsError) -> PihostError {
     PihostError::Extension {
@@ -1094,36 +1064,48 @@ fn thrown_value_text(exception_message: &str) -> String {
 }
 
 /// The JSON request `loadExtensions` in the isolate takes.
-pub(crate) fn load_request(
-    cwd: &Path,
-    extensions: &[DiscoveredExtension],
-    use_cache: bool,
-) -> Result<String, PihostError> {
+pub(crate) fn load_request(cwd: &Path, extensions: &[DiscoveredExtension], use_cache: bool) -> calls::LoadRequest {
     let entries = extensions
         .iter()
-        .map(|extension| LoadEntry {
-            path: &extension.path,
-            resolved_path: &extension.resolved_path,
+        .map(|extension| calls::LoadEntry {
+            path: extension.path.clone(),
+            resolved_path: extension.resolved_path.clone(),
             module_url: module_url(&extension.resolved_path),
         })
         .collect();
-    serde_json::to_string(&LoadRequest {
-        cwd,
+    calls::LoadRequest {
+        cwd: cwd.to_path_buf(),
         use_cache,
         entries,
-    })
-    .map_err(|error| internal("load request", error))
+    }
 }
 
 pub use crate::modules::module_url;
 
+/// The function `name` of a module's namespace.
+fn function_of(
+    runtime: &mut JsRuntime,
+    namespace: &v8::Global<v8::Object>,
+    name: &str,
+) -> Result<v8::Global<v8::Function>, PihostError> {
+    deno_core::scope!(scope, runtime);
+    let namespace = v8::Local::new(scope, namespace);
+    let key = v8::String::new(scope, name).ok_or_else(|| internal(name, "cannot make the key"))?;
+    let value = namespace
+        .get(scope, key.into())
+        .ok_or_else(|| internal("runtime/main.js", format!("no export {name}")))?;
+    let function = v8::Local::<v8::Function>::try_from(value)
+        .map_err(|_| internal("runtime/main.js", format!("{name} is not a function")))?;
+    Ok(v8::Global::new(scope, function))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Engine, EngineOptions, answers_undefined_without_handlers, result_of};
+    use super::{Engine, EngineOptions, answers_undefined_without_handlers, calls};
 
     /// Every event family js/runtime/dispatch.js names, and one it does not.
     fn dispatched_event_types() -> Vec<String> {
-        let source = include_str!("../js/runtime/dispatch.js");
+        let source = include_str!("../../js/runtime/dispatch.js");
         let mut types: Vec<String> = source
             .lines()
             .filter_map(|line| line.trim().strip_prefix("case \"")?.split('"').next().map(String::from))
@@ -1171,11 +1153,11 @@ mod tests {
                     "entries": [],
                     "action": "warm",
                 });
-                let answer = engine
-                    .dispatch("test", "emitEvent", &event.to_string())
+                let result = engine
+                    .call(&calls::EmitEvent(&event))
                     .await
-                    .unwrap_or_else(|error| panic!("{event_type}: {error}"));
-                let result = result_of(&answer).expect("an answer");
+                    .unwrap_or_else(|error| panic!("{event_type}: {error}"))
+                    .result;
                 assert_eq!(
                     answers_undefined_without_handlers(&event_type),
                     result.is_none(),
