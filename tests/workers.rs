@@ -289,3 +289,74 @@ export default function (pi) {
         );
     });
 }
+
+/// A worker gets its parent's heap limit (the session's `--max-heap-mb`),
+/// not the default: one that hoards memory past it ends (exit code 1, as
+/// Node's worker out of memory does) while the extension that started it,
+/// and the host, go on.
+#[test]
+fn a_worker_that_hoards_memory_stops_at_the_sessions_heap_limit() {
+    let project = Project::new();
+    project.write(
+        "hoard.mjs",
+        r#"import { parentPort } from "node:worker_threads";
+const kept = [];
+for (;;) {
+  kept.push(new Array(1 << 20).fill(kept.length));
+  parentPort.postMessage(kept.length);
+}
+"#,
+    );
+    let extension = project.write(
+        "hoarding-worker.ts",
+        r#"
+import { Worker } from "node:worker_threads";
+import path from "node:path";
+
+export default function (pi) {
+  pi.registerTool({ name: "hoard", parameters: { type: "object" }, execute: async () => {
+    const file = path.join(path.dirname(new URL(import.meta.url).pathname), "hoard.mjs");
+    const worker = new Worker(file);
+    let arrays = 0;
+    worker.on("message", (count) => { arrays = count; });
+    const exit = await new Promise((resolve) => worker.once("exit", resolve));
+    return { content: [{ type: "text", text: JSON.stringify({ exit, arrays, stillHere: 6 * 7 }) }], details: {} };
+  } });
+}
+"#,
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .args([
+            "tool",
+            "hoard",
+            "--timeout-ms",
+            "60000",
+            "--max-heap-mb",
+            "64",
+            "-e",
+            &extension,
+        ])
+        .current_dir(project.root.path())
+        .output()
+        .expect("pihost runs");
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
+        panic!(
+            "pihost printed no JSON: {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let text = printed["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{printed:#}"));
+    let answer: Value = serde_json::from_str(text).expect("the tool answered JSON");
+    assert_eq!(answer["stillHere"], 42, "{answer}");
+    assert_eq!(answer["exit"], 1, "{answer}");
+    // Each array is at least 8 MB: under the default limit the worker
+    // would have made far more than 64 MB's worth.
+    let arrays = answer["arrays"].as_u64().unwrap_or_default();
+    assert!(
+        (1..8).contains(&arrays),
+        "the worker made {arrays} arrays of 1M elements under a 64 MB limit"
+    );
+}

@@ -323,8 +323,6 @@ fn stack_trace_unless_terminating<'s>(
 impl Engine {
     /// Creates an isolate and starts pihost's runtime in it.
     pub async fn new(options: EngineOptions) -> Result<Self, PihostError> {
-        // Workers this runtime starts get one made the same way.
-        crate::platform::set_worker_runtime(js_runtime);
         let heap_limit = options.limits.max_heap_mb.map(|mb| mb.saturating_mul(1024 * 1024));
         let permissions = options.permissions.container(&options.cwd)?;
         let allows_everything = options.permissions.allows_everything();
@@ -1021,11 +1019,11 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
     .map_err(|error| error.to_string())?;
     crate::platform::put_state(&mut runtime.op_state().borrow_mut(), permissions);
     runtime.op_state().borrow_mut().put(extension_folders);
-    // Workers this runtime starts get its heap limit.
-    runtime
-        .op_state()
-        .borrow_mut()
-        .put(crate::platform::HeapLimit(heap_limit));
+    // Workers and guests this runtime starts get runtimes made the same way.
+    runtime.op_state().borrow_mut().put(crate::platform::RuntimeRecipe {
+        heap_limit,
+        make: js_runtime,
+    });
     Ok(runtime)
 }
 

@@ -76,6 +76,9 @@ pub enum GuestError {
     #[class(generic)]
     #[error("pihost: the main runtime went away while the extension waited for it")]
     ParentGone,
+    #[class(generic)]
+    #[error("{0}")]
+    Runtime(String),
 }
 
 /// What guest.js starts from.
@@ -280,8 +283,8 @@ fn op_pihost_start_guest(
     let (to_parent, from_guest) = unbounded_channel();
     let (reply_sender, replies) = std::sync::mpsc::channel();
     let (control_sender, control) = unbounded_channel();
-    let heap_limit = state.try_borrow::<super::HeapLimit>().and_then(|limit| limit.0);
-    let heap_limit_mb = heap_limit.map(|bytes| bytes / (1024 * 1024));
+    let recipe = super::RuntimeRecipe::of(state).map_err(GuestError::Runtime)?;
+    let heap_limit_mb = recipe.heap_limit.map(|bytes| bytes / (1024 * 1024));
     let shared = Arc::new(Shared::default());
     // The guest has a worker's message port too; nothing uses its other end.
     let (_unused, guest_port) = deno_web::create_entangled_message_port();
@@ -313,7 +316,7 @@ fn op_pihost_start_guest(
         permissions: Some(inherited),
         entry: GUEST_ENTRY,
         guest: Some(link),
-        heap_limit,
+        recipe,
     };
     let thread_shared = shared.clone();
     std::thread::Builder::new()

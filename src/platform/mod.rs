@@ -16,7 +16,7 @@ mod sources;
 mod stand_ins;
 mod workers;
 
-pub(crate) use workers::{HeapLimit, set_worker_runtime, shared_array_buffers};
+pub(crate) use workers::{RuntimeRecipe, shared_array_buffers};
 
 use std::sync::Arc;
 

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::future::{Future, poll_fn};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 use std::task::Poll;
 
 use deno_core::{
@@ -85,6 +85,9 @@ pub enum WorkerError {
     #[class(inherit)]
     #[error(transparent)]
     MessagePort(#[from] MessagePortError),
+    #[class(generic)]
+    #[error("{0}")]
+    Runtime(String),
 }
 
 /// A worker's last word to its parent.
@@ -272,14 +275,32 @@ pub(super) struct WorkerStart {
     pub(super) entry: &'static str,
     /// Set for a guest runtime (an extension with a grant of its own).
     pub(super) guest: Option<super::guests::GuestLink>,
-    /// The heap limit of the worker's runtime, in bytes.
-    pub(super) heap_limit: Option<usize>,
+    /// How the worker's runtime is made: as its parent's was.
+    pub(super) recipe: RuntimeRecipe,
 }
 
-/// The heap limit of a runtime in bytes, in its op state: the workers it
-/// starts get the same.
+/// How a runtime was made, kept in its op state: the runtimes of the
+/// workers and guests it starts are made the same way, with the same heap
+/// limit, so they have the same platform, ops and module loader. (The
+/// engine makes the first; the platform cannot name the engine, so the
+/// engine's constructor travels here.)
 #[derive(Clone, Copy)]
-pub(crate) struct HeapLimit(pub(crate) Option<usize>);
+pub(crate) struct RuntimeRecipe {
+    /// The heap limit in bytes.
+    pub(crate) heap_limit: Option<usize>,
+    /// Makes a runtime whose heap is bounded by the given bytes.
+    pub(crate) make: fn(Option<usize>) -> Result<JsRuntime, String>,
+}
+
+impl RuntimeRecipe {
+    /// The recipe of the runtime whose op state this is.
+    pub(crate) fn of(state: &OpState) -> Result<RuntimeRecipe, String> {
+        state
+            .try_borrow::<RuntimeRecipe>()
+            .copied()
+            .ok_or_else(|| "pihost: this runtime does not say how its workers' runtimes are made".to_string())
+    }
+}
 
 /// Starts a worker and answers its thread id. A worker that cannot start
 /// still gets an id: its failure arrives as its `'error'` event, as any
@@ -329,7 +350,7 @@ fn op_create_worker(
         prompting: crate::permissions::prompt::worker_prompting(),
         entry: ENTRY,
         guest: None,
-        heap_limit: state.try_borrow::<HeapLimit>().and_then(|limit| limit.0),
+        recipe: RuntimeRecipe::of(state).map_err(WorkerError::Runtime)?,
     };
     let thread_shared = shared.clone();
     let thread_control = control_sender.clone();
@@ -807,7 +828,7 @@ async fn run_worker(
     control: UnboundedSender<Control>,
     shared: Arc<Shared>,
 ) -> Option<Control> {
-    let mut runtime = match new_runtime(start.heap_limit) {
+    let mut runtime = match new_runtime(start.recipe) {
         Ok(runtime) => runtime,
         Err(error) => {
             return Some(Control::Failed(Failure::generic(format!(
@@ -853,25 +874,8 @@ async fn run_worker(
     }
 }
 
-/// Makes a runtime as the engine makes its own: the constructor the engine
-/// registered (`set_worker_runtime`), so a worker has the same platform,
-/// ops and module loader as the runtime that started it.
-static NEW_RUNTIME: OnceLock<NewRuntime> = OnceLock::new();
-
-/// Makes a runtime whose heap is bounded by the given bytes.
-type NewRuntime = fn(Option<usize>) -> Result<JsRuntime, String>;
-
-/// Registers how worker runtimes are made (the engine does, before its own
-/// runtime can start a worker).
-pub(crate) fn set_worker_runtime(new_runtime: NewRuntime) {
-    let _ = NEW_RUNTIME.set(new_runtime);
-}
-
-fn new_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
-    let make = NEW_RUNTIME
-        .get()
-        .ok_or_else(|| "pihost: no runtime constructor was registered for workers".to_string())?;
-    let runtime = make(heap_limit)?;
+fn new_runtime(recipe: RuntimeRecipe) -> Result<JsRuntime, String> {
+    let runtime = (recipe.make)(recipe.heap_limit)?;
     // Where deno_os keeps `process.exitCode`, which a worker's exit reports
     // (the main runtime never exits, so it has none).
     runtime.op_state().borrow_mut().put(deno_os::ExitCode::default());
