@@ -148,3 +148,79 @@ fn start_up_javascript_never_reaches_the_compat_driver() {
         "only `pihost modules` needs module-status.js"
     );
 }
+
+/// Every `.js` file under `js/`, as the `pihost:` module it is
+/// (`runtime/main.js`), with the `pihost:` modules it imports statically
+/// (relative imports resolved).
+fn js_module_graph() -> BTreeMap<String, BTreeSet<String>> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("js is readable").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|ext| ext == "js") {
+                out.push(path);
+            }
+        }
+    }
+    let js = project_root().join("js");
+    let mut files = Vec::new();
+    walk(&js, &mut files);
+    let mut graph = BTreeMap::new();
+    for file in files {
+        let module = file.strip_prefix(&js).expect("under js").to_string_lossy().into_owned();
+        let folder = Path::new(&module).parent().map(Path::to_path_buf).unwrap_or_default();
+        let text = std::fs::read_to_string(&file).expect("source is readable");
+        let mut imports = BTreeSet::new();
+        for line in text.lines() {
+            let line = line.trim_start();
+            if !(line.starts_with("import ") || line.starts_with("export ") || line.starts_with("} from")) {
+                continue;
+            }
+            let Some(quoted) = line.split('"').nth(1) else { continue };
+            if let Some(target) = quoted.strip_prefix("pihost:") {
+                imports.insert(target.to_string());
+            } else if quoted.starts_with('.') {
+                let mut parts: Vec<String> = folder.iter().map(|part| part.to_string_lossy().into_owned()).collect();
+                for part in quoted.split('/') {
+                    match part {
+                        "." => {}
+                        ".." => {
+                            parts.pop();
+                        }
+                        other => parts.push(other.to_string()),
+                    }
+                }
+                imports.insert(parts.join("/"));
+            }
+        }
+        graph.insert(module, imports);
+    }
+    graph
+}
+
+/// pihost's JavaScript is layered as its Rust is: the platform (Node's and
+/// the web's, `js/platform`), the runtime (`js/runtime`), pi's packages
+/// (`js/pi`) never import each other in a circle. TypeBox's port keeps
+/// TypeBox's own module graph, circles included, inside `js/pi/typebox`.
+#[test]
+fn no_javascript_module_imports_one_that_imports_it_back() {
+    let graph = js_module_graph();
+    assert!(
+        graph
+            .get("runtime/main.js")
+            .is_some_and(|imports| imports.contains("runtime/loader.js")),
+        "the import scan found nothing: {:?}",
+        graph.get("runtime/main.js")
+    );
+    let mut circles = Vec::new();
+    for module in graph.keys() {
+        if module.starts_with("pi/typebox") {
+            continue;
+        }
+        if reaches(&graph, module, module) {
+            circles.push(module.clone());
+        }
+    }
+    assert!(circles.is_empty(), "modules on an import circle: {circles:?}");
+}

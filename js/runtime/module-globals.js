@@ -4,7 +4,6 @@
 import { core, ops } from "pihost:runtime/ops.js";
 import { loadNativeAddon } from "pihost:platform/node-fixes.js";
 import { nodeModule, nodeModuleNames } from "pihost:platform/bootstrap.js";
-import * as pihostModule from "pihost:platform/node-module.js";
 
 const moduleCache = new Map();
 
@@ -15,7 +14,7 @@ function isBuiltin(name) {
 }
 
 function builtinNamespace(name) {
-  return name === "module" ? pihostModule : nodeModule(name);
+  return name === "module" ? { default: nodeModuleApi } : nodeModule(name);
 }
 
 function filenameFromUrl(url) {
@@ -182,3 +181,24 @@ export function moduleGlobals(url) {
     __dirname: module.path,
   };
 }
+
+/**
+ * `node:module` (what js/platform/node-module.js exports, and what
+ * `require("module")` answers: one object, as in Node). It lives here, with
+ * the `require` it makes, so the platform's module imports this one and not
+ * the other way round.
+ */
+export const nodeModuleApi = {
+  /** A `require` for code at `filename` (a path or a file: URL). */
+  createRequire(filename) {
+    const text = typeof filename === "string" ? filename : String(filename?.href ?? filename);
+    const path = text.startsWith("file://") ? decodeURIComponent(text.slice(7).replace(/[?#].*$/, "")) : text;
+    return createRequire(path);
+  },
+  /** Node's public built-in names (no `_`-prefixed or internal ones). */
+  builtinModules: [...nodeModuleNames, "module"].filter((name) => !name.startsWith("_") && !name.startsWith("internal/")).sort(),
+  /** Whether `name` (with or without `node:`) is a built-in module. */
+  isBuiltin(name) {
+    return isBuiltin(String(name).replace(/^node:/, ""));
+  },
+};
