@@ -358,7 +358,6 @@ struct Shared {
 
 async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared) -> Option<Respond> {
     let session = &shared.session;
-    let out = &shared.out;
     if method == "$/cancelRequest" {
         let Ok(CancelParams { id: target }) = decode(params) else {
             return None;
@@ -420,74 +419,7 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                 Err(error) => failed(error, shared).await,
             }
         }
-        "executeTool" => {
-            let ExecuteToolParams {
-                name,
-                tool_call_id,
-                args,
-                timeout_ms,
-            } = params!(params);
-            let tool_call_id = tool_call_id
-                .unwrap_or_else(|| format!("call-{}", id.as_ref().map(Value::to_string).unwrap_or_default()));
-            let args = args.unwrap_or_else(|| json!({}));
-            let request_key = id.as_ref().map(Value::to_string).unwrap_or_default();
-            session
-                .lock()
-                .await
-                .running_tools
-                .insert(request_key.clone(), tool_call_id.clone());
-            let (updates, mut received) = mpsc::unbounded_channel::<Value>();
-            let (stop_forwarding, mut stop) = oneshot::channel::<()>();
-            let progress_out = out.clone();
-            let progress_id = tool_call_id.clone();
-            let forward = tokio::spawn(async move {
-                let send = |update| {
-                    let params = ToolUpdateParams {
-                        tool_call_id: progress_id.clone(),
-                        update,
-                    };
-                    let line = json!({ "jsonrpc": "2.0", "method": "toolUpdate", "params": params });
-                    let _ = progress_out.send(line.to_string());
-                };
-                loop {
-                    tokio::select! {
-                        biased;
-                        update = received.recv() => match update {
-                            Some(update) => send(update),
-                            None => break,
-                        },
-                        // A timed-out tool may run on in the isolate: what it
-                        // sent so far goes out, its late updates are dropped.
-                        _ = &mut stop => {
-                            while let Ok(update) = received.try_recv() {
-                                send(update);
-                            }
-                            break;
-                        }
-                    }
-                }
-            });
-            let result = within(&pihost, timeout_ms)
-                .execute_tool(&name, &tool_call_id, &args, Some(updates))
-                .await;
-            // The updates end with the tool; one that timed out, or whose
-            // runtime was given up, has not ended.
-            if matches!(
-                result,
-                Err(PihostError::Timeout { .. } | PihostError::EngineStuck { .. })
-            ) {
-                let _ = stop_forwarding.send(());
-                let _ = forward.await;
-            } else {
-                let _ = forward.await;
-                drop(stop_forwarding);
-            }
-            session.lock().await.running_tools.remove(&request_key);
-            match result {
-                Ok(result) => ok(envelope(result)),
-                Err(error) => failed(error, shared).await,
-            }
-        }
+        "executeTool" => execute_tool(id.as_ref(), params!(params), &pihost, shared).await,
         "runCommand" => {
             let RunCommandParams { name, args, timeout_ms } = params!(params);
             match within(&pihost, timeout_ms)
@@ -546,6 +478,106 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
         other => {
             let other = other.to_string();
             fail(move |id| error_response(id, codes::METHOD_NOT_FOUND, format!("method not found: {other}")))
+        }
+    }
+}
+
+/// `executeTool`: runs the tool with its updates streamed to the agent as
+/// `toolUpdate` notifications, all of them before the answer; the request
+/// can be cancelled (`$/cancelRequest` aborts the tool's signal).
+async fn execute_tool(
+    id: Option<&Value>,
+    params: ExecuteToolParams,
+    pihost: &Pihost,
+    shared: &Shared,
+) -> Option<Respond> {
+    let ExecuteToolParams {
+        name,
+        tool_call_id,
+        args,
+        timeout_ms,
+    } = params;
+    let request_key = id.map(Value::to_string).unwrap_or_default();
+    let tool_call_id = tool_call_id.unwrap_or_else(|| format!("call-{request_key}"));
+    let args = args.unwrap_or_else(|| json!({}));
+    shared
+        .session
+        .lock()
+        .await
+        .running_tools
+        .insert(request_key.clone(), tool_call_id.clone());
+    let (updates, forwarder) = ToolUpdates::forward(shared.out.clone(), tool_call_id.clone());
+    let result = within(pihost, timeout_ms)
+        .execute_tool(&name, &tool_call_id, &args, Some(updates))
+        .await;
+    // The updates end with the tool; one that timed out, or whose runtime
+    // was given up, has not ended.
+    let still_running = matches!(
+        result,
+        Err(PihostError::Timeout { .. } | PihostError::EngineStuck { .. })
+    );
+    forwarder.finish(still_running).await;
+    shared.session.lock().await.running_tools.remove(&request_key);
+    match result {
+        Ok(result) => ok(envelope(result)),
+        Err(error) => failed(error, shared).await,
+    }
+}
+
+/// Sends a tool's updates to the agent as `toolUpdate` notifications, in order.
+struct ToolUpdates {
+    stop: oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ToolUpdates {
+    /// The sender the tool's updates go to, and what forwards them.
+    fn forward(
+        out: mpsc::UnboundedSender<String>,
+        tool_call_id: String,
+    ) -> (mpsc::UnboundedSender<Value>, ToolUpdates) {
+        let (updates, mut received) = mpsc::unbounded_channel::<Value>();
+        let (stop, mut stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            let send = |update| {
+                let params = ToolUpdateParams {
+                    tool_call_id: tool_call_id.clone(),
+                    update,
+                };
+                let line = json!({ "jsonrpc": "2.0", "method": "toolUpdate", "params": params });
+                let _ = out.send(line.to_string());
+            };
+            loop {
+                tokio::select! {
+                    biased;
+                    update = received.recv() => match update {
+                        Some(update) => send(update),
+                        None => break,
+                    },
+                    // A timed-out tool may run on in the isolate: what it
+                    // sent so far goes out, its late updates are dropped.
+                    _ = &mut stopped => {
+                        while let Ok(update) = received.try_recv() {
+                            send(update);
+                        }
+                        break;
+                    }
+                }
+            }
+        });
+        (updates, ToolUpdates { stop, task })
+    }
+
+    /// Waits until every update the tool sent went out: all of them when it
+    /// ended, those sent so far when it is `still_running` (its later ones
+    /// are dropped).
+    async fn finish(self, still_running: bool) {
+        if still_running {
+            let _ = self.stop.send(());
+            let _ = self.task.await;
+        } else {
+            let _ = self.task.await;
+            drop(self.stop);
         }
     }
 }
