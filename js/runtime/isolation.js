@@ -35,12 +35,14 @@ function notHere(what, path) {
   };
 }
 
+/** `failure`: how the guest ended (src/platform/workers.rs `Failure`, with `limit` when a limit stopped it). */
 function limitMessage(path, failure) {
-  if (failure.name === "PihostLimit" && failure.message.startsWith("cpu:")) {
-    return `Extension "${path}" did not return within ${failure.message.slice(4)} ms (terminated; its isolated runtime was stopped)`;
+  const limit = failure.limit;
+  if (limit?.kind === "cpu") {
+    return `Extension "${path}" did not return within ${limit.limitMs} ms (terminated; its isolated runtime was stopped)`;
   }
-  if (failure.name === "PihostLimit" && failure.message.startsWith("heap:")) {
-    return `Extension "${path}" exceeded the heap limit of ${failure.message.slice(5)} MB (its isolated runtime was stopped)`;
+  if (limit?.kind === "heap") {
+    return `Extension "${path}" exceeded the heap limit of ${limit.heapMb} MB (its isolated runtime was stopped)`;
   }
   return `Extension "${path}" stopped: ${failure.message}`;
 }

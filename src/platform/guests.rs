@@ -28,7 +28,7 @@ use std::future::poll_fn;
 use std::task::Poll;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
-use super::workers::{Control, Failure, NEXT_THREAD_ID, Shared, WorkerStart, run_thread};
+use super::workers::{Control, Failure, LimitStop, NEXT_THREAD_ID, Shared, WorkerStart, run_thread};
 use crate::permissions::policy::GuestPolicies;
 use crate::permissions::prompt::GuestPrompting;
 
@@ -136,12 +136,13 @@ impl GuestWatchdog {
     /// The failure that ends the guest if its turn was stopped. Its name
     /// tells js/runtime/isolation.js which limit it was.
     pub(super) fn leave(&self) -> Option<Failure> {
-        self.watchdog.leave().map(|stop| Failure {
-            name: "PihostLimit".to_string(),
-            message: match stop {
-                crate::limits::Stop::Cpu => format!("cpu:{}", self.limit_ms),
-                crate::limits::Stop::Heap => format!("heap:{}", self.heap_mb),
-            },
+        self.watchdog.leave().map(|stop| {
+            Failure::limit(match stop {
+                crate::limits::Stop::Cpu => LimitStop::Cpu {
+                    limit_ms: u64::try_from(self.limit_ms).unwrap_or(u64::MAX),
+                },
+                crate::limits::Stop::Heap => LimitStop::Heap { heap_mb: self.heap_mb },
+            })
         })
     }
 }
@@ -168,10 +169,8 @@ impl GuestLink {
         // stop would; its thread is left to finish at the lowest priority.
         let limit_ms = self.cpu_limit.map_or(0, |limit| limit.as_millis());
         watchdog.on_stuck(Box::new(move |_| {
-            let _ = control.send(Control::Failed(Failure {
-                name: "PihostLimit".to_string(),
-                message: format!("cpu:{limit_ms}"),
-            }));
+            let limit_ms = u64::try_from(limit_ms).unwrap_or(u64::MAX);
+            let _ = control.send(Control::Failed(Failure::limit(LimitStop::Cpu { limit_ms })));
         }));
         if let Some(mb) = self.heap_limit_mb {
             crate::limits::watch_heap(runtime, &watchdog, mb);

@@ -104,6 +104,26 @@ pub(super) enum Control {
 pub struct Failure {
     pub name: String,
     pub message: String,
+    /// Set when one of pihost's limits stopped the runtime (a guest's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<LimitStop>,
+}
+
+/// Which of pihost's limits stopped a guest's runtime.
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum LimitStop {
+    /// A run went past the CPU limit. (u64: serde_v8, which carries it to
+    /// the main runtime, has no u128.)
+    Cpu {
+        #[serde(rename = "limitMs")]
+        limit_ms: u64,
+    },
+    /// The heap filled past the heap limit.
+    Heap {
+        #[serde(rename = "heapMb")]
+        heap_mb: usize,
+    },
 }
 
 impl Failure {
@@ -111,6 +131,20 @@ impl Failure {
         Self {
             name: "Error".to_string(),
             message: message.into(),
+            limit: None,
+        }
+    }
+
+    /// The runtime was stopped by one of pihost's limits.
+    pub(super) fn limit(limit: LimitStop) -> Self {
+        let message = match limit {
+            LimitStop::Cpu { limit_ms } => format!("pihost: the runtime was stopped at its CPU limit of {limit_ms} ms"),
+            LimitStop::Heap { heap_mb } => format!("pihost: the runtime was stopped at its heap limit of {heap_mb} MB"),
+        };
+        Self {
+            name: "PihostLimit".to_string(),
+            message,
+            limit: Some(limit),
         }
     }
 }
@@ -1047,6 +1081,7 @@ fn call_finish(runtime: &mut JsRuntime, finish: &v8::Global<v8::Function>) -> i3
 
 fn failure_of_js(error: &deno_core::error::JsError) -> Failure {
     Failure {
+        limit: None,
         name: error.name.clone().unwrap_or_else(|| "Error".to_string()),
         message: error.message.clone().unwrap_or_else(|| error.exception_message.clone()),
     }
