@@ -34,6 +34,9 @@ pub enum ScenarioError {
     /// The engine failed while running the scenario.
     #[error(transparent)]
     Engine(#[from] PihostError),
+    /// The thread the scenario ran on panicked.
+    #[error("the scenario's thread panicked")]
+    Panicked,
 }
 
 /// The driver's side of pihost: js/compat/pihost-environment.js, evaluated
@@ -163,13 +166,13 @@ pub fn pi_examples_dir() -> PathBuf {
 
 /// Runs one scenario in a fresh engine on its own thread (scenarios must not
 /// share globals, and the QuickJS backend limits runtimes per thread).
-pub fn run_scenario(dir: &Path) -> Result<serde_json::Value, String> {
+pub fn run_scenario(dir: &Path) -> Result<serde_json::Value, ScenarioError> {
     let dir = dir.to_path_buf();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
-            .map_err(|error| error.to_string())?;
+            .map_err(PihostError::AsyncRuntime)?;
         runtime.block_on(async {
             let options = EngineOptions {
                 cwd: dir.clone(),
@@ -179,14 +182,12 @@ pub fn run_scenario(dir: &Path) -> Result<serde_json::Value, String> {
                 permissions: crate::Permissions::default(),
                 permission_host: None,
             };
-            let mut engine = Engine::new(options).await.map_err(|error| error.to_string())?;
-            run_scenario_in(&mut engine, &dir)
-                .await
-                .map_err(|error| error.to_string())
+            let mut engine = Engine::new(options).await?;
+            run_scenario_in(&mut engine, &dir).await
         })
     })
     .join()
-    .unwrap_or_else(|_| Err("the scenario thread panicked".to_string()))
+    .unwrap_or(Err(ScenarioError::Panicked))
 }
 
 /// Runs a scenario and compares it with its `expected.json`.
@@ -199,7 +200,7 @@ pub fn check_scenario(dir: &Path) -> ScenarioResult {
         Ok(text) => match serde_json::from_str::<serde_json::Value>(&text) {
             Err(error) => Outcome::Broken(format!("expected.json is not valid JSON: {error}")),
             Ok(expected) => match run_scenario(dir) {
-                Err(error) => Outcome::Broken(error),
+                Err(error) => Outcome::Broken(error.to_string()),
                 Ok(actual) => {
                     let diff = json_diff(&expected, &actual, ("reference pi (expected.json)", "pihost"));
                     if diff.is_empty() {

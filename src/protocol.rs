@@ -297,6 +297,122 @@ pub struct ToolUpdateParams {
     pub update: Value,
 }
 
+/// The methods `pihost serve` answers: the one list the server, its
+/// schema and their tests read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Starts the session: options, the agent's capabilities.
+    Initialize,
+    /// Discovers and loads extensions.
+    Load,
+    /// Reloads them (H1).
+    Reload,
+    /// Binds the agent as the extensions' host, with its state.
+    Bind,
+    /// Updates the state the extensions' getters read.
+    SetHostState,
+    /// Dispatches one event with its family's merge rule.
+    Emit,
+    /// Runs a registered tool, its updates streamed as `toolUpdate`.
+    ExecuteTool,
+    /// Runs a command by its invocation name.
+    RunCommand,
+    /// The registered tools.
+    ListTools,
+    /// The registered commands.
+    ListCommands,
+    /// The registered flags and their values.
+    ListFlags,
+    /// Sets a flag's value.
+    SetFlag,
+    /// Extension shortcuts for the agent's keybindings.
+    Shortcuts,
+    /// Makes captured contexts stale (R3).
+    Invalidate,
+    /// A key for an extension component.
+    UiInput,
+    /// The screen's (or one component's) new size.
+    UiResize,
+    /// Closes an extension component.
+    UiClose,
+    /// Ends the session and the process.
+    Shutdown,
+}
+
+impl Method {
+    /// Every method.
+    pub const ALL: [Method; 18] = [
+        Method::Initialize,
+        Method::Load,
+        Method::Reload,
+        Method::Bind,
+        Method::SetHostState,
+        Method::Emit,
+        Method::ExecuteTool,
+        Method::RunCommand,
+        Method::ListTools,
+        Method::ListCommands,
+        Method::ListFlags,
+        Method::SetFlag,
+        Method::Shortcuts,
+        Method::Invalidate,
+        Method::UiInput,
+        Method::UiResize,
+        Method::UiClose,
+        Method::Shutdown,
+    ];
+
+    /// The method's name on the wire.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Method::Initialize => "initialize",
+            Method::Load => "load",
+            Method::Reload => "reload",
+            Method::Bind => "bind",
+            Method::SetHostState => "setHostState",
+            Method::Emit => "emit",
+            Method::ExecuteTool => "executeTool",
+            Method::RunCommand => "runCommand",
+            Method::ListTools => "listTools",
+            Method::ListCommands => "listCommands",
+            Method::ListFlags => "listFlags",
+            Method::SetFlag => "setFlag",
+            Method::Shortcuts => "shortcuts",
+            Method::Invalidate => "invalidate",
+            Method::UiInput => "ui/input",
+            Method::UiResize => "ui/resize",
+            Method::UiClose => "ui/close",
+            Method::Shutdown => "shutdown",
+        }
+    }
+
+    /// The method named `name`, if pihost serves one.
+    pub fn named(name: &str) -> Option<Method> {
+        Method::ALL.into_iter().find(|method| method.name() == name)
+    }
+
+    /// Whether it changes the session: such requests take effect in the
+    /// order they were sent, each after the changes sent before it.
+    pub const fn changes_session(self) -> bool {
+        matches!(
+            self,
+            Method::Initialize
+                | Method::Load
+                | Method::Reload
+                | Method::Bind
+                | Method::SetHostState
+                | Method::SetFlag
+                | Method::Invalidate
+        )
+    }
+
+    /// Whether it goes to the screen: such requests take effect in the
+    /// order they were sent, among themselves.
+    pub const fn uses_screen(self) -> bool {
+        matches!(self, Method::UiInput | Method::UiResize | Method::UiClose)
+    }
+}
+
 /// Decodes a request's params; `null` or absent params count as `{}`.
 pub fn decode<T: serde::de::DeserializeOwned>(params: Value) -> Result<T, serde_json::Error> {
     match params {
@@ -312,61 +428,28 @@ pub fn schema() -> Value {
     let mut generator = SchemaSettings::draft2020_12().into_generator();
     let none = json!({ "type": "null" });
     let mut methods = Map::new();
-    let mut method = |name: &str, params: Value, result: Value| {
-        methods.insert(name.to_string(), json!({ "params": params, "result": result }));
-    };
-    method(
-        "initialize",
-        sub::<InitializeParams>(&mut generator),
-        sub::<InitializeResult>(&mut generator),
-    );
-    for name in ["load", "reload"] {
-        method(
-            name,
-            sub::<LoadParams>(&mut generator),
-            sub::<InspectReport>(&mut generator),
-        );
+    for method in Method::ALL {
+        let g = &mut generator;
+        let (params, result) = match method {
+            Method::Initialize => (sub::<InitializeParams>(g), sub::<InitializeResult>(g)),
+            Method::Load | Method::Reload => (sub::<LoadParams>(g), sub::<InspectReport>(g)),
+            Method::Bind | Method::SetHostState => (sub::<StateParams>(g), none.clone()),
+            Method::Emit => (sub::<EmitParams>(g), sub::<CallResult>(g)),
+            Method::ExecuteTool => (sub::<ExecuteToolParams>(g), sub::<CallResult>(g)),
+            Method::RunCommand => (sub::<RunCommandParams>(g), sub::<CallResult>(g)),
+            Method::ListTools => (none.clone(), sub::<Vec<ToolReport>>(g)),
+            Method::ListCommands => (none.clone(), sub::<Vec<RegisteredCommand>>(g)),
+            Method::ListFlags => (none.clone(), sub::<ListFlagsResult>(g)),
+            Method::SetFlag => (sub::<SetFlagParams>(g), none.clone()),
+            Method::Shortcuts => (sub::<ShortcutsParams>(g), json!({ "type": "object" })),
+            Method::Invalidate => (sub::<InvalidateParams>(g), none.clone()),
+            Method::UiInput => (sub::<UiInputParams>(g), sub::<UiInputResult>(g)),
+            Method::UiResize => (sub::<UiResizeParams>(g), none.clone()),
+            Method::UiClose => (sub::<UiCloseParams>(g), none.clone()),
+            Method::Shutdown => (none.clone(), none.clone()),
+        };
+        methods.insert(method.name().to_string(), json!({ "params": params, "result": result }));
     }
-    for name in ["bind", "setHostState"] {
-        method(name, sub::<StateParams>(&mut generator), none.clone());
-    }
-    method(
-        "emit",
-        sub::<EmitParams>(&mut generator),
-        sub::<CallResult>(&mut generator),
-    );
-    method(
-        "executeTool",
-        sub::<ExecuteToolParams>(&mut generator),
-        sub::<CallResult>(&mut generator),
-    );
-    method(
-        "runCommand",
-        sub::<RunCommandParams>(&mut generator),
-        sub::<CallResult>(&mut generator),
-    );
-    method("listTools", none.clone(), sub::<Vec<ToolReport>>(&mut generator));
-    method(
-        "listCommands",
-        none.clone(),
-        sub::<Vec<RegisteredCommand>>(&mut generator),
-    );
-    method("listFlags", none.clone(), sub::<ListFlagsResult>(&mut generator));
-    method("setFlag", sub::<SetFlagParams>(&mut generator), none.clone());
-    method(
-        "shortcuts",
-        sub::<ShortcutsParams>(&mut generator),
-        json!({ "type": "object" }),
-    );
-    method("invalidate", sub::<InvalidateParams>(&mut generator), none.clone());
-    method(
-        "ui/input",
-        sub::<UiInputParams>(&mut generator),
-        sub::<UiInputResult>(&mut generator),
-    );
-    method("ui/resize", sub::<UiResizeParams>(&mut generator), none.clone());
-    method("ui/close", sub::<UiCloseParams>(&mut generator), none.clone());
-    method("shutdown", none.clone(), none.clone());
     let methods = Value::Object(methods);
     let notifications = json!({
         "$/cancelRequest": sub::<CancelParams>(&mut generator),
@@ -404,30 +487,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_served_method_has_a_schema() {
+    fn every_served_method_has_a_schema_and_its_name_finds_it() {
         let schema = schema();
-        for method in [
-            "initialize",
-            "load",
-            "reload",
-            "bind",
-            "setHostState",
-            "emit",
-            "executeTool",
-            "runCommand",
-            "listTools",
-            "listCommands",
-            "listFlags",
-            "setFlag",
-            "shortcuts",
-            "invalidate",
-            "ui/input",
-            "ui/resize",
-            "ui/close",
-            "shutdown",
-        ] {
-            assert!(schema["methods"][method].is_object(), "{method}");
+        let methods = schema["methods"].as_object().expect("methods");
+        assert_eq!(methods.len(), Method::ALL.len());
+        for method in Method::ALL {
+            assert!(methods[method.name()].is_object(), "{method:?}");
+            assert_eq!(Method::named(method.name()), Some(method));
         }
+        assert_eq!(Method::named("listtools"), None);
     }
 
     #[test]

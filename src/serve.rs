@@ -28,8 +28,9 @@ use crate::host::{Host, HostError, HostFuture, HostNotification, HostRequest, Pr
 use crate::limits::Limits;
 use crate::protocol::{
     CallResult, CancelParams, EmitParams, EngineRestartedParams, ExecuteToolParams, InitializeParams, InitializeResult,
-    InvalidateParams, ListFlagsResult, LoadParams, RunCommandParams, ServerInfo, SetFlagParams, ShortcutsParams,
-    StateParams, ToolUpdateParams, UiCloseParams, UiInputParams, UiInputResult, UiResizeParams, decode,
+    InvalidateParams, ListFlagsResult, LoadParams, Method, RunCommandParams, ServerInfo, SetFlagParams,
+    ShortcutsParams, StateParams, ToolUpdateParams, UiCloseParams, UiInputParams, UiInputResult, UiResizeParams,
+    decode,
 };
 use crate::ui::{FrameDelivery, TerminalSize};
 
@@ -247,7 +248,8 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         };
         let id = message.get("id").cloned();
         let params = message.get("params").cloned().unwrap_or(Value::Null);
-        if method == "shutdown" {
+        let known = Method::named(&method);
+        if known == Some(Method::Shutdown) {
             shutdown(&session, &out, id.as_ref()).await;
             break;
         }
@@ -261,11 +263,11 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         };
         let mut wait_for = gate.clone();
         let mut wait_for_screen = None;
-        let finished = if changes_session(&method) {
+        let finished = if known.is_some_and(Method::changes_session) {
             let (finished, next_gate) = tokio::sync::watch::channel(false);
             gate = next_gate;
             Some(finished)
-        } else if method.starts_with("ui/") {
+        } else if known.is_some_and(Method::uses_screen) {
             let (finished, next_gate) = tokio::sync::watch::channel(false);
             wait_for_screen = Some(std::mem::replace(&mut screen_gate, next_gate));
             Some(finished)
@@ -307,13 +309,6 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     session.lock().await.host = None;
     drop(out);
     writer.finish().await;
-}
-
-fn changes_session(method: &str) -> bool {
-    matches!(
-        method,
-        "initialize" | "load" | "reload" | "bind" | "setHostState" | "setFlag" | "invalidate"
-    )
 }
 
 async fn shutdown(session: &Arc<tokio::sync::Mutex<Session>>, out: &mpsc::UnboundedSender<String>, id: Option<&Value>) {
@@ -372,7 +367,11 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
         }
         return None;
     }
-    if method == "initialize" {
+    let Some(method) = Method::named(method) else {
+        let method = method.to_string();
+        return fail(move |id| error_response(id, codes::METHOD_NOT_FOUND, format!("method not found: {method}")));
+    };
+    if method == Method::Initialize {
         return initialize(params, shared).await;
     }
     let pihost = session.lock().await.pihost.clone();
@@ -380,13 +379,13 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
         return fail(|id| error_response(id, codes::SERVER_ERROR, "not initialized: send initialize first"));
     };
     match method {
-        "load" | "reload" => {
+        Method::Load | Method::Reload => {
             let LoadParams { paths } = params!(params);
             let paths = match paths {
                 Some(paths) if !paths.is_empty() => paths,
                 _ => session.lock().await.default_paths.clone(),
             };
-            let report = if method == "load" {
+            let report = if method == Method::Load {
                 pihost.load(&paths).await
             } else {
                 pihost.reload(&paths).await
@@ -396,9 +395,9 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
         }
-        "bind" | "setHostState" => {
+        Method::Bind | Method::SetHostState => {
             let StateParams { state } = params!(params);
-            let result = if method == "bind" {
+            let result = if method == Method::Bind {
                 let host = session.lock().await.host.clone();
                 match host {
                     Some(host) => pihost.bind(host, &state).await,
@@ -412,15 +411,15 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
         }
-        "emit" => {
+        Method::Emit => {
             let EmitParams { event, timeout_ms } = params!(params);
             match within(&pihost, timeout_ms).emit(&encode(&event)).await {
                 Ok(result) => ok(envelope(result)),
                 Err(error) => failed(error, shared).await,
             }
         }
-        "executeTool" => execute_tool(id.as_ref(), params!(params), &pihost, shared).await,
-        "runCommand" => {
+        Method::ExecuteTool => execute_tool(id.as_ref(), params!(params), &pihost, shared).await,
+        Method::RunCommand => {
             let RunCommandParams { name, args, timeout_ms } = params!(params);
             match within(&pihost, timeout_ms)
                 .run_command(&name, args.as_deref().unwrap_or_default())
@@ -430,10 +429,10 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                 Err(error) => failed(error, shared).await,
             }
         }
-        "listTools" | "listCommands" | "listFlags" => match pihost.registrations().await {
+        Method::ListTools | Method::ListCommands | Method::ListFlags => match pihost.registrations().await {
             Ok(registrations) => ok(match method {
-                "listTools" => json!(registrations.tools),
-                "listCommands" => json!(registrations.commands),
+                Method::ListTools => json!(registrations.tools),
+                Method::ListCommands => json!(registrations.commands),
                 _ => encode(&ListFlagsResult {
                     flags: registrations.flags,
                     values: registrations.flag_values,
@@ -441,28 +440,28 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             }),
             Err(error) => fail(move |id| pihost_error(id, error)),
         },
-        "setFlag" => {
+        Method::SetFlag => {
             let SetFlagParams { name, value } = params!(params);
             match pihost.set_flag(&name, &value).await {
                 Ok(()) => ok(Value::Null),
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
         }
-        "shortcuts" => {
+        Method::Shortcuts => {
             let ShortcutsParams { keybindings } = params!(params);
             match pihost.shortcuts(&keybindings).await {
                 Ok(result) => ok(result),
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
         }
-        "invalidate" => {
+        Method::Invalidate => {
             let InvalidateParams { message } = params!(params);
             match pihost.invalidate(message.as_deref()).await {
                 Ok(()) => ok(Value::Null),
                 Err(error) => fail(move |id| pihost_error(id, error)),
             }
         }
-        "ui/input" | "ui/resize" | "ui/close" => {
+        Method::UiInput | Method::UiResize | Method::UiClose => {
             let has_screen = session.lock().await.host.as_ref().is_some_and(|host| host.screen);
             if !has_screen {
                 return fail(|id| {
@@ -475,10 +474,9 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             }
             screen_request(method, params, &pihost).await
         }
-        other => {
-            let other = other.to_string();
-            fail(move |id| error_response(id, codes::METHOD_NOT_FOUND, format!("method not found: {other}")))
-        }
+        // Answered before a request is handled (initialize needs no
+        // engine; shutdown ends the loop).
+        Method::Initialize | Method::Shutdown => ok(Value::Null),
     }
 }
 
@@ -603,16 +601,16 @@ fn screen_size(columns: u16, rows: u16) -> Result<TerminalSize, String> {
 }
 
 /// `ui/input`, `ui/resize` and `ui/close`, for a session with a screen.
-async fn screen_request(method: &str, params: Value, pihost: &Pihost) -> Option<Respond> {
+async fn screen_request(method: Method, params: Value, pihost: &Pihost) -> Option<Respond> {
     let outcome = match method {
-        "ui/input" => {
+        Method::UiInput => {
             let UiInputParams { id, data } = params!(params);
             pihost
                 .send_key_to(id, &data)
                 .await
                 .map(|delivered| encode(&UiInputResult { delivered }))
         }
-        "ui/resize" => {
+        Method::UiResize => {
             let UiResizeParams { id, columns, rows } = params!(params);
             let size = match screen_size(columns, rows) {
                 Ok(size) => size,

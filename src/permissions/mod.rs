@@ -418,15 +418,22 @@ pub(crate) struct Restrictions {
 impl Restrictions {
     /// Refuses what no grant may open (see [`Restrictions::sandboxed`]);
     /// `real` is the path with its links resolved.
-    pub(crate) fn check_never_granted(&self, real: &Path) -> Result<(), String> {
+    pub(crate) fn check_never_granted(&self, real: &Path) -> Result<(), NeverGranted> {
         if self.sandboxed && is_environment_file(real) {
-            return Err(format!(
-                "pihost: {} is the host's environment, which a sandbox never shows (process.env is the extension's own)",
-                real.display()
-            ));
+            return Err(NeverGranted::HostEnvironment(real.to_path_buf()));
         }
         Ok(())
     }
+}
+
+/// A path no grant opens in a sandbox.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum NeverGranted {
+    #[error(
+        "pihost: {} is the host's environment, which a sandbox never shows (process.env is the extension's own)",
+        .0.display()
+    )]
+    HostEnvironment(PathBuf),
 }
 
 /// Whether `path` (links resolved) is a process's or thread's environment
@@ -513,7 +520,7 @@ pub(crate) fn check_module_read(
     let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     restrictions
         .check_never_granted(&real)
-        .map_err(|message| deno_error::JsErrorBox::new("NotCapable", message))?;
+        .map_err(|refused| deno_error::JsErrorBox::new("NotCapable", refused.to_string()))?;
     if folders.contains(&real) {
         return Ok(());
     }
