@@ -165,7 +165,14 @@ pub struct NotInAHost {
     pub reason: String,
 }
 
-/// The isolate and the runtime functions pihost calls in it.
+/// One isolate with pihost's runtime, driven on the caller's own thread: the
+/// single-thread form of the calls [`Pihost`](crate::Pihost) makes, through
+/// the same call table (`calls.rs`). Tests, benchmarks and the CLI's one-shot
+/// verbs use it; an embedder wants [`Pihost`](crate::Pihost), which adds a
+/// thread of its own, concurrency between calls, crash isolation and the
+/// replacement of a runtime a limit could not save. Make one engine per
+/// thread: engines made one after another on one thread go wrong (engine
+/// note 29).
 pub struct Engine {
     runtime: JsRuntime,
     /// The functions of `js/runtime/main.js` Rust calls, by [`Export::index`].
