@@ -399,7 +399,7 @@ pub async fn serve_mcp(options: McpOptions) {
         let message = match crate::stdio::next_message(&mut stdin).await {
             Some(Ok(message)) => message,
             Some(Err(error)) => {
-                let _ = out.send(error_line(&Value::Null, codes::PARSE_ERROR, error));
+                let _ = out.send(error_line(&Value::Null, codes::PARSE_ERROR, error.to_string()));
                 continue;
             }
             None => break,

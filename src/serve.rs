@@ -227,7 +227,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         let message = match crate::stdio::next_message(&mut stdin).await {
             Some(Ok(message)) => message,
             Some(Err(error)) => {
-                let _ = out.send(error_response(&Value::Null, codes::PARSE_ERROR, error));
+                let _ = out.send(error_response(&Value::Null, codes::PARSE_ERROR, error.to_string()));
                 continue;
             }
             None => break,

@@ -96,17 +96,22 @@ pub(crate) type PendingRequests = std::sync::Arc<
     >,
 >;
 
-/// The next JSON message on a protocol's stdin: `None` at its end, an
-/// error text for a line that is not JSON; blank lines are skipped.
+/// A line of a protocol's stdin that is not JSON (JSON-RPC's parse error).
+#[derive(Debug, thiserror::Error)]
+#[error("parse error: {0}")]
+pub(crate) struct NotJson(#[from] serde_json::Error);
+
+/// The next JSON message on a protocol's stdin: `None` at its end;
+/// blank lines are skipped.
 pub(crate) async fn next_message(
     lines: &mut tokio::io::Lines<tokio::io::BufReader<tokio::io::Stdin>>,
-) -> Option<Result<serde_json::Value, String>> {
+) -> Option<Result<serde_json::Value, NotJson>> {
     loop {
         let line = lines.next_line().await.ok()??;
         if line.trim().is_empty() {
             continue;
         }
-        return Some(serde_json::from_str(&line).map_err(|error| format!("parse error: {error}")));
+        return Some(serde_json::from_str(&line).map_err(NotJson));
     }
 }
 

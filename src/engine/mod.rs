@@ -333,7 +333,7 @@ impl Engine {
         let heap_limit = options.limits.max_heap_mb.map(|mb| mb.saturating_mul(1024 * 1024));
         let permissions = options.permissions.container(&options.cwd)?;
         let allows_everything = options.permissions.allows_everything();
-        let mut runtime = js_runtime(heap_limit).map_err(PihostError::RuntimeStart)?;
+        let mut runtime = js_runtime(heap_limit).map_err(|error| PihostError::RuntimeStart(error.to_string()))?;
         let main_url = ModuleSpecifier::parse("pihost:runtime/main.js").map_err(|error| internal("main url", error))?;
         let module_id = runtime
             .load_main_es_module(&main_url)
@@ -1007,7 +1007,7 @@ impl Engine {
 /// bounded by `heap_limit` bytes, as every one has: the engine's, and each
 /// worker's and guest's (src/platform/workers.rs), whose runtimes must be
 /// the same.
-fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
+fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, crate::platform::RuntimeStartError> {
     let permissions = crate::platform::PermissionSlot::default();
     let extension_folders = crate::permissions::ExtensionFolders::default();
     let mut extensions = crate::platform::extensions(&permissions)?;
@@ -1022,8 +1022,7 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, String> {
         // Transferred ArrayBuffers move between runtimes (workers) through it.
         shared_array_buffer_store: Some(crate::platform::shared_array_buffers()),
         ..Default::default()
-    })
-    .map_err(|error| error.to_string())?;
+    })?;
     crate::platform::put_state(&mut runtime.op_state().borrow_mut(), permissions);
     runtime.op_state().borrow_mut().put(extension_folders);
     // Workers and guests this runtime starts get runtimes made the same way.

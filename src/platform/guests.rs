@@ -77,8 +77,8 @@ pub enum GuestError {
     #[error("pihost: the main runtime went away while the extension waited for it")]
     ParentGone,
     #[class(generic)]
-    #[error("{0}")]
-    Runtime(String),
+    #[error("pihost: this runtime does not say how an isolated extension's runtime is made")]
+    NoRecipe,
 }
 
 /// What guest.js starts from.
@@ -282,7 +282,7 @@ fn op_pihost_start_guest(
     let (to_parent, from_guest) = unbounded_channel();
     let (reply_sender, replies) = std::sync::mpsc::channel();
     let (control_sender, control) = unbounded_channel();
-    let recipe = super::RuntimeRecipe::of(state).map_err(GuestError::Runtime)?;
+    let recipe = super::RuntimeRecipe::of(state).ok_or(GuestError::NoRecipe)?;
     let heap_limit_mb = recipe.heap_limit.map(|bytes| bytes / (1024 * 1024));
     let shared = Arc::new(Shared::default());
     // The guest has a worker's message port too; nothing uses its other end.

@@ -32,7 +32,22 @@ type NodeSys = sys_traits::impls::RealSys;
 
 /// The extensions, in dependency order, with their sources put in place
 /// (see [`sources`]).
-pub(crate) fn extensions(permissions: &PermissionSlot) -> Result<Vec<Extension>, String> {
+/// Why a runtime could not be made.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum RuntimeStartError {
+    /// A file of Deno's crates that pihost's build did not embed.
+    #[error("{specifier} ({path}) was not embedded when pihost was built (build/platform_sources.rs)")]
+    NotEmbedded { specifier: &'static str, path: String },
+    #[error("cannot make stdin's pipe: {0}")]
+    StdinPipe(std::io::Error),
+    #[error("cannot share stderr: {0}")]
+    SharedStderr(std::io::Error),
+    /// deno_core refused the runtime.
+    #[error(transparent)]
+    Core(#[from] deno_core::error::CoreError),
+}
+
+pub(crate) fn extensions(permissions: &PermissionSlot) -> Result<Vec<Extension>, RuntimeStartError> {
     install_tls_provider();
     let fs: deno_fs::FileSystemRc =
         deno_fs::sync::MaybeArc::new(link_checking_fs::LinkCheckingFs::new(permissions.clone()));
@@ -202,8 +217,8 @@ fn install_tls_provider() {
 /// Standard streams for extensions. Their stdin is a pipe nobody writes to,
 /// as a terminal nobody types into: an extension must never read the
 /// host's stdin, which under `pihost serve` carries the protocol.
-fn stdio() -> Result<deno_io::Stdio, String> {
-    let (reader, writer) = std::io::pipe().map_err(|error| format!("cannot make stdin's pipe: {error}"))?;
+fn stdio() -> Result<deno_io::Stdio, RuntimeStartError> {
+    let (reader, writer) = std::io::pipe().map_err(RuntimeStartError::StdinPipe)?;
     // The writing end stays open for the life of the process, so reads wait
     // instead of seeing the end of input.
     std::mem::forget(writer);
@@ -212,7 +227,7 @@ fn stdio() -> Result<deno_io::Stdio, String> {
     let stdout = if crate::stdio::stdout_goes_to_stderr() {
         let stderr = std::io::stderr()
             .as_fd_owned()
-            .map_err(|error| format!("cannot share stderr: {error}"))?;
+            .map_err(RuntimeStartError::SharedStderr)?;
         deno_io::StdioPipe::file(std::fs::File::from(stderr))
     } else {
         deno_io::StdioPipe::inherit()

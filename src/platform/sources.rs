@@ -9,6 +9,8 @@
 //! deno_node expects from crates pihost does not use (deno_runtime's global
 //! scope, deno_telemetry).
 
+use super::RuntimeStartError;
+
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -27,22 +29,20 @@ fn by_path() -> &'static HashMap<&'static str, FastStaticString> {
     deprecated,
     reason = "deno_core still declares extension files by path through this variant"
 )]
-fn embedded(file: &ExtensionFileSource) -> Result<ExtensionFileSource, String> {
+fn embedded(file: &ExtensionFileSource) -> Result<ExtensionFileSource, RuntimeStartError> {
     match &file.code {
         ExtensionFileSourceCode::LoadedFromFsDuringSnapshot(path) => by_path()
             .get(path)
             .map(|code| ExtensionFileSource::new(file.specifier, *code))
-            .ok_or_else(|| {
-                format!(
-                    "{} ({path}) was not embedded when pihost was built (build/platform_sources.rs)",
-                    file.specifier
-                )
+            .ok_or_else(|| RuntimeStartError::NotEmbedded {
+                specifier: file.specifier,
+                path: path.to_string(),
             }),
         _ => Ok(file.clone()),
     }
 }
 
-fn embed_list(list: &mut std::borrow::Cow<'static, [ExtensionFileSource]>) -> Result<(), String> {
+fn embed_list(list: &mut std::borrow::Cow<'static, [ExtensionFileSource]>) -> Result<(), RuntimeStartError> {
     if list.is_empty() {
         return Ok(());
     }
@@ -52,7 +52,7 @@ fn embed_list(list: &mut std::borrow::Cow<'static, [ExtensionFileSource]>) -> Re
 }
 
 /// Replaces every file `extension` declares by path with its embedded code.
-pub(super) fn embed(extension: &mut Extension) -> Result<(), String> {
+pub(super) fn embed(extension: &mut Extension) -> Result<(), RuntimeStartError> {
     embed_list(&mut extension.js_files)?;
     embed_list(&mut extension.esm_files)?;
     embed_list(&mut extension.lazy_loaded_esm_files)?;

@@ -86,8 +86,8 @@ pub enum WorkerError {
     #[error(transparent)]
     MessagePort(#[from] MessagePortError),
     #[class(generic)]
-    #[error("{0}")]
-    Runtime(String),
+    #[error("pihost: this runtime does not say how its workers' runtimes are made")]
+    NoRecipe,
 }
 
 /// A worker's last word to its parent.
@@ -323,16 +323,13 @@ pub(crate) struct RuntimeRecipe {
     /// The heap limit in bytes.
     pub(crate) heap_limit: Option<usize>,
     /// Makes a runtime whose heap is bounded by the given bytes.
-    pub(crate) make: fn(Option<usize>) -> Result<JsRuntime, String>,
+    pub(crate) make: fn(Option<usize>) -> Result<JsRuntime, super::RuntimeStartError>,
 }
 
 impl RuntimeRecipe {
     /// The recipe of the runtime whose op state this is.
-    pub(crate) fn of(state: &OpState) -> Result<RuntimeRecipe, String> {
-        state
-            .try_borrow::<RuntimeRecipe>()
-            .copied()
-            .ok_or_else(|| "pihost: this runtime does not say how its workers' runtimes are made".to_string())
+    pub(crate) fn of(state: &OpState) -> Option<RuntimeRecipe> {
+        state.try_borrow::<RuntimeRecipe>().copied()
     }
 }
 
@@ -384,7 +381,7 @@ fn op_create_worker(
         prompting: crate::permissions::prompt::worker_prompting(),
         entry: ENTRY,
         guest: None,
-        recipe: RuntimeRecipe::of(state).map_err(WorkerError::Runtime)?,
+        recipe: RuntimeRecipe::of(state).ok_or(WorkerError::NoRecipe)?,
     };
     let thread_shared = shared.clone();
     let thread_control = control_sender.clone();
@@ -908,7 +905,7 @@ async fn run_worker(
     }
 }
 
-fn new_runtime(recipe: RuntimeRecipe) -> Result<JsRuntime, String> {
+fn new_runtime(recipe: RuntimeRecipe) -> Result<JsRuntime, super::RuntimeStartError> {
     let runtime = (recipe.make)(recipe.heap_limit)?;
     // Where deno_os keeps `process.exitCode`, which a worker's exit reports
     // (the main runtime never exits, so it has none).
