@@ -64,26 +64,88 @@ function hasAccessors(value) {
 }
 
 /**
- * One side of a membrane. `remoteCall(handle, args, self)` calls a function
- * of the other side; `remoteObject(handle)` makes the stand-in of an
- * object of the other side; `onSettle(promiseId, outcome)` sends a
- * promise's outcome. `objectsAsHandles`: whether objects that are more than
- * data cross as handles (the main runtime's side) or as copies (the guest's).
+ * What this side handed to the other: handle → `{ target, holder, sent }`
+ * (`sent` counts the times it crossed). A function read off an object is a
+ * handle of its own per holder, so that calling it keeps the holder as `this`.
  */
-export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort, sendRelease, objectsAsHandles }) {
+function createExportTable() {
   let nextHandle = 1;
-  /** handle → { target, holder, sent } for what this side exported; `sent` counts the times it crossed. */
   const exported = new MapCtor();
   /** target → handle, for functions with no holder and for objects. */
   const exportedIds = new WeakMap();
   /** holder → Map(function → handle), for methods read off an object. */
   const methodIds = new WeakMap();
-  /** handle → a weak reference to this side's stand-in for something of the other side. */
+
+  return {
+    /** A handle that is not a target's (a promise's). */
+    newHandle: () => nextHandle++,
+    /** Whether `target` crossed already (and is not forgotten). */
+    has: (target) => apply(weakGet, exportedIds, [target]) !== undefined,
+    /** The handle of `target` (read off `holder`), counted as crossing once more. */
+    handleOf(target, holder) {
+      let id;
+      if (holder !== undefined && typeof target === "function") {
+        let methods = apply(weakGet, methodIds, [holder]);
+        if (!methods) {
+          methods = new MapCtor();
+          apply(weakSet, methodIds, [holder, methods]);
+        }
+        id = apply(mapGet, methods, [target]);
+        if (id === undefined) {
+          id = nextHandle++;
+          apply(mapSet, methods, [target, id]);
+          apply(mapSet, exported, [id, { target, holder, sent: 0 }]);
+        }
+        apply(mapGet, exported, [id]).sent++;
+        return id;
+      }
+      id = apply(weakGet, exportedIds, [target]);
+      if (id === undefined) {
+        id = nextHandle++;
+        apply(weakSet, exportedIds, [target, id]);
+        apply(mapSet, exported, [id, { target, holder: undefined, sent: 0 }]);
+      }
+      apply(mapGet, exported, [id]).sent++;
+      return id;
+    },
+    /** The other side let go of `count` of the times `id` crossed; once all, it is forgotten here. */
+    release(id, count) {
+      const entry = apply(mapGet, exported, [id]);
+      if (!entry) return;
+      entry.sent -= count;
+      if (entry.sent > 0) return;
+      exported.delete(id);
+      if (entry.holder !== undefined) apply(weakGet, methodIds, [entry.holder])?.delete(entry.target);
+      else exportedIds.delete(entry.target);
+    },
+    /** The entry of a handle the other side names; one that is not this side's is refused. */
+    entry(id) {
+      const entry = apply(mapGet, exported, [id]);
+      if (!entry) throw new ReferenceError(`pihost: the isolated extension used a handle that is not its (${id})`);
+      return entry;
+    },
+  };
+}
+
+/**
+ * What the other side handed to this one: a stand-in per handle, held
+ * weakly. A stand-in nobody holds any more releases what it stands for on
+ * the other side (`sendRelease(handle, times received)`), which otherwise
+ * would keep every context it ever handed over.
+ */
+function createImportTable(sendRelease) {
+  /** handle → a weak reference to the stand-in. */
   const imported = new MapCtor();
-  /** handle → how many times the other side sent it, told back when the stand-in is collected. */
+  /** handle → how many times the other side sent it. */
   const received = new MapCtor();
-  // A stand-in nobody holds any more releases what it stands for on the
-  // other side, which otherwise would keep every context it ever handed over.
+  /** stand-in → handle, so that a stand-in sent back arrives as the original. */
+  const importedIds = new WeakMap();
+  /**
+   * signal handle → a weak reference to this side's copy of an AbortSignal
+   * of the other side; the copy holds its controller, so both go once
+   * nothing here holds the signal.
+   */
+  const signalCopies = new MapCtor();
   const releases =
     typeof FinalizationRegistry === "function"
       ? new FinalizationRegistry((id) => {
@@ -95,59 +157,48 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
           if (count > 0) sendRelease(id, count);
         })
       : undefined;
-  /** stand-in → handle, so that a stand-in sent back arrives as the original. */
-  const importedIds = new WeakMap();
+
+  return {
+    signalCopies,
+    /** The handle a stand-in stands for, if it is one. */
+    handleOf: (standIn) => apply(weakGet, importedIds, [standIn]),
+    /** The stand-in for `id`, made by `make` when none is alive. */
+    standIn(id, make) {
+      received.set(id, (received.get(id) ?? 0) + 1);
+      let stand = imported.get(id)?.deref();
+      if (!stand) {
+        stand = make();
+        imported.set(id, new WeakRef(stand));
+        apply(weakSet, importedIds, [stand, id]);
+        releases?.register(stand, id);
+      }
+      return stand;
+    },
+  };
+}
+
+/**
+ * One side of a membrane. `remoteCall(handle, args, self)` calls a function
+ * of the other side; `remoteObject(handle)` makes the stand-in of an
+ * object of the other side; `onSettle(promiseId, outcome)` sends a
+ * promise's outcome. `objectsAsHandles`: whether objects that are more than
+ * data cross as handles (the main runtime's side) or as copies (the guest's).
+ * Values are encoded (`encode`) and decoded (`decode`) here; what crosses
+ * by reference is kept in the export and import tables above.
+ */
+export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort, sendRelease, objectsAsHandles }) {
+  const exports = createExportTable();
+  const imports = createImportTable(sendRelease);
+  const { signalCopies } = imports;
   /** promise handle → { resolve, reject } for promises of the other side. */
   const pendingPromises = new MapCtor();
-  /**
-   * signal handle → a weak reference to this side's copy of an AbortSignal
-   * of the other side; the copy holds its controller, so both go once
-   * nothing here holds the signal.
-   */
-  const signalCopies = new MapCtor();
   const controllerOf = Symbol("pihost.controller");
   const listenedTo = Symbol("pihost.listenedTo");
-
-  function exportTarget(target, holder) {
-    let id;
-    if (holder !== undefined && typeof target === "function") {
-      let methods = apply(weakGet, methodIds, [holder]);
-      if (!methods) {
-        methods = new MapCtor();
-        apply(weakSet, methodIds, [holder, methods]);
-      }
-      id = apply(mapGet, methods, [target]);
-      if (id === undefined) {
-        id = nextHandle++;
-        apply(mapSet, methods, [target, id]);
-        apply(mapSet, exported, [id, { target, holder, sent: 0 }]);
-      }
-      apply(mapGet, exported, [id]).sent++;
-      return id;
-    }
-    id = apply(weakGet, exportedIds, [target]);
-    if (id === undefined) {
-      id = nextHandle++;
-      apply(weakSet, exportedIds, [target, id]);
-      apply(mapSet, exported, [id, { target, holder: undefined, sent: 0 }]);
-    }
-    apply(mapGet, exported, [id]).sent++;
-    return id;
-  }
-
-  /** The other side let go of `count` of the times `id` crossed; once all, it is forgotten here. */
-  function release(id, count) {
-    const entry = apply(mapGet, exported, [id]);
-    if (!entry) return;
-    entry.sent -= count;
-    if (entry.sent > 0) return;
-    exported.delete(id);
-    if (entry.holder !== undefined) apply(weakGet, methodIds, [entry.holder])?.delete(entry.target);
-    else exportedIds.delete(entry.target);
-  }
+  const exportTarget = exports.handleOf;
+  const target = exports.entry;
 
   function exportPromise(promise) {
-    const id = nextHandle++;
+    const id = exports.newHandle();
     apply(promiseThen, promise, [
       (value) => sendSettle(id, { ok: true, value: encode(value) }),
       (error) => sendSettle(id, { ok: false, error: encodeError(error) }),
@@ -185,13 +236,13 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
       case "symbol":
         return { $: "s", v: keyFor(value) ?? value.description };
       case "function": {
-        const back = apply(weakGet, importedIds, [value]);
+        const back = imports.handleOf(value);
         if (back !== undefined) return { $: "own", id: back };
         return { $: "f", id: exportTarget(value, holder) };
       }
     }
     if (value === null) return null;
-    const back = apply(weakGet, importedIds, [value]);
+    const back = imports.handleOf(value);
     if (back !== undefined) return { $: "own", id: back };
     if (seen.has(value)) throw new TypeError("pihost: a value with a cycle cannot cross to or from an isolated extension");
     if (typeof value.then === "function") return { $: "p", id: exportPromise(value) };
@@ -201,7 +252,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
     // A signal crosses as a real AbortSignal of the other realm (fetch
     // checks), aborted when this one is.
     if (objectsAsHandles && value instanceof AbortSignal) {
-      const known = apply(weakGet, exportedIds, [value]) !== undefined;
+      const known = exports.has(value);
       const id = exportTarget(value);
       if (!known && !value.aborted) {
         value.addEventListener("abort", () => sendAbort(id, encode(value.reason)), { once: true });
@@ -262,7 +313,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
         return object;
       }
       case "f":
-        return importHandle(value.id, () => {
+        return imports.standIn(value.id, () => {
           const stand = function (...args) {
             return remoteCall(value.id, mapped(args, (arg) => encode(arg)));
           };
@@ -270,11 +321,11 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
           return stand;
         });
       case "r":
-        return importHandle(value.id, () => remoteObject(value.id));
+        return imports.standIn(value.id, () => remoteObject(value.id));
       case "own":
         return target(value.id).target;
       case "signal":
-        return importHandle(value.id, () => {
+        return imports.standIn(value.id, () => {
           const controller = new AbortController();
           const { signal } = controller;
           signal[controllerOf] = controller;
@@ -295,18 +346,6 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
     }
   }
 
-  function importHandle(id, make) {
-    received.set(id, (received.get(id) ?? 0) + 1);
-    let stand = imported.get(id)?.deref();
-    if (!stand) {
-      stand = make();
-      imported.set(id, new WeakRef(stand));
-      apply(weakSet, importedIds, [stand, id]);
-      releases?.register(stand, id);
-    }
-    return stand;
-  }
-
   /** Settles a promise of the other side that this side holds. */
   function settle(id, outcome) {
     const pending = pendingPromises.get(id);
@@ -314,12 +353,6 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
     pendingPromises.delete(id);
     if (outcome.ok) pending.resolve(decode(outcome.value));
     else pending.reject(decodeError(outcome.error));
-  }
-
-  function target(id) {
-    const entry = exported.get(id);
-    if (!entry) throw new ReferenceError(`pihost: the isolated extension used a handle that is not its (${id})`);
-    return entry;
   }
 
   /** Calls an exported function; answers what it returned (a promise stays one). */
@@ -378,7 +411,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
     invoke,
     answerSync,
     abort,
-    release,
+    release: exports.release,
     exportTarget,
     /** Whether promises of the other side are still pending here. */
     waitsOnOtherSide: () => pendingPromises.size > 0,
