@@ -5,8 +5,22 @@ import { core, ops } from "pihost:runtime/ops.js";
 import { loadNativeAddon } from "pihost:platform/node-fixes.js";
 import { nodeModule, nodeModuleNames } from "pihost:platform/bootstrap.js";
 import * as pihostModule from "pihost:platform/node-module.js";
+import {
+  JSONParse,
+  ObjectCreate,
+  PromisePrototypeThen,
+  ReflectApply,
+  ReflectGet,
+  SafeMap,
+  StringPrototypeEndsWith,
+  StringPrototypeIncludes,
+  StringPrototypeLastIndexOf,
+  StringPrototypeReplace,
+  StringPrototypeSlice,
+  StringPrototypeStartsWith,
+} from "pihost:runtime/primordials.js";
 
-const moduleCache = new Map();
+const moduleCache = new SafeMap();
 
 // `require` of a Node built-in: deno_node's module of that name, evaluated
 // on first use, except `module`, whose require is this file's.
@@ -19,13 +33,13 @@ function builtinNamespace(name) {
 }
 
 function filenameFromUrl(url) {
-  const withoutQuery = url.replace(/[?#].*$/, "");
-  return decodeURIComponent(withoutQuery.replace(/^file:\/\//, ""));
+  const withoutQuery = StringPrototypeReplace(url, /[?#].*$/, "");
+  return decodeURIComponent(StringPrototypeReplace(withoutQuery, /^file:\/\//, ""));
 }
 
 function dirnameOf(filename) {
-  const index = filename.lastIndexOf("/");
-  return index <= 0 ? "/" : filename.slice(0, index);
+  const index = StringPrototypeLastIndexOf(filename, "/");
+  return index <= 0 ? "/" : StringPrototypeSlice(filename, 0, index);
 }
 
 function builtinExports(namespace) {
@@ -44,12 +58,12 @@ function sloppyWrapper(module, code) {
 
 function evaluateInto(module, filename) {
   // Node loads a `.node` file with process.dlopen, whatever it holds.
-  if (filename.endsWith(".node")) return loadNativeAddon(core, filename);
+  if (StringPrototypeEndsWith(filename, ".node")) return loadNativeAddon(core, filename);
   const loaded = ops.op_pihost_require_file(filename);
   if (typeof loaded === "function") {
     runCommonJs(module, loaded);
   } else if (loaded.kind === "json") {
-    module.exports = JSON.parse(loaded.text);
+    module.exports = JSONParse(loaded.text);
   } else {
     runCommonJs(module, sloppyWrapper(module, loaded.text));
   }
@@ -58,7 +72,7 @@ function evaluateInto(module, filename) {
 // Node's `require.extensions` (deprecated, still read: libraries list its
 // keys to learn which files `require` loads). One object, as Node's
 // Module._extensions is.
-const requireExtensions = Object.create(null);
+const requireExtensions = ObjectCreate(null);
 requireExtensions[".js"] = evaluateInto;
 requireExtensions[".json"] = evaluateInto;
 requireExtensions[".node"] = (_module, filename) => loadNativeAddon(core, filename);
@@ -85,12 +99,12 @@ export function createRequire(filename) {
     if (typeof specifier !== "string") {
       throw new TypeError(`The "id" argument must be of type string. Received ${typeof specifier}`);
     }
-    const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
+    const name = StringPrototypeStartsWith(specifier, "node:") ? StringPrototypeSlice(specifier, 5) : specifier;
     if (isBuiltin(name)) return builtinExports(builtinNamespace(name));
     return loadFile(resolveForRequire(specifier, directory));
   };
   require.resolve = (specifier) => {
-    const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
+    const name = StringPrototypeStartsWith(specifier, "node:") ? StringPrototypeSlice(specifier, 5) : specifier;
     if (isBuiltin(name)) return specifier;
     return resolveForRequire(specifier, directory);
   };
@@ -107,7 +121,7 @@ function resolveForRequire(specifier, directory) {
   } catch (cause) {
     const message = String(cause?.message ?? cause);
     const error = new Error(message);
-    error.code = message.startsWith("Package subpath") ? "ERR_PACKAGE_PATH_NOT_EXPORTED" : "MODULE_NOT_FOUND";
+    error.code = StringPrototypeStartsWith(message, "Package subpath") ? "ERR_PACKAGE_PATH_NOT_EXPORTED" : "MODULE_NOT_FOUND";
     throw error;
   }
 }
@@ -131,7 +145,7 @@ export function createCommonJsModule(url) {
   const filename = filenameFromUrl(url);
   // A reloaded graph (its URL carries a query) gets fresh records, as jiti
   // evaluates every load anew.
-  if (url.includes("?")) return createModuleRecord(filename);
+  if (StringPrototypeIncludes(url, "?")) return createModuleRecord(filename);
   const existing = moduleCache.get(filename);
   if (existing) return existing;
   const module = createModuleRecord(filename);
@@ -140,7 +154,7 @@ export function createCommonJsModule(url) {
 }
 
 export function runCommonJs(module, body) {
-  body.call(module.exports, module.exports, module.require, module, module.filename, module.path);
+  ReflectApply(body, module.exports, [module.exports, module.require, module, module.filename, module.path]);
   module.loaded = true;
 }
 
@@ -164,10 +178,10 @@ export function jitiDefault(value) {
 
 /** `import(…)` as jiti resolves it: a module without a default has itself as `default`. */
 export function jitiImport(promise) {
-  return promise.then((namespace) =>
+  return PromisePrototypeThen(promise, (namespace) =>
     namespace.default != null
       ? namespace
-      : new Proxy(namespace, { get: (target, key) => (key === "default" ? target : Reflect.get(target, key)) }),
+      : new Proxy(namespace, { get: (target, key) => (key === "default" ? target : ReflectGet(target, key)) }),
   );
 }
 
