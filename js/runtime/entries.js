@@ -85,12 +85,8 @@ const openEntries = new SafeSet();
  */
 let running;
 
+/** What an extension's async code answers with: its `then` is the captured one. */
 const NativePromisePrototype = Promise.prototype;
-
-/** A promise of this realm's own Promise: its `then` is the captured one. */
-function isNativePromise(value) {
-  return typeof value === "object" && value !== null && ObjectGetPrototypeOf(value) === NativePromisePrototype;
-}
 
 function isThenable(value) {
   return value !== null && (typeof value === "object" || typeof value === "function") && typeof value.then === "function";
@@ -196,9 +192,13 @@ export function enterExtension(owner, invoke) {
       }
       // An extension's async code answers with a native promise, whose
       // `then` another extension may have replaced: the original settles it.
-      if (isNativePromise(result)) PromisePrototypeThen(result, succeed, fail);
-      else if (isThenable(result)) result.then(succeed, fail);
-      else succeed(result);
+      if (typeof result === "object" && result !== null && ObjectGetPrototypeOf(result) === NativePromisePrototype) {
+        PromisePrototypeThen(result, succeed, fail);
+      } else if (isThenable(result)) {
+        result.then(succeed, fail);
+      } else {
+        succeed(result);
+      }
     });
   });
   openEntries.add(entry);

@@ -395,16 +395,13 @@ export class ExtensionRunner {
   getAllRegisteredTools() {
     const tools = [];
     const names = new SafeSet();
-    const extensions = this.extensions;
-    for (let index = 0; index < extensions.length; index++) {
-      const registered = ArrayFromValues(extensions[index].tools);
-      for (let position = 0; position < registered.length; position++) {
-        const tool = registered[position];
-        if (names.has(tool.definition.name)) continue;
-        names.add(tool.definition.name);
-        tools[tools.length] = tool;
-      }
-    }
+    // One callback for every record's own (SafeMap) forEach: each tool call looks its tool up here.
+    const collect = (tool) => {
+      if (names.has(tool.definition.name)) return;
+      names.add(tool.definition.name);
+      tools[tools.length] = tool;
+    };
+    for (let index = 0; index < this.extensions.length; index++) this.extensions[index].tools.forEach(collect);
     return tools;
   }
 
