@@ -3,19 +3,37 @@
 // error/warn/trace to stderr through pihost's write op, so that an embedder
 // (pihost serve, whose stdout is the protocol) can send all of it to stderr.
 import { core, ops } from "pihost:runtime/ops.js";
+import {
+  ArrayPrototypeJoin,
+  ArrayPrototypeMap,
+  ArrayPrototypeSlice,
+  ReflectApply,
+  SafeMap,
+  StringPrototypeSlice,
+  StringPrototypeSplit,
+} from "pihost:runtime/primordials.js";
 
 // Node's util.inspect, from deno_node, loaded on the first message.
 const util = () => core.loadExtScript("ext:deno_node/internal/util/inspect.mjs");
-const formatWithOptions = (...args) => util().formatWithOptions(...args);
-const inspect = (...args) => util().inspect(...args);
+/** `[first, ...rest]` without the array iterator. */
+function prepend(first, rest) {
+  const list = [first];
+  for (let index = 0; index < rest.length; index++) list[index + 1] = rest[index];
+  return list;
+}
+
+const formatWithOptions = (options, args) => ReflectApply(util().formatWithOptions, undefined, prepend(options, args));
+const inspect = (value, options) => util().inspect(value, options);
 
 let indent = "";
-const counts = new Map();
-const timers = new Map();
+const counts = new SafeMap();
+const timers = new SafeMap();
 
 function write(toStderr, args) {
-  const text = formatWithOptions({ colors: false }, ...args);
-  const indented = indent ? text.split("\n").map((line) => indent + line).join("\n") : text;
+  const text = formatWithOptions({ colors: false }, args);
+  const indented = indent
+    ? ArrayPrototypeJoin(ArrayPrototypeMap(StringPrototypeSplit(text, "\n"), (line) => indent + line), "\n")
+    : text;
   ops.op_pihost_write(`${indented}\n`, toStderr);
 }
 
@@ -35,11 +53,14 @@ export const console = {
   debug: (...args) => write(false, args),
   error: (...args) => write(true, args),
   warn: (...args) => write(true, args),
-  trace: (...args) => write(true, [`Trace: ${formatWithOptions({}, ...args)}\n${new Error().stack.split("\n").slice(1).join("\n")}`]),
+  trace: (...args) => {
+    const stack = ArrayPrototypeJoin(ArrayPrototypeSlice(StringPrototypeSplit(new Error().stack, "\n"), 1), "\n");
+    write(true, [`Trace: ${formatWithOptions({}, args)}\n${stack}`]);
+  },
   dir: (value, options) => ops.op_pihost_write(`${indent}${inspect(value, { ...options, colors: false })}\n`, false),
   table: (data) => write(false, [data]),
   assert: (condition, ...args) => {
-    if (!condition) write(true, args.length > 0 ? [`Assertion failed:`, ...args] : ["Assertion failed"]);
+    if (!condition) write(true, args.length > 0 ? prepend("Assertion failed:", args) : ["Assertion failed"]);
   },
   count: (label = "default") => {
     const next = (counts.get(label) ?? 0) + 1;
@@ -51,14 +72,14 @@ export const console = {
     if (args.length > 0) write(false, args);
     indent += "  ";
   },
-  groupCollapsed: (...args) => console.group(...args),
+  groupCollapsed: (...args) => ReflectApply(console.group, undefined, args),
   groupEnd: () => {
-    indent = indent.slice(2);
+    indent = StringPrototypeSlice(indent, 2);
   },
   time: (label = "default") => timers.set(label, performance.now()),
   timeLog: (label = "default", ...args) => {
     const shown = elapsed(label);
-    if (shown !== undefined) write(false, [`${label}: ${shown}`, ...args]);
+    if (shown !== undefined) write(false, prepend(`${label}: ${shown}`, args));
   },
   timeEnd: (label = "default") => {
     const shown = elapsed(label);

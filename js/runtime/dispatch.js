@@ -1,7 +1,9 @@
 // Which of the runner's emit methods an event goes through: each event
 // family has its own merge rule (E2–E11); anything else, including events pi
-// adds later, goes through the generic emit untouched. Pure (no imports), so
-// the compat driver runs it against the reference's runner too.
+// adds later, goes through the generic emit untouched. Pure (only the
+// captured built-ins), so the compat driver runs it against the reference's
+// runner too.
+import { PromiseResolve } from "./primordials.js";
 
 /**
  * Dispatches `event` ({ type, ...fields }). `host.buildBoundaryContext(eventType,
@@ -39,7 +41,7 @@ export function dispatchEvent(runner, event, host) {
       return runner.emitBoundary(event, (entries) => host.buildBoundaryContext(event.type, entries));
     default:
       // H3: with no handler at all there is nothing to build.
-      if (!runner.hasHandlers(event.type)) return Promise.resolve(undefined);
+      if (!runner.hasHandlers(event.type)) return PromiseResolve(undefined);
       return runner.emit(event);
   }
 }

@@ -8,9 +8,20 @@
 // pihost's frames: the loader or the runner awaiting it survives the cut and
 // hears about it as an ordinary rejection.
 import { core, ops } from "pihost:runtime/ops.js";
+import {
+  ArrayFromValues,
+  ArrayPrototypeSome,
+  JSONStringify,
+  ObjectGetPrototypeOf,
+  Promise,
+  PromisePrototypeThen,
+  SafeSet,
+  SymbolFor,
+  queueMicrotask,
+} from "pihost:runtime/primordials.js";
 
 /** The engine's own job queue, captured before any extension can replace the global. */
-const enqueueJob = globalThis.queueMicrotask;
+const enqueueJob = queueMicrotask;
 /** deno_core's async context (AsyncLocalStorage's mapping), absent on a bare engine. */
 const getAsyncContext = core.getAsyncContext ?? (() => undefined);
 const setAsyncContext = core.setAsyncContext ?? (() => {});
@@ -66,12 +77,15 @@ function squeezedOut(entry) {
 }
 
 /** Entries whose extension code has not settled yet, oldest first. */
-const openEntries = new Set();
+const openEntries = new SafeSet();
 /**
  * The entry whose synchronous code runs right now. A termination cuts its
  * `finally` off, so after one it still names the code that was stopped.
  */
 let running;
+
+/** What an extension's async code answers with: its `then` is the captured one. */
+const NativePromisePrototype = Promise.prototype;
 
 function isThenable(value) {
   return value !== null && (typeof value === "object" || typeof value === "function") && typeof value.then === "function";
@@ -85,11 +99,11 @@ function isThenable(value) {
  */
 export function adoptTimer(cancel) {
   const owner = failable(running);
-  if (owner) (owner.timers ??= new Set()).add(cancel);
+  if (owner) (owner.timers ??= new SafeSet()).add(cancel);
 }
 
 /** Who hears that pihost stopped an entry (its extension code is dead: what it showed goes too). */
-const stopListeners = new Set();
+const stopListeners = new SafeSet();
 
 /** `listener(entry, error)` after pihost stops an entry (a limit, a timeout, nothing left to settle it). */
 export function onEntryStopped(listener) {
@@ -98,7 +112,7 @@ export function onEntryStopped(listener) {
 
 function stop(entry, error) {
   openEntries.delete(entry);
-  for (const cancel of entry.timers ?? []) cancel();
+  if (entry.timers !== undefined) for (const cancel of entry.timers) cancel();
   entry.fail(error);
   for (const listener of stopListeners) listener(entry, error);
 }
@@ -109,7 +123,7 @@ export function currentOwner() {
 }
 
 // Registered, so that the permission prompter in Rust can read it (src/permissions/prompt.rs).
-const entryMark = Symbol.for("pihost.entry");
+const entryMark = SymbolFor("pihost.entry");
 
 function runAs(entry, invoke) {
   const previous = running;
@@ -175,8 +189,15 @@ export function enterExtension(owner, invoke) {
         fail(error);
         return;
       }
-      if (isThenable(result)) result.then(succeed, fail);
-      else succeed(result);
+      // An extension's async code answers with a native promise, whose
+      // `then` another extension may have replaced: the original settles it.
+      if (typeof result === "object" && result !== null && ObjectGetPrototypeOf(result) === NativePromisePrototype) {
+        PromisePrototypeThen(result, succeed, fail);
+      } else if (isThenable(result)) {
+        result.then(succeed, fail);
+      } else {
+        succeed(result);
+      }
     });
   });
   openEntries.add(entry);
@@ -236,7 +257,7 @@ export function failTerminated({ kind, limitMs, heapMb }) {
     const message = `Extension "${failedByAllocation.path}" exceeded the heap limit of ${heapMb} MB ${failedByAllocation.where}`;
     const target = failable(failedByAllocation);
     if (target && openEntries.has(target)) stop(target, new Error(message));
-    return JSON.stringify({
+    return JSONStringify({
       extensionPath: failedByAllocation.path,
       message,
       loading: failedByAllocation.event === "load",
@@ -255,11 +276,11 @@ export function failTerminated({ kind, limitMs, heapMb }) {
   } else {
     ops.op_pihost_report_error({ extensionPath: path, event: blamed?.event ?? "callback", error: message });
   }
-  return JSON.stringify({ extensionPath: path, message, loading: blamed?.event === "load" });
+  return JSONStringify({ extensionPath: path, message, loading: blamed?.event === "load" });
 }
 
 /** Things outside the event loop that may still settle any open entry (the host's keys to an open component). */
-const outsideSettlers = new Set();
+const outsideSettlers = new SafeSet();
 
 /** `canSettle()` says whether something outside the event loop may still settle what waits. */
 export function addOutsideSettler(canSettle) {
@@ -274,10 +295,12 @@ export function addOutsideSettler(canSettle) {
 export function failStalled() {
   let failed = 0;
   for (const canSettle of outsideSettlers) if (canSettle()) return "0";
-  for (const entry of [...openEntries].reverse()) {
+  const open = ArrayFromValues(openEntries);
+  for (let index = open.length - 1; index >= 0; index--) {
+    const entry = open[index];
     if (entry.settlesFromOutside?.()) continue;
     // An outer entry waits on its inner one; failing the innermost is enough.
-    if ([...openEntries].some((other) => other !== entry && failable(other.parent) === entry)) continue;
+    if (ArrayPrototypeSome(ArrayFromValues(openEntries), (other) => other !== entry && failable(other.parent) === entry)) continue;
     stop(entry, new Error(`Extension "${entry.path}" never settled ${entry.where}: nothing was left that could settle it`));
     failed++;
   }

@@ -1,6 +1,7 @@
 // pi.exec (A8): runs a program without a shell, collects its output, and
 // ends it on timeout or abort. The process work happens in Rust on tokio.
 import { ops } from "pihost:runtime/ops.js";
+import { ArrayPrototypeMap } from "pihost:runtime/primordials.js";
 
 /**
  * Runs `command` with `args` in `cwd`.
@@ -10,7 +11,7 @@ import { ops } from "pihost:runtime/ops.js";
 export async function execCommand(command, args, cwd, options) {
   let id;
   try {
-    id = ops.op_pihost_exec_start(String(command), (args ?? []).map(String), String(cwd));
+    id = ops.op_pihost_exec_start(String(command), ArrayPrototypeMap(args ?? [], (arg) => String(arg)), String(cwd));
   } catch (error) {
     return { stdout: "", stderr: error.message, code: 1, killed: false, truncated: false };
   }

@@ -5,6 +5,18 @@
 import { execCommand } from "pihost:runtime/exec.js";
 import { ops } from "pihost:runtime/ops.js";
 import { enterExtension } from "pihost:runtime/entries.js";
+import {
+  ArrayFromEntries,
+  ArrayIsArray,
+  ArrayPrototypeFind,
+  ArrayPrototypeIndexOf,
+  ArrayPrototypeSplice,
+  ReflectApply,
+  SafeMap,
+  SafeSet,
+  StringPrototypeReplace,
+  StructuredClone,
+} from "pihost:runtime/primordials.js";
 
 const DEFAULT_MARKDOWN_MESSAGE_TYPES = ["user", "assistant", "assistant-thinking"];
 
@@ -13,23 +25,24 @@ export function createExtensionRecord(path, resolvedPath) {
   return {
     path,
     resolvedPath,
-    sourceInfo: { path, source: "local", baseDir: resolvedPath.replace(/\/[^/]*$/, "") || "/" },
-    handlers: new Map(),
-    tools: new Map(),
-    messageRenderers: new Map(),
-    entryRenderers: new Map(),
-    commands: new Map(),
-    flags: new Map(),
-    shortcuts: new Map(),
+    sourceInfo: { path, source: "local", baseDir: StringPrototypeReplace(resolvedPath, /\/[^/]*$/, "") || "/" },
+    // SafeMaps: the runner reads them for every event, after extensions ran.
+    handlers: new SafeMap(),
+    tools: new SafeMap(),
+    messageRenderers: new SafeMap(),
+    entryRenderers: new SafeMap(),
+    commands: new SafeMap(),
+    flags: new SafeMap(),
+    shortcuts: new SafeMap(),
   };
 }
 
 function isPlainObjectRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !ArrayIsArray(value);
 }
 
 export function createExtensionAPI(extension, runtime, cwd, eventBus) {
-  const pendingFlagValues = new Map();
+  const pendingFlagValues = new SafeMap();
   const pendingRuntimeChanges = [];
   const loadingUnsubscribers = [];
   let state = "loading";
@@ -41,7 +54,7 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
     runtime.assertActive();
   };
   const applyRuntimeChange = (change) => {
-    if (state === "loading") pendingRuntimeChanges.push(change);
+    if (state === "loading") pendingRuntimeChanges[pendingRuntimeChanges.length] = change;
     else change();
   };
   const clearPending = () => {
@@ -56,9 +69,9 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
       // A fresh wrapper per registration, so registering one function twice
       // gives two entries and each unsubscribe removes its own.
       const owner = { path: extension.path, where: `in its "${event}" handler`, event: String(event) };
-      const registered = (...args) => enterExtension(owner, () => handler(...args));
+      const registered = (...args) => enterExtension(owner, () => ReflectApply(handler, undefined, args));
       const list = extension.handlers.get(event) ?? [];
-      list.push(registered);
+      list[list.length] = registered;
       extension.handlers.set(event, list);
       // Rust keeps a count per event so an event nobody handles is answered
       // without entering the isolate (H3).
@@ -66,9 +79,9 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
       return () => {
         const handlers = extension.handlers.get(event);
         if (!handlers) return;
-        const index = handlers.indexOf(registered);
+        const index = ArrayPrototypeIndexOf(handlers, registered);
         if (index === -1) return;
-        handlers.splice(index, 1);
+        ArrayPrototypeSplice(handlers, index, 1);
         ops.op_pihost_handler_count(String(event), -1);
         if (handlers.length === 0) extension.handlers.delete(event);
       };
@@ -127,20 +140,20 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
       assertActive();
       extension.markdownTransformer = {
         transformer,
-        messageTypes: new Set(options?.messageTypes ?? DEFAULT_MARKDOWN_MESSAGE_TYPES),
+        messageTypes: new SafeSet(options?.messageTypes ?? DEFAULT_MARKDOWN_MESSAGE_TYPES),
       };
     },
 
     registerEntryRenderer(customType, renderer) {
       assertActive();
-      extension.entryRenderers ??= new Map();
+      extension.entryRenderers ??= new SafeMap();
       extension.entryRenderers.set(customType, renderer);
     },
 
     registerToolRenderer(resolver) {
       assertActive();
       extension.toolRenderers ??= [];
-      extension.toolRenderers.push(resolver);
+      extension.toolRenderers[extension.toolRenderers.length] = resolver;
     },
 
     getFlag(name) {
@@ -234,12 +247,13 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
       if (owner !== undefined && owner !== extension.path) {
         throw new Error(`MCP server "${name}" is already registered by extension "${owner}"`);
       }
-      const namespace = (serverName) => serverName.replace(/-/g, "_");
-      const clash = runtime.mcpServers
-        .list()
-        .find((server) => server.name !== name && namespace(server.name) === namespace(name));
+      const namespace = (serverName) => StringPrototypeReplace(serverName, /-/g, "_");
+      const clash = ArrayPrototypeFind(
+        runtime.mcpServers.list(),
+        (server) => server.name !== name && namespace(server.name) === namespace(name),
+      );
       if (clash) throw new Error(`MCP server "${name}" conflicts with registered server "${clash.name}"`);
-      const server = { name, config: structuredClone(config), extensionPath: extension.path };
+      const server = { name, config: StructuredClone(config), extensionPath: extension.path };
       applyRuntimeChange(() => runtime.mcpServers.register(server));
     },
     unregisterMcpServer(name) {
@@ -283,7 +297,7 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
           }
         };
         const unsubscribe = runtime.trackEventBusSubscription(eventBus.on(channel, reporting));
-        if (state === "loading") loadingUnsubscribers.push(unsubscribe);
+        if (state === "loading") loadingUnsubscribers[loadingUnsubscribers.length] = unsubscribe;
         return unsubscribe;
       },
     },
@@ -294,17 +308,19 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
     commit() {
       if (state !== "loading") return;
       runtime.assertActive();
-      for (const [name, value] of pendingFlagValues) {
-        if (!runtime.flagValues.has(name)) runtime.flagValues.set(name, value);
+      const flagValues = ArrayFromEntries(pendingFlagValues);
+      for (let index = 0; index < flagValues.length; index++) {
+        const name = flagValues[index][0];
+        if (!runtime.flagValues.has(name)) runtime.flagValues.set(name, flagValues[index][1]);
       }
-      for (const apply of pendingRuntimeChanges) apply();
+      for (let index = 0; index < pendingRuntimeChanges.length; index++) pendingRuntimeChanges[index]();
       state = "active";
       clearPending();
     },
     discard() {
       if (state !== "loading") return;
       state = "failed";
-      for (const unsubscribe of loadingUnsubscribers) unsubscribe();
+      for (let index = 0; index < loadingUnsubscribers.length; index++) loadingUnsubscribers[index]();
       clearPending();
     },
   };

@@ -4,6 +4,15 @@
 // virtual model registrations queue until a model registry exists, and
 // invalidate() marks every captured API stale after a session is replaced.
 // Its keys and their order are pi's (the pi-packages goldens compare them).
+import {
+  ArrayFromValues,
+  ArrayPrototypeFilter,
+  ArrayPrototypeMap,
+  PromiseReject,
+  SafeMap,
+  SafeSet,
+  StructuredClone,
+} from "pihost:runtime/primordials.js";
 
 export const NOT_INITIALIZED_MESSAGE =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";
@@ -30,7 +39,7 @@ export const ACTION_NAMES = [
 
 /** The MCP servers extensions registered, in registration order; the runner listens for changes. */
 class McpServerRegistry {
-  servers = new Map();
+  servers = new SafeMap();
   changeListener;
 
   register(server) {
@@ -51,7 +60,7 @@ class McpServerRegistry {
 
   /** Copies, so a caller cannot change a registered config. */
   list() {
-    return [...this.servers.values()].map((server) => ({ ...server, config: structuredClone(server.config) }));
+    return ArrayPrototypeMap(ArrayFromValues(this.servers), (server) => ({ ...server, config: StructuredClone(server.config) }));
   }
 
   setChangeListener(listener) {
@@ -64,7 +73,7 @@ export function createExtensionRuntime() {
     throw new Error(NOT_INITIALIZED_MESSAGE);
   };
   let staleMessage;
-  const eventBusUnsubscribers = new Set();
+  const eventBusUnsubscribers = new SafeSet();
   const runtime = {
     sendMessage: notInitialized,
     sendUserMessage: notInitialized,
@@ -79,10 +88,10 @@ export function createExtensionRuntime() {
     // Registering tools is allowed while loading; only a bound runner has tools to refresh.
     refreshTools: () => {},
     getCommands: notInitialized,
-    setModel: () => Promise.reject(new Error("Extension runtime not initialized")),
+    setModel: () => PromiseReject(new Error("Extension runtime not initialized")),
     getThinkingLevel: notInitialized,
     setThinkingLevel: notInitialized,
-    flagValues: new Map(),
+    flagValues: new SafeMap(),
     pendingProviderRegistrations: [],
     pendingNativeProviderRegistrations: [],
     mcpServers: new McpServerRegistry(),
@@ -112,22 +121,27 @@ export function createExtensionRuntime() {
     // Nobody can show an error before the runner exists; it replaces this.
     reportError: () => {},
     registerProvider: (name, config, extensionPath = "<unknown>") => {
-      runtime.pendingProviderRegistrations.push({ name, config, extensionPath });
+      const pending = runtime.pendingProviderRegistrations;
+      pending[pending.length] = { name, config, extensionPath };
     },
     registerNativeProvider: (provider, extensionPath = "<unknown>") => {
-      runtime.pendingNativeProviderRegistrations.push({ provider, extensionPath });
+      const pending = runtime.pendingNativeProviderRegistrations;
+      pending[pending.length] = { provider, extensionPath };
     },
     unregisterProvider: (name) => {
-      runtime.pendingProviderRegistrations = runtime.pendingProviderRegistrations.filter((entry) => entry.name !== name);
-      runtime.pendingNativeProviderRegistrations = runtime.pendingNativeProviderRegistrations.filter(
+      runtime.pendingProviderRegistrations = ArrayPrototypeFilter(runtime.pendingProviderRegistrations, (entry) => entry.name !== name);
+      runtime.pendingNativeProviderRegistrations = ArrayPrototypeFilter(
+        runtime.pendingNativeProviderRegistrations,
         (entry) => entry.provider.id !== name,
       );
     },
     registerVirtualModel: (definition, extensionPath = "<unknown>") => {
-      runtime.pendingVirtualModelRegistrations.push({ definition, extensionPath });
+      const pending = runtime.pendingVirtualModelRegistrations;
+      pending[pending.length] = { definition, extensionPath };
     },
     unregisterVirtualModel: (provider, id) => {
-      runtime.pendingVirtualModelRegistrations = runtime.pendingVirtualModelRegistrations.filter(
+      runtime.pendingVirtualModelRegistrations = ArrayPrototypeFilter(
+        runtime.pendingVirtualModelRegistrations,
         ({ definition }) => definition.provider !== provider || definition.id !== id,
       );
     },

@@ -6,6 +6,7 @@ import { nodeModule, timerHooks } from "pihost:platform/bootstrap.js";
 import { adoptTimer, currentOwner, enterExtensionSync } from "pihost:runtime/entries.js";
 import "pihost:runtime/intl.js";
 import { setHostEnvSource } from "pihost:pi/host-env.js";
+import { ReflectApply } from "pihost:runtime/primordials.js";
 
 // pi's own code reads the runtime's environment directly (js/pi/host-env.js).
 setHostEnvSource(() => ops.op_pihost_runtime_env());
@@ -57,7 +58,7 @@ timerHooks.wrap = (callback) => {
   const creator = currentOwner();
   const owner = { path: creator?.path ?? "<unknown>", where: "in a timer callback", event: "timer" };
   return function (...args) {
-    return enterExtensionSync(owner, () => callback.apply(this, args));
+    return enterExtensionSync(owner, () => ReflectApply(callback, this, args));
   };
 };
 timerHooks.adopt = adoptTimer;

@@ -14,13 +14,22 @@ import { createMembrane } from "pihost:runtime/membrane.js";
 import { createExtensionRecord } from "pihost:runtime/extension-api.js";
 import { configureLoadLimits, loadExtensions } from "pihost:runtime/loader.js";
 import { addOutsideSettler, configureHeapLimit, enterExtension, failStalled } from "pihost:runtime/entries.js";
+import {
+  JSONParse,
+  JSONStringify,
+  ObjectKeys,
+  PromisePrototypeCatch,
+  ReflectGet,
+  ReflectSet,
+  SafeMap,
+} from "pihost:runtime/primordials.js";
 
 const facts = ops.op_pihost_guest_facts();
 if (facts === null) throw new Error("pihost: js/runtime/guest.js runs only in a guest runtime");
 configureHeapLimit(facts.heapMb);
 
-const toJson = JSON.stringify;
-const fromJson = JSON.parse;
+const toJson = JSONStringify;
+const fromJson = JSONParse;
 const post = (message) => ops.op_pihost_guest_post(toJson(message));
 
 // What would go to the main runtime's error stream goes there, through it.
@@ -46,7 +55,8 @@ function flushRecord() {
 
 function describeRecord(extension) {
   const described = {};
-  for (const key of Object.keys(extension)) described[key] = extension[key];
+  const keys = ObjectKeys(extension);
+  for (let index = 0; index < keys.length; index++) described[keys[index]] = extension[keys[index]];
   return described;
 }
 
@@ -105,7 +115,7 @@ const membrane = createMembrane({
 addOutsideSettler(() => membrane.waitsOnOtherSide());
 
 /** A Map that notes every use: a read may be followed by a change in place. */
-class ObservedMap extends Map {
+class ObservedMap extends SafeMap {
   get(key) {
     recordChanged = true;
     return super.get(key);
@@ -127,16 +137,20 @@ class ObservedMap extends Map {
 /** pihost's extension record, with every change to it noted. */
 function createObservedRecord(path, resolvedPath) {
   const plain = createExtensionRecord(path, resolvedPath);
-  for (const key of Object.keys(plain)) if (plain[key] instanceof Map) plain[key] = new ObservedMap(plain[key]);
+  const keys = ObjectKeys(plain);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index];
+    if (plain[key] instanceof Map) plain[key] = new ObservedMap(plain[key]);
+  }
   record = new Proxy(plain, {
     get(target, key, receiver) {
       // toolRenderers is an array that grows in place.
       if (key === "toolRenderers") recordChanged = true;
-      return Reflect.get(target, key, receiver);
+      return ReflectGet(target, key, receiver);
     },
     set(target, key, value, receiver) {
       recordChanged = true;
-      return Reflect.set(target, key, value, receiver);
+      return ReflectSet(target, key, value, receiver);
     },
   });
   recordChanged = true;
@@ -218,7 +232,7 @@ export function start() {
         ended = true;
         return;
       }
-      handle(fromJson(text)).catch((error) =>
+      PromisePrototypeCatch(handle(fromJson(text)), (error) =>
         reportToMain({ event: "isolated runtime", error: String(error?.message ?? error), stack: error?.stack }),
       );
     }

@@ -9,6 +9,16 @@ import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { ops } from "pihost:runtime/ops.js";
 import { noOpUIContext } from "pihost:runtime/runner.js";
 import { SessionView } from "pihost:runtime/session-manager.js";
+import {
+  ArrayIsArray,
+  ArrayPrototypeSlice,
+  JSONParse,
+  JSONStringify,
+  ObjectAssign,
+  ObjectDefineProperty,
+  ObjectKeys,
+  ReflectApply,
+} from "pihost:runtime/primordials.js";
 
 /** Host state that getters read; the embedder replaces any part with setHostState. */
 export const hostState = {
@@ -45,14 +55,14 @@ export const sessionView = new SessionView();
 
 export function setHostState(partial) {
   const { session, ...rest } = partial;
-  Object.assign(hostState, rest);
+  ObjectAssign(hostState, rest);
   if (session !== undefined) sessionView.replace(session);
 }
 
 // Calls cross as JSON objects of named arguments; functions (renderers,
 // component factories) cannot cross and are dropped.
 function encode(fields) {
-  return JSON.stringify(fields, (_key, value) => (typeof value === "function" ? undefined : value));
+  return JSONStringify(fields, (_key, value) => (typeof value === "function" ? undefined : value));
 }
 
 function notify(method, fields) {
@@ -61,12 +71,12 @@ function notify(method, fields) {
 
 async function request(method, fields) {
   const answer = await ops.op_pihost_host_request(method, encode(fields));
-  return answer === "" ? undefined : JSON.parse(answer);
+  return answer === "" ? undefined : JSONParse(answer);
 }
 
 // pi-ai's complete/stream calls (js/pi/pi-ai.js) go to the host, which runs
 // the model; no answer means no provider, which pi-ai turns into pi's error.
-Object.defineProperty(globalThis, "__pihostModelRequest", {
+ObjectDefineProperty(globalThis, "__pihostModelRequest", {
   value: async (kind, model, context, options) => {
     const fields = { kind, model, context, options: options && { ...options, signal: undefined } };
     const answer = await request("model.complete", fields);
@@ -78,16 +88,23 @@ Object.defineProperty(globalThis, "__pihostModelRequest", {
   enumerable: false,
 });
 
+/** `{ [names[i]]: args[i] }`: positional arguments as the named fields a call carries. */
+function named(names, args) {
+  const fields = {};
+  for (let index = 0; index < names.length; index++) fields[names[index]] = args[index];
+  return fields;
+}
+
 /** A notification whose positional arguments get `names`; `apply` updates the snapshot first. */
 function notifier(method, names, apply) {
   return (...args) => {
-    apply?.(...args);
-    notify(method, Object.fromEntries(names.map((name, index) => [name, args[index]])));
+    if (apply) ReflectApply(apply, undefined, args);
+    notify(method, named(names, args));
   };
 }
 
 function providerCall(method, names) {
-  return (...args) => ops.op_pihost_host_provider(method, encode(Object.fromEntries(names.map((name, index) => [name, args[index]]))));
+  return (...args) => ops.op_pihost_host_provider(method, encode(named(names, args)));
 }
 
 /** UI calls that only inform the host, with their argument names. */
@@ -108,7 +125,11 @@ const UI_NOTIFICATIONS = {
 /** The UI an extension sees when the host has one: prompts are requests, the rest notifications. */
 function createHostUI() {
   const ui = { ...noOpUIContext };
-  for (const [name, fields] of Object.entries(UI_NOTIFICATIONS)) ui[name] = notifier(`ui.${name}`, fields);
+  const notifications = ObjectKeys(UI_NOTIFICATIONS);
+  for (let index = 0; index < notifications.length; index++) {
+    const name = notifications[index];
+    ui[name] = notifier(`ui.${name}`, UI_NOTIFICATIONS[name]);
+  }
   ui.select = (title, options, opts) => request("ui.select", { title, options, opts });
   ui.confirm = async (title, message, opts) => (await request("ui.confirm", { title, message, opts })) === true;
   ui.input = (title, placeholder, opts) => request("ui.input", { title, placeholder, opts });
@@ -125,7 +146,7 @@ function createHostUI() {
   });
   // Colours are computed in the isolate (an embedder draws the ANSI text
   // it gets): pi's dark theme, or the one initTheme chose.
-  Object.defineProperty(ui, "theme", { get: () => currentTheme(), enumerable: true, configurable: true });
+  ObjectDefineProperty(ui, "theme", { get: () => currentTheme(), enumerable: true, configurable: true });
   return ui;
 }
 
@@ -151,11 +172,14 @@ export function createHostBinding() {
       sessionView.appendLabel(entryId, label);
       notify("setLabel", { entryId, label });
     },
-    getActiveTools: () => hostState.activeTools.slice(),
+    getActiveTools: () => ArrayPrototypeSlice(hostState.activeTools),
     getAllTools: () => hostState.allTools,
     getSettings: () => hostState.settings,
     setActiveTools: notifier("setActiveTools", ["toolNames"], (names) => {
-      hostState.activeTools = [...names];
+      const copy = [];
+      if (ArrayIsArray(names)) for (let index = 0; index < names.length; index++) copy[index] = names[index];
+      else for (const name of names) copy[copy.length] = name;
+      hostState.activeTools = copy;
     }),
     refreshTools: notifier("refreshTools", []),
     getCommands: () => hostState.commands,

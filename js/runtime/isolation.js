@@ -11,10 +11,18 @@
 // session's permissions only, never with the guest's grant.
 import { core, ops } from "pihost:runtime/ops.js";
 import { createMembrane } from "pihost:runtime/membrane.js";
-
+import {
+  ArrayFromEntries,
+  ArrayFromKeys,
+  ArrayFromValues,
+  Promise,
+  PromiseReject,
+  SafeMap,
+  SafeSet,
+} from "pihost:runtime/primordials.js";
 
 /** Every guest of the current load, stopped when the next load replaces it. */
-const liveGuests = new Set();
+const liveGuests = new SafeSet();
 
 /** The policy key that makes `entry` a guest, or null. */
 export function isolationOf(entry) {
@@ -23,7 +31,8 @@ export function isolationOf(entry) {
 
 /** Stops the guests of the last load (a reload, a new load). */
 export function stopGuests() {
-  for (const guest of [...liveGuests]) guest.stop();
+  const guests = ArrayFromValues(liveGuests);
+  for (let index = 0; index < guests.length; index++) guests[index].stop();
 }
 
 /** What crossing cannot carry: components drawn here from a guest's code. */
@@ -49,7 +58,7 @@ function limitMessage(path, failure) {
 
 function startGuest(entry) {
   const id = ops.op_pihost_start_guest(entry.path, entry.resolvedPath, entry.moduleUrl);
-  const calls = new Map();
+  const calls = new SafeMap();
   let nextCall = 1;
   let endedWith;
   const send = (message) => ops.op_pihost_guest_send(id, membrane.toJson(message));
@@ -68,7 +77,7 @@ function startGuest(entry) {
   }
 
   function call(message) {
-    if (endedWith) return Promise.reject(new Error(endedWith));
+    if (endedWith) return PromiseReject(new Error(endedWith));
     const callId = nextCall++;
     return new Promise((resolve, reject) => {
       calls.set(callId, { resolve, reject });
@@ -95,9 +104,8 @@ function startGuest(entry) {
     endedWith = message;
     liveGuests.delete(guest);
     ops.op_pihost_guest_stop(id);
-    for (const pending of calls.values()) {
-      pending.reject(new Error(message));
-    }
+    const pending = ArrayFromValues(calls);
+    for (let index = 0; index < pending.length; index++) pending[index].reject(new Error(message));
     calls.clear();
   }
 
@@ -167,9 +175,15 @@ function startGuest(entry) {
 
 /** Counts, per event, of a record's handlers (Rust answers unhandled events without entering JS). */
 function handlerCounts(extension) {
-  const counts = new Map();
-  for (const [event, handlers] of extension.handlers) counts.set(event, handlers.length);
+  const counts = new SafeMap();
+  const entries = ArrayFromEntries(extension.handlers);
+  for (let index = 0; index < entries.length; index++) counts.set(entries[index][0], entries[index][1].length);
   return counts;
+}
+
+/** A map the membrane decoded (a plain Map of this realm), as the SafeMap the runner reads. */
+function safeMapOf(decoded) {
+  return new SafeMap(decoded ?? undefined);
 }
 
 /**
@@ -179,24 +193,39 @@ function handlerCounts(extension) {
 function applyRecord(extension, described) {
   const before = handlerCounts(extension);
   const path = extension.path;
-  for (const key of ["handlers", "commands", "flags", "shortcuts"]) extension[key] = described[key] ?? new Map();
-  extension.tools = new Map();
-  for (const [name, registered] of described.tools ?? []) {
+  extension.handlers = safeMapOf(described.handlers);
+  extension.commands = safeMapOf(described.commands);
+  extension.flags = safeMapOf(described.flags);
+  extension.shortcuts = safeMapOf(described.shortcuts);
+  extension.tools = new SafeMap();
+  const tools = described.tools ? ArrayFromEntries(described.tools) : [];
+  for (let index = 0; index < tools.length; index++) {
+    const name = tools[index][0];
+    const registered = tools[index][1];
     const definition = { ...registered.definition };
-    for (const renderer of ["renderCall", "renderResult"]) {
-      if (typeof definition[renderer] === "function") definition[renderer] = notHere(`the ${renderer} of tool "${name}"`, path);
-    }
+    if (typeof definition.renderCall === "function") definition.renderCall = notHere(`the renderCall of tool "${name}"`, path);
+    if (typeof definition.renderResult === "function") definition.renderResult = notHere(`the renderResult of tool "${name}"`, path);
     extension.tools.set(name, { ...registered, definition, isolated: true });
   }
-  extension.messageRenderers = new Map(
-    [...(described.messageRenderers ?? [])].map(([type]) => [type, notHere(`the message renderer "${type}"`, path)]),
-  );
-  if (described.entryRenderers) {
-    extension.entryRenderers = new Map(
-      [...described.entryRenderers].map(([type]) => [type, notHere(`the entry renderer "${type}"`, path)]),
-    );
+  extension.messageRenderers = new SafeMap();
+  const messageTypes = described.messageRenderers ? ArrayFromKeys(described.messageRenderers) : [];
+  for (let index = 0; index < messageTypes.length; index++) {
+    const type = messageTypes[index];
+    extension.messageRenderers.set(type, notHere(`the message renderer "${type}"`, path));
   }
-  if (described.toolRenderers) extension.toolRenderers = described.toolRenderers.map(() => notHere("a tool renderer", path));
+  if (described.entryRenderers) {
+    extension.entryRenderers = new SafeMap();
+    const entryTypes = ArrayFromKeys(described.entryRenderers);
+    for (let index = 0; index < entryTypes.length; index++) {
+      const type = entryTypes[index];
+      extension.entryRenderers.set(type, notHere(`the entry renderer "${type}"`, path));
+    }
+  }
+  if (described.toolRenderers) {
+    const toolRenderers = [];
+    for (let index = 0; index < described.toolRenderers.length; index++) toolRenderers[index] = notHere("a tool renderer", path);
+    extension.toolRenderers = toolRenderers;
+  }
   if (described.markdownTransformer) {
     extension.markdownTransformer = {
       ...described.markdownTransformer,
@@ -204,7 +233,10 @@ function applyRecord(extension, described) {
     };
   }
   const after = handlerCounts(extension);
-  for (const event of new Set([...before.keys(), ...after.keys()])) {
+  const events = new SafeSet(ArrayFromKeys(before));
+  const added = ArrayFromKeys(after);
+  for (let index = 0; index < added.length; index++) events.add(added[index]);
+  for (const event of events) {
     const delta = (after.get(event) ?? 0) - (before.get(event) ?? 0);
     if (delta !== 0) ops.op_pihost_handler_count(String(event), delta);
   }
@@ -237,7 +269,7 @@ export async function loadIsolated(entry, { policy, eventBus, runtime, loadTimeo
     guest.stop();
     return { error: loaded.error, denials: loaded.denials };
   }
-  const extension = { ...loaded.record, handlers: new Map(), isolatedBy: policy };
+  const extension = { ...loaded.record, handlers: new SafeMap(), isolatedBy: policy };
   applyRecord(extension, loaded.record);
   guest.extension = extension;
   return { extension, denials: loaded.denials };

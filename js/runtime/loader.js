@@ -6,6 +6,7 @@ import { enterExtension } from "pihost:runtime/entries.js";
 import { ops } from "pihost:runtime/ops.js";
 import { nodeModule } from "pihost:platform/bootstrap.js";
 import { isolationOf, loadIsolated } from "pihost:runtime/isolation.js";
+import { ArrayConcat, MathMax, SafeMap, SafeSet } from "pihost:runtime/primordials.js";
 
 let loadTimeoutMs = 0;
 
@@ -16,8 +17,8 @@ export function configureLoadLimits(limits) {
 
 let extensionCacheCwd;
 let extensionCacheGeneration = 0;
-const extensionCache = new Map();
-const importedUrls = new Set();
+const extensionCache = new SafeMap();
+const importedUrls = new SafeSet();
 let reloadCounter = 0;
 
 /** Forgets every cached factory (L6). */
@@ -50,7 +51,8 @@ async function importFresh(moduleUrl) {
   let url = moduleUrl;
   if (importedUrls.has(moduleUrl)) url = `${moduleUrl}?pihost-reload=${++reloadCounter}`;
   importedUrls.add(moduleUrl);
-  return import(url);
+  // Awaited: an async function that returns a promise looks up its `then`.
+  return await import(url);
 }
 
 async function loadFactory(entry, cacheToken, owner) {
@@ -84,7 +86,7 @@ async function initializeExtension(factory, entry, cwd, eventBus, runtime, owner
  */
 export async function loadExtensionFromFactory(factory, { path, cwd, eventBus, runtime }) {
   const owner = loadOwner(path, performance.now());
-  return initializeExtension(factory, { path, resolvedPath: path }, cwd, eventBus, runtime, owner, createExtensionRecord);
+  return await initializeExtension(factory, { path, resolvedPath: path }, cwd, eventBus, runtime, owner, createExtensionRecord);
 }
 
 /** Who runs while the extension at `path` loads; the load timeout covers its module and factory together. */
@@ -93,7 +95,7 @@ function loadOwner(path, started) {
     path,
     where: "while loading",
     event: "load",
-    timeoutMs: loadTimeoutMs > 0 ? Math.max(1, loadTimeoutMs - (performance.now() - started)) : 0,
+    timeoutMs: loadTimeoutMs > 0 ? MathMax(1, loadTimeoutMs - (performance.now() - started)) : 0,
     timeoutMessage: `Extension "${path}" did not finish loading within ${loadTimeoutMs} ms`,
   });
 }
@@ -110,10 +112,10 @@ function errorMessage(error) {
 export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache = false, createRecord = createExtensionRecord }) {
   const extensions = [];
   const errors = [];
-  const timings = new Map();
-  const stages = new Map();
+  const timings = new SafeMap();
+  const stages = new SafeMap();
   // What a sandbox refused each extension while it loaded (nothing outside one).
-  const denials = new Map();
+  const denials = new SafeMap();
   // node:process is evaluated before the first extension, not on its first
   // use inside one: evaluating it takes long enough that a 0 ms timer set
   // before would expire first, and deno_core runs expired timers before the
@@ -121,7 +123,8 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
   if (entries.length > 0) nodeModule("process");
   ops.op_pihost_take_denials();
   const cacheToken = useCache ? useExtensionCacheCwd(cwd) : undefined;
-  for (const entry of entries) {
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index];
     const started = performance.now();
     // Where the time goes (pihost inspect --timing): the import's stages
     // are recorded by the loader in Rust, the factory's time here.
@@ -135,30 +138,31 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
         // (js/runtime/isolation.js), and what it was refused there is its.
         const loaded = await loadIsolated(entry, { policy, eventBus, runtime, loadTimeoutMs });
         if (loaded.denials.length > 0) denials.set(entry.path, loaded.denials);
-        if (loaded.extension) extensions.push(loaded.extension);
-        else errors.push(loaded.error);
+        if (loaded.extension) extensions[extensions.length] = loaded.extension;
+        else errors[errors.length] = loaded.error;
       } else {
       const factory = await loadFactory(entry, cacheToken, owner);
       imported = performance.now();
       if (!factory) {
-        errors.push({ path: entry.path, error: `Extension does not export a valid factory function: ${entry.path}` });
+        errors[errors.length] = { path: entry.path, error: `Extension does not export a valid factory function: ${entry.path}` };
       } else {
-        extensions.push(await initializeExtension(factory, entry, cwd, eventBus, runtime, owner, createRecord));
+        const extension = await initializeExtension(factory, entry, cwd, eventBus, runtime, owner, createRecord);
+        extensions[extensions.length] = extension;
       }
       }
     } catch (error) {
-      errors.push({
+      errors[errors.length] = {
         path: entry.path,
         error: `Failed to load extension: ${errorMessage(error)}`,
         stack: error instanceof Error ? error.stack : undefined,
-      });
+      };
     }
     const ended = performance.now();
     const importMs = (imported ?? ended) - started;
     timings.set(entry.path, ended - started);
     stages.set(entry.path, ops.op_pihost_load_timing_end(importMs, ended - started - importMs));
     const denied = ops.op_pihost_take_denials();
-    if (denied.length > 0) denials.set(entry.path, [...(denials.get(entry.path) ?? []), ...denied]);
+    if (denied.length > 0) denials.set(entry.path, ArrayConcat(denials.get(entry.path) ?? [], denied));
   }
   return { extensions, errors, timings, stages, denials };
 }

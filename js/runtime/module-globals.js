@@ -4,8 +4,22 @@
 import { core, ops } from "pihost:runtime/ops.js";
 import { loadNativeAddon } from "pihost:platform/node-fixes.js";
 import { nodeModule, nodeModuleNames } from "pihost:platform/bootstrap.js";
+import {
+  JSONParse,
+  ObjectCreate,
+  PromisePrototypeThen,
+  ReflectApply,
+  ReflectGet,
+  SafeMap,
+  StringPrototypeEndsWith,
+  StringPrototypeIncludes,
+  StringPrototypeLastIndexOf,
+  StringPrototypeReplace,
+  StringPrototypeSlice,
+  StringPrototypeStartsWith,
+} from "pihost:runtime/primordials.js";
 
-const moduleCache = new Map();
+const moduleCache = new SafeMap();
 
 // `require` of a Node built-in: deno_node's module of that name, evaluated
 // on first use, except `module`, whose require is this file's.
@@ -18,13 +32,13 @@ function builtinNamespace(name) {
 }
 
 function filenameFromUrl(url) {
-  const withoutQuery = url.replace(/[?#].*$/, "");
-  return decodeURIComponent(withoutQuery.replace(/^file:\/\//, ""));
+  const withoutQuery = StringPrototypeReplace(url, /[?#].*$/, "");
+  return decodeURIComponent(StringPrototypeReplace(withoutQuery, /^file:\/\//, ""));
 }
 
 function dirnameOf(filename) {
-  const index = filename.lastIndexOf("/");
-  return index <= 0 ? "/" : filename.slice(0, index);
+  const index = StringPrototypeLastIndexOf(filename, "/");
+  return index <= 0 ? "/" : StringPrototypeSlice(filename, 0, index);
 }
 
 function builtinExports(namespace) {
@@ -43,12 +57,12 @@ function sloppyWrapper(module, code) {
 
 function evaluateInto(module, filename) {
   // Node loads a `.node` file with process.dlopen, whatever it holds.
-  if (filename.endsWith(".node")) return loadNativeAddon(core, filename);
+  if (StringPrototypeEndsWith(filename, ".node")) return loadNativeAddon(core, filename);
   const loaded = ops.op_pihost_require_file(filename);
   if (typeof loaded === "function") {
     runCommonJs(module, loaded);
   } else if (loaded.kind === "json") {
-    module.exports = JSON.parse(loaded.text);
+    module.exports = JSONParse(loaded.text);
   } else {
     runCommonJs(module, sloppyWrapper(module, loaded.text));
   }
@@ -57,7 +71,7 @@ function evaluateInto(module, filename) {
 // Node's `require.extensions` (deprecated, still read: libraries list its
 // keys to learn which files `require` loads). One object, as Node's
 // Module._extensions is.
-const requireExtensions = Object.create(null);
+const requireExtensions = ObjectCreate(null);
 requireExtensions[".js"] = evaluateInto;
 requireExtensions[".json"] = evaluateInto;
 requireExtensions[".node"] = (_module, filename) => loadNativeAddon(core, filename);
@@ -84,12 +98,12 @@ export function createRequire(filename) {
     if (typeof specifier !== "string") {
       throw new TypeError(`The "id" argument must be of type string. Received ${typeof specifier}`);
     }
-    const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
+    const name = StringPrototypeStartsWith(specifier, "node:") ? StringPrototypeSlice(specifier, 5) : specifier;
     if (isBuiltin(name)) return builtinExports(builtinNamespace(name));
     return loadFile(resolveForRequire(specifier, directory));
   };
   require.resolve = (specifier) => {
-    const name = specifier.startsWith("node:") ? specifier.slice(5) : specifier;
+    const name = StringPrototypeStartsWith(specifier, "node:") ? StringPrototypeSlice(specifier, 5) : specifier;
     if (isBuiltin(name)) return specifier;
     return resolveForRequire(specifier, directory);
   };
@@ -106,7 +120,7 @@ function resolveForRequire(specifier, directory) {
   } catch (cause) {
     const message = String(cause?.message ?? cause);
     const error = new Error(message);
-    error.code = message.startsWith("Package subpath") ? "ERR_PACKAGE_PATH_NOT_EXPORTED" : "MODULE_NOT_FOUND";
+    error.code = StringPrototypeStartsWith(message, "Package subpath") ? "ERR_PACKAGE_PATH_NOT_EXPORTED" : "MODULE_NOT_FOUND";
     throw error;
   }
 }
@@ -130,7 +144,7 @@ export function createCommonJsModule(url) {
   const filename = filenameFromUrl(url);
   // A reloaded graph (its URL carries a query) gets fresh records, as jiti
   // evaluates every load anew.
-  if (url.includes("?")) return createModuleRecord(filename);
+  if (StringPrototypeIncludes(url, "?")) return createModuleRecord(filename);
   const existing = moduleCache.get(filename);
   if (existing) return existing;
   const module = createModuleRecord(filename);
@@ -139,7 +153,7 @@ export function createCommonJsModule(url) {
 }
 
 export function runCommonJs(module, body) {
-  body.call(module.exports, module.exports, module.require, module, module.filename, module.path);
+  ReflectApply(body, module.exports, [module.exports, module.require, module, module.filename, module.path]);
   module.loaded = true;
 }
 
@@ -163,10 +177,10 @@ export function jitiDefault(value) {
 
 /** `import(…)` as jiti resolves it: a module without a default has itself as `default`. */
 export function jitiImport(promise) {
-  return promise.then((namespace) =>
+  return PromisePrototypeThen(promise, (namespace) =>
     namespace.default != null
       ? namespace
-      : new Proxy(namespace, { get: (target, key) => (key === "default" ? target : Reflect.get(target, key)) }),
+      : new Proxy(namespace, { get: (target, key) => (key === "default" ? target : ReflectGet(target, key)) }),
   );
 }
 
@@ -192,13 +206,15 @@ export const nodeModuleApi = {
   /** A `require` for code at `filename` (a path or a file: URL). */
   createRequire(filename) {
     const text = typeof filename === "string" ? filename : String(filename?.href ?? filename);
-    const path = text.startsWith("file://") ? decodeURIComponent(text.slice(7).replace(/[?#].*$/, "")) : text;
+    const path = StringPrototypeStartsWith(text, "file://")
+      ? decodeURIComponent(StringPrototypeReplace(StringPrototypeSlice(text, 7), /[?#].*$/, ""))
+      : text;
     return createRequire(path);
   },
   /** Node's public built-in names (no `_`-prefixed or internal ones). */
   builtinModules: [...nodeModuleNames, "module"].filter((name) => !name.startsWith("_") && !name.startsWith("internal/")).sort(),
   /** Whether `name` (with or without `node:`) is a built-in module. */
   isBuiltin(name) {
-    return isBuiltin(String(name).replace(/^node:/, ""));
+    return isBuiltin(StringPrototypeReplace(String(name), /^node:/, ""));
   },
 };

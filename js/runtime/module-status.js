@@ -1,6 +1,7 @@
 // What pihost implements of pi's virtual modules, for `pihost modules`.
 // Loaded only by that verb (Engine::virtual_module_status), never at start-up.
 import { isNotImplemented, notInAHostReason } from "pihost:runtime/not-implemented.js";
+import { ArrayPrototypeSort, JSONParse, JSONStringify, ObjectKeys } from "pihost:runtime/primordials.js";
 
 /**
  * For each virtual module id in `idsJson`, which export names pihost
@@ -10,18 +11,25 @@ import { isNotImplemented, notInAHostReason } from "pihost:runtime/not-implement
  */
 export async function describeVirtualModules(idsJson) {
   const status = {};
-  for (const id of JSON.parse(idsJson)) {
+  const ids = JSONParse(idsJson);
+  for (let index = 0; index < ids.length; index++) {
+    const id = ids[index];
     const namespace = await import(`pihost:pi/${id}`);
     const implemented = [];
     const notImplemented = [];
     const notInAHost = [];
-    for (const name of Object.keys(namespace).sort()) {
+    const names = ArrayPrototypeSort(ObjectKeys(namespace));
+    for (let position = 0; position < names.length; position++) {
+      const name = names[position];
       const reason = notInAHostReason(namespace[name]);
-      if (reason !== undefined) notInAHost.push({ name, reason });
-      else (isNotImplemented(namespace[name]) ? notImplemented : implemented).push(name);
+      if (reason !== undefined) notInAHost[notInAHost.length] = { name, reason };
+      else {
+        const list = isNotImplemented(namespace[name]) ? notImplemented : implemented;
+        list[list.length] = name;
+      }
     }
     status[id] = { implemented, notImplemented, notInAHost };
   }
-  return JSON.stringify(status);
+  return JSONStringify(status);
 }
 

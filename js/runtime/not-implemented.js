@@ -3,12 +3,13 @@
 // Importing such a name always works (no extension fails at link time);
 // using it throws a message that names the module and the export.
 import { NOT_IN_A_HOST } from "pihost:runtime/not-in-a-host.js";
+import { ObjectDefineProperty, ObjectHasOwn, SymbolFor } from "pihost:runtime/primordials.js";
 
 /**
  * Marks every stub, so pihost can list what is not built: `true`, or the
  * reason the export cannot work inside a host.
  */
-export const NOT_IMPLEMENTED = Symbol.for("pihost.notImplemented");
+export const NOT_IMPLEMENTED = SymbolFor("pihost.notImplemented");
 
 function stubError(moduleName, name, mark) {
   return new Error(
@@ -24,8 +25,8 @@ function stubFunction(moduleName, name, mark) {
   const stub = function () {
     throw stubError(moduleName, name, mark);
   };
-  Object.defineProperty(stub, "name", { value: name });
-  Object.defineProperty(stub, NOT_IMPLEMENTED, { value: mark });
+  ObjectDefineProperty(stub, "name", { value: name });
+  ObjectDefineProperty(stub, NOT_IMPLEMENTED, { value: mark });
   return stub;
 }
 
@@ -71,7 +72,7 @@ export function notInAHostReason(value) {
  * when it has one, the recorded value of a primitive constant, else a stub.
  */
 export function exportOrStub(implementation, moduleName, name, description) {
-  if (Object.prototype.hasOwnProperty.call(implementation, name) || name in implementation) {
+  if (ObjectHasOwn(implementation, name) || name in implementation) {
     return implementation[name];
   }
   switch (description.kind) {
@@ -93,5 +94,5 @@ export function exportOrStub(implementation, moduleName, name, description) {
 
 function stubMarkFor(moduleName, name) {
   const reasons = NOT_IN_A_HOST[moduleName];
-  return (reasons && Object.prototype.hasOwnProperty.call(reasons, name) && reasons[name]) || true;
+  return (reasons && ObjectHasOwn(reasons, name) && reasons[name]) || true;
 }

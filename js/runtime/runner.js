@@ -6,6 +6,26 @@ import { getCurrentSystemMessage } from "pihost:pi/ai/system-messages.js";
 import { buildSystemPrompt, normalizeBuildSystemPromptOptions } from "pihost:pi/coding-agent/system-prompt.js";
 import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { ACTION_NAMES, DEFAULT_STALE_MESSAGE } from "pihost:runtime/extension-runtime.js";
+import {
+  ArrayFromValues,
+  ArrayIsArray,
+  ArrayPrototypeFind,
+  ArrayPrototypeIncludes,
+  ArrayPrototypeMap,
+  ArrayPrototypeSlice,
+  ArrayPrototypeUnshift,
+  NativeMapOf,
+  ObjectDefineProperties,
+  ObjectFreeze,
+  ObjectGetOwnPropertyDescriptors,
+  ObjectKeys,
+  PromisePrototypeFinally,
+  SafeMap,
+  SafeSet,
+  StringPrototypeToLowerCase,
+  StructuredClone,
+  queueMicrotask,
+} from "pihost:runtime/primordials.js";
 
 // Extension shortcuts compete with these built-in keybindings: an extension
 // may not take them (N3).
@@ -30,7 +50,7 @@ const RESERVED_KEYBINDINGS = [
   "tui.editor.deleteToLineEnd",
 ];
 
-const SESSION_BEFORE_EVENTS = new Set([
+const SESSION_BEFORE_EVENTS = new SafeSet([
   "session_before_switch",
   "session_before_fork",
   "session_before_compact",
@@ -39,11 +59,16 @@ const SESSION_BEFORE_EVENTS = new Set([
 
 function builtinKeybindingsByKey(resolvedKeybindings) {
   const byKey = {};
-  for (const [keybinding, keys] of Object.entries(resolvedKeybindings ?? {})) {
+  const given = resolvedKeybindings ?? {};
+  const keybindings = ObjectKeys(given);
+  for (let index = 0; index < keybindings.length; index++) {
+    const keybinding = keybindings[index];
+    const keys = given[keybinding];
     if (keys === undefined) continue;
-    const restrictOverride = RESERVED_KEYBINDINGS.includes(keybinding);
-    for (const key of Array.isArray(keys) ? keys : [keys]) {
-      const normalized = key.toLowerCase();
+    const restrictOverride = ArrayPrototypeIncludes(RESERVED_KEYBINDINGS, keybinding);
+    const list = ArrayIsArray(keys) ? keys : [keys];
+    for (let keyIndex = 0; keyIndex < list.length; keyIndex++) {
+      const normalized = StringPrototypeToLowerCase(list[keyIndex]);
       // When several actions share a key, a reserved one keeps it blocked.
       if (byKey[normalized]?.restrictOverride && !restrictOverride) continue;
       byKey[normalized] = { keybinding, restrictOverride };
@@ -72,13 +97,31 @@ function isUserBashResult(value) {
   );
 }
 
-/** Each extension with a copy of its handlers for `event` (E1). */
+const NO_HANDLERS = ObjectFreeze([]);
+
+/**
+ * Each extension's handlers for `event`, copied (E1): `{ extension, handlers }`
+ * in extension order. Walked with index loops: this runs for every event.
+ */
 function snapshotHandlers(extensions, event) {
-  return extensions.map((extension) => ({ extension, handlers: extension.handlers.get(event)?.slice() ?? [] }));
+  const snapshot = [];
+  for (let index = 0; index < extensions.length; index++) {
+    const extension = extensions[index];
+    const registered = extension.handlers.get(event);
+    let handlers = NO_HANDLERS;
+    if (registered !== undefined) {
+      handlers = [];
+      for (let handler = 0; handler < registered.length; handler++) handlers[handler] = registered[handler];
+    }
+    snapshot[index] = { extension, handlers };
+  }
+  return snapshot;
 }
 
 function sameMessages(left, right) {
-  return left.length === right.length && left.every((message, index) => message === right[index]);
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
+  return true;
 }
 
 function describeError(error) {
@@ -87,6 +130,12 @@ function describeError(error) {
     stack: error instanceof Error ? error.stack : undefined,
   };
 }
+
+/** The paths resources_discover handlers answer (E11). */
+const RESOURCE_KINDS = ["skillPaths", "promptPaths", "themePaths"];
+
+/** What a tool_result handler may replace besides `content` (E4). */
+const TOOL_RESULT_FIELDS = ["details", "structuredContent", "isError", "usage"];
 
 /** The UI of headless pi (R4): every prompt answers "nothing". */
 export const noOpUIContext = {
@@ -127,14 +176,17 @@ export const noOpUIContext = {
 /** Joins the project trust answers of every extension (E9). */
 export async function emitProjectTrustEvent(extensions, event, ctx) {
   const errors = [];
-  for (const { extension, handlers } of snapshotHandlers(extensions, "project_trust")) {
-    for (const handler of handlers) {
+  const snapshot = snapshotHandlers(extensions, "project_trust");
+  for (let index = 0; index < snapshot.length; index++) {
+    const { extension, handlers } = snapshot[index];
+    for (let position = 0; position < handlers.length; position++) {
+      const handler = handlers[position];
       try {
         const result = await handler(event, ctx);
         if (result.trusted === "undecided") continue;
         return { result, errors };
       } catch (error) {
-        errors.push({ extensionPath: extension.path, event: event.type, ...describeError(error) });
+        errors[errors.length] = { extensionPath: extension.path, event: event.type, ...describeError(error) };
       }
     }
   }
@@ -144,7 +196,7 @@ export async function emitProjectTrustEvent(extensions, event, ctx) {
 export class ExtensionRunner {
   mode = "print";
   uiContext = noOpUIContext;
-  errorListeners = new Set();
+  errorListeners = new SafeSet();
   getModel = () => undefined;
   getScopedModels = () => [];
   isIdleFn = () => true;
@@ -191,9 +243,9 @@ export class ExtensionRunner {
   /** Copies the host's actions into the shared runtime and flushes queued providers (R1, A7). */
   bindCore(actions, contextActions, providerActions) {
     const runtime = this.runtime;
-    for (const name of [...ACTION_NAMES, "refreshTools", "setModel"]) {
-      runtime[name] = actions[name];
-    }
+    for (let index = 0; index < ACTION_NAMES.length; index++) runtime[ACTION_NAMES[index]] = actions[ACTION_NAMES[index]];
+    runtime.refreshTools = actions.refreshTools;
+    runtime.setModel = actions.setModel;
     runtime.createContext = () => this.createContext();
     this.isBound = true;
 
@@ -226,7 +278,9 @@ export class ExtensionRunner {
         ? providerActions.registerVirtualModel(definition)
         : registry?.registerVirtualModel(definition);
 
-    for (const { name, config, extensionPath } of runtime.pendingProviderRegistrations) {
+    const pendingProviders = runtime.pendingProviderRegistrations;
+    for (let index = 0; index < pendingProviders.length; index++) {
+      const { name, config, extensionPath } = pendingProviders[index];
       try {
         registerProvider(name, config);
       } catch (error) {
@@ -234,7 +288,9 @@ export class ExtensionRunner {
       }
     }
     runtime.pendingProviderRegistrations = [];
-    for (const { provider, extensionPath } of runtime.pendingNativeProviderRegistrations) {
+    const pendingNativeProviders = runtime.pendingNativeProviderRegistrations;
+    for (let index = 0; index < pendingNativeProviders.length; index++) {
+      const { provider, extensionPath } = pendingNativeProviders[index];
       try {
         registerNativeProvider(provider);
       } catch (error) {
@@ -242,7 +298,9 @@ export class ExtensionRunner {
       }
     }
     runtime.pendingNativeProviderRegistrations = [];
-    for (const { definition, extensionPath } of runtime.pendingVirtualModelRegistrations) {
+    const pendingVirtualModels = runtime.pendingVirtualModelRegistrations;
+    for (let index = 0; index < pendingVirtualModels.length; index++) {
+      const { definition, extensionPath } = pendingVirtualModels[index];
       try {
         registerVirtualModel(definition);
       } catch (error) {
@@ -306,7 +364,7 @@ export class ExtensionRunner {
       });
     };
     try {
-      return run().finally(finish);
+      return PromisePrototypeFinally(run(), finish);
     } catch (error) {
       finish();
       throw error;
@@ -328,33 +386,39 @@ export class ExtensionRunner {
   }
 
   getExtensionPaths() {
-    return this.extensions.map((extension) => extension.path);
+    const paths = [];
+    for (let index = 0; index < this.extensions.length; index++) paths[index] = this.extensions[index].path;
+    return paths;
   }
 
   /** Every registered tool; the first registration of a name wins (N1). */
   getAllRegisteredTools() {
-    const byName = new Map();
-    for (const extension of this.extensions) {
-      for (const tool of extension.tools.values()) {
-        if (!byName.has(tool.definition.name)) byName.set(tool.definition.name, tool);
-      }
-    }
-    return [...byName.values()];
+    const tools = [];
+    const names = new SafeSet();
+    // One callback for every record's own (SafeMap) forEach: each tool call looks its tool up here.
+    const collect = (tool) => {
+      if (names.has(tool.definition.name)) return;
+      names.add(tool.definition.name);
+      tools[tools.length] = tool;
+    };
+    for (let index = 0; index < this.extensions.length; index++) this.extensions[index].tools.forEach(collect);
+    return tools;
   }
 
   getToolDefinition(toolName) {
-    for (const extension of this.extensions) {
-      const tool = extension.tools.get(toolName);
+    for (let index = 0; index < this.extensions.length; index++) {
+      const tool = this.extensions[index].tools.get(toolName);
       if (tool) return tool.definition;
     }
     return undefined;
   }
 
   getFlags() {
-    const flags = new Map();
-    for (const extension of this.extensions) {
-      for (const [name, flag] of extension.flags) {
-        if (!flags.has(name)) flags.set(name, flag);
+    const flags = new SafeMap();
+    for (let index = 0; index < this.extensions.length; index++) {
+      const registered = this.extensions[index].flags;
+      for (const entry of registered) {
+        if (!flags.has(entry[0])) flags.set(entry[0], entry[1]);
       }
     }
     return flags;
@@ -365,21 +429,24 @@ export class ExtensionRunner {
   }
 
   getFlagValues() {
-    return new Map(this.runtime.flagValues);
+    return NativeMapOf(this.runtime.flagValues);
   }
 
   /** Extension shortcuts by normalized key, after the built-in conflicts (N3). */
   getShortcuts(resolvedKeybindings) {
     this.shortcutDiagnostics = [];
     const builtin = builtinKeybindingsByKey(resolvedKeybindings);
-    const shortcuts = new Map();
+    const shortcuts = new SafeMap();
+    const diagnostics = this.shortcutDiagnostics;
     const warn = (message, extensionPath) => {
-      this.shortcutDiagnostics.push({ type: "warning", message, path: extensionPath });
+      diagnostics[diagnostics.length] = { type: "warning", message, path: extensionPath };
       if (!this.hasUI()) console.warn(message);
     };
-    for (const extension of this.extensions) {
-      for (const [key, shortcut] of extension.shortcuts) {
-        const normalized = key.toLowerCase();
+    for (let index = 0; index < this.extensions.length; index++) {
+      for (const entry of this.extensions[index].shortcuts) {
+        const key = entry[0];
+        const shortcut = entry[1];
+        const normalized = StringPrototypeToLowerCase(key);
         const builtIn = builtin[normalized];
         if (builtIn?.restrictOverride === true) {
           warn(
@@ -440,8 +507,10 @@ export class ExtensionRunner {
    */
   reportUnhandledMcpServers() {
     if (this.hasHandlers("mcp_servers_change")) return;
-    this.reportedMcpServers ??= new Set();
-    for (const server of this.runtime.mcpServers.list()) {
+    this.reportedMcpServers ??= new SafeSet();
+    const servers = this.runtime.mcpServers.list();
+    for (let index = 0; index < servers.length; index++) {
+      const server = servers[index];
       if (this.reportedMcpServers.has(server.name)) continue;
       this.reportedMcpServers.add(server.name);
       this.emitError({
@@ -453,35 +522,46 @@ export class ExtensionRunner {
   }
 
   hasHandlers(eventType) {
-    return this.extensions.some((extension) => (extension.handlers.get(eventType)?.length ?? 0) > 0);
+    for (let index = 0; index < this.extensions.length; index++) {
+      if ((this.extensions[index].handlers.get(eventType)?.length ?? 0) > 0) return true;
+    }
+    return false;
   }
 
   getMessageRenderer(customType) {
-    for (const extension of this.extensions) {
-      const renderer = extension.messageRenderers.get(customType);
+    for (let index = 0; index < this.extensions.length; index++) {
+      const renderer = this.extensions[index].messageRenderers.get(customType);
       if (renderer) return renderer;
     }
     return undefined;
   }
 
   getEntryRenderer(customType) {
-    for (const extension of this.extensions) {
-      const renderer = extension.entryRenderers?.get(customType);
+    for (let index = 0; index < this.extensions.length; index++) {
+      const renderer = this.extensions[index].entryRenderers?.get(customType);
       if (renderer) return renderer;
     }
     return undefined;
   }
 
   getMarkdownTransformers() {
-    return this.extensions.flatMap((extension) => {
-      if (!extension.markdownTransformer) return [];
-      const { transformer, messageTypes } = extension.markdownTransformer;
-      return [(markdown, context) => (messageTypes.has(context.messageType) ? transformer(markdown, context) : markdown)];
-    });
+    const transformers = [];
+    for (let index = 0; index < this.extensions.length; index++) {
+      const registered = this.extensions[index].markdownTransformer;
+      if (!registered) continue;
+      const { transformer, messageTypes } = registered;
+      transformers[transformers.length] = (markdown, context) =>
+        messageTypes.has(context.messageType) ? transformer(markdown, context) : markdown;
+    }
+    return transformers;
   }
 
   resolveToolRenderers(toolName, base) {
-    const resolvers = this.extensions.flatMap((extension) => extension.toolRenderers ?? []);
+    const resolvers = [];
+    for (let index = 0; index < this.extensions.length; index++) {
+      const registered = this.extensions[index].toolRenderers ?? [];
+      for (let position = 0; position < registered.length; position++) resolvers[resolvers.length] = registered[position];
+    }
     const resolve = (index) => (index < resolvers.length ? resolvers[index](toolName, () => resolve(index + 1)) : base());
     return resolve(0);
   }
@@ -489,16 +569,18 @@ export class ExtensionRunner {
   /** Commands with invocation names; a shared name becomes name:1, name:2, … (N2). */
   resolveRegisteredCommands() {
     const commands = [];
-    const counts = new Map();
-    for (const extension of this.extensions) {
-      for (const command of extension.commands.values()) {
-        commands.push(command);
+    const counts = new SafeMap();
+    for (let index = 0; index < this.extensions.length; index++) {
+      const registered = ArrayFromValues(this.extensions[index].commands);
+      for (let position = 0; position < registered.length; position++) {
+        const command = registered[position];
+        commands[commands.length] = command;
         counts.set(command.name, (counts.get(command.name) ?? 0) + 1);
       }
     }
-    const seen = new Map();
-    const taken = new Set();
-    return commands.map((command) => {
+    const seen = new SafeMap();
+    const taken = new SafeSet();
+    return ArrayPrototypeMap(commands, (command) => {
       const occurrence = (seen.get(command.name) ?? 0) + 1;
       seen.set(command.name, occurrence);
       let invocationName = (counts.get(command.name) ?? 0) > 1 ? `${command.name}:${occurrence}` : command.name;
@@ -524,7 +606,7 @@ export class ExtensionRunner {
   }
 
   getCommand(name) {
-    return this.resolveRegisteredCommands().find((command) => command.invocationName === name);
+    return ArrayPrototypeFind(this.resolveRegisteredCommands(), (command) => command.invocationName === name);
   }
 
   getModelRegistry() {
@@ -594,7 +676,7 @@ export class ExtensionRunner {
   /** The context of one tool call: a fresh context plus `tools` and `executeTool` (R5, W1). */
   createToolContext(toolCallId, signal) {
     const runner = this;
-    return Object.defineProperties(this.createContext(), {
+    return ObjectDefineProperties(this.createContext(), {
       tools: {
         get() {
           runner.assertActive();
@@ -611,7 +693,8 @@ export class ExtensionRunner {
               isError: true,
             };
           }
-          return runner.executeToolFn(toolCallId, name, args, { ...options, signal: options.signal ?? signal });
+          // Awaited here: returning the host's promise would look up its `then`.
+          return await runner.executeToolFn(toolCallId, name, args, { ...options, signal: options.signal ?? signal });
         },
       },
     });
@@ -619,7 +702,7 @@ export class ExtensionRunner {
 
   /** A command context: the context's property descriptors (never spread, R2) plus session actions. */
   createCommandContext() {
-    const context = Object.defineProperties({}, Object.getOwnPropertyDescriptors(this.createContext()));
+    const context = ObjectDefineProperties({}, ObjectGetOwnPropertyDescriptors(this.createContext()));
     const guarded = (run) => {
       this.assertActive();
       return run();
@@ -645,8 +728,11 @@ export class ExtensionRunner {
     let shouldContinue = false;
     let context = await buildContext(entries);
     let valid = true;
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, baseEvent.type)) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, baseEvent.type);
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         const event = { ...baseEvent, entries, continue: shouldContinue, context };
         try {
           const result = await handler(event, ctx);
@@ -683,8 +769,11 @@ export class ExtensionRunner {
   async emit(event) {
     const ctx = this.createContext();
     let result;
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, event.type)) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, event.type);
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           const handlerResult = await handler(event, ctx);
           if (this.isSessionBeforeEvent(event) && handlerResult) {
@@ -703,8 +792,11 @@ export class ExtensionRunner {
   async emitCacheWarmingDecision(event) {
     const ctx = this.createContext();
     let action = event.action;
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, event.type)) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, event.type);
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           const result = await handler(event, ctx);
           if (result?.action !== undefined) action = result.action;
@@ -721,8 +813,11 @@ export class ExtensionRunner {
     const ctx = this.createContext();
     let current = event.message;
     let modified = false;
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, "message_end")) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, "message_end");
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           const result = await handler({ ...event, message: current }, ctx);
           if (!result?.message) continue;
@@ -749,8 +844,11 @@ export class ExtensionRunner {
     const ctx = this.createContext();
     const current = { ...event };
     let modified = false;
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, "tool_result")) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, "tool_result");
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           const result = await handler(current, ctx);
           if (!result) continue;
@@ -760,7 +858,8 @@ export class ExtensionRunner {
             if (result.structuredContent === undefined) delete current.structuredContent;
             modified = true;
           }
-          for (const key of ["details", "structuredContent", "isError", "usage"]) {
+          for (let field = 0; field < TOOL_RESULT_FIELDS.length; field++) {
+            const key = TOOL_RESULT_FIELDS[field];
             if (result[key] !== undefined) {
               current[key] = result[key];
               modified = true;
@@ -785,8 +884,11 @@ export class ExtensionRunner {
   async emitToolCall(event) {
     const ctx = this.createContext();
     let result;
-    for (const { handlers } of snapshotHandlers(this.extensions, "tool_call")) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, "tool_call");
+    for (let index = 0; index < snapshot.length; index++) {
+      const { handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         const handlerResult = await handler(event, ctx);
         if (handlerResult) {
           result = handlerResult;
@@ -800,8 +902,11 @@ export class ExtensionRunner {
   /** The first valid result wins; an invalid one is reported and thrown (E11). */
   async emitUserBash(event) {
     const ctx = this.createContext();
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, "user_bash")) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, "user_bash");
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           const result = await handler(event, ctx);
           if (result === undefined) continue;
@@ -826,27 +931,41 @@ export class ExtensionRunner {
    */
   async emitContext(messages) {
     const ctx = this.createContext();
-    let current = structuredClone(messages);
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, "context")) {
-      for (const handler of handlers) {
+    let current = StructuredClone(messages);
+    const snapshot = snapshotHandlers(this.extensions, "context");
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
-          const visible = current.filter((message) => message.role !== "system");
-          const snapshot = visible.slice();
+          const visible = [];
+          for (let message = 0; message < current.length; message++) {
+            if (current[message].role !== "system") visible[visible.length] = current[message];
+          }
+          const given = ArrayPrototypeSlice(visible);
           const result = await handler({ type: "context", messages: visible }, ctx);
           // A handler may return a new list or edit event.messages in place.
-          const returned = result?.messages ?? (sameMessages(visible, snapshot) ? undefined : visible);
+          const returned = result?.messages ?? (sameMessages(visible, given) ? undefined : visible);
           if (!returned) continue;
-          if (!sameMessages(returned, snapshot)) {
+          if (!sameMessages(returned, given)) {
             const head = getCurrentSystemMessage(current);
-            current = head ? [head, ...returned] : returned;
+            if (head) {
+              current = ArrayPrototypeSlice(returned);
+              ArrayPrototypeUnshift(current, head);
+            } else {
+              current = returned;
+            }
           }
         } catch (error) {
           this.reportHandlerError(extension, "context", error);
         }
       }
     }
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, "context_with_system")) {
-      for (const handler of handlers) {
+    const withSystem = snapshotHandlers(this.extensions, "context_with_system");
+    for (let index = 0; index < withSystem.length; index++) {
+      const { extension, handlers } = withSystem[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           const hadLeadingSystem = current[0]?.role === "system";
           const result = await handler({ type: "context_with_system", messages: current }, ctx);
@@ -871,8 +990,11 @@ export class ExtensionRunner {
   async emitBeforeProviderRequest(payload) {
     const ctx = this.createContext();
     let current = payload;
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, "before_provider_request")) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, "before_provider_request");
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           const result = await handler({ type: "before_provider_request", payload: current }, ctx);
           if (result !== undefined) current = result;
@@ -887,8 +1009,11 @@ export class ExtensionRunner {
   /** Handlers edit the headers in place; return values are ignored (E8). */
   async emitBeforeProviderHeaders(headers) {
     const ctx = this.createContext();
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, "before_provider_headers")) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, "before_provider_headers");
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           await handler({ type: "before_provider_headers", headers }, ctx);
         } catch (error) {
@@ -903,14 +1028,17 @@ export class ExtensionRunner {
   async emitBeforeAgentStart(trigger, systemPromptOptions) {
     const options = normalizeBuildSystemPromptOptions(systemPromptOptions);
     const render = () => this.buildSystemPromptFn(options);
-    const ctx = Object.defineProperties({}, Object.getOwnPropertyDescriptors(this.createContext()));
+    const ctx = ObjectDefineProperties({}, ObjectGetOwnPropertyDescriptors(this.createContext()));
     ctx.getSystemPrompt = () => {
       this.assertActive();
       return render();
     };
     const messages = [];
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, "before_agent_start")) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, "before_agent_start");
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           const event = {
             ...trigger,
@@ -922,7 +1050,7 @@ export class ExtensionRunner {
           };
           const result = await handler(event, ctx);
           if (result) {
-            if (result.message) messages.push(result.message);
+            if (result.message) messages[messages.length] = result.message;
             if (result.systemPrompt !== undefined) options.forceSystemPrompt = result.systemPrompt;
           }
         } catch (error) {
@@ -937,13 +1065,20 @@ export class ExtensionRunner {
   async emitResourcesDiscover(cwd, reason) {
     const ctx = this.createContext();
     const collected = { skillPaths: [], promptPaths: [], themePaths: [] };
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, "resources_discover")) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, "resources_discover");
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           const result = await handler({ type: "resources_discover", cwd, reason }, ctx);
-          for (const key of ["skillPaths", "promptPaths", "themePaths"]) {
-            if (result?.[key]?.length) {
-              collected[key].push(...result[key].map((path) => ({ path, extensionPath: extension.path })));
+          for (let kind = 0; kind < RESOURCE_KINDS.length; kind++) {
+            const key = RESOURCE_KINDS[kind];
+            const paths = result?.[key];
+            if (!paths?.length) continue;
+            const list = collected[key];
+            for (let path = 0; path < paths.length; path++) {
+              list[list.length] = { path: paths[path], extensionPath: extension.path };
             }
           }
         } catch (error) {
@@ -959,8 +1094,11 @@ export class ExtensionRunner {
     const ctx = this.createContext();
     let currentText = text;
     let currentImages = images;
-    for (const { extension, handlers } of snapshotHandlers(this.extensions, "input")) {
-      for (const handler of handlers) {
+    const snapshot = snapshotHandlers(this.extensions, "input");
+    for (let index = 0; index < snapshot.length; index++) {
+      const { extension, handlers } = snapshot[index];
+      for (let position = 0; position < handlers.length; position++) {
+        const handler = handlers[position];
         try {
           const result = await handler(
             { type: "input", text: currentText, images: currentImages, source, streamingBehavior },

@@ -6,6 +6,17 @@
 // extension appended is in `getEntries()` at once, as in pi, before the host
 // has sent the session again. Pure JavaScript with no pihost ops: the compat
 // driver runs it on Node against the reference too.
+import {
+  ArrayIsArray,
+  ArrayPrototypePop,
+  ArrayPrototypeReverse,
+  ArrayPrototypeSlice,
+  ArrayPrototypeSort,
+  SafeMap,
+  StringPrototypeReplace,
+  StringPrototypeSlice,
+  StringPrototypeTrim,
+} from "./primordials.js";
 
 /** Names of pi's ReadonlySessionManager that pihost does not build yet. */
 const NOT_BUILT = ["buildContextEntries", "buildSessionProjection"];
@@ -13,7 +24,7 @@ const NOT_BUILT = ["buildContextEntries", "buildSessionProjection"];
 /** pi's ids: 8 hex characters, unique among the session's. */
 function generateId(byId) {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const id = globalThis.crypto.randomUUID().slice(0, 8);
+    const id = StringPrototypeSlice(globalThis.crypto.randomUUID(), 0, 8);
     if (!byId.has(id)) return id;
   }
   return globalThis.crypto.randomUUID();
@@ -29,9 +40,9 @@ function generateId(byId) {
 export class SessionView {
   #header = null;
   #entries = [];
-  #byId = new Map();
-  #labels = new Map();
-  #labelTimestamps = new Map();
+  #byId = new SafeMap();
+  #labels = new SafeMap();
+  #labelTimestamps = new SafeMap();
   #leafId = null;
   #sessionFile = undefined;
   #sessionDir = "";
@@ -54,12 +65,20 @@ export class SessionView {
     const given = session ?? {};
     this.#header = given.header ?? null;
     // Entries are the host's JSON: kept as given, only indexed.
-    this.#entries = Array.isArray(given.entries) ? given.entries.filter((entry) => entry?.type !== "session") : [];
-    this.#byId = new Map();
-    this.#labels = new Map();
-    this.#labelTimestamps = new Map();
+    const entries = [];
+    if (ArrayIsArray(given.entries)) {
+      for (let index = 0; index < given.entries.length; index++) {
+        const entry = given.entries[index];
+        if (entry?.type !== "session") entries[entries.length] = entry;
+      }
+    }
+    this.#entries = entries;
+    this.#byId = new SafeMap();
+    this.#labels = new SafeMap();
+    this.#labelTimestamps = new SafeMap();
     let leaf = null;
-    for (const entry of this.#entries) {
+    for (let index = 0; index < entries.length; index++) {
+      const entry = entries[index];
       if (typeof entry?.id !== "string") continue;
       this.#byId.set(entry.id, entry);
       leaf = entry.id;
@@ -83,7 +102,7 @@ export class SessionView {
 
   #append(fields) {
     const entry = { ...fields, id: generateId(this.#byId), parentId: this.#leafId, timestamp: new Date().toISOString() };
-    this.#entries.push(entry);
+    this.#entries[this.#entries.length] = entry;
     this.#byId.set(entry.id, entry);
     this.#leafId = entry.id;
     return entry;
@@ -96,7 +115,7 @@ export class SessionView {
 
   /** `pi.setSessionName(name)`: pi's appendSessionInfo. */
   appendSessionInfo(name) {
-    return this.#append({ type: "session_info", name: String(name).replace(/[\r\n]+/g, " ").trim() });
+    return this.#append({ type: "session_info", name: StringPrototypeTrim(StringPrototypeReplace(String(name), /[\r\n]+/g, " ")) });
   }
 
   /**
@@ -125,48 +144,52 @@ export class SessionView {
       getEntry: (id) => view.#byId.get(id),
       getLabel: (id) => view.#labels.get(id),
       getHeader: () => view.#header,
-      getEntries: () => view.#entries.slice(),
+      getEntries: () => ArrayPrototypeSlice(view.#entries),
       getBranch(fromId) {
         const path = [];
         const startId = fromId ?? view.#leafId;
         let current = startId ? view.#byId.get(startId) : undefined;
         while (current) {
-          path.push(current);
+          path[path.length] = current;
           current = current.parentId ? view.#byId.get(current.parentId) : undefined;
         }
-        return path.reverse();
+        return ArrayPrototypeReverse(path);
       },
       getTree() {
         const entries = view.#entries;
-        const nodes = new Map();
+        const nodes = new SafeMap();
         const roots = [];
-        for (const entry of entries) {
+        for (let index = 0; index < entries.length; index++) {
+          const entry = entries[index];
           nodes.set(entry.id, { entry, children: [], label: view.#labels.get(entry.id), labelTimestamp: view.#labelTimestamps.get(entry.id) });
         }
-        for (const entry of entries) {
+        for (let index = 0; index < entries.length; index++) {
+          const entry = entries[index];
           const node = nodes.get(entry.id);
           const parent = entry.parentId === null || entry.parentId === entry.id ? undefined : nodes.get(entry.parentId);
           // An orphan (a parent the session lacks) is a root, as in pi.
-          if (parent) parent.children.push(node);
-          else roots.push(node);
+          if (parent) parent.children[parent.children.length] = node;
+          else roots[roots.length] = node;
         }
-        const stack = [...roots];
+        const stack = ArrayPrototypeSlice(roots);
         while (stack.length > 0) {
-          const node = stack.pop();
-          node.children.sort((a, b) => new Date(a.entry.timestamp).getTime() - new Date(b.entry.timestamp).getTime());
-          stack.push(...node.children);
+          const node = ArrayPrototypePop(stack);
+          ArrayPrototypeSort(node.children, (a, b) => new Date(a.entry.timestamp).getTime() - new Date(b.entry.timestamp).getTime());
+          for (let index = 0; index < node.children.length; index++) stack[stack.length] = node.children[index];
         }
         return roots;
       },
       getSessionName() {
         for (let index = view.#entries.length - 1; index >= 0; index--) {
           const entry = view.#entries[index];
-          if (entry.type === "session_info") return entry.name?.trim() || undefined;
+          if (entry.type !== "session_info") continue;
+          return (typeof entry.name === "string" ? StringPrototypeTrim(entry.name) : entry.name?.trim()) || undefined;
         }
         return undefined;
       },
     };
-    for (const name of NOT_BUILT) {
+    for (let index = 0; index < NOT_BUILT.length; index++) {
+      const name = NOT_BUILT[index];
       manager[name] = () => {
         throw new Error(`pihost: sessionManager.${name} is not implemented yet`);
       };

@@ -1,11 +1,19 @@
 // What loaded, as plain data for the Rust side: the registrations of each
 // extension (values that cannot cross, such as handlers and renderers, are
 // counted or named), the load errors, and the shared runtime's queues.
+import {
+  ArrayFromKeys,
+  ArrayFromValues,
+  ArrayPrototypeMap,
+  ArrayPrototypeSort,
+  JSONParse,
+  JSONStringify,
+} from "pihost:runtime/primordials.js";
 
 function jsonValue(value) {
   if (value === undefined) return undefined;
   try {
-    return JSON.parse(JSON.stringify(value));
+    return JSONParse(JSONStringify(value));
   } catch (error) {
     return { $unserializable: error instanceof Error ? error.message : String(error) };
   }
@@ -29,25 +37,26 @@ export function describeTool({ definition }) {
 
 function describeExtension(extension, loadTimeMs) {
   const handlers = {};
-  for (const event of [...extension.handlers.keys()].sort()) handlers[event] = extension.handlers.get(event).length;
+  const events = ArrayPrototypeSort(ArrayFromKeys(extension.handlers));
+  for (let index = 0; index < events.length; index++) handlers[events[index]] = extension.handlers.get(events[index]).length;
   return {
     path: extension.path,
     resolvedPath: extension.resolvedPath,
     loadTimeMs,
-    tools: [...extension.tools.values()].map(describeTool),
-    commands: [...extension.commands.values()].map((command) =>
+    tools: ArrayPrototypeMap(ArrayFromValues(extension.tools), (tool) => describeTool(tool)),
+    commands: ArrayPrototypeMap(ArrayFromValues(extension.commands), (command) =>
       withOptional({ name: command.name }, "description", command.description),
     ),
-    flags: [...extension.flags.values()].map((flag) => {
+    flags: ArrayPrototypeMap(ArrayFromValues(extension.flags), (flag) => {
       const described = { name: flag.name, type: flag.type };
       withOptional(described, "description", flag.description);
       return withOptional(described, "default", jsonValue(flag.default));
     }),
-    shortcuts: [...extension.shortcuts.values()].map((shortcut) =>
+    shortcuts: ArrayPrototypeMap(ArrayFromValues(extension.shortcuts), (shortcut) =>
       withOptional({ shortcut: shortcut.shortcut }, "description", shortcut.description),
     ),
-    messageRenderers: [...extension.messageRenderers.keys()],
-    entryRenderers: [...(extension.entryRenderers?.keys() ?? [])],
+    messageRenderers: ArrayFromKeys(extension.messageRenderers),
+    entryRenderers: extension.entryRenderers ? ArrayFromKeys(extension.entryRenderers) : [],
     toolRenderers: extension.toolRenderers?.length ?? 0,
     markdownTransformer: extension.markdownTransformer !== undefined,
     handlers,
@@ -57,15 +66,25 @@ function describeExtension(extension, loadTimeMs) {
 /** The load report the Rust side deserialises (`report::InspectReport`). */
 export function describeLoad({ extensions, errors, timings, stages, denials }, runtime) {
   const flagValues = {};
-  for (const name of [...runtime.flagValues.keys()].sort()) flagValues[name] = jsonValue(runtime.flagValues.get(name));
+  const names = ArrayPrototypeSort(ArrayFromKeys(runtime.flagValues));
+  for (let index = 0; index < names.length; index++) flagValues[names[index]] = jsonValue(runtime.flagValues.get(names[index]));
+  const pendingProviders = [];
+  const named = runtime.pendingProviderRegistrations;
+  for (let index = 0; index < named.length; index++) {
+    pendingProviders[pendingProviders.length] = { name: named[index].name, extensionPath: named[index].extensionPath };
+  }
+  const native = runtime.pendingNativeProviderRegistrations;
+  for (let index = 0; index < native.length; index++) {
+    pendingProviders[pendingProviders.length] = { name: native[index].provider?.id, extensionPath: native[index].extensionPath };
+  }
   return {
-    extensions: extensions.map((extension) => {
+    extensions: ArrayPrototypeMap(extensions, (extension) => {
       const described = describeExtension(extension, timings.get(extension.path) ?? 0);
       withOptional(described, "timing", stages?.get(extension.path));
       withOptional(described, "denied", denials?.get(extension.path));
       return withOptional(described, "isolated", extension.isolatedBy);
     }),
-    errors: errors.map((error) => {
+    errors: ArrayPrototypeMap(errors, (error) => {
       const described = { path: error.path, error: error.error };
       withOptional(described, "stack", error.stack);
       withOptional(described, "denied", denials?.get(error.path));
@@ -73,12 +92,6 @@ export function describeLoad({ extensions, errors, timings, stages, denials }, r
       return withOptional(described, "loadTimeMs", timings.get(error.path));
     }),
     flagValues,
-    pendingProviders: [
-      ...runtime.pendingProviderRegistrations.map(({ name, extensionPath }) => ({ name, extensionPath })),
-      ...runtime.pendingNativeProviderRegistrations.map(({ provider, extensionPath }) => ({
-        name: provider?.id,
-        extensionPath,
-      })),
-    ],
+    pendingProviders,
   };
 }

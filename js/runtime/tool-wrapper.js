@@ -1,5 +1,6 @@
 // Tool wrapping (W1): a registered tool runs with a context made for each
 // call by `ctxFactory`, never with one shared context.
+import { ArrayPrototypeIncludes, SafeSet } from "./primordials.js";
 
 /** The agent-facing form of a tool definition. */
 export function wrapToolDefinition(definition, ctxFactory) {
@@ -36,11 +37,22 @@ export function wrapRegisteredTool(registeredTool, runner) {
       const result = await execute(toolCallId, params, signal, onUpdate);
       if (activeBefore === undefined) return result;
       const activeAfter = runner.getActiveTools();
-      if (!activeBefore.every((name) => activeAfter.includes(name))) return result;
-      const before = new Set(activeBefore);
-      const added = activeAfter.filter((name) => !before.has(name));
+      if (activeAfter.length === 0) return result;
+      for (let index = 0; index < activeBefore.length; index++) {
+        if (!ArrayPrototypeIncludes(activeAfter, activeBefore[index])) return result;
+      }
+      const before = new SafeSet(activeBefore);
+      const added = [];
+      for (let index = 0; index < activeAfter.length; index++) {
+        if (!before.has(activeAfter[index])) added[added.length] = activeAfter[index];
+      }
       if (added.length === 0) return result;
-      return { ...result, addedToolNames: [...new Set([...(result.addedToolNames ?? []), ...added])] };
+      // The names already in the result first, then the new ones, each once.
+      const names = new SafeSet(result.addedToolNames ?? []);
+      for (let index = 0; index < added.length; index++) names.add(added[index]);
+      const addedToolNames = [];
+      for (const name of names) addedToolNames[addedToolNames.length] = name;
+      return { ...result, addedToolNames };
     },
   };
 }

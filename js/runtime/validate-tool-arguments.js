@@ -7,23 +7,68 @@
 // "expected integer, got string").
 
 import { SchemaChecker, codePointCount, deepEqual, isSchemaNode, matchesType, patternRegExp } from "../pi/typebox/check.js";
-import { mapItems, Converter } from "../pi/typebox/convert.js";
+import { Converter } from "../pi/typebox/convert.js";
 import { testFormat } from "../pi/typebox/formats.js";
+import {
+  ArrayIsArray,
+  ArrayPrototypeFilter,
+  ArrayPrototypeFind,
+  ArrayPrototypeIncludes,
+  ArrayPrototypeIndexOf,
+  ArrayPrototypeJoin,
+  ArrayPrototypeMap,
+  ArrayPrototypeSlice,
+  ArrayPrototypeSome,
+  ArrayPrototypeEvery,
+  ArrayPushAll,
+  JSONStringify,
+  NumberIsFinite,
+  NumberIsInteger,
+  ObjectHasOwn,
+  ObjectKeys,
+  SafeSet,
+  SafeWeakMap,
+  StringPrototypeReplace,
+  StringPrototypeSlice,
+  StringPrototypeSplit,
+  StringPrototypeTrim,
+  StructuredClone,
+} from "./primordials.js";
+
+/** `items` with each item replaced by `map(item, index)`; `items` itself when nothing changed. */
+function mapItems(items, map) {
+  let out;
+  for (let index = 0; index < items.length; index++) {
+    const next = map(items[index], index);
+    if (next === items[index]) continue;
+    out ??= ArrayPrototypeSlice(items);
+    out[index] = next;
+  }
+  return out ?? items;
+}
+
+/** `[key, value]` of an object's own enumerable string keys, in order (Object.entries). */
+function entriesOf(object) {
+  const keys = ObjectKeys(object);
+  const entries = [];
+  for (let index = 0; index < keys.length; index++) entries[index] = [keys[index], object[keys[index]]];
+  return entries;
+}
 
 function isRecord(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+  return typeof value === "object" && value !== null && !ArrayIsArray(value) && !(value instanceof Uint8Array);
 }
 
 function pointer(path, key) {
-  return `${path}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  return `${path}/${StringPrototypeReplace(StringPrototypeReplace(String(key), /~/g, "~0"), /\//g, "~1")}`;
 }
 
 function typeName(value) {
   if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
+  if (ArrayIsArray(value)) return "array";
   if (value instanceof Uint8Array) return "bytes";
-  if (typeof value === "number" && Number.isInteger(value)) return "integer";
-  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  if (typeof value === "number" && NumberIsInteger(value)) return "integer";
+  if (typeof value === "number" && !NumberIsFinite(value)) return String(value);
   return typeof value;
 }
 
@@ -31,9 +76,9 @@ function typeName(value) {
 const LISTED_VALUES = 20;
 
 function listValues(values) {
-  if (values.length <= LISTED_VALUES) return JSON.stringify(values);
-  const listed = JSON.stringify(values.slice(0, LISTED_VALUES));
-  return `${listed.slice(0, -1)}, ... and ${values.length - LISTED_VALUES} more]`;
+  if (values.length <= LISTED_VALUES) return JSONStringify(values);
+  const listed = JSONStringify(ArrayPrototypeSlice(values, 0, LISTED_VALUES));
+  return `${StringPrototypeSlice(listed, 0, -1)}, ... and ${values.length - LISTED_VALUES} more]`;
 }
 
 function containsMessage(min, max) {
@@ -59,32 +104,34 @@ class Explainer {
   errors(schema, value) {
     const out = [];
     this.walk(schema, value, "", out);
-    if (out.length === 0) out.push({ path: "", keyword: "schema", message: "invalid" });
+    if (out.length === 0) out[out.length] = { path: "", keyword: "schema", message: "invalid" };
     return out;
   }
 
   walk(node, value, path, out) {
     if (node === true) return;
     if (node === false) {
-      out.push({ path, keyword: "false", message: "no value is allowed here" });
+      out[out.length] = { path, keyword: "false", message: "no value is allowed here" };
       return;
     }
     if (!isSchemaNode(node) || this.ok(node, value)) return;
-    const push = (keyword, message, at = path) => out.push({ path: at, keyword, message });
+    const push = (keyword, message, at = path) => {
+      out[out.length] = { path: at, keyword, message };
+    };
     if (node.type !== undefined && !matchesType(node, value, false)) {
-      const types = Array.isArray(node.type) ? node.type : [node.type];
-      push("type", `expected ${types.join(" or ")}, got ${typeName(value)}`);
+      const types = ArrayIsArray(node.type) ? node.type : [node.type];
+      push("type", `expected ${ArrayPrototypeJoin(types, " or ")}, got ${typeName(value)}`);
       return;
     }
-    if (Array.isArray(node.enum) && !node.enum.some((option) => deepEqual(value, option))) push("enum", `expected one of ${listValues(node.enum)}`);
-    if (Object.hasOwn(node, "const") && !deepEqual(value, node.const)) push("const", `expected ${JSON.stringify(node.const)}`);
+    if (ArrayIsArray(node.enum) && !ArrayPrototypeSome(node.enum, (option) => deepEqual(value, option))) push("enum", `expected one of ${listValues(node.enum)}`);
+    if (ObjectHasOwn(node, "const") && !deepEqual(value, node.const)) push("const", `expected ${JSONStringify(node.const)}`);
     if (typeof value === "string") this.walkString(node, value, push);
     if (typeof value === "number" || typeof value === "bigint") this.walkNumber(node, value, push);
     if (isRecord(value)) this.walkObject(node, value, path, out, push);
-    if (Array.isArray(value)) this.walkArray(node, value, path, out, push);
-    if (Array.isArray(node.allOf)) for (const member of node.allOf) this.walk(member, value, path, out);
-    if (Array.isArray(node.anyOf)) this.walkUnion(node.anyOf, value, path, out, false);
-    if (Array.isArray(node.oneOf)) this.walkUnion(node.oneOf, value, path, out, true);
+    if (ArrayIsArray(value)) this.walkArray(node, value, path, out, push);
+    if (ArrayIsArray(node.allOf)) for (let index = 0; index < node.allOf.length; index++) this.walk(node.allOf[index], value, path, out);
+    if (ArrayIsArray(node.anyOf)) this.walkUnion(node.anyOf, value, path, out, false);
+    if (ArrayIsArray(node.oneOf)) this.walkUnion(node.oneOf, value, path, out, true);
     if (node.not !== undefined && this.ok(node.not, value)) push("not", "must not match the schema in not");
     if (node.if !== undefined) {
       const branch = this.ok(node.if, value) ? node.then : node.else;
@@ -92,7 +139,7 @@ class Explainer {
     }
     if (typeof node.$ref === "string") {
       const target = this.checker.resolve(node.$ref);
-      if (target === undefined) out.push({ path, keyword: "$ref", message: `unresolved reference ${node.$ref}` });
+      if (target === undefined) out[out.length] = { path, keyword: "$ref", message: `unresolved reference ${node.$ref}` };
       else this.walk(target, value, path, out);
     }
   }
@@ -116,19 +163,25 @@ class Explainer {
 
   walkObject(node, value, path, out, push) {
     const properties = isSchemaNode(node.properties) ? node.properties : {};
-    for (const key of Array.isArray(node.required) ? node.required : []) {
+    const required = ArrayIsArray(node.required) ? node.required : [];
+    for (let index = 0; index < required.length; index++) {
+      const key = required[index];
       if (typeof key === "string" && !this.checker.present(node, value, key)) push("required", "missing", pointer(path, key));
     }
-    for (const key of Object.keys(properties)) {
-      if (Object.hasOwn(value, key) && value[key] !== undefined) this.walk(properties[key], value[key], pointer(path, key), out);
+    const declared = ObjectKeys(properties);
+    for (let index = 0; index < declared.length; index++) {
+      const key = declared[index];
+      if (ObjectHasOwn(value, key) && value[key] !== undefined) this.walk(properties[key], value[key], pointer(path, key), out);
     }
-    const patterns = isSchemaNode(node.patternProperties) ? Object.entries(node.patternProperties) : [];
-    for (const key of Object.keys(value)) {
-      let matched = Object.hasOwn(properties, key);
-      for (const [pattern, schema] of patterns) {
-        if (!patternRegExp(pattern).test(key)) continue;
+    const patterns = isSchemaNode(node.patternProperties) ? entriesOf(node.patternProperties) : [];
+    const keys = ObjectKeys(value);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index];
+      let matched = ObjectHasOwn(properties, key);
+      for (let pattern = 0; pattern < patterns.length; pattern++) {
+        if (!patternRegExp(patterns[pattern][0]).test(key)) continue;
         matched = true;
-        this.walk(schema, value[key], pointer(path, key), out);
+        this.walk(patterns[pattern][1], value[key], pointer(path, key), out);
       }
       if (!matched && node.additionalProperties !== undefined) {
         if (node.additionalProperties === false) push("additionalProperties", "unknown field", pointer(path, key));
@@ -136,38 +189,49 @@ class Explainer {
       }
       if (node.propertyNames !== undefined && !this.ok(node.propertyNames, key)) push("propertyNames", "invalid property name", pointer(path, key));
     }
-    const count = Object.keys(value).length;
+    const count = ObjectKeys(value).length;
     if (typeof node.minProperties === "number" && count < node.minProperties) push("minProperties", `expected at least ${node.minProperties} properties`);
     if (typeof node.maxProperties === "number" && count > node.maxProperties) push("maxProperties", `expected at most ${node.maxProperties} properties`);
     const dependencies = {
       ...(isSchemaNode(node.dependentRequired) ? node.dependentRequired : {}),
       ...(isSchemaNode(node.dependencies) ? node.dependencies : {}),
     };
-    for (const [key, dependency] of Object.entries(dependencies)) {
-      if (!Object.hasOwn(value, key)) continue;
-      if (!Array.isArray(dependency)) this.walk(dependency, value, path, out);
-      else for (const name of dependency) if (!Object.hasOwn(value, name)) push("dependentRequired", `required when ${key} is present`, pointer(path, name));
+    const dependent = entriesOf(dependencies);
+    for (let index = 0; index < dependent.length; index++) {
+      const key = dependent[index][0];
+      const dependency = dependent[index][1];
+      if (!ObjectHasOwn(value, key)) continue;
+      if (!ArrayIsArray(dependency)) {
+        this.walk(dependency, value, path, out);
+        continue;
+      }
+      for (let name = 0; name < dependency.length; name++) {
+        if (!ObjectHasOwn(value, dependency[name])) push("dependentRequired", `required when ${key} is present`, pointer(path, dependency[name]));
+      }
     }
     if (isSchemaNode(node.dependentSchemas)) {
-      for (const [key, schema] of Object.entries(node.dependentSchemas)) if (Object.hasOwn(value, key)) this.walk(schema, value, path, out);
+      const schemas = entriesOf(node.dependentSchemas);
+      for (let index = 0; index < schemas.length; index++) {
+        if (ObjectHasOwn(value, schemas[index][0])) this.walk(schemas[index][1], value, path, out);
+      }
     }
   }
 
   walkArray(node, value, path, out, push) {
-    const tuple = Array.isArray(node.items);
-    const prefix = tuple ? node.items : Array.isArray(node.prefixItems) ? node.prefixItems : [];
+    const tuple = ArrayIsArray(node.items);
+    const prefix = tuple ? node.items : ArrayIsArray(node.prefixItems) ? node.prefixItems : [];
     const rest = tuple ? node.additionalItems : node.items;
-    value.forEach((item, index) => {
+    for (let index = 0; index < value.length; index++) {
       const schema = index < prefix.length ? prefix[index] : rest;
-      if (schema !== undefined) this.walk(schema, item, `${path}/${index}`, out);
-    });
+      if (schema !== undefined) this.walk(schema, value[index], `${path}/${index}`, out);
+    }
     if (typeof node.minItems === "number" && value.length < node.minItems) push("minItems", `expected at least ${node.minItems} items`);
     if (typeof node.maxItems === "number" && value.length > node.maxItems) push("maxItems", `expected at most ${node.maxItems} items`);
     if (node.uniqueItems === true && !this.checker.checkArray({ uniqueItems: true }, value)) push("uniqueItems", "expected unique items");
     if (node.contains !== undefined) {
       const min = typeof node.minContains === "number" ? node.minContains : 1;
       const max = typeof node.maxContains === "number" ? node.maxContains : Infinity;
-      const count = value.filter((item) => this.ok(node.contains, item)).length;
+      const count = ArrayPrototypeFilter(value, (item) => this.ok(node.contains, item)).length;
       if (count < min || count > max) push("contains", containsMessage(min, max));
     }
   }
@@ -178,16 +242,18 @@ class Explainer {
 
   /** A property every branch pins to a distinct primitive `const`: the union's tag. */
   tagOf(branches) {
-    const resolved = branches.map((branch) => this.resolved(branch));
+    const resolved = ArrayPrototypeMap(branches, (branch) => this.resolved(branch));
     const first = resolved[0];
     if (!isSchemaNode(first) || !isSchemaNode(first.properties)) return undefined;
-    for (const key of Object.keys(first.properties)) {
-      const values = resolved.map((schema) => {
+    const keys = ObjectKeys(first.properties);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index];
+      const values = ArrayPrototypeMap(resolved, (schema) => {
         const tag = isSchemaNode(schema) && isSchemaNode(schema.properties) ? schema.properties[key] : undefined;
         return isSchemaNode(tag) ? tag.const : undefined;
       });
-      const primitive = values.every((item) => item !== undefined && (typeof item !== "object" || item === null));
-      if (primitive && new Set(values).size === values.length) return { key, values };
+      const primitive = ArrayPrototypeEvery(values, (item) => item !== undefined && (typeof item !== "object" || item === null));
+      if (primitive && new SafeSet(values).size === values.length) return { key, values };
     }
     return undefined;
   }
@@ -195,28 +261,29 @@ class Explainer {
   declaredKeys(branch, value) {
     const node = this.resolved(branch);
     const properties = isSchemaNode(node) && isSchemaNode(node.properties) ? node.properties : {};
-    return Object.keys(value).filter((key) => Object.hasOwn(properties, key)).length;
+    return ArrayPrototypeFilter(ObjectKeys(value), (key) => ObjectHasOwn(properties, key)).length;
   }
 
   // A failed union blames one branch: the one its tag selects, else the one
   // declaring most of the object's keys, else the one failing deepest.
   walkUnion(branches, value, path, out, exactlyOne) {
-    const matches = branches.filter((branch) => this.ok(branch, value)).length;
+    const matches = ArrayPrototypeFilter(branches, (branch) => this.ok(branch, value)).length;
     if (matches === 1 || (!exactlyOne && matches > 0)) return;
     const keyword = exactlyOne ? "oneOf" : "anyOf";
     if (matches > 1) {
-      out.push({ path, keyword, message: "matches more than one alternative" });
+      out[out.length] = { path, keyword, message: "matches more than one alternative" };
       return;
     }
     const tag = this.tagOf(branches);
     if (tag !== undefined && isRecord(value)) {
-      const index = tag.values.indexOf(value[tag.key]);
-      if (index < 0) out.push({ path: pointer(path, tag.key), keyword, message: `expected one of ${listValues(tag.values)}` });
+      const index = ArrayPrototypeIndexOf(tag.values, value[tag.key]);
+      if (index < 0) out[out.length] = { path: pointer(path, tag.key), keyword, message: `expected one of ${listValues(tag.values)}` };
       else this.walk(branches[index], value, path, out);
       return;
     }
     let best;
-    for (const branch of branches) {
+    for (let index = 0; index < branches.length; index++) {
+      const branch = branches[index];
       const errors = [];
       this.walk(branch, value, path, errors);
       if (errors.length === 0) continue;
@@ -225,7 +292,7 @@ class Explainer {
         best = { errors, declared };
       }
     }
-    out.push(...(best?.errors ?? [{ path, keyword, message: "matches no alternative" }]));
+    ArrayPushAll(out, best?.errors ?? [{ path, keyword, message: "matches no alternative" }]);
   }
 }
 
@@ -251,7 +318,7 @@ class Coercer {
 
   dropOptionalNulls(schema, value) {
     if (!isSchemaNode(schema)) return value;
-    if (Array.isArray(value)) {
+    if (ArrayIsArray(value)) {
       return mapItems(value, (item, index) => {
         const itemSchema = itemSchemaAt(schema, index);
         return itemSchema === undefined ? item : this.dropOptionalNulls(itemSchema, item);
@@ -259,18 +326,21 @@ class Coercer {
     }
     if (typeof value !== "object" || value === null) return value;
     const properties = isSchemaNode(schema.properties) ? schema.properties : {};
-    const patterns = isSchemaNode(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
+    const patterns = isSchemaNode(schema.patternProperties) ? entriesOf(schema.patternProperties) : [];
     const additional = isSchemaNode(schema.additionalProperties) ? schema.additionalProperties : undefined;
     if (patterns.length === 0 && additional === undefined && !isSchemaNode(schema.properties)) return value;
-    const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+    const required = new SafeSet(ArrayIsArray(schema.required) ? schema.required : []);
     let out;
     const set = (key, next) => {
       if (next === (out ?? value)[key]) return;
       out ??= { ...value };
       out[key] = next;
     };
-    for (const [key, property] of Object.entries(properties)) {
-      if (!Object.hasOwn(value, key)) continue;
+    const declared = entriesOf(properties);
+    for (let index = 0; index < declared.length; index++) {
+      const key = declared[index][0];
+      const property = declared[index][1];
+      if (!ObjectHasOwn(value, key)) continue;
       const isRef = isSchemaNode(property) && typeof property.$ref === "string";
       if (value[key] === null && !required.has(key) && !isRef && !this.passes(property, null)) {
         out ??= { ...value };
@@ -280,12 +350,14 @@ class Coercer {
       set(key, this.dropOptionalNulls(property, value[key]));
     }
     if (patterns.length > 0 || additional !== undefined) {
-      for (const key of Object.keys(value)) {
-        let matched = Object.hasOwn(properties, key);
-        for (const [pattern, item] of patterns) {
-          if (!patternRegExp(pattern).test(key)) continue;
+      const keys = ObjectKeys(value);
+      for (let index = 0; index < keys.length; index++) {
+        const key = keys[index];
+        let matched = ObjectHasOwn(properties, key);
+        for (let pattern = 0; pattern < patterns.length; pattern++) {
+          if (!patternRegExp(patterns[pattern][0]).test(key)) continue;
           matched = true;
-          set(key, this.dropOptionalNulls(item, (out ?? value)[key]));
+          set(key, this.dropOptionalNulls(patterns[pattern][1], (out ?? value)[key]));
         }
         if (!matched && additional !== undefined) set(key, this.dropOptionalNulls(additional, value[key]));
       }
@@ -296,22 +368,28 @@ class Coercer {
   coerceTypes(value, schema) {
     if (!isSchemaNode(schema)) return value;
     let next = value;
-    if (Array.isArray(schema.allOf)) for (const member of schema.allOf) next = this.coerceTypes(next, member);
-    if (Array.isArray(schema.anyOf)) next = this.coerceUnion(next, schema.anyOf);
-    if (Array.isArray(schema.oneOf)) next = this.coerceUnion(next, schema.oneOf);
-    const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? schema.type.filter((type) => typeof type === "string") : [];
-    const alreadyOne = types.length > 1 && types.some((type) => matchesType({ type }, next, false) && (type !== "object" || isObjectLike(next)));
+    if (ArrayIsArray(schema.allOf)) for (let index = 0; index < schema.allOf.length; index++) next = this.coerceTypes(next, schema.allOf[index]);
+    if (ArrayIsArray(schema.anyOf)) next = this.coerceUnion(next, schema.anyOf);
+    if (ArrayIsArray(schema.oneOf)) next = this.coerceUnion(next, schema.oneOf);
+    const types =
+      typeof schema.type === "string"
+        ? [schema.type]
+        : ArrayIsArray(schema.type)
+          ? ArrayPrototypeFilter(schema.type, (type) => typeof type === "string")
+          : [];
+    const alreadyOne =
+      types.length > 1 && ArrayPrototypeSome(types, (type) => matchesType({ type }, next, false) && (type !== "object" || isObjectLike(next)));
     if (types.length > 0 && !alreadyOne) {
-      for (const type of types) {
-        const candidate = coercePrimitive(next, type);
+      for (let index = 0; index < types.length; index++) {
+        const candidate = coercePrimitive(next, types[index]);
         if (candidate !== next) {
           next = candidate;
           break;
         }
       }
     }
-    if (types.includes("object") && isObjectLike(next)) next = this.coerceProperties(next, schema);
-    if (types.includes("array") && Array.isArray(next)) {
+    if (ArrayPrototypeIncludes(types, "object") && isObjectLike(next)) next = this.coerceProperties(next, schema);
+    if (ArrayPrototypeIncludes(types, "array") && ArrayIsArray(next)) {
       next = mapItems(next, (item, index) => {
         const itemSchema = itemSchemaAt(schema, index);
         return isSchemaNode(itemSchema) ? this.coerceTypes(item, itemSchema) : item;
@@ -321,17 +399,17 @@ class Coercer {
   }
 
   coerceUnion(value, branches) {
-    if (branches.some((branch) => this.passes(branch, value))) return value;
-    for (const branch of branches) {
-      const coerced = this.coerceTypes(value, branch);
-      if (this.passes(branch, coerced)) return coerced;
+    if (ArrayPrototypeSome(branches, (branch) => this.passes(branch, value))) return value;
+    for (let index = 0; index < branches.length; index++) {
+      const coerced = this.coerceTypes(value, branches[index]);
+      if (this.passes(branches[index], coerced)) return coerced;
     }
     return value;
   }
 
   coerceProperties(value, schema) {
     const properties = isSchemaNode(schema.properties) ? schema.properties : {};
-    const patterns = isSchemaNode(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
+    const patterns = isSchemaNode(schema.patternProperties) ? entriesOf(schema.patternProperties) : [];
     const additional = isSchemaNode(schema.additionalProperties) ? schema.additionalProperties : undefined;
     let out;
     const set = (key, next) => {
@@ -339,15 +417,19 @@ class Coercer {
       out ??= { ...value };
       out[key] = next;
     };
-    for (const [key, property] of Object.entries(properties)) {
-      if (key in value) set(key, this.coerceTypes(value[key], property));
+    const declared = entriesOf(properties);
+    for (let index = 0; index < declared.length; index++) {
+      const key = declared[index][0];
+      if (key in value) set(key, this.coerceTypes(value[key], declared[index][1]));
     }
-    for (const key of Object.keys(value)) {
-      let matched = Object.hasOwn(properties, key);
-      for (const [pattern, item] of patterns) {
-        if (!patternRegExp(pattern).test(key)) continue;
+    const keys = ObjectKeys(value);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index];
+      let matched = ObjectHasOwn(properties, key);
+      for (let pattern = 0; pattern < patterns.length; pattern++) {
+        if (!patternRegExp(patterns[pattern][0]).test(key)) continue;
         matched = true;
-        set(key, this.coerceTypes((out ?? value)[key], item));
+        set(key, this.coerceTypes((out ?? value)[key], patterns[pattern][1]));
       }
       if (!matched && additional !== undefined) set(key, this.coerceTypes(value[key], additional));
     }
@@ -356,12 +438,12 @@ class Coercer {
 }
 
 function isObjectLike(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null && !ArrayIsArray(value);
 }
 
 function itemSchemaAt(schema, index) {
-  if (Array.isArray(schema.items)) return schema.items[index];
-  if (Array.isArray(schema.prefixItems) && index < schema.prefixItems.length) return schema.prefixItems[index];
+  if (ArrayIsArray(schema.items)) return schema.items[index];
+  if (ArrayIsArray(schema.prefixItems) && index < schema.prefixItems.length) return schema.prefixItems[index];
   return schema.items;
 }
 
@@ -370,9 +452,9 @@ function coercePrimitive(value, type) {
     case "number":
     case "integer": {
       if (value === null) return 0;
-      if (typeof value === "string" && value.trim() !== "") {
+      if (typeof value === "string" && StringPrototypeTrim(value) !== "") {
         const parsed = Number(value);
-        if (type === "number" ? Number.isFinite(parsed) : Number.isInteger(parsed)) return parsed;
+        if (type === "number" ? NumberIsFinite(parsed) : NumberIsInteger(parsed)) return parsed;
       }
       if (typeof value === "boolean") return value ? 1 : 0;
       return value;
@@ -415,7 +497,7 @@ export class ArgumentsValidator {
 }
 
 // Tool schemas live as long as their tools; the WeakMap lets both go together.
-const validators = new WeakMap();
+const validators = new SafeWeakMap();
 
 function validatorFor(schema) {
   let validator = validators.get(schema);
@@ -429,11 +511,11 @@ function validatorFor(schema) {
 /** A JSON Pointer as the dotted path the model sees: `/edits/0/oldText` → `edits.0.oldText`. */
 function dottedPath(path) {
   if (path === "") return "root";
-  return path
-    .slice(1)
-    .split("/")
-    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .join(".");
+  const segments = StringPrototypeSplit(StringPrototypeSlice(path, 1), "/");
+  return ArrayPrototypeJoin(
+    ArrayPrototypeMap(segments, (segment) => StringPrototypeReplace(StringPrototypeReplace(segment, /~1/g, "/"), /~0/g, "~")),
+    ".",
+  );
 }
 
 /** The tool call's arguments, coerced and checked against the tool's parameters; throws pi's error text. */
@@ -442,17 +524,20 @@ export function validateToolArguments(tool, toolCall) {
     throw new Error(`Invalid arguments for tool "${toolCall.name}": ${toolCall.argumentsError}`);
   }
   // A copy, so a tool that changes its arguments never changes the transcript.
-  const result = validatorFor(tool.parameters).parse(structuredClone(toolCall.arguments));
+  const result = validatorFor(tool.parameters).parse(StructuredClone(toolCall.arguments));
   if (result.ok) return result.value;
-  const lines = result.errors.map((error) => `  - ${dottedPath(error.path)}: ${error.message}`).join("\n");
+  const lines = ArrayPrototypeJoin(
+    ArrayPrototypeMap(result.errors, (error) => `  - ${dottedPath(error.path)}: ${error.message}`),
+    "\n",
+  );
   throw new Error(
-    `Validation failed for tool "${toolCall.name}":\n${lines}\n\nReceived arguments:\n${JSON.stringify(toolCall.arguments, null, 2)}`,
+    `Validation failed for tool "${toolCall.name}":\n${lines}\n\nReceived arguments:\n${JSONStringify(toolCall.arguments, null, 2)}`,
   );
 }
 
 /** Finds the called tool by name, then validates its arguments. */
 export function validateToolCall(tools, toolCall) {
-  const tool = tools.find((candidate) => candidate.name === toolCall.name);
+  const tool = ArrayPrototypeFind(tools, (candidate) => candidate.name === toolCall.name);
   if (!tool) throw new Error(`Tool "${toolCall.name}" not found`);
   return validateToolArguments(tool, toolCall);
 }

@@ -14,6 +14,22 @@ import { hostState } from "pihost:runtime/host-bridge.js";
 import { core, ops } from "pihost:runtime/ops.js";
 import { VirtualScreen } from "pihost:runtime/ui/virtual-tui.js";
 import { isFromAnotherRealm } from "pihost:runtime/membrane.js";
+import {
+  ArrayFromKeys,
+  ArrayConcat,
+  ArrayFromValues,
+  ArrayIsArray,
+  ArrayPrototypeFind,
+  ArrayPrototypeSplice,
+  JSONStringify,
+  NativeMapOf,
+  Promise,
+  PromisePrototypeThen,
+  PromiseResolve,
+  SafeMap,
+  SafeSet,
+  StringPrototypeTrim,
+} from "pihost:runtime/primordials.js";
 
 let screen;
 let nextComponentId = 1;
@@ -35,9 +51,9 @@ let pushFrames = false;
  * Components whose promise is still open, by id: `close(error)` rejects it,
  * `waiting` is the entry (the tool, command or handler) that showed it.
  */
-const openComponents = new Map();
+const openComponents = new SafeMap();
 /** Header, footer and widgets on the screen, by slot ("header", "footer", "widget:<key>"). */
-const fixedSurfaces = new Map();
+const fixedSurfaces = new SafeMap();
 /** pi shows at most this many lines of a widget given as lines. */
 const MAX_WIDGET_LINES = 10;
 /** Callers waiting for a component to take keys. */
@@ -53,8 +69,10 @@ addOutsideSettler(() => openComponents.size > 0);
 // which is extension code: it runs as a job of its own, under the limits,
 // not inside pihost's handling of the stop.
 onEntryStopped((entry, error) => {
-  for (const { close, waiting } of [...openComponents.values()]) {
-    if (waiting === entry) Promise.resolve().then(() => close(error));
+  const open = ArrayFromValues(openComponents);
+  for (let index = 0; index < open.length; index++) {
+    const { close, waiting } = open[index];
+    if (waiting === entry) PromisePrototypeThen(PromiseResolve(), () => close(error));
   }
 });
 
@@ -94,8 +112,8 @@ export function attachScreen({ columns, rows, push = false }) {
         ...(hidden ? { hidden: true } : {}),
         lines,
       };
-      if (pushFrames) ops.op_pihost_host_notify("ui.frame", JSON.stringify(frame));
-      else frames.push(frame);
+      if (pushFrames) ops.op_pihost_host_notify("ui.frame", JSONStringify(frame));
+      else frames[frames.length] = frame;
     },
     adopt: (component) => adoptComponent(component),
   });
@@ -118,7 +136,7 @@ function adoptComponent(component) {
       screen.remove(surface);
     },
   };
-  Promise.resolve().then(wakeFocusWaiters);
+  PromisePrototypeThen(PromiseResolve(), wakeFocusWaiters);
   return surface;
 }
 
@@ -130,7 +148,7 @@ function wakeFocusWaiters() {
   if (!focusedSurface()) return;
   const waiting = focusWaiters;
   focusWaiters = [];
-  for (const wake of waiting) wake();
+  for (let index = 0; index < waiting.length; index++) waiting[index]();
 }
 
 /** A factory from an isolated extension's realm cannot make a component here (README, "Not built yet"). */
@@ -176,7 +194,8 @@ export function showCustom(factory, options) {
     openComponents.set(id, { close: (error) => close(() => reject(error)), waiting: failable(caller) });
     // Called at once, as pi does: a factory that throws rejects the promise.
     const made = factory(screen.tui, currentTheme(), getKeybindings(), done);
-    Promise.resolve(made).then(
+    PromisePrototypeThen(
+      PromiseResolve(made),
       (component) => {
         if (closed) return;
         surface = { id, kind: "custom", component, owner, fail };
@@ -261,7 +280,7 @@ function placeFixed(slot, make, fields, event) {
 /** Widget content given as lines: at most ten, as pi shows them, each padded as pi's Text pads it. */
 function linesComponent(lines) {
   const component = new Container();
-  for (const line of lines.slice(0, MAX_WIDGET_LINES)) component.addChild(new Text(line, 1, 0));
+  for (let index = 0; index < lines.length && index < MAX_WIDGET_LINES; index++) component.addChild(new Text(lines[index], 1, 0));
   if (lines.length > MAX_WIDGET_LINES) {
     component.addChild(new Text(currentTheme().fg("muted", "... (widget truncated)"), 1, 0));
   }
@@ -274,7 +293,7 @@ export function setScreenWidget(key, content, options) {
   const make =
     content === undefined
       ? undefined
-      : () => (Array.isArray(content) ? linesComponent(content) : content(screen.tui, currentTheme()));
+      : () => (ArrayIsArray(content) ? linesComponent(content) : content(screen.tui, currentTheme()));
   placeFixed(`widget:${key}`, make, { kind: "widget", widget: key, placement: options?.placement ?? "aboveEditor" }, "ui.setWidget");
 }
 
@@ -285,8 +304,8 @@ export function setScreenHeader(factory) {
 }
 
 /** Extension statuses (`ctx.ui.setStatus`), which footers read. */
-const statuses = new Map();
-const branchListeners = new Set();
+const statuses = new SafeMap();
+const branchListeners = new SafeSet();
 
 /**
  * What pi's footer factories get beside `tui` and the theme. pihost knows no
@@ -294,7 +313,7 @@ const branchListeners = new Set();
  */
 const footerData = {
   getGitBranch: () => null,
-  getExtensionStatuses: () => new Map(statuses),
+  getExtensionStatuses: () => NativeMapOf(statuses),
   getAvailableProviderCount: () => 0,
   onBranchChange(callback) {
     branchListeners.add(callback);
@@ -330,10 +349,10 @@ function editorText(component) {
  * host, whose prompt it is: `ui.editorSubmit`).
  */
 function submitToHost(component, text) {
-  const submitted = String(text ?? "").trim();
+  const submitted = StringPrototypeTrim(String(text ?? ""));
   if (!submitted) return;
   component.addToHistory?.(submitted);
-  ops.op_pihost_host_notify("ui.editorSubmit", JSON.stringify({ text: submitted }));
+  ops.op_pihost_host_notify("ui.editorSubmit", JSONStringify({ text: submitted }));
 }
 
 /**
@@ -459,14 +478,15 @@ export function resetScreen() {
   // and all: the text goes back to the host's editor (the surfaces below
   // dispose the extension's).
   if (editor) editor.tellHost.setEditorText(editorText(editor.surface.component));
-  const shown = [...fixedSurfaces.values(), ...screen.surfaces()];
+  const shown = ArrayConcat(ArrayFromValues(fixedSurfaces), screen.surfaces());
   editor = undefined;
   fixedSurfaces.clear();
   openComponents.clear();
   statuses.clear();
   branchListeners.clear();
   screen.clear();
-  for (const surface of shown) {
+  for (let index = 0; index < shown.length; index++) {
+    const surface = shown[index];
     try {
       enterExtensionSync(surface.owner, () => surface.component?.dispose?.());
     } catch {
@@ -483,8 +503,10 @@ export function focusedComponent() {
 
 /** Resolves once some component has focus (at once if one has). */
 export function waitForFocus() {
-  if (focusedSurface()) return Promise.resolve();
-  return new Promise((wake) => focusWaiters.push(wake));
+  if (focusedSurface()) return PromiseResolve();
+  return new Promise((wake) => {
+    focusWaiters[focusWaiters.length] = wake;
+  });
 }
 
 /** One turn of the event loop: timers the key started (a coalesced render) run first. */
@@ -506,7 +528,7 @@ export async function sendInput(data) {
 
 /** The surface on the screen with component id `id`, of any kind. */
 function surfaceWithId(id) {
-  return screen?.allSurfaces().find((surface) => surface.id === id);
+  return screen ? ArrayPrototypeFind(screen.allSurfaces(), (surface) => surface.id === id) : undefined;
 }
 
 /**
@@ -550,7 +572,7 @@ export function closeComponent(id, reason) {
 /** The frames since the last call, oldest first. */
 export function takeFrames() {
   screen?.flush();
-  return frames.splice(0);
+  return ArrayPrototypeSplice(frames, 0);
 }
 
 /**
@@ -559,7 +581,7 @@ export function takeFrames() {
  * so no answer of the component's own type would be honest). Answers their ids.
  */
 export function closeOpenComponents(reason) {
-  const ids = [...openComponents.keys()];
-  for (const id of ids) openComponents.get(id)?.close(new Error(reason));
+  const ids = ArrayFromKeys(openComponents);
+  for (let index = 0; index < ids.length; index++) openComponents.get(ids[index])?.close(new Error(reason));
   return ids;
 }

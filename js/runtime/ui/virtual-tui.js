@@ -9,6 +9,28 @@ import { enterExtensionSync } from "pihost:runtime/entries.js";
 import { CURSOR_MARKER, FAKE_CURSOR_END, FAKE_CURSOR_START } from "pihost:pi/pi-tui/components/cursor.js";
 import { isKeyRelease, matchesKey } from "pihost:pi/pi-tui/keys.js";
 import { visibleWidth } from "pihost:pi/pi-tui/width.js";
+import {
+  ArrayConcat,
+  ArrayFromValues,
+  ArrayIsArray,
+  ArrayPrototypeFilter,
+  ArrayPrototypeFind,
+  ArrayPrototypeFlatMap,
+  ArrayPrototypeIncludes,
+  ArrayPrototypeIndexOf,
+  ArrayPrototypeMap,
+  ArrayPrototypeSlice,
+  ArrayPrototypeSome,
+  ArrayPrototypeSort,
+  ArrayPrototypeSplice,
+  ArrayPushAll,
+  MathFloor,
+  MathMax,
+  MathMin,
+  SafeSet,
+  StringPrototypeIncludes,
+  StringPrototypeReplaceAll,
+} from "pihost:runtime/primordials.js";
 
 /** pi-tui's default overlay width, when its options name none. */
 const DEFAULT_OVERLAY_WIDTH = 80;
@@ -17,7 +39,7 @@ const DEFAULT_OVERLAY_WIDTH = 80;
 function sizeValue(value, total) {
   if (typeof value === "number") return value;
   const percent = typeof value === "string" ? /^(\d+(?:\.\d+)?)%$/.exec(value) : null;
-  return percent ? Math.floor((total * parseFloat(percent[1])) / 100) : undefined;
+  return percent ? MathFloor((total * parseFloat(percent[1])) / 100) : undefined;
 }
 
 function marginsOf(margin) {
@@ -28,24 +50,26 @@ function marginsOf(margin) {
 /** The width and height an overlay gets on a screen, as pi-tui sizes it. */
 export function overlaySize(options, columns, rows) {
   const margin = marginsOf(options?.margin);
-  const availableWidth = Math.max(1, columns - Math.max(0, margin.left ?? 0) - Math.max(0, margin.right ?? 0));
-  const availableHeight = Math.max(1, rows - Math.max(0, margin.top ?? 0) - Math.max(0, margin.bottom ?? 0));
-  let width = sizeValue(options?.width, columns) ?? Math.min(DEFAULT_OVERLAY_WIDTH, availableWidth);
-  if (options?.minWidth !== undefined) width = Math.max(width, options.minWidth);
-  width = Math.max(1, Math.min(width, availableWidth));
+  const availableWidth = MathMax(1, columns - MathMax(0, margin.left ?? 0) - MathMax(0, margin.right ?? 0));
+  const availableHeight = MathMax(1, rows - MathMax(0, margin.top ?? 0) - MathMax(0, margin.bottom ?? 0));
+  let width = sizeValue(options?.width, columns) ?? MathMin(DEFAULT_OVERLAY_WIDTH, availableWidth);
+  if (options?.minWidth !== undefined) width = MathMax(width, options.minWidth);
+  width = MathMax(1, MathMin(width, availableWidth));
   const maxHeight = sizeValue(options?.maxHeight, rows);
-  return { width, maxHeight: maxHeight === undefined ? undefined : Math.max(1, Math.min(maxHeight, availableHeight)) };
+  return { width, maxHeight: maxHeight === undefined ? undefined : MathMax(1, MathMin(maxHeight, availableHeight)) };
 }
 
 /** A terminal line as the host should draw it: pi-tui's cursor markers resolved. */
 function displayLine(line) {
-  const withoutCursor = line.replaceAll(CURSOR_MARKER, "");
-  if (!withoutCursor.includes(FAKE_CURSOR_START)) return withoutCursor;
-  return withoutCursor.replaceAll(FAKE_CURSOR_START, "\x1b[7m").replaceAll(FAKE_CURSOR_END, "\x1b[27m");
+  const withoutCursor = StringPrototypeReplaceAll(line, CURSOR_MARKER, "");
+  if (!StringPrototypeIncludes(withoutCursor, FAKE_CURSOR_START)) return withoutCursor;
+  return StringPrototypeReplaceAll(StringPrototypeReplaceAll(withoutCursor, FAKE_CURSOR_START, "\x1b[7m"), FAKE_CURSOR_END, "\x1b[27m");
 }
 
 function sameLines(left, right) {
-  return left !== undefined && left.length === right.length && left.every((line, index) => line === right[index]);
+  if (left === undefined || left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
+  return true;
 }
 
 /**
@@ -70,7 +94,7 @@ export class VirtualScreen {
   #focused = null;
   /** The surface focus belongs to, when its code focused a component of its own. */
   #focusOwner = undefined;
-  #inputListeners = new Set();
+  #inputListeners = new SafeSet();
   #renderTimer = undefined;
   #focusOrder = 0;
 
@@ -107,7 +131,8 @@ export class VirtualScreen {
   resize({ columns, rows }) {
     this.#columns = columns;
     this.#rows = rows;
-    for (const surface of this.allSurfaces()) this.#invalidateSurface(surface);
+    const surfaces = this.allSurfaces();
+    for (let index = 0; index < surfaces.length; index++) this.#invalidateSurface(surfaces[index]);
     this.renderNow({ redraw: () => true });
   }
 
@@ -133,7 +158,7 @@ export class VirtualScreen {
 
   /** Every surface on the screen: fixed ones, dialogs and overlays. */
   allSurfaces() {
-    return [...this.#fixed, ...this.surfaces()];
+    return ArrayConcat(this.#fixed, this.surfaces());
   }
 
   get focused() {
@@ -142,7 +167,9 @@ export class VirtualScreen {
 
   /** Every surface that can take focus, shown or waiting behind another. */
   surfaces() {
-    return [...this.#dialogs, ...this.#overlays, ...(this.#editor ? [this.#editor] : [])];
+    const surfaces = ArrayConcat(this.#dialogs, this.#overlays);
+    if (this.#editor) surfaces[surfaces.length] = this.#editor;
+    return surfaces;
   }
 
   /**
@@ -161,7 +188,7 @@ export class VirtualScreen {
    * "header", "widget" (with its `placement`) or "footer".
    */
   showFixed(surface) {
-    this.#fixed.push(surface);
+    this.#fixed[this.#fixed.length] = surface;
     this.requestRender();
   }
 
@@ -173,7 +200,10 @@ export class VirtualScreen {
   focusedSurface() {
     if (this.#focused === null) return undefined;
     const shown = this.surfaces();
-    return shown.find((surface) => surface.component === this.#focused) ?? (shown.includes(this.#focusOwner) ? this.#focusOwner : undefined);
+    return (
+      ArrayPrototypeFind(shown, (surface) => surface.component === this.#focused) ??
+      (ArrayPrototypeIncludes(shown, this.#focusOwner) ? this.#focusOwner : undefined)
+    );
   }
 
   setFocus(component) {
@@ -181,7 +211,7 @@ export class VirtualScreen {
     if (this.#focused && "focused" in this.#focused) this.#focused.focused = false;
     this.#focused = component ?? null;
     if (this.#focused && "focused" in this.#focused) this.#focused.focused = true;
-    const surface = this.surfaces().find((candidate) => candidate.component === this.#focused);
+    const surface = ArrayPrototypeFind(this.surfaces(), (candidate) => candidate.component === this.#focused);
     if (surface || this.#focused === null) this.#focusOwner = surface;
   }
 
@@ -194,7 +224,7 @@ export class VirtualScreen {
     // A dialog takes the editor's place, as pi swaps its editor container's child.
     const covered = this.#topDialog() ?? this.#editor;
     if (covered) this.#erase(covered, { hidden: true });
-    this.#dialogs.push(surface);
+    this.#dialogs[this.#dialogs.length] = surface;
     this.setFocus(surface.component);
     this.renderNow();
   }
@@ -203,7 +233,7 @@ export class VirtualScreen {
   showOverlay(surface, options) {
     const entry = { ...surface, kind: "overlay", options, hidden: false, preFocus: this.#focused, order: ++this.#focusOrder };
     surface.entry = entry;
-    this.#overlays.push(entry);
+    this.#overlays[this.#overlays.length] = entry;
     if (!options?.nonCapturing) this.setFocus(entry.component);
     this.requestRender();
     return this.#overlayHandle(entry);
@@ -226,7 +256,7 @@ export class VirtualScreen {
       },
       isHidden: () => entry.hidden,
       focus: () => {
-        if (!screen.#overlays.includes(entry) || entry.hidden) return;
+        if (!ArrayPrototypeIncludes(screen.#overlays, entry) || entry.hidden) return;
         entry.order = ++screen.#focusOrder;
         screen.setFocus(entry.component);
         screen.requestRender();
@@ -245,14 +275,13 @@ export class VirtualScreen {
 
   /** Focus goes to the frontmost other capturing overlay, else where it was before `entry`. */
   #focusAfter(entry) {
-    const next = this.#overlays
-      .filter((other) => other !== entry && !other.hidden && !other.options?.nonCapturing)
-      .sort((a, b) => b.order - a.order)[0];
+    const candidates = ArrayPrototypeFilter(this.#overlays, (other) => other !== entry && !other.hidden && !other.options?.nonCapturing);
+    const next = ArrayPrototypeSort(candidates, (a, b) => b.order - a.order)[0];
     this.setFocus(next?.component ?? this.#topDialog()?.component ?? entry.preFocus ?? this.#editor?.component ?? null);
   }
 
   #topDialog() {
-    return this.#dialogs.at(-1);
+    return this.#dialogs[this.#dialogs.length - 1];
   }
 
   /** Takes a dialog or overlay off the screen; focus moves on as pi-tui moves it. */
@@ -264,23 +293,23 @@ export class VirtualScreen {
       this.requestRender();
       return;
     }
-    const fixedIndex = this.#fixed.indexOf(surface);
+    const fixedIndex = ArrayPrototypeIndexOf(this.#fixed, surface);
     if (fixedIndex !== -1) {
-      this.#fixed.splice(fixedIndex, 1);
+      ArrayPrototypeSplice(this.#fixed, fixedIndex, 1);
       this.#erase(surface, { closed: true });
       this.requestRender();
       return;
     }
     const entry = surface.entry ?? surface;
     const hadFocus = this.#focused === entry.component || this.#focusOwner === entry;
-    const overlayIndex = this.#overlays.indexOf(entry);
+    const overlayIndex = ArrayPrototypeIndexOf(this.#overlays, entry);
     if (overlayIndex !== -1) {
-      this.#overlays.splice(overlayIndex, 1);
+      ArrayPrototypeSplice(this.#overlays, overlayIndex, 1);
       if (hadFocus) this.#focusAfter(entry);
     } else {
-      const dialogIndex = this.#dialogs.indexOf(entry);
+      const dialogIndex = ArrayPrototypeIndexOf(this.#dialogs, entry);
       if (dialogIndex === -1) return;
-      this.#dialogs.splice(dialogIndex, 1);
+      ArrayPrototypeSplice(this.#dialogs, dialogIndex, 1);
       // Focus goes back to the dialog below, else to the editor, as pi's showTopExtensionDialog gives it.
       if (hadFocus) this.setFocus(this.#topDialog()?.component ?? this.#editor?.component ?? null);
     }
@@ -303,16 +332,17 @@ export class VirtualScreen {
 
   /** Takes every surface off the screen and forgets every input listener (pi's reset of extension UI on reload). */
   clear() {
-    for (const surface of [...this.#fixed, ...this.surfaces()]) this.remove(surface);
+    const surfaces = ArrayConcat(this.#fixed, this.surfaces());
+    for (let index = 0; index < surfaces.length; index++) this.remove(surfaces[index]);
     this.#inputListeners.clear();
   }
 
   hasOverlay() {
-    return this.#overlays.some((entry) => !entry.hidden && this.#overlayVisible(entry));
+    return ArrayPrototypeSome(this.#overlays, (entry) => !entry.hidden && this.#overlayVisible(entry));
   }
 
   hideTopOverlay() {
-    const top = [...this.#overlays].sort((a, b) => b.order - a.order)[0];
+    const top = ArrayPrototypeSort(ArrayPrototypeSlice(this.#overlays), (a, b) => b.order - a.order)[0];
     if (top) this.remove(top);
   }
 
@@ -336,8 +366,9 @@ export class VirtualScreen {
    */
   input(data) {
     let current = data;
-    for (const listener of [...this.#inputListeners]) {
-      const result = listener(current);
+    const listeners = ArrayFromValues(this.#inputListeners);
+    for (let index = 0; index < listeners.length; index++) {
+      const result = listeners[index](current);
       if (result?.consume) return undefined;
       if (result?.data !== undefined) current = result.data;
     }
@@ -393,27 +424,30 @@ export class VirtualScreen {
     }
     const shown = [];
     const full = (surface) => ({ surface, width: surface.size?.columns ?? this.#columns, maxHeight: undefined });
-    const fixed = (test) => this.#fixed.filter(test).map(full);
+    const fixed = (test) => ArrayPrototypeMap(ArrayPrototypeFilter(this.#fixed, test), full);
     // Top to bottom as pi lays them out: the header, widgets above the
     // editor, the dialog in the editor's place (else the extension's
     // editor), widgets below it, the footer, then overlays.
-    shown.push(...fixed((surface) => surface.kind === "header"));
-    shown.push(...fixed((surface) => surface.kind === "widget" && surface.placement !== "belowEditor"));
+    ArrayPushAll(shown, fixed((surface) => surface.kind === "header"));
+    ArrayPushAll(shown, fixed((surface) => surface.kind === "widget" && surface.placement !== "belowEditor"));
     const top = this.#topDialog();
-    if (top) shown.push(full(top));
-    else if (this.#editor) shown.push(full(this.#editor));
-    shown.push(...fixed((surface) => surface.kind === "widget" && surface.placement === "belowEditor"));
-    shown.push(...fixed((surface) => surface.kind === "footer"));
-    for (const entry of [...this.#overlays].sort((a, b) => a.order - b.order)) {
+    if (top) shown[shown.length] = full(top);
+    else if (this.#editor) shown[shown.length] = full(this.#editor);
+    ArrayPushAll(shown, fixed((surface) => surface.kind === "widget" && surface.placement === "belowEditor"));
+    ArrayPushAll(shown, fixed((surface) => surface.kind === "footer"));
+    const overlays = ArrayPrototypeSort(ArrayPrototypeSlice(this.#overlays), (a, b) => a.order - b.order);
+    for (let index = 0; index < overlays.length; index++) {
+      const entry = overlays[index];
       if (entry.hidden || !this.#overlayVisible(entry)) continue;
       const { width, maxHeight } = overlaySize(
         entry.resolveOptions?.() ?? entry.options,
         entry.size?.columns ?? this.#columns,
         entry.size?.rows ?? this.#rows,
       );
-      shown.push({ surface: entry, width, maxHeight });
+      shown[shown.length] = { surface: entry, width, maxHeight };
     }
-    for (const { surface, width, maxHeight } of shown) {
+    for (let index = 0; index < shown.length; index++) {
+      const { surface, width, maxHeight } = shown[index];
       let lines;
       try {
         lines = renderSurface(surface, width, maxHeight);
@@ -429,7 +463,9 @@ export class VirtualScreen {
   }
 
   invalidate() {
-    for (const surface of [...this.#fixed, ...this.surfaces()]) {
+    const surfaces = ArrayConcat(this.#fixed, this.surfaces());
+    for (let index = 0; index < surfaces.length; index++) {
+      const surface = surfaces[index];
       enterExtensionSync(surface.owner, () => surface.component.invalidate?.());
     }
   }
@@ -438,16 +474,19 @@ export class VirtualScreen {
 /** A component's lines at `width`; pi-tui's rule that no line may be wider is kept. */
 function renderSurface(surface, width, maxHeight) {
   const rendered = enterExtensionSync(surface.owner, () => surface.component.render(width));
-  if (!Array.isArray(rendered)) throw new TypeError("render(width) must return an array of lines");
-  const lines = (maxHeight === undefined ? rendered : rendered.slice(0, maxHeight)).map((line) => displayLine(String(line)));
-  lines.forEach((line, index) => {
+  if (!ArrayIsArray(rendered)) throw new TypeError("render(width) must return an array of lines");
+  const count = maxHeight === undefined ? rendered.length : MathMin(rendered.length, maxHeight);
+  const lines = [];
+  for (let index = 0; index < count; index++) lines[index] = displayLine(String(rendered[index]));
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
     const lineWidth = visibleWidth(line);
     if (lineWidth > width) {
       throw new Error(
         `Rendered line ${index} exceeds terminal width (${lineWidth} > ${width}). A component must cut its lines to the width it is given (visibleWidth, truncateToWidth).`,
       );
     }
-  });
+  }
   return lines;
 }
 
@@ -487,20 +526,21 @@ function createTui(screen) {
       return fullRedraws;
     },
     addChild(component) {
-      tui.children.push(component);
+      tui.children[tui.children.length] = component;
     },
     removeChild(component) {
-      const index = tui.children.indexOf(component);
-      if (index !== -1) tui.children.splice(index, 1);
+      const index = ArrayPrototypeIndexOf(tui.children, component);
+      if (index !== -1) ArrayPrototypeSplice(tui.children, index, 1);
     },
     clear() {
       tui.children = [];
     },
     render(width) {
-      return tui.children.flatMap((child) => child.render(width));
+      return ArrayPrototypeFlatMap(tui.children, (child) => child.render(width));
     },
     invalidate() {
-      for (const child of tui.children) child.invalidate?.();
+      const children = tui.children;
+      for (let index = 0; index < children.length; index++) children[index].invalidate?.();
       screen.invalidate();
     },
     getShowHardwareCursor: () => showHardwareCursor,
