@@ -6,6 +6,19 @@
 
 import { fixGlobal } from "pihost:platform/node-fixes.js";
 
+// A lazy global is installed when first touched, maybe after an extension
+// replaced Object's or Function.prototype's methods: what installs it and
+// what the timers call through is captured now.
+const { defineProperty } = Object;
+const apply = Reflect.apply;
+
+/** `[first, ...rest]` without the array iterator anyone can replace. */
+function withFirst(first, rest) {
+  const args = [first];
+  for (let index = 0; index < rest.length; index++) args[index + 1] = rest[index];
+  return args;
+}
+
 const WEB = {
   "ext:deno_web/00_url.js": ["URL", "URLSearchParams"],
   "ext:deno_web/01_dom_exception.js": ["DOMException"],
@@ -54,12 +67,12 @@ const ENUMERABLE_FUNCTIONS = {
 const NODE_TIMERS = ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "setImmediate", "clearImmediate"];
 
 function lazyGlobal(name, load, { enumerable = false, getter = false } = {}) {
-  Object.defineProperty(globalThis, name, {
+  defineProperty(globalThis, name, {
     configurable: true,
     enumerable,
     get() {
       const value = load();
-      Object.defineProperty(
+      defineProperty(
         globalThis,
         name,
         getter
@@ -75,7 +88,7 @@ function lazyGlobal(name, load, { enumerable = false, getter = false } = {}) {
 }
 
 function replaceWith(name, value, enumerable) {
-  Object.defineProperty(globalThis, name, { configurable: true, enumerable, writable: true, value });
+  defineProperty(globalThis, name, { configurable: true, enumerable, writable: true, value });
 }
 
 /**
@@ -101,8 +114,8 @@ export function installGlobals(core, { nodeModule, navigatorFacts, console, time
     const deferred = {
       [name](callback, ...args) {
         implementation ??= nodeModule("timers")[name];
-        if (!scheduling || typeof callback !== "function") return implementation.call(this, callback, ...args);
-        const handle = implementation.call(this, timerHooks.wrap(callback), ...args);
+        if (!scheduling || typeof callback !== "function") return apply(implementation, this, withFirst(callback, args));
+        const handle = apply(implementation, this, withFirst(timerHooks.wrap(callback), args));
         timerHooks.adopt(() => nodeModule("timers")[clear](handle));
         return handle;
       },

@@ -7,10 +7,16 @@
 
 const DOMExceptionOf = (core) => core.loadExtScript("ext:deno_web/01_dom_exception.js").DOMException;
 
+// Fixes are applied when a global or module is first touched, maybe after an
+// extension replaced Object's or Function.prototype's methods; what applies
+// them, and the aborts pihost itself makes (a tool past its time), use these.
+const { assign, defineProperty, getOwnPropertyDescriptor } = Object;
+const apply = Reflect.apply;
+
 function nodeError(ErrorClass, code, message, extra) {
   const error = new ErrorClass(message);
-  Object.defineProperty(error, "code", { value: code, enumerable: true, writable: true, configurable: true });
-  Object.assign(error, extra);
+  defineProperty(error, "code", { value: code, enumerable: true, writable: true, configurable: true });
+  assign(error, extra);
   return error;
 }
 
@@ -39,13 +45,13 @@ function patchOnce(target, name, wrap) {
   const original = target[name];
   if (typeof original !== "function" || original.__pihostNodeFix) return;
   const fixed = wrap(original);
-  Object.defineProperty(fixed, "__pihostNodeFix", { value: true });
-  Object.defineProperty(fixed, "name", { value: original.name, configurable: true });
-  Object.defineProperty(target, name, {
+  defineProperty(fixed, "__pihostNodeFix", { value: true });
+  defineProperty(fixed, "name", { value: original.name, configurable: true });
+  defineProperty(target, name, {
     value: fixed,
     writable: true,
     configurable: true,
-    enumerable: Object.getOwnPropertyDescriptor(target, name)?.enumerable ?? false,
+    enumerable: getOwnPropertyDescriptor(target, name)?.enumerable ?? false,
   });
 }
 
@@ -95,7 +101,7 @@ const WEB_FIXES = {
     patchOnce(value.prototype, "abort", (abort) =>
       function (reason) {
         const DOMException = DOMExceptionOf(core);
-        return abort.call(this, reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason);
+        return apply(abort, this, [reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason]);
       },
     );
     return value;
@@ -423,9 +429,9 @@ const MODULE_FIXES = {
       },
     );
     // `fs.promises` loads node:fs/promises on first use; fix it then.
-    const promises = Object.getOwnPropertyDescriptor(exports, "promises");
+    const promises = getOwnPropertyDescriptor(exports, "promises");
     if (promises?.get && promises.configurable) {
-      Object.defineProperty(exports, "promises", {
+      defineProperty(exports, "promises", {
         ...promises,
         get() {
           const value = promises.get.call(this);
@@ -480,7 +486,7 @@ const MODULE_FIXES = {
         if (cwdNotADirectory(core, options?.cwd)) {
           const shell = typeof options.shell === "string" ? options.shell : "/bin/sh";
           const error = syncFailure(shell, ["-c", command]);
-          throw Object.assign(error, failedResult(error));
+          throw assign(error, failedResult(error));
         }
         droppedRefusal = undefined;
         try {
@@ -495,7 +501,7 @@ const MODULE_FIXES = {
         const options = optionsOf(args);
         if (cwdNotADirectory(core, options?.cwd)) {
           const error = syncFailure(file, Array.isArray(args[0]) ? [...args[0]] : []);
-          throw Object.assign(error, failedResult(error));
+          throw assign(error, failedResult(error));
         }
         droppedRefusal = undefined;
         try {
@@ -547,9 +553,9 @@ const MODULE_FIXES = {
     // client's certificate (requestCert) and it checked out; deno_node
     // says true for every server socket.
     const prototype = exports.TLSSocket?.prototype;
-    if (prototype && !Object.getOwnPropertyDescriptor(prototype, "authorized")) {
+    if (prototype && !getOwnPropertyDescriptor(prototype, "authorized")) {
       const authorized = Symbol("authorized");
-      Object.defineProperty(prototype, "authorized", {
+      defineProperty(prototype, "authorized", {
         configurable: true,
         enumerable: false,
         get() {
@@ -638,7 +644,7 @@ const MODULE_FIXES = {
     const prototype = exports.BrotliDecompress?.prototype;
     if (!prototype || Object.hasOwn(prototype, "destroy")) return;
     const originalDestroy = prototype.destroy;
-    Object.defineProperty(prototype, "destroy", {
+    defineProperty(prototype, "destroy", {
       configurable: true,
       writable: true,
       value: function destroy(error, ...rest) {

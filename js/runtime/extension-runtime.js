@@ -12,7 +12,7 @@ import {
   SafeMap,
   SafeSet,
   StructuredClone,
-} from "pihost:runtime/primordials.js";
+} from "./primordials.js";
 
 export const NOT_INITIALIZED_MESSAGE =
   "Extension runtime not initialized. Action methods cannot be called during extension loading.";

@@ -25,13 +25,26 @@ import { reloadExtensions } from "pihost:runtime/reload.js";
 import { configureHeapLimit, enterExtension } from "pihost:runtime/entries.js";
 import { configureLoadLimits } from "pihost:runtime/loader.js";
 import { stopGuests } from "pihost:runtime/isolation.js";
+import {
+  ArrayFromEntries,
+  ArrayFromValues,
+  ArrayPrototypeFind,
+  ArrayPrototypeMap,
+  JSONParse,
+  JSONStringify,
+  ObjectDefineProperty,
+  PromisePrototypeThen,
+  PromiseResolve,
+  ReflectApply,
+  SafeMap,
+} from "pihost:runtime/primordials.js";
 export { failStalled, failTerminated } from "pihost:runtime/entries.js";
 
 // Every function here is called from Rust through its call table
 // (src/engine/calls.rs): arguments arrive as values, answers go back as JSON
-// text made with the JSON functions captured here, before any extension ran.
-const JSONStringify = JSON.stringify;
-const JSONParse = JSON.parse;
+// text. Like the rest of pihost's runtime, it uses the built-ins captured
+// before any extension ran (primordials.js), so an extension that patches
+// JSON, arrays or maps cannot change what pihost tells the host.
 
 /** Takes the engine's limits that JavaScript keeps (`{ loadTimeoutMs, heapMb }`). */
 export function configureLimits(limits) {
@@ -42,7 +55,7 @@ export function configureLimits(limits) {
 
 /** What the last load produced, kept for the host calls that follow it. */
 export const session = { runtime: undefined, eventBus: undefined, extensions: [], runner: undefined, bound: false };
-const runningTools = new Map();
+const runningTools = new SafeMap();
 
 /**
  * Loads extensions. `request`: { cwd, useCache, entries: [{ path, resolvedPath, moduleUrl }] }.
@@ -172,7 +185,7 @@ export function closeUiComponents(reason) {
 export async function encodeKeys(names) {
   const { encodeKey } = await import("pihost:pi/pi-tui/keys.js");
   return JSONStringify(
-    names.map((name) => {
+    ArrayPrototypeMap(names, (name) => {
       const sequence = encodeKey(name);
       if (sequence === undefined) throw new Error(`"${name}" is not a key pi-tui knows (for example up, enter, escape, ctrl+c, shift+tab, a)`);
       return sequence;
@@ -247,7 +260,7 @@ export async function emitEvent(event) {
 /** Runs a registered tool with a context made for this call (W1); updates stream to Rust. */
 export async function executeTool({ name, toolCallId, args }) {
   const runner = currentRunner();
-  const registered = runner.getAllRegisteredTools().find((candidate) => candidate.definition.name === name);
+  const registered = ArrayPrototypeFind(runner.getAllRegisteredTools(), (candidate) => candidate.definition.name === name);
   if (!registered) throw new Error(`Tool "${name}" is not registered by any extension`);
   const tool = wrapRegisteredTool(registered, runner);
   const controller = new AbortController();
@@ -258,7 +271,9 @@ export async function executeTool({ name, toolCallId, args }) {
   const addListener = signal.addEventListener;
   signal.addEventListener = function (type, ...rest) {
     if (type === "abort") listensForAbort = true;
-    return addListener.call(this, type, ...rest);
+    const args = [type];
+    for (let index = 0; index < rest.length; index++) args[index + 1] = rest[index];
+    return ReflectApply(addListener, this, args);
   };
   runningTools.set(toolCallId, controller);
   try {
@@ -280,7 +295,7 @@ export async function executeTool({ name, toolCallId, args }) {
         );
       };
       // An isolated extension's prepareArguments answers from its own runtime.
-      return registered.isolated && tool.prepareArguments ? Promise.resolve(prepared).then(run) : run(prepared);
+      return registered.isolated && tool.prepareArguments ? PromisePrototypeThen(PromiseResolve(prepared), run) : run(prepared);
     });
     return resultJson(result);
   } finally {
@@ -308,24 +323,35 @@ export async function runCommand({ name, args }) {
 export function listRegistrations() {
   const runner = currentRunner();
   return JSONStringify({
-    commands: runner.getRegisteredCommands().map((command) => ({
+    commands: ArrayPrototypeMap(runner.getRegisteredCommands(), (command) => ({
       name: command.name,
       invocationName: command.invocationName,
       description: command.description,
       extensionPath: command.sourceInfo?.path,
     })),
-    tools: runner.getAllRegisteredTools().map((tool) => {
+    tools: ArrayPrototypeMap(runner.getAllRegisteredTools(), (tool) => {
       const described = describeTool(tool);
       return { ...described, parameters: described.parameters ?? {} };
     }),
-    flags: [...runner.getFlags().values()].map((flag) => ({
+    flags: ArrayPrototypeMap(ArrayFromValues(runner.getFlags()), (flag) => ({
       name: flag.name,
       type: flag.type,
       description: flag.description,
       extensionPath: flag.extensionPath,
     })),
-    flagValues: Object.fromEntries(runner.getFlagValues()),
+    flagValues: objectOf(runner.getFlagValues()),
   });
+}
+
+/** A map's entries as an object's fields, without the map's (patchable) iterator. */
+function objectOf(map) {
+  const object = {};
+  const entries = ArrayFromEntries(map);
+  // As Object.fromEntries: own fields, "__proto__" included.
+  for (let index = 0; index < entries.length; index++) {
+    ObjectDefineProperty(object, entries[index][0], { value: entries[index][1], writable: true, enumerable: true, configurable: true });
+  }
+  return object;
 }
 
 export function setFlag({ name, value }) {
@@ -338,7 +364,7 @@ export function resolveShortcuts(keybindings) {
   const runner = currentRunner();
   const shortcuts = runner.getShortcuts(keybindings);
   return JSONStringify({
-    shortcuts: [...shortcuts].map(([key, shortcut]) => ({
+    shortcuts: ArrayPrototypeMap(ArrayFromEntries(shortcuts), ({ 0: key, 1: shortcut }) => ({
       key,
       extensionPath: shortcut.extensionPath,
       description: shortcut.description,

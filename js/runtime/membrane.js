@@ -11,21 +11,30 @@
 // stays live as in pi. A promise crosses as a handle settled later.
 //
 // Both sides load this module in their own realm; it keeps its intrinsics
-// from before any extension ran.
+// from before any extension ran (its own, and primordials.js's).
+import {
+  ArrayFromEntries,
+  ArrayFromValues,
+  JSONParse,
+  JSONStringify,
+  NumberIsFinite,
+  Promise,
+  SafeMap,
+  SafeSet,
+  SafeWeakMap,
+} from "pihost:runtime/primordials.js";
+
 const { isArray } = Array;
-const { getPrototypeOf, getOwnPropertyDescriptors, keys: objectKeys } = Object;
+const { getPrototypeOf, getOwnPropertyDescriptors, getOwnPropertySymbols, keys: objectKeys } = Object;
 const ObjectPrototype = Object.prototype;
-const JSONStringify = JSON.stringify;
-const JSONParse = JSON.parse;
 const keyFor = Symbol.keyFor;
 const symbolFor = Symbol.for;
 const promiseThen = Promise.prototype.then;
+/** The built-in classes of what crosses (extensions' own maps and sets). */
 const MapCtor = Map;
 const SetCtor = Set;
-const mapGet = Map.prototype.get;
 const mapSet = Map.prototype.set;
-const weakGet = WeakMap.prototype.get;
-const weakSet = WeakMap.prototype.set;
+const setAdd = Set.prototype.add;
 const ErrorCtor = Error;
 const apply = Reflect.apply;
 
@@ -59,7 +68,10 @@ function isPlainRecord(value) {
 
 function hasAccessors(value) {
   const descriptors = getOwnPropertyDescriptors(value);
-  for (const key of objectKeys(descriptors)) if (descriptors[key].get || descriptors[key].set) return true;
+  const keys = objectKeys(descriptors);
+  for (let index = 0; index < keys.length; index++) {
+    if (descriptors[keys[index]].get || descriptors[keys[index]].set) return true;
+  }
   return false;
 }
 
@@ -70,57 +82,57 @@ function hasAccessors(value) {
  */
 function createExportTable() {
   let nextHandle = 1;
-  const exported = new MapCtor();
+  const exported = new SafeMap();
   /** target → handle, for functions with no holder and for objects. */
-  const exportedIds = new WeakMap();
+  const exportedIds = new SafeWeakMap();
   /** holder → Map(function → handle), for methods read off an object. */
-  const methodIds = new WeakMap();
+  const methodIds = new SafeWeakMap();
 
   return {
     /** A handle that is not a target's (a promise's). */
     newHandle: () => nextHandle++,
     /** Whether `target` crossed already (and is not forgotten). */
-    has: (target) => apply(weakGet, exportedIds, [target]) !== undefined,
+    has: (target) => exportedIds.get(target) !== undefined,
     /** The handle of `target` (read off `holder`), counted as crossing once more. */
     handleOf(target, holder) {
       let id;
       if (holder !== undefined && typeof target === "function") {
-        let methods = apply(weakGet, methodIds, [holder]);
+        let methods = methodIds.get(holder);
         if (!methods) {
-          methods = new MapCtor();
-          apply(weakSet, methodIds, [holder, methods]);
+          methods = new SafeMap();
+          methodIds.set(holder, methods);
         }
-        id = apply(mapGet, methods, [target]);
+        id = methods.get(target);
         if (id === undefined) {
           id = nextHandle++;
-          apply(mapSet, methods, [target, id]);
-          apply(mapSet, exported, [id, { target, holder, sent: 0 }]);
+          methods.set(target, id);
+          exported.set(id, { target, holder, sent: 0 });
         }
-        apply(mapGet, exported, [id]).sent++;
+        exported.get(id).sent++;
         return id;
       }
-      id = apply(weakGet, exportedIds, [target]);
+      id = exportedIds.get(target);
       if (id === undefined) {
         id = nextHandle++;
-        apply(weakSet, exportedIds, [target, id]);
-        apply(mapSet, exported, [id, { target, holder: undefined, sent: 0 }]);
+        exportedIds.set(target, id);
+        exported.set(id, { target, holder: undefined, sent: 0 });
       }
-      apply(mapGet, exported, [id]).sent++;
+      exported.get(id).sent++;
       return id;
     },
     /** The other side let go of `count` of the times `id` crossed; once all, it is forgotten here. */
     release(id, count) {
-      const entry = apply(mapGet, exported, [id]);
+      const entry = exported.get(id);
       if (!entry) return;
       entry.sent -= count;
       if (entry.sent > 0) return;
       exported.delete(id);
-      if (entry.holder !== undefined) apply(weakGet, methodIds, [entry.holder])?.delete(entry.target);
+      if (entry.holder !== undefined) methodIds.get(entry.holder)?.delete(entry.target);
       else exportedIds.delete(entry.target);
     },
     /** The entry of a handle the other side names; one that is not this side's is refused. */
     entry(id) {
-      const entry = apply(mapGet, exported, [id]);
+      const entry = exported.get(id);
       if (!entry) throw new ReferenceError(`pihost: the isolated extension used a handle that is not its (${id})`);
       return entry;
     },
@@ -135,17 +147,17 @@ function createExportTable() {
  */
 function createImportTable(sendRelease) {
   /** handle → a weak reference to the stand-in. */
-  const imported = new MapCtor();
+  const imported = new SafeMap();
   /** handle → how many times the other side sent it. */
-  const received = new MapCtor();
+  const received = new SafeMap();
   /** stand-in → handle, so that a stand-in sent back arrives as the original. */
-  const importedIds = new WeakMap();
+  const importedIds = new SafeWeakMap();
   /**
    * signal handle → a weak reference to this side's copy of an AbortSignal
    * of the other side; the copy holds its controller, so both go once
    * nothing here holds the signal.
    */
-  const signalCopies = new MapCtor();
+  const signalCopies = new SafeMap();
   const releases =
     typeof FinalizationRegistry === "function"
       ? new FinalizationRegistry((id) => {
@@ -161,7 +173,7 @@ function createImportTable(sendRelease) {
   return {
     signalCopies,
     /** The handle a stand-in stands for, if it is one. */
-    handleOf: (standIn) => apply(weakGet, importedIds, [standIn]),
+    handleOf: (standIn) => importedIds.get(standIn),
     /** The stand-in for `id`, made by `make` when none is alive. */
     standIn(id, make) {
       received.set(id, (received.get(id) ?? 0) + 1);
@@ -169,7 +181,7 @@ function createImportTable(sendRelease) {
       if (!stand) {
         stand = make();
         imported.set(id, new WeakRef(stand));
-        apply(weakSet, importedIds, [stand, id]);
+        importedIds.set(stand, id);
         releases?.register(stand, id);
       }
       return stand;
@@ -191,7 +203,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
   const imports = createImportTable(sendRelease);
   const { signalCopies } = imports;
   /** promise handle → { resolve, reject } for promises of the other side. */
-  const pendingPromises = new MapCtor();
+  const pendingPromises = new SafeMap();
   const controllerOf = Symbol("pihost.controller");
   const listenedTo = Symbol("pihost.listenedTo");
   const exportTarget = exports.handleOf;
@@ -222,7 +234,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
     return error;
   }
 
-  function encode(value, holder, seen = new SetCtor()) {
+  function encode(value, holder, seen = new SafeSet()) {
     switch (typeof value) {
       case "undefined":
         return { $: "u" };
@@ -230,7 +242,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
       case "boolean":
         return value;
       case "number":
-        return Number.isFinite(value) ? value : { $: "n", v: String(value) };
+        return NumberIsFinite(value) ? value : { $: "n", v: String(value) };
       case "bigint":
         return { $: "b", v: String(value) };
       case "symbol":
@@ -247,7 +259,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
     if (seen.has(value)) throw new TypeError("pihost: a value with a cycle cannot cross to or from an isolated extension");
     if (typeof value.then === "function") return { $: "p", id: exportPromise(value) };
     if (value instanceof ErrorCtor) return { $: "e", v: encodeError(value) };
-    if (value instanceof Uint8Array) return { $: "bytes", v: [...value] };
+    if (value instanceof Uint8Array) return { $: "bytes", v: mapped(value, (byte) => byte) };
     if (value instanceof Date) return { $: "d", v: value.getTime() };
     // A signal crosses as a real AbortSignal of the other realm (fetch
     // checks), aborted when this one is.
@@ -264,18 +276,25 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
       if (isArray(value)) return { $: "a", v: mapped(value, (item) => encode(item, undefined, seen)) };
       // The main runtime's maps and sets are live state (flag values): handles.
       if (objectsAsHandles && (value instanceof MapCtor || value instanceof SetCtor)) return { $: "r", id: exportTarget(value) };
-      if (value instanceof MapCtor) return { $: "map", v: [...value].map(([k, v]) => [encode(k, undefined, seen), encode(v, undefined, seen)]) };
-      if (value instanceof SetCtor) return { $: "set", v: [...value].map((item) => encode(item, undefined, seen)) };
+      if (value instanceof MapCtor) {
+        return {
+          $: "map",
+          v: mapped(ArrayFromEntries(value), (entry) => [encode(entry[0], undefined, seen), encode(entry[1], undefined, seen)]),
+        };
+      }
+      if (value instanceof SetCtor) return { $: "set", v: mapped(ArrayFromValues(value), (item) => encode(item, undefined, seen)) };
       if (objectsAsHandles && (!isPlainRecord(value) || hasAccessors(value))) {
         return { $: "r", id: exportTarget(value) };
       }
       const fields = {};
-      for (const key of objectKeys(value)) fields[key] = encode(value[key], value, seen);
+      const keys = objectKeys(value);
+      for (let index = 0; index < keys.length; index++) fields[keys[index]] = encode(value[keys[index]], value, seen);
       const encoded = { $: "o", v: fields };
       // TypeBox marks its schemas with registered symbols; they must survive.
-      for (const symbol of Object.getOwnPropertySymbols(value)) {
-        const name = keyFor(symbol);
-        if (name !== undefined) (encoded.s ??= {})[name] = encode(value[symbol], value, seen);
+      const symbols = getOwnPropertySymbols(value);
+      for (let index = 0; index < symbols.length; index++) {
+        const name = keyFor(symbols[index]);
+        if (name !== undefined) (encoded.s ??= {})[name] = encode(value[symbols[index]], value, seen);
       }
       return encoded;
     } finally {
@@ -302,14 +321,26 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
         return new Date(value.v);
       case "a":
         return mapped(value.v, decode);
-      case "map":
-        return new MapCtor(value.v.map(([k, v]) => [decode(k), decode(v)]));
-      case "set":
-        return new SetCtor(value.v.map(decode));
+      case "map": {
+        const map = new MapCtor();
+        for (let index = 0; index < value.v.length; index++) {
+          apply(mapSet, map, [decode(value.v[index][0]), decode(value.v[index][1])]);
+        }
+        return map;
+      }
+      case "set": {
+        const set = new SetCtor();
+        for (let index = 0; index < value.v.length; index++) apply(setAdd, set, [decode(value.v[index])]);
+        return set;
+      }
       case "o": {
         const object = {};
-        for (const key of objectKeys(value.v)) object[key] = decode(value.v[key]);
-        if (value.s) for (const name of objectKeys(value.s)) object[symbolFor(name)] = decode(value.s[name]);
+        const keys = objectKeys(value.v);
+        for (let index = 0; index < keys.length; index++) object[keys[index]] = decode(value.v[keys[index]]);
+        if (value.s) {
+          const names = objectKeys(value.s);
+          for (let index = 0; index < names.length; index++) object[symbolFor(names[index])] = decode(value.s[names[index]]);
+        }
         return object;
       }
       case "f":
@@ -333,7 +364,9 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
           const addListener = signal.addEventListener;
           signal.addEventListener = function (type, ...rest) {
             if (type === "abort") signal[listenedTo] = true;
-            return apply(addListener, this, [type, ...rest]);
+            const args = [type];
+            for (let index = 0; index < rest.length; index++) args[index + 1] = rest[index];
+            return apply(addListener, this, args);
           };
           signalCopies.set(value.id, new WeakRef(signal));
           if (value.aborted) controller.abort(decode(value.reason));
@@ -374,7 +407,7 @@ export function createMembrane({ remoteCall, remoteObject, sendSettle, sendAbort
         return request.key in object;
       case "keys": {
         const names = [];
-        for (const key in object) names.push(key);
+        for (const key in object) names[names.length] = key;
         return names;
       }
       default:

@@ -164,7 +164,9 @@ export const queueMicrotask = globalThis.queueMicrotask;
  * structuredClone from deno_web's own module, not the global an extension
  * may replace. The global loads that module on first use; so does this.
  */
-let cloneImplementation = core ? undefined : globalThis.structuredClone;
+// (Under Node, where the pi-packages differential stands in a few of
+// Deno.core's ops, the global is Node's own.)
+let cloneImplementation = typeof core?.loadExtScript === "function" ? undefined : globalThis.structuredClone;
 export function StructuredClone(value) {
   cloneImplementation ??= core.loadExtScript("ext:deno_web/02_structured_clone.js").structuredClone;
   return cloneImplementation(value);

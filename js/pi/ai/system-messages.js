@@ -2,6 +2,10 @@
 // current prompt and tool set. A module of its own because pihost's runner
 // needs them at start-up, and importing them must not evaluate all of pi-ai.
 import { contentText, getSystemMessageText } from "./system-text.js";
+// pihost's runner builds every context event's system message with these:
+// they use the built-ins captured before any extension ran, so one that
+// patches arrays or maps cannot change what the host is sent.
+import { ArrayFromValues, ArrayPrototypeJoin, ObjectDefineProperty, ObjectKeys, SafeMap } from "../../runtime/primordials.js";
 
 export function isSystemMessage(message) {
   return message.role === "system";
@@ -9,39 +13,54 @@ export function isSystemMessage(message) {
 
 /** The tools in effect after every system message's deltas, in order. */
 export function getCurrentTools(messages) {
-  const tools = new Map();
-  for (const message of messages) {
+  const tools = new SafeMap();
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index];
     if (!isSystemMessage(message)) continue;
-    for (const tool of message.toolsRemoved ?? []) tools.delete(tool.name);
-    for (const tool of message.toolsAdded ?? []) tools.set(tool.name, tool);
+    const removed = message.toolsRemoved ?? [];
+    for (let at = 0; at < removed.length; at++) tools.delete(removed[at].name);
+    const added = message.toolsAdded ?? [];
+    for (let at = 0; at < added.length; at++) tools.set(added[at].name, added[at]);
   }
-  return [...tools.values()];
+  return ArrayFromValues(tools);
 }
 
 /** Every system message replayed into one: prompt text, sections and tools. */
 export function getCurrentSystemMessage(messages) {
   const content = [];
-  const sections = new Map();
+  const sections = new SafeMap();
   let timestamp;
-  for (const message of messages) {
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index];
     if (!isSystemMessage(message)) continue;
     timestamp ??= message.timestamp;
     const text = contentText(message.content);
-    if (text.length > 0) content.push(text);
-    for (const [name, value] of Object.entries(message.sections ?? {})) {
-      if (value === null) sections.delete(name);
-      else sections.set(name, value);
+    if (text.length > 0) content[content.length] = text;
+    const given = message.sections ?? {};
+    const names = ObjectKeys(given);
+    for (let at = 0; at < names.length; at++) {
+      if (given[names[at]] === null) sections.delete(names[at]);
+      else sections.set(names[at], given[names[at]]);
     }
   }
   const tools = getCurrentTools(messages);
   if (timestamp === undefined && tools.length === 0) return undefined;
   return {
     role: "system",
-    content: content.join("\n\n"),
-    ...(sections.size > 0 ? { sections: Object.fromEntries(sections) } : {}),
+    content: ArrayPrototypeJoin(content, "\n\n"),
+    ...(sections.size > 0 ? { sections: fieldsOf(sections) } : {}),
     ...(tools.length > 0 ? { toolsAdded: tools } : {}),
     timestamp: timestamp ?? 0,
   };
+}
+
+/** A map's entries as own fields (as Object.fromEntries). */
+function fieldsOf(map) {
+  const fields = {};
+  map.forEach((value, key) => {
+    ObjectDefineProperty(fields, key, { value, writable: true, enumerable: true, configurable: true });
+  });
+  return fields;
 }
 
 /** The current system prompt text after replaying every system message. */

@@ -1,23 +1,31 @@
 // Message content as text. System messages carry the prompt (`content`,
 // patched `sections`) and tool-set deltas (`toolsAdded`, `toolsRemoved`);
-// these render the prompt part.
+// these render the prompt part. pihost's runner reaches them for every
+// context event, so they use the built-ins captured before any extension ran.
+import { ArrayPrototypeJoin, ObjectKeys } from "../../runtime/primordials.js";
 
 /** The text of message content: a string, or the text blocks joined. */
 export function contentText(content, separator = "\n") {
   if (typeof content === "string") return content;
-  return content
-    .filter((block) => block.type === "text")
-    .map((block) => block.text)
-    .join(separator);
+  const texts = [];
+  for (let index = 0; index < content.length; index++) {
+    if (content[index].type === "text") texts[texts.length] = content[index].text;
+  }
+  return ArrayPrototypeJoin(texts, separator);
 }
 
 /** A system message as a whole prompt: its content, then its sections. */
 export function getSystemMessageText(message) {
-  const parts = [contentText(message.content)];
-  for (const text of Object.values(message.sections ?? {})) {
-    if (text !== null) parts.push(text);
+  const parts = [];
+  const first = contentText(message.content);
+  if (first.length > 0) parts[0] = first;
+  const sections = message.sections ?? {};
+  const names = ObjectKeys(sections);
+  for (let index = 0; index < names.length; index++) {
+    const text = sections[names[index]];
+    if (text !== null && text.length > 0) parts[parts.length] = text;
   }
-  return parts.filter((part) => part.length > 0).join("\n\n");
+  return ArrayPrototypeJoin(parts, "\n\n");
 }
 
 /**
