@@ -509,13 +509,11 @@ impl Pihost {
     /// Dispatches one event with its family's merge rule (E1–E11); `None` is
     /// pi's `undefined`. Unknown event types pass through untouched.
     pub async fn emit(&self, event: &Value) -> Result<Option<Value>, PihostError> {
-        let event_type = event.get("type").and_then(Value::as_str).unwrap_or("?");
-        if crate::engine::answers_undefined_without_handlers(event_type)
-            && !self.handler_counts.has_handlers(event_type)
-        {
+        let call = calls::EmitEvent(event);
+        if call.answered_without_the_isolate(&self.handler_counts) {
             return Ok(None);
         }
-        Ok(self.call(&calls::EmitEvent(event)).await?.result)
+        Ok(self.call(&call).await?.result)
     }
 
     async fn emit_typed<E: serde::Serialize, R: serde::de::DeserializeOwned>(

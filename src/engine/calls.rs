@@ -248,6 +248,16 @@ impl RuntimeCall for SetHostState<'_> {
 /// One event (`{ "type": …, … }`), dispatched with its family's merge rule.
 #[derive(Serialize)]
 pub(crate) struct EmitEvent<'a>(pub(crate) &'a Value);
+
+impl EmitEvent<'_> {
+    /// Whether pi's answer is already known without entering the isolate:
+    /// `undefined`, for an event of a family that answers so when no
+    /// extension handles it, and none does (H3).
+    pub(crate) fn answered_without_the_isolate(&self, handlers: &crate::ops::host::HandlerCounts) -> bool {
+        let event_type = self.0.get("type").and_then(Value::as_str).unwrap_or("?");
+        super::answers_undefined_without_handlers(event_type) && !handlers.has_handlers(event_type)
+    }
+}
 impl RuntimeCall for EmitEvent<'_> {
     const EXPORT: Export = Export::EmitEvent;
     const RUNS_EXTENSION_CODE: bool = true;

@@ -607,11 +607,11 @@ impl Engine {
     /// rule and returns the merged result (`None` for pi's `undefined`).
     /// Events pihost does not know go through the generic emit untouched.
     pub async fn emit(&mut self, event: &serde_json::Value) -> Result<Option<serde_json::Value>, PihostError> {
-        let event_type = event.get("type").and_then(|t| t.as_str()).unwrap_or("?");
-        if answers_undefined_without_handlers(event_type) && !self.handler_counts().has_handlers(event_type) {
+        let call = calls::EmitEvent(event);
+        if call.answered_without_the_isolate(&self.handler_counts()) {
             return Ok(None);
         }
-        Ok(self.call(&calls::EmitEvent(event)).await?.result)
+        Ok(self.call(&call).await?.result)
     }
 
     /// Executes a registered tool. Each `onUpdate` is sent on `updates`.
