@@ -10,7 +10,6 @@ import {
   ArrayPrototypeSlice,
   ArrayPrototypeUnshift,
   ObjectDefineProperties,
-  ObjectFreeze,
   ObjectGetOwnPropertyDescriptors,
   SafeSet,
   StructuredClone,
@@ -43,23 +42,20 @@ function isUserBashResult(value) {
   );
 }
 
-const NO_HANDLERS = ObjectFreeze([]);
-
 /**
- * Each extension's handlers for `event`, copied (E1): `{ extension, handlers }`
- * in extension order. Walked with index loops: this runs for every event.
+ * Every handler for `event`, in extension order then registration order,
+ * copied (E1): `{ extension, handler }` each. An index loop over one flat
+ * list: this runs for every event.
  */
 function snapshotHandlers(extensions, event) {
   const snapshot = [];
   for (let index = 0; index < extensions.length; index++) {
     const extension = extensions[index];
     const registered = extension.handlers.get(event);
-    let handlers = NO_HANDLERS;
-    if (registered !== undefined) {
-      handlers = [];
-      for (let handler = 0; handler < registered.length; handler++) handlers[handler] = registered[handler];
+    if (registered === undefined) continue;
+    for (let handler = 0; handler < registered.length; handler++) {
+      snapshot[snapshot.length] = { extension, handler: registered[handler] };
     }
-    snapshot[index] = { extension, handlers };
   }
   return snapshot;
 }
@@ -88,16 +84,13 @@ export async function emitProjectTrustEvent(extensions, event, ctx) {
   const errors = [];
   const snapshot = snapshotHandlers(extensions, "project_trust");
   for (let index = 0; index < snapshot.length; index++) {
-    const { extension, handlers } = snapshot[index];
-    for (let position = 0; position < handlers.length; position++) {
-      const handler = handlers[position];
-      try {
-        const result = await handler(event, ctx);
-        if (result.trusted === "undecided") continue;
-        return { result, errors };
-      } catch (error) {
-        errors[errors.length] = { extensionPath: extension.path, event: event.type, ...describeError(error) };
-      }
+    const { extension, handler } = snapshot[index];
+    try {
+      const result = await handler(event, ctx);
+      if (result.trusted === "undecided") continue;
+      return { result, errors };
+    } catch (error) {
+      errors[errors.length] = { extensionPath: extension.path, event: event.type, ...describeError(error) };
     }
   }
   return { errors };
@@ -114,30 +107,27 @@ export const eventFamilies = {
     let valid = true;
     const snapshot = snapshotHandlers(this.extensions, baseEvent.type);
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        const event = { ...baseEvent, entries, continue: shouldContinue, context };
-        try {
-          const result = await handler(event, ctx);
-          if (result?.entries !== undefined) entries = result.entries;
-          if (result?.continue !== undefined) shouldContinue = result.continue;
-        } catch (error) {
-          this.reportHandlerError(extension, baseEvent.type, error);
-        }
-        try {
-          context = await buildContext(entries);
-          valid = true;
-        } catch (error) {
-          valid = false;
-          const { error: message, stack } = describeError(error);
-          this.emitError({
-            extensionPath: extension.path,
-            event: baseEvent.type,
-            error: `Invalid boundary entries: ${message}`,
-            stack,
-          });
-        }
+      const { extension, handler } = snapshot[index];
+      const event = { ...baseEvent, entries, continue: shouldContinue, context };
+      try {
+        const result = await handler(event, ctx);
+        if (result?.entries !== undefined) entries = result.entries;
+        if (result?.continue !== undefined) shouldContinue = result.continue;
+      } catch (error) {
+        this.reportHandlerError(extension, baseEvent.type, error);
+      }
+      try {
+        context = await buildContext(entries);
+        valid = true;
+      } catch (error) {
+        valid = false;
+        const { error: message, stack } = describeError(error);
+        this.emitError({
+          extensionPath: extension.path,
+          event: baseEvent.type,
+          error: `Invalid boundary entries: ${message}`,
+          stack,
+        });
       }
     }
     return valid
@@ -155,18 +145,15 @@ export const eventFamilies = {
     let result;
     const snapshot = snapshotHandlers(this.extensions, event.type);
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const handlerResult = await handler(event, ctx);
-          if (this.isSessionBeforeEvent(event) && handlerResult) {
-            result = handlerResult;
-            if (result.cancel) return result;
-          }
-        } catch (error) {
-          this.reportHandlerError(extension, event.type, error);
+      const { extension, handler } = snapshot[index];
+      try {
+        const handlerResult = await handler(event, ctx);
+        if (this.isSessionBeforeEvent(event) && handlerResult) {
+          result = handlerResult;
+          if (result.cancel) return result;
         }
+      } catch (error) {
+        this.reportHandlerError(extension, event.type, error);
       }
     }
     return result;
@@ -178,15 +165,12 @@ export const eventFamilies = {
     let action = event.action;
     const snapshot = snapshotHandlers(this.extensions, event.type);
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const result = await handler(event, ctx);
-          if (result?.action !== undefined) action = result.action;
-        } catch (error) {
-          this.reportHandlerError(extension, event.type, error);
-        }
+      const { extension, handler } = snapshot[index];
+      try {
+        const result = await handler(event, ctx);
+        if (result?.action !== undefined) action = result.action;
+      } catch (error) {
+        this.reportHandlerError(extension, event.type, error);
       }
     }
     return action;
@@ -199,25 +183,22 @@ export const eventFamilies = {
     let modified = false;
     const snapshot = snapshotHandlers(this.extensions, "message_end");
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const result = await handler({ ...event, message: current }, ctx);
-          if (!result?.message) continue;
-          if (result.message.role !== current.role) {
-            this.emitError({
-              extensionPath: extension.path,
-              event: "message_end",
-              error: "message_end handlers must return a message with the same role",
-            });
-            continue;
-          }
-          current = result.message;
-          modified = true;
-        } catch (error) {
-          this.reportHandlerError(extension, "message_end", error);
+      const { extension, handler } = snapshot[index];
+      try {
+        const result = await handler({ ...event, message: current }, ctx);
+        if (!result?.message) continue;
+        if (result.message.role !== current.role) {
+          this.emitError({
+            extensionPath: extension.path,
+            event: "message_end",
+            error: "message_end handlers must return a message with the same role",
+          });
+          continue;
         }
+        current = result.message;
+        modified = true;
+      } catch (error) {
+        this.reportHandlerError(extension, "message_end", error);
       }
     }
     return modified ? current : undefined;
@@ -230,28 +211,25 @@ export const eventFamilies = {
     let modified = false;
     const snapshot = snapshotHandlers(this.extensions, "tool_result");
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const result = await handler(current, ctx);
-          if (!result) continue;
-          if (result.content !== undefined) {
-            current.content = result.content;
-            // Structured content not replaced with the content may no longer match it.
-            if (result.structuredContent === undefined) delete current.structuredContent;
+      const { extension, handler } = snapshot[index];
+      try {
+        const result = await handler(current, ctx);
+        if (!result) continue;
+        if (result.content !== undefined) {
+          current.content = result.content;
+          // Structured content not replaced with the content may no longer match it.
+          if (result.structuredContent === undefined) delete current.structuredContent;
+          modified = true;
+        }
+        for (let field = 0; field < TOOL_RESULT_FIELDS.length; field++) {
+          const key = TOOL_RESULT_FIELDS[field];
+          if (result[key] !== undefined) {
+            current[key] = result[key];
             modified = true;
           }
-          for (let field = 0; field < TOOL_RESULT_FIELDS.length; field++) {
-            const key = TOOL_RESULT_FIELDS[field];
-            if (result[key] !== undefined) {
-              current[key] = result[key];
-              modified = true;
-            }
-          }
-        } catch (error) {
-          this.reportHandlerError(extension, "tool_result", error);
         }
+      } catch (error) {
+        this.reportHandlerError(extension, "tool_result", error);
       }
     }
     if (!modified) return undefined;
@@ -270,14 +248,11 @@ export const eventFamilies = {
     let result;
     const snapshot = snapshotHandlers(this.extensions, "tool_call");
     for (let index = 0; index < snapshot.length; index++) {
-      const { handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        const handlerResult = await handler(event, ctx);
-        if (handlerResult) {
-          result = handlerResult;
-          if (result.block) return result;
-        }
+      const { handler } = snapshot[index];
+      const handlerResult = await handler(event, ctx);
+      if (handlerResult) {
+        result = handlerResult;
+        if (result.block) return result;
       }
     }
     return result;
@@ -288,22 +263,19 @@ export const eventFamilies = {
     const ctx = this.createContext();
     const snapshot = snapshotHandlers(this.extensions, "user_bash");
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const result = await handler(event, ctx);
-          if (result === undefined) continue;
-          if (!isUserBashResult(result)) {
-            throw new Error(
-              "Invalid user_bash handler result: return undefined for local execution or exactly one valid { operations } or { result } object",
-            );
-          }
-          return result;
-        } catch (error) {
-          this.reportHandlerError(extension, "user_bash", error);
-          throw error;
+      const { extension, handler } = snapshot[index];
+      try {
+        const result = await handler(event, ctx);
+        if (result === undefined) continue;
+        if (!isUserBashResult(result)) {
+          throw new Error(
+            "Invalid user_bash handler result: return undefined for local execution or exactly one valid { operations } or { result } object",
+          );
         }
+        return result;
+      } catch (error) {
+        this.reportHandlerError(extension, "user_bash", error);
+        throw error;
       }
     }
     return undefined;
@@ -318,53 +290,47 @@ export const eventFamilies = {
     let current = StructuredClone(messages);
     const snapshot = snapshotHandlers(this.extensions, "context");
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const visible = [];
-          for (let message = 0; message < current.length; message++) {
-            if (current[message].role !== "system") visible[visible.length] = current[message];
-          }
-          const given = ArrayPrototypeSlice(visible);
-          const result = await handler({ type: "context", messages: visible }, ctx);
-          // A handler may return a new list or edit event.messages in place.
-          const returned = result?.messages ?? (sameMessages(visible, given) ? undefined : visible);
-          if (!returned) continue;
-          if (!sameMessages(returned, given)) {
-            const head = getCurrentSystemMessage(current);
-            if (head) {
-              current = ArrayPrototypeSlice(returned);
-              ArrayPrototypeUnshift(current, head);
-            } else {
-              current = returned;
-            }
-          }
-        } catch (error) {
-          this.reportHandlerError(extension, "context", error);
+      const { extension, handler } = snapshot[index];
+      try {
+        const visible = [];
+        for (let message = 0; message < current.length; message++) {
+          if (current[message].role !== "system") visible[visible.length] = current[message];
         }
+        const given = ArrayPrototypeSlice(visible);
+        const result = await handler({ type: "context", messages: visible }, ctx);
+        // A handler may return a new list or edit event.messages in place.
+        const returned = result?.messages ?? (sameMessages(visible, given) ? undefined : visible);
+        if (!returned) continue;
+        if (!sameMessages(returned, given)) {
+          const head = getCurrentSystemMessage(current);
+          if (head) {
+            current = ArrayPrototypeSlice(returned);
+            ArrayPrototypeUnshift(current, head);
+          } else {
+            current = returned;
+          }
+        }
+      } catch (error) {
+        this.reportHandlerError(extension, "context", error);
       }
     }
     const withSystem = snapshotHandlers(this.extensions, "context_with_system");
     for (let index = 0; index < withSystem.length; index++) {
-      const { extension, handlers } = withSystem[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const hadLeadingSystem = current[0]?.role === "system";
-          const result = await handler({ type: "context_with_system", messages: current }, ctx);
-          current = result?.messages ?? current;
-          if (hadLeadingSystem && current[0]?.role !== "system") {
-            this.emitError({
-              extensionPath: extension.path,
-              event: "context_with_system",
-              error:
-                "Handler removed the leading system message; the request has no prompt or initial tool declarations. Keep it at index 0 or replace a dropped prefix with getCurrentSystemMessage().",
-            });
-          }
-        } catch (error) {
-          this.reportHandlerError(extension, "context_with_system", error);
+      const { extension, handler } = withSystem[index];
+      try {
+        const hadLeadingSystem = current[0]?.role === "system";
+        const result = await handler({ type: "context_with_system", messages: current }, ctx);
+        current = result?.messages ?? current;
+        if (hadLeadingSystem && current[0]?.role !== "system") {
+          this.emitError({
+            extensionPath: extension.path,
+            event: "context_with_system",
+            error:
+              "Handler removed the leading system message; the request has no prompt or initial tool declarations. Keep it at index 0 or replace a dropped prefix with getCurrentSystemMessage().",
+          });
         }
+      } catch (error) {
+        this.reportHandlerError(extension, "context_with_system", error);
       }
     }
     return current;
@@ -376,15 +342,12 @@ export const eventFamilies = {
     let current = payload;
     const snapshot = snapshotHandlers(this.extensions, "before_provider_request");
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const result = await handler({ type: "before_provider_request", payload: current }, ctx);
-          if (result !== undefined) current = result;
-        } catch (error) {
-          this.reportHandlerError(extension, "before_provider_request", error);
-        }
+      const { extension, handler } = snapshot[index];
+      try {
+        const result = await handler({ type: "before_provider_request", payload: current }, ctx);
+        if (result !== undefined) current = result;
+      } catch (error) {
+        this.reportHandlerError(extension, "before_provider_request", error);
       }
     }
     return current;
@@ -395,14 +358,11 @@ export const eventFamilies = {
     const ctx = this.createContext();
     const snapshot = snapshotHandlers(this.extensions, "before_provider_headers");
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          await handler({ type: "before_provider_headers", headers }, ctx);
-        } catch (error) {
-          this.reportHandlerError(extension, "before_provider_headers", error);
-        }
+      const { extension, handler } = snapshot[index];
+      try {
+        await handler({ type: "before_provider_headers", headers }, ctx);
+      } catch (error) {
+        this.reportHandlerError(extension, "before_provider_headers", error);
       }
     }
     return headers;
@@ -420,26 +380,23 @@ export const eventFamilies = {
     const messages = [];
     const snapshot = snapshotHandlers(this.extensions, "before_agent_start");
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const event = {
-            ...trigger,
-            type: "before_agent_start",
-            get systemPrompt() {
-              return render();
-            },
-            systemPromptOptions: options,
-          };
-          const result = await handler(event, ctx);
-          if (result) {
-            if (result.message) messages[messages.length] = result.message;
-            if (result.systemPrompt !== undefined) options.forceSystemPrompt = result.systemPrompt;
-          }
-        } catch (error) {
-          this.reportHandlerError(extension, "before_agent_start", error);
+      const { extension, handler } = snapshot[index];
+      try {
+        const event = {
+          ...trigger,
+          type: "before_agent_start",
+          get systemPrompt() {
+            return render();
+          },
+          systemPromptOptions: options,
+        };
+        const result = await handler(event, ctx);
+        if (result) {
+          if (result.message) messages[messages.length] = result.message;
+          if (result.systemPrompt !== undefined) options.forceSystemPrompt = result.systemPrompt;
         }
+      } catch (error) {
+        this.reportHandlerError(extension, "before_agent_start", error);
       }
     }
     return { messages, systemPromptOptions: options };
@@ -451,23 +408,20 @@ export const eventFamilies = {
     const collected = { skillPaths: [], promptPaths: [], themePaths: [] };
     const snapshot = snapshotHandlers(this.extensions, "resources_discover");
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const result = await handler({ type: "resources_discover", cwd, reason }, ctx);
-          for (let kind = 0; kind < RESOURCE_KINDS.length; kind++) {
-            const key = RESOURCE_KINDS[kind];
-            const paths = result?.[key];
-            if (!paths?.length) continue;
-            const list = collected[key];
-            for (let path = 0; path < paths.length; path++) {
-              list[list.length] = { path: paths[path], extensionPath: extension.path };
-            }
+      const { extension, handler } = snapshot[index];
+      try {
+        const result = await handler({ type: "resources_discover", cwd, reason }, ctx);
+        for (let kind = 0; kind < RESOURCE_KINDS.length; kind++) {
+          const key = RESOURCE_KINDS[kind];
+          const paths = result?.[key];
+          if (!paths?.length) continue;
+          const list = collected[key];
+          for (let path = 0; path < paths.length; path++) {
+            list[list.length] = { path: paths[path], extensionPath: extension.path };
           }
-        } catch (error) {
-          this.reportHandlerError(extension, "resources_discover", error);
         }
+      } catch (error) {
+        this.reportHandlerError(extension, "resources_discover", error);
       }
     }
     return collected;
@@ -480,22 +434,19 @@ export const eventFamilies = {
     let currentImages = images;
     const snapshot = snapshotHandlers(this.extensions, "input");
     for (let index = 0; index < snapshot.length; index++) {
-      const { extension, handlers } = snapshot[index];
-      for (let position = 0; position < handlers.length; position++) {
-        const handler = handlers[position];
-        try {
-          const result = await handler(
-            { type: "input", text: currentText, images: currentImages, source, streamingBehavior },
-            ctx,
-          );
-          if (result?.action === "handled") return result;
-          if (result?.action === "transform") {
-            currentText = result.text;
-            currentImages = result.images ?? currentImages;
-          }
-        } catch (error) {
-          this.reportHandlerError(extension, "input", error);
+      const { extension, handler } = snapshot[index];
+      try {
+        const result = await handler(
+          { type: "input", text: currentText, images: currentImages, source, streamingBehavior },
+          ctx,
+        );
+        if (result?.action === "handled") return result;
+        if (result?.action === "transform") {
+          currentText = result.text;
+          currentImages = result.images ?? currentImages;
         }
+      } catch (error) {
+        this.reportHandlerError(extension, "input", error);
       }
     }
     return currentText !== text || currentImages !== images
