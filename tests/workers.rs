@@ -19,6 +19,11 @@ use support::*;
 /// Runs `tool` of the extension `source` with `pihost tool` (a process of its
 /// own, so the threads it counts are its own) and answers the tool's JSON.
 fn run_tool(project: &Project, source: &str, tool: &str, args: Value) -> Value {
+    run_tool_with(project, source, tool, args, &[])
+}
+
+/// [`run_tool`] with more `pihost tool` options (limits).
+fn run_tool_with(project: &Project, source: &str, tool: &str, args: Value, options: &[&str]) -> Value {
     let extension = project.write("workers-extension.ts", source);
     let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
         .args([
@@ -31,6 +36,7 @@ fn run_tool(project: &Project, source: &str, tool: &str, args: Value) -> Value {
             "--args",
             &args.to_string(),
         ])
+        .args(options)
         .current_dir(project.root.path())
         .output()
         .expect("pihost runs");
@@ -307,9 +313,7 @@ for (;;) {
 }
 "#,
     );
-    let extension = project.write(
-        "hoarding-worker.ts",
-        r#"
+    let source = r#"
 import { Worker } from "node:worker_threads";
 import path from "node:path";
 
@@ -323,33 +327,8 @@ export default function (pi) {
     return { content: [{ type: "text", text: JSON.stringify({ exit, arrays, stillHere: 6 * 7 }) }], details: {} };
   } });
 }
-"#,
-    );
-    let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
-        .args([
-            "tool",
-            "hoard",
-            "--timeout-ms",
-            "60000",
-            "--max-heap-mb",
-            "64",
-            "-e",
-            &extension,
-        ])
-        .current_dir(project.root.path())
-        .output()
-        .expect("pihost runs");
-    let printed: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
-        panic!(
-            "pihost printed no JSON: {}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    });
-    let text = printed["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{printed:#}"));
-    let answer: Value = serde_json::from_str(text).expect("the tool answered JSON");
+"#;
+    let answer = run_tool_with(&project, source, "hoard", json!({}), &["--max-heap-mb", "64"]);
     assert_eq!(answer["stillHere"], 42, "{answer}");
     assert_eq!(answer["exit"], 1, "{answer}");
     // Each array is at least 8 MB: under the default limit the worker

@@ -97,12 +97,11 @@ let screen;
 const shownFrames = new Map();
 
 /**
- * Runs a compat scenario. `requestJson`: { dir, scenario, examplesDir }
+ * Runs a compat scenario: { dir, scenario, examplesDir }
  * (pi's examples/extensions, for "pi-examples:" entries). Resolves to the
  * JSON of the driver's output (js/compat/driver.js).
  */
-export async function runScenario(requestJson) {
-  const { dir, scenario, examplesDir } = JSON.parse(requestJson);
+export async function runScenario({ dir, scenario, examplesDir }) {
   return JSON.stringify(await runCompatScenario(scenario, dir, { ...compatEnvironment, examplesDir }));
 }
 

@@ -1,17 +1,16 @@
 // What pihost implements of pi's virtual modules, for `pihost modules`.
 // Loaded only by that verb (Engine::virtual_module_status), never at start-up.
 import { isNotImplemented, notInAHostReason } from "pihost:runtime/not-implemented.js";
-import { ArrayPrototypeSort, JSONParse, JSONStringify, ObjectKeys } from "pihost:runtime/primordials.js";
+import { ArrayPrototypeSort, JSONStringify, ObjectKeys } from "pihost:runtime/primordials.js";
 
 /**
- * For each virtual module id in `idsJson`, which export names pihost
+ * For each virtual module id in `ids`, which export names pihost
  * implements and which are stubs: not built yet, or meaningless inside a
  * host (with the reason). Resolves to JSON:
  * { id: { implemented, notImplemented, notInAHost: [{ name, reason }] } }.
  */
-export async function describeVirtualModules(idsJson) {
+export async function describeVirtualModules(ids) {
   const status = {};
-  const ids = JSONParse(idsJson);
   for (let index = 0; index < ids.length; index++) {
     const id = ids[index];
     const namespace = await import(`pihost:pi/${id}`);

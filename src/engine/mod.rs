@@ -756,7 +756,9 @@ impl Engine {
     }
 
     /// Calls `function` of the module `specifier` (one of pihost's own, under
-    /// `pihost:`), evaluating the module first if this is its first use.
+    /// `pihost:`) with the value `argument` (JSON) encodes, as the call
+    /// table's calls are made, evaluating the module first if this is its
+    /// first use.
     /// Layers above the engine (compat scenarios, CLI verbs) bring their JS
     /// this way instead of through `runtime/main.js`.
     pub(crate) async fn call_side_module(
@@ -767,7 +769,7 @@ impl Engine {
     ) -> Result<String, PihostError> {
         let namespace = self.side_module(specifier).await?;
         let function = function_of(&mut self.runtime, &namespace, function)?;
-        let argument = self.string_argument(specifier, argument)?;
+        let argument = self.value_argument(specifier, argument)?;
         let call = self.call_function(&function, argument);
         self.settle(specifier, call).await
     }
@@ -849,7 +851,7 @@ impl Engine {
         }
         self.replay.record(call);
         let function = self.functions[call.export.index()].clone();
-        let argument = self.value_argument(call)?;
+        let argument = self.value_argument(call.export.name(), &call.argument)?;
         Ok(self.call_function(&function, argument))
     }
 
@@ -955,7 +957,7 @@ impl Engine {
         let name = C::EXPORT.name();
         let encoded = call.encode()?;
         let function = self.functions[C::EXPORT.index()].clone();
-        let argument = self.value_argument(&encoded)?;
+        let argument = self.value_argument(name, &encoded.argument)?;
         let mut pending: PendingCall = Box::pin(self.runtime.call_with_args(&function, &[argument]));
         let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
         match pending.as_mut().poll(&mut cx) {
@@ -975,19 +977,12 @@ impl Engine {
 
     /// A call's argument as the value it encodes, made by the engine's own
     /// JSON parser (an extension's replacement of `JSON.parse` never sees it).
-    fn value_argument(&mut self, call: &Encoded) -> Result<v8::Global<v8::Value>, PihostError> {
-        let name = call.export.name();
+    fn value_argument(&mut self, name: &str, json: &str) -> Result<v8::Global<v8::Value>, PihostError> {
         deno_core::scope!(scope, &mut self.runtime);
-        let text = v8::String::new(scope, &call.argument).ok_or_else(|| internal(name, "argument too large"))?;
+        let text = v8::String::new(scope, json).ok_or_else(|| internal(name, "argument too large"))?;
         let value =
             v8::json::parse(scope, text).ok_or_else(|| internal(name, "the engine could not read its argument"))?;
         Ok(v8::Global::new(scope, value))
-    }
-
-    fn string_argument(&mut self, name: &str, argument: &str) -> Result<v8::Global<v8::Value>, PihostError> {
-        deno_core::scope!(scope, &mut self.runtime);
-        let value = v8::String::new(scope, argument).ok_or_else(|| internal(name, "argument too large"))?;
-        Ok(v8::Global::new(scope, v8::Local::<v8::Value>::from(value)))
     }
 
     /// A settled call's value as the string it is (runtime functions answer JSON text).
