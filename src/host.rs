@@ -654,7 +654,9 @@ pub struct HostState {
     /// `pi.getSettings()`: the effective settings (global and project merged).
     pub settings: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    /// `pi.getSessionName()`: the session's display name, if it has one.
+    /// `pi.getSessionName()` when [`HostState::session`] has no `session_info`
+    /// entry: pi answers from the session's entries (the latest
+    /// `session_info`), and so does pihost whenever the session has one.
     pub session_name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     /// `pi.getThinkingLevel()` and `ctx.thinkingLevel`; default `off`.

@@ -47,12 +47,19 @@ export default function (pi) {
   });
   pi.registerCommand("project", {
     handler: async (_args, ctx) => {
-      try {
-        ctx.sessionManager.buildContextEntries();
-        return "built";
-      } catch (error) {
-        return error.message;
-      }
+      const sm = ctx.sessionManager;
+      const projection = sm.buildSessionProjection();
+      return {
+        contextEntries: ids(sm.buildContextEntries()),
+        projection: {
+          entries: projection.entries.map((entry) => [entry.sourceEntry.id, entry.messages]),
+          messages: projection.messages,
+          thinkingLevel: projection.thinkingLevel,
+          model: projection.model,
+        },
+        name: sm.getSessionName(),
+        piName: pi.getSessionName(),
+      };
     },
   });
 }
@@ -197,18 +204,110 @@ fn an_appended_entry_is_in_the_session_at_once_and_the_host_gets_the_same_entry(
     });
 }
 
+/// `tests/fixtures/session-view.jsonl`'s entries (two branches, a compaction,
+/// a context edit, session names), as the host sends them.
+fn recorded_session(leaf: &str) -> SessionState {
+    let text = std::fs::read_to_string(project_root().join("tests/fixtures/session-view.jsonl")).expect("the fixture");
+    let mut lines = text
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("a JSON line"));
+    SessionState {
+        header: lines.next(),
+        entries: lines.collect(),
+        leaf_id: Some(leaf.to_string()),
+        ..SessionState::default()
+    }
+}
+
+/// What pi 1.6.0 answered for the same file opened with its SessionManager
+/// (recorded by tests/reference/record-pi-packages.mjs), without the keys it
+/// described as undefined: they do not cross as JSON.
+fn recorded_projection(leaf: &str) -> Value {
+    let text =
+        std::fs::read_to_string(project_root().join("reference-data/pi-packages-goldens.json")).expect("the goldens");
+    let goldens: Value = serde_json::from_str(&text).expect("JSON");
+    let mut view =
+        goldens["cases"]["SessionManager projection of a branched, compacted, edited session"]["value"][leaf].clone();
+    fn drop_undefined(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.retain(|_, item| item != "<undefined>");
+                map.values_mut().for_each(drop_undefined);
+            }
+            Value::Array(items) => items.iter_mut().for_each(drop_undefined),
+            _ => {}
+        }
+    }
+    drop_undefined(&mut view);
+    assert!(view.is_object(), "a recorded view for leaf {leaf}");
+    view
+}
+
 #[test]
-fn the_session_names_pi_has_and_pihost_does_not_say_so_by_name() {
+fn the_context_a_model_sees_is_built_from_the_session_as_pi_builds_it() {
     let project = Project::new();
     runtime().block_on(async {
-        let (pihost, _host) = bound(&project, branched_session()).await;
-        let answer = pihost.run_command("project", "").await.expect("project");
+        for leaf in ["u3", "u4", "a1", "cmp"] {
+            let (pihost, _host) = bound(&project, recorded_session(leaf)).await;
+            let mut answer = pihost
+                .run_command("project", "")
+                .await
+                .expect("project")
+                .expect("an answer");
+            let pi_name = answer.as_object_mut().and_then(|fields| fields.remove("piName"));
+            assert_eq!(answer, recorded_projection(leaf), "leaf {leaf}");
+            assert_eq!(
+                pi_name,
+                Some(json!("Other branch")),
+                "pi.getSessionName() reads the latest session_info of any branch, as pi does"
+            );
+        }
+    });
+}
+
+#[test]
+fn the_host_s_session_name_counts_only_for_a_session_without_one() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let path = project.write("reader.ts", READER);
+        let pihost = pihost::Pihost::start(project.options()).await.expect("start");
+        pihost.load(&[path]).await.expect("load");
+        let named_by_host = HostState {
+            session: Some(branched_session()),
+            session_name: Some("Host's name".to_string()),
+            ..HostState::default()
+        };
+        pihost
+            .bind(Arc::new(RecordingHost::new()), &named_by_host)
+            .await
+            .expect("bind");
+        let answer = pihost
+            .run_command("project", "")
+            .await
+            .expect("project")
+            .expect("an answer");
         assert_eq!(
-            answer,
-            Some(json!(
-                "pihost: sessionManager.buildContextEntries is not implemented yet"
-            ))
+            answer["piName"], "Host's name",
+            "no session_info entry: the host's word"
         );
+        assert_eq!(
+            answer.get("name"),
+            None,
+            "ctx.sessionManager answers from the entries only"
+        );
+
+        let state = HostState {
+            session: Some(recorded_session("u3")),
+            session_name: Some("Host's name".to_string()),
+            ..HostState::default()
+        };
+        pihost.set_host_state(&state).await.expect("new state");
+        let answer = pihost
+            .run_command("project", "")
+            .await
+            .expect("project")
+            .expect("an answer");
+        assert_eq!(answer["piName"], "Other branch", "the session's own entry wins");
     });
 }
 

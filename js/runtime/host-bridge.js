@@ -167,7 +167,9 @@ export function createHostBinding() {
       sessionView.appendSessionInfo(name);
       notify("setSessionName", { name });
     },
-    getSessionName: () => hostState.sessionName,
+    // pi answers from the session's entries (its latest session_info); a
+    // host that keeps its session elsewhere can say the name in HostState.
+    getSessionName: () => (sessionView.hasSessionInfo() ? sessionView.sessionName() : hostState.sessionName),
     setLabel: (entryId, label) => {
       sessionView.appendLabel(entryId, label);
       notify("setLabel", { entryId, label });

@@ -17,9 +17,7 @@ import {
   StringPrototypeSlice,
   StringPrototypeTrim,
 } from "./primordials.js";
-
-/** Names of pi's ReadonlySessionManager that pihost does not build yet. */
-const NOT_BUILT = ["buildContextEntries", "buildSessionProjection"];
+import { buildContextEntries, buildSessionProjection } from "../pi/coding-agent/session-context.js";
 
 /** pi's ids: 8 hex characters, unique among the session's. */
 function generateId(byId) {
@@ -130,6 +128,24 @@ export class SessionView {
     return entry;
   }
 
+  /** The name of the session's latest `session_info` entry, as pi's getSessionName answers; undefined without one. */
+  sessionName() {
+    for (let index = this.#entries.length - 1; index >= 0; index--) {
+      const entry = this.#entries[index];
+      if (entry.type !== "session_info") continue;
+      return (typeof entry.name === "string" ? StringPrototypeTrim(entry.name) : entry.name?.trim()) || undefined;
+    }
+    return undefined;
+  }
+
+  /** Whether the session has a `session_info` entry (a name, or a cleared one). */
+  hasSessionInfo() {
+    for (let index = this.#entries.length - 1; index >= 0; index--) {
+      if (this.#entries[index].type === "session_info") return true;
+    }
+    return false;
+  }
+
   /** What `ctx.sessionManager` is: the read-only names, answered as pi answers them. */
   readonly() {
     if (this.#readonly) return this.#readonly;
@@ -179,21 +195,12 @@ export class SessionView {
         }
         return roots;
       },
-      getSessionName() {
-        for (let index = view.#entries.length - 1; index >= 0; index--) {
-          const entry = view.#entries[index];
-          if (entry.type !== "session_info") continue;
-          return (typeof entry.name === "string" ? StringPrototypeTrim(entry.name) : entry.name?.trim()) || undefined;
-        }
-        return undefined;
-      },
+      getSessionName: () => view.sessionName(),
+      // What a model sees of the session, as pi's SessionManager builds it
+      // (pi-coding-agent's own code, checked against pi in its differential).
+      buildContextEntries: () => buildContextEntries(view.#entries, view.#leafId, view.#byId),
+      buildSessionProjection: () => buildSessionProjection(view.#entries, view.#leafId, view.#byId),
     };
-    for (let index = 0; index < NOT_BUILT.length; index++) {
-      const name = NOT_BUILT[index];
-      manager[name] = () => {
-        throw new Error(`pihost: sessionManager.${name} is not implemented yet`);
-      };
-    }
     this.#readonly = manager;
     return manager;
   }

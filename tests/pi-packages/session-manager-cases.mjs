@@ -212,6 +212,25 @@ export function addSessionManagerCases(add, agent) {
       file: read(sm.getSessionFile()),
     };
   }));
+  // The same file is ctx.sessionManager's session in tests/session.rs, which
+  // checks pihost's session view against what pi answers here.
+  add("SessionManager projection of a branched, compacted, edited session", inTemp((tmp) => {
+    const file = write(path.join(tmp, "s", "view.jsonl"), fs.readFileSync(new URL("../fixtures/session-view.jsonl", import.meta.url), "utf8"));
+    const views = {};
+    for (const leaf of ["u3", "u4", "a1", "cmp"]) {
+      const sm = SessionManager.open(file, path.join(tmp, "s"));
+      sm.branch(leaf);
+      const projection = sm.buildSessionProjection();
+      views[leaf] = {
+        contextEntries: sm.buildContextEntries().map((entry) => entry.id),
+        projection: { entries: projection.entries.map((entry) => [entry.sourceEntry.id, entry.messages]), messages: projection.messages, thinkingLevel: projection.thinkingLevel, model: projection.model },
+        name: sm.getSessionName(),
+      };
+    }
+    const last = SessionManager.open(file, path.join(tmp, "s"));
+    views.last = { leaf: last.getLeafId(), contextEntries: last.buildContextEntries().map((entry) => entry.id) };
+    return views;
+  }));
   add("SessionManager compaction without a system prompt", inTemp(() => {
     const sm = SessionManager.inMemory("/p");
     sm.appendMessage(user("one", 1));
