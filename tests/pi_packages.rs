@@ -90,3 +90,58 @@ fn the_theme_markdown_and_coding_agent_ui_pieces_render_as_pi_does() {
     );
     assert!(passed > 100, "only {passed} cases ran");
 }
+
+/// pi reads a command's stdout and stderr from two pipes, so output written
+/// to both within microseconds can come back out of order (recording pi
+/// 1.6.0 three times in a row gave `hello oops 2 3 4` once and
+/// `hello 2 4 oops 3` twice). pihost's bash tool gives them one pipe.
+#[test]
+fn the_bash_tool_keeps_the_order_a_command_wrote_its_output_in() {
+    let project = Project::new();
+    let extension = project.write(
+        "bash.ts",
+        r#"
+import { createBashTool } from "@earendil-works/pi-coding-agent";
+export default function (pi) {
+  pi.registerTool({ ...createBashTool(process.cwd()), name: "shell" });
+}
+"#,
+    );
+    runtime().block_on(async {
+        let pihost = pihost::Pihost::start(project.options()).await.expect("start");
+        pihost.load(&[extension]).await.expect("load");
+        let host = std::sync::Arc::new(pihost::host::RecordingHost::new());
+        pihost
+            .bind(host, &pihost::host::HostState::default())
+            .await
+            .expect("bind");
+        for attempt in 0..5 {
+            let (updates, mut received) = tokio::sync::mpsc::unbounded_channel();
+            let result = pihost
+                .execute_tool(
+                    "shell",
+                    "call",
+                    &serde_json::json!({ "command": "echo hello; echo oops >&2; echo 2; echo 3 >&2; echo 4; nosuch" }),
+                    Some(updates),
+                )
+                .await
+                .expect("the call")
+                .expect("a result");
+            let output = result["structuredContent"]["output"].as_str().expect("output");
+            assert_eq!(
+                output, "hello\noops\n2\n3\n4\n/bin/bash: line 1: nosuch: command not found\n",
+                "attempt {attempt}: in the order written, the shell's own error text unchanged"
+            );
+            let mut last_update = None;
+            while let Ok(update) = received.try_recv() {
+                last_update = Some(update);
+            }
+            let streamed = last_update.expect("streamed updates")["content"][0]["text"].clone();
+            assert_eq!(
+                streamed,
+                Value::String(output.to_string()),
+                "the streamed output in the same order"
+            );
+        }
+    });
+}

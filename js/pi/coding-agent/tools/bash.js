@@ -152,6 +152,28 @@ function waitForChildProcess(child) {
   });
 }
 
+/** Shells that take POSIX `sh` syntax, by the name of their program. */
+const POSIX_SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "yash"]);
+
+/**
+ * How to start `config.shell` on `command` so that what it writes to stdout
+ * and stderr arrives in the order it wrote it: the shell first points its
+ * stderr at its stdout (one pipe) and then execs itself with the very
+ * arguments it would have had, so the command runs in the same process,
+ * with the same `$0` and the same error texts. Two pipes read side by side
+ * give each pipe's output in order but not the order between them
+ * (`echo a; echo b >&2; echo c` could read `a c b`). Other shells (and
+ * Windows) keep the two pipes.
+ */
+function withOutputInOrder(config, command) {
+  const args = [...config.args, command];
+  const name = config.shell.split(/[\\/]/).pop();
+  if (globalThis.process?.platform === "win32" || config.commandTransport === "stdin" || !POSIX_SHELLS.has(name)) {
+    return { program: config.shell, args };
+  }
+  return { program: config.shell, args: ["-c", 'exec "$0" "$@" 2>&1', config.shell, ...args] };
+}
+
 /** pi's local shell backend: `exec` runs a command, feeding output to onData, and resolves { exitCode }. */
 export function createLocalShellOperations(shellName, resolveShellConfig) {
   return {
@@ -164,7 +186,8 @@ export function createLocalShellOperations(shellName, resolveShellConfig) {
       } catch {
         throw new Error(`Working directory does not exist: ${cwd}\nCannot execute ${shellName} commands.`);
       }
-      const child = spawn(config.shell, [...config.args, command], {
+      const { program, args } = withOutputInOrder(config, command);
+      const child = spawn(program, args, {
         cwd,
         detached: true,
         env: env ?? shellEnv(),
