@@ -7,8 +7,9 @@
 // extension runner (the runtime's own, extension-support.js) gets the
 // session's actions, their tools join the session's, and the agent's events,
 // tool calls, contexts, prompts and turn boundaries reach their handlers.
-// pihost runs no auto-compaction; the methods listed in NOT_YET throw
-// pihost's not-implemented error instead of quietly doing less.
+// `compact` summarizes the branch as pi does; pihost runs no
+// auto-compaction yet. The methods listed in NOT_YET throw pihost's
+// not-implemented error instead of quietly doing less.
 import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import {
@@ -25,6 +26,8 @@ import {
 } from "../pi-ai.js";
 import { executeBashWithOperations } from "./bash-executor.js";
 import { calculateContextTokens } from "./compaction.js";
+import { estimateMessagesTokens, prepareCompaction } from "./compaction-preparation.js";
+import { compact } from "./compaction-summary.js";
 import { addUsageToTotals, createUsageTotals, estimateProjectedContextTokens } from "./context-usage.js";
 import { getLatestCompactionEntry } from "./session-context.js";
 import { exportSessionToJsonl } from "./session-export.js";
@@ -157,6 +160,7 @@ export class AgentSession {
   #lastAssistantMessage;
   #retryAttempt = 0;
   #retryAbortController;
+  #compactionAbortController;
   #bashAbortControllers = new Set();
   #entryIdsByMessage = new WeakMap();
   #runner = NO_EXTENSIONS;
@@ -282,7 +286,15 @@ export class AgentSession {
         hasPendingMessages: () => this.pendingMessageCount > 0,
         shutdown: () => this.#extensionBindings.shutdownHandler?.(),
         getContextUsage: () => this.getContextUsage(),
-        compact: (options) => options?.onError?.(notImplemented("compact")),
+        compact: (options) => {
+          void (async () => {
+            try {
+              options?.onComplete?.(await this.compact(options?.customInstructions));
+            } catch (error) {
+              options?.onError?.(error instanceof Error ? error : new Error(String(error)));
+            }
+          })();
+        },
         getSystemPrompt: () => this.systemPrompt,
         getSystemPromptOptions: () => this.#baseSystemPromptOptions,
         getCallableTools: () => this.getCallableToolNames().flatMap((name) => this.#toolRegistry.get(name) ?? []),
@@ -866,11 +878,11 @@ export class AgentSession {
   }
 
   get isIdle() {
-    return !this.#runActive;
+    return !this.#runActive && !this.isCompacting;
   }
 
   get isCompacting() {
-    return false;
+    return this.#compactionAbortController !== undefined;
   }
 
   get systemPrompt() {
@@ -1493,6 +1505,117 @@ export class AgentSession {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
+  #resolveIdleWaitersIfIdle() {
+    if (this.isIdle) for (const resolve of this.#idleWaiters.splice(0)) resolve();
+  }
+
+  // --- compaction --------------------------------------------------------------
+
+  /**
+   * Summarizes the branch up to a kept tail of recent entries and appends
+   * the summary as a compaction entry, as pi's manual compaction does (the
+   * run in progress is aborted first and never resumed): an extension's
+   * session_before_compact may cancel it or give the summary itself;
+   * session_compact and compaction_start/compaction_end tell what happened.
+   */
+  async compact(customInstructions) {
+    await this.abort();
+    const controller = new AbortController();
+    this.#compactionAbortController = controller;
+    this.#emit({ type: "compaction_start", reason: "manual" });
+    let fromExtension = false;
+    let cancelledByExtension = false;
+    try {
+      const model = this.model;
+      if (!model) throw new Error(formatNoModelSelectedMessage());
+      const settings = this.settingsManager.getCompactionSettings(model);
+      const branchEntries = this.sessionManager.getBranch();
+      const preparation = prepareCompaction(branchEntries, settings);
+      if (!preparation) {
+        if (branchEntries.at(-1)?.type === "compaction") throw new Error("Already compacted");
+        throw new Error("Nothing to compact (session too small)");
+      }
+      let compaction;
+      if (this.#runner.hasHandlers("session_before_compact")) {
+        const result = await this.#runner.emit({
+          type: "session_before_compact",
+          preparation,
+          branchEntries,
+          customInstructions,
+          reason: "manual",
+          willRetry: false,
+          signal: controller.signal,
+        });
+        if (result?.cancel) {
+          cancelledByExtension = true;
+          throw new Error("Compaction cancelled");
+        }
+        if (result?.compaction) {
+          compaction = result.compaction;
+          fromExtension = true;
+        }
+      }
+      compaction ??= await compact(
+        preparation,
+        model,
+        undefined,
+        undefined,
+        customInstructions,
+        controller.signal,
+        this.thinkingLevel,
+        this.agent.streamFunction,
+        undefined,
+        this.settingsManager.getRetrySettings(),
+        this.#summarizationRetryCallbacks({ source: "compaction", reason: "manual" }),
+        undefined,
+      );
+      if (controller.signal.aborted) throw new Error("Compaction cancelled");
+      const { summary, firstKeptEntryId, tokensBefore, usage, details } = compaction;
+      this.sessionManager.appendCompaction(summary, firstKeptEntryId, tokensBefore, details, fromExtension, usage);
+      this.refreshContext();
+      const estimatedTokensAfter = estimateMessagesTokens(this.sessionManager.buildSessionProjection().messages);
+      const compactionEntry = this.sessionManager.getEntries().find((entry) => entry.type === "compaction" && entry.summary === summary);
+      if (compactionEntry) {
+        await this.#runner.emit({ type: "session_compact", compactionEntry, fromExtension, reason: "manual", willRetry: false });
+      }
+      const result = { summary, firstKeptEntryId, tokensBefore, estimatedTokensAfter, usage, details };
+      // compaction_end listeners may prompt again: the session is idle before they hear it.
+      this.#endCompaction(controller);
+      this.#emit({ type: "compaction_end", reason: "manual", result, aborted: false, willRetry: false });
+      return result;
+    } catch (error) {
+      const aborted = controller.signal.aborted || cancelledByExtension;
+      const errorMessage = aborted ? undefined : `Compaction failed: ${error instanceof Error ? error.message : String(error)}`;
+      this.#endCompaction(controller);
+      this.#emit({ type: "compaction_end", reason: "manual", result: undefined, aborted, willRetry: false, errorMessage });
+      if (this.#runner.hasHandlers("session_compact_failed")) {
+        await this.#runner.emit({ type: "session_compact_failed", reason: "manual", errorMessage, aborted, willRetry: false, fromExtension });
+      }
+      throw error;
+    } finally {
+      this.#endCompaction(controller);
+    }
+  }
+
+  #endCompaction(controller) {
+    if (this.#compactionAbortController === controller) this.#compactionAbortController = undefined;
+    this.#resolveIdleWaitersIfIdle();
+  }
+
+  abortCompaction() {
+    this.#compactionAbortController?.abort();
+  }
+
+  /** The summary call's retries, told to the session's listeners as pi tells them. */
+  #summarizationRetryCallbacks(source) {
+    return {
+      onRetryScheduled: (attempt, maxAttempts, delayMs, errorMessage) =>
+        this.#emit({ type: "summarization_retry_scheduled", attempt, maxAttempts, delayMs, errorMessage }),
+      onRetryAttemptStart: () => this.#emit({ type: "summarization_retry_attempt_start", ...source }),
+      onRetryFinished: () => this.#emit({ type: "summarization_retry_finished" }),
+    };
+  }
+
   // --- model and thinking level ------------------------------------------------
 
   /** Switches the model (its auth must be configured) and records it in the session. */
@@ -1627,7 +1750,7 @@ export class AgentSession {
     this.#retryAbortController?.abort();
   }
 
-  // pihost's sessions never start a compaction or branch summary, so there is never one to abort.
+  // pihost's sessions never start a branch summary, so there is never one to abort.
 
   /**
    * Runs a user's bash command in the session's directory (with the
@@ -1698,8 +1821,6 @@ export class AgentSession {
     this.refreshContext();
   }
 
-  abortCompaction() {}
-
   abortBranchSummary() {}
 
 }
@@ -1707,7 +1828,6 @@ export class AgentSession {
 // What an extension could call but pihost does not run yet: each throws
 // pihost's not-implemented error naming the method.
 const NOT_YET = [
-  "compact",
   "navigateTree",
   "exportToHtml",
   "reload",
