@@ -7,9 +7,11 @@
 // extension runner (the runtime's own, extension-support.js) gets the
 // session's actions, their tools join the session's, and the agent's events,
 // tool calls, contexts, prompts and turn boundaries reach their handlers.
-// `compact` summarizes the branch as pi does; pihost runs no
-// auto-compaction yet. The methods listed in NOT_YET throw pihost's
-// not-implemented error instead of quietly doing less.
+// Compaction is pi's: `compact` on request, and automatically before a
+// prompt, after a run (at the threshold, or on a context overflow, which is
+// compacted and retried once) and before the next response within a run.
+// The methods listed in NOT_YET throw pihost's not-implemented error instead
+// of quietly doing less.
 import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import {
@@ -20,15 +22,16 @@ import {
   getCurrentTools,
   getSupportedThinkingLevels,
   isContextOverflow,
+  isRecoverableLength,
   isRetryableAssistantError,
   modelsAreEqual,
   retryDelayMs,
 } from "../pi-ai.js";
 import { executeBashWithOperations } from "./bash-executor.js";
-import { calculateContextTokens } from "./compaction.js";
+import { calculateContextTokens, shouldCompact } from "./compaction.js";
 import { estimateMessagesTokens, prepareCompaction } from "./compaction-preparation.js";
 import { compact } from "./compaction-summary.js";
-import { addUsageToTotals, createUsageTotals, estimateProjectedContextTokens } from "./context-usage.js";
+import { addUsageToTotals, createUsageTotals, estimateContextTokens, estimateProjectedContextTokens } from "./context-usage.js";
 import { getLatestCompactionEntry } from "./session-context.js";
 import { exportSessionToJsonl } from "./session-export.js";
 import { extensionSupport } from "./extension-support.js";
@@ -161,6 +164,9 @@ export class AgentSession {
   #retryAttempt = 0;
   #retryAbortController;
   #compactionAbortController;
+  #autoCompactionAbortController;
+  /** A context overflow is compacted and retried once per user message. */
+  #overflowRecoveryAttempted = false;
   #bashAbortControllers = new Set();
   #entryIdsByMessage = new WeakMap();
   #runner = NO_EXTENSIONS;
@@ -754,7 +760,7 @@ export class AgentSession {
     const previous =
       this.agent.prepareNextTurnWithContext ?? (this.agent.prepareNextTurn ? async (_turn, signal) => await this.agent.prepareNextTurn?.(signal) : undefined);
     this.agent.prepareNextTurnWithContext = async (turn, signal) => {
-      const context = { ...turn.context, messages: this.sessionManager.buildSessionProjection().messages };
+      const context = await this.#compactBeforeNextResponse(turn.context);
       const snapshot = await previous?.({ ...turn, context }, signal);
       const nextContext = snapshot?.context ?? context;
       const runOptions = this.#runSystemPromptOptions ?? this.#baseSystemPromptOptions;
@@ -789,6 +795,7 @@ export class AgentSession {
   async #handleAgentEvent(event) {
     if (event.type === "agent_start" && this.#abortRequested) this.agent.abort();
     if (event.type === "message_start" && event.message.role === "user") {
+      this.#overflowRecoveryAttempted = false;
       // A delivered queued message leaves the queue before listeners hear of it.
       const text = contentText(event.message.content, "");
       for (const queue of [this.#steeringTexts, this.#followUpTexts]) {
@@ -814,6 +821,7 @@ export class AgentSession {
       if (entryId) this.#entryIdsByMessage.set(message, entryId);
       if (message.role === "assistant") {
         this.#lastAssistantMessage = message;
+        if (message.stopReason !== "error" && message.stopReason !== "length") this.#overflowRecoveryAttempted = false;
         // A good answer ends a retry streak at once, so streaks do not add up across a run's calls.
         if (message.stopReason !== "error" && this.#retryAttempt > 0) {
           this.#emit({ type: "auto_retry_end", success: true, attempt: this.#retryAttempt });
@@ -882,7 +890,7 @@ export class AgentSession {
   }
 
   get isCompacting() {
-    return this.#compactionAbortController !== undefined;
+    return this.#compactionAbortController !== undefined || this.#autoCompactionAbortController !== undefined;
   }
 
   get systemPrompt() {
@@ -1321,6 +1329,9 @@ export class AgentSession {
    * first when the prompt changed.
    */
   async #prepareRun(trigger) {
+    // An answer cut short (aborted too) may have left the context full; the prompt goes after.
+    const lastAssistant = this.agent.state.messages.findLast((message) => message.role === "assistant");
+    if (lastAssistant) await this.#checkCompaction(lastAssistant, false);
     const base = this.#baseSystemPromptOptions;
     const selectedBefore = base.selectedTools;
     const event = trigger.custom ? { messageType: "custom", message: trigger.custom } : { messageType: "user", prompt: trigger.text, images: undefined };
@@ -1350,7 +1361,7 @@ export class AgentSession {
     return messages;
   }
 
-  /** Whether the run goes on: a retryable failure was retried after its backoff. Auto-compaction is not run. */
+  /** Whether the run goes on: a retryable failure was retried after its backoff, or an overflow compacted for a retry. */
   async #handlePostAgentRun() {
     const message = this.#lastAssistantMessage;
     this.#lastAssistantMessage = undefined;
@@ -1371,6 +1382,7 @@ export class AgentSession {
       this.#emit({ type: "auto_retry_end", success: false, attempt: this.#retryAttempt, finalError: message.errorMessage });
       this.#retryAttempt = 0;
     }
+    if (await this.#checkCompaction(message)) return !this.#abortRequested;
     // Messages agent_end handlers queued need a fresh run before the settle boundary.
     return !this.#abortRequested && this.agent.hasQueuedMessages();
   }
@@ -1523,78 +1535,203 @@ export class AgentSession {
     const controller = new AbortController();
     this.#compactionAbortController = controller;
     this.#emit({ type: "compaction_start", reason: "manual" });
-    let fromExtension = false;
-    let cancelledByExtension = false;
+    const attempt = { fromExtension: false, cancelledByExtension: false };
     try {
       const model = this.model;
       if (!model) throw new Error(formatNoModelSelectedMessage());
-      const settings = this.settingsManager.getCompactionSettings(model);
       const branchEntries = this.sessionManager.getBranch();
-      const preparation = prepareCompaction(branchEntries, settings);
+      const preparation = prepareCompaction(branchEntries, this.settingsManager.getCompactionSettings(model));
       if (!preparation) {
         if (branchEntries.at(-1)?.type === "compaction") throw new Error("Already compacted");
         throw new Error("Nothing to compact (session too small)");
       }
-      let compaction;
-      if (this.#runner.hasHandlers("session_before_compact")) {
-        const result = await this.#runner.emit({
-          type: "session_before_compact",
-          preparation,
-          branchEntries,
-          customInstructions,
-          reason: "manual",
-          willRetry: false,
-          signal: controller.signal,
-        });
-        if (result?.cancel) {
-          cancelledByExtension = true;
-          throw new Error("Compaction cancelled");
-        }
-        if (result?.compaction) {
-          compaction = result.compaction;
-          fromExtension = true;
-        }
-      }
-      compaction ??= await compact(
-        preparation,
-        model,
-        undefined,
-        undefined,
-        customInstructions,
-        controller.signal,
-        this.thinkingLevel,
-        this.agent.streamFunction,
-        undefined,
-        this.settingsManager.getRetrySettings(),
-        this.#summarizationRetryCallbacks({ source: "compaction", reason: "manual" }),
-        undefined,
-      );
-      if (controller.signal.aborted) throw new Error("Compaction cancelled");
-      const { summary, firstKeptEntryId, tokensBefore, usage, details } = compaction;
-      this.sessionManager.appendCompaction(summary, firstKeptEntryId, tokensBefore, details, fromExtension, usage);
-      this.refreshContext();
-      const estimatedTokensAfter = estimateMessagesTokens(this.sessionManager.buildSessionProjection().messages);
-      const compactionEntry = this.sessionManager.getEntries().find((entry) => entry.type === "compaction" && entry.summary === summary);
-      if (compactionEntry) {
-        await this.#runner.emit({ type: "session_compact", compactionEntry, fromExtension, reason: "manual", willRetry: false });
-      }
-      const result = { summary, firstKeptEntryId, tokensBefore, estimatedTokensAfter, usage, details };
+      const result = await this.#compactBranch({ model, preparation, branchEntries, customInstructions, reason: "manual", willRetry: false, signal: controller.signal }, attempt);
       // compaction_end listeners may prompt again: the session is idle before they hear it.
       this.#endCompaction(controller);
       this.#emit({ type: "compaction_end", reason: "manual", result, aborted: false, willRetry: false });
       return result;
     } catch (error) {
-      const aborted = controller.signal.aborted || cancelledByExtension;
+      const aborted = controller.signal.aborted || attempt.cancelledByExtension;
       const errorMessage = aborted ? undefined : `Compaction failed: ${error instanceof Error ? error.message : String(error)}`;
       this.#endCompaction(controller);
-      this.#emit({ type: "compaction_end", reason: "manual", result: undefined, aborted, willRetry: false, errorMessage });
-      if (this.#runner.hasHandlers("session_compact_failed")) {
-        await this.#runner.emit({ type: "session_compact_failed", reason: "manual", errorMessage, aborted, willRetry: false, fromExtension });
-      }
+      await this.#compactionFailed({ reason: "manual", aborted, errorMessage, fromExtension: attempt.fromExtension });
       throw error;
     } finally {
       this.#endCompaction(controller);
     }
+  }
+
+  /**
+   * What manual and automatic compaction share once a preparation exists:
+   * session_before_compact (which may cancel, or give the compaction), else
+   * the model's summary; the compaction entry; session_compact. Answers the
+   * compaction's result; `attempt` says whether an extension gave or
+   * cancelled it.
+   */
+  async #compactBranch({ model, preparation, branchEntries, customInstructions, reason, willRetry, signal }, attempt) {
+    let compaction;
+    if (this.#runner.hasHandlers("session_before_compact")) {
+      const result = await this.#runner.emit({ type: "session_before_compact", preparation, branchEntries, customInstructions, reason, willRetry, signal });
+      if (result?.cancel) {
+        attempt.cancelledByExtension = true;
+        throw new Error("Compaction cancelled");
+      }
+      if (result?.compaction) {
+        compaction = result.compaction;
+        attempt.fromExtension = true;
+      }
+    }
+    if (reason !== "manual") signal.throwIfAborted();
+    compaction ??= await compact(
+      preparation,
+      model,
+      undefined,
+      undefined,
+      customInstructions,
+      signal,
+      this.thinkingLevel,
+      this.agent.streamFunction,
+      undefined,
+      this.settingsManager.getRetrySettings(),
+      this.#summarizationRetryCallbacks({ source: "compaction", reason }),
+      undefined,
+    );
+    if (reason === "manual") {
+      if (signal.aborted) throw new Error("Compaction cancelled");
+    } else {
+      signal.throwIfAborted();
+    }
+    const { summary, firstKeptEntryId, tokensBefore, usage, details } = compaction;
+    const { fromExtension } = attempt;
+    this.sessionManager.appendCompaction(summary, firstKeptEntryId, tokensBefore, details, fromExtension, usage);
+    this.refreshContext();
+    const estimatedTokensAfter = estimateMessagesTokens(this.sessionManager.buildSessionProjection().messages);
+    const compactionEntry = this.sessionManager.getEntries().find((entry) => entry.type === "compaction" && entry.summary === summary);
+    if (compactionEntry) await this.#runner.emit({ type: "session_compact", compactionEntry, fromExtension, reason, willRetry });
+    return { summary, firstKeptEntryId, tokensBefore, estimatedTokensAfter, usage, details };
+  }
+
+  /** A compaction that did not happen: compaction_end with its error, then session_compact_failed. */
+  async #compactionFailed({ reason, aborted, errorMessage, fromExtension }) {
+    this.#emit({ type: "compaction_end", reason, result: undefined, aborted, willRetry: false, errorMessage });
+    if (this.#runner.hasHandlers("session_compact_failed")) {
+      await this.#runner.emit({ type: "session_compact_failed", reason, errorMessage, aborted, willRetry: false, fromExtension });
+    }
+  }
+
+  /**
+   * After an answer (and before a prompt, with `skipAbortedCheck` false):
+   * compacts when the answer overflowed the model's context (retried once
+   * when it failed for it, kept when it completed) or when the context
+   * passed the settings' threshold. Answers whether the run should go on.
+   */
+  async #checkCompaction(assistantMessage, skipAbortedCheck = true) {
+    const settings = this.settingsManager.getCompactionSettings(this.model);
+    if (!settings.enabled) return false;
+    if (skipAbortedCheck && assistantMessage.stopReason === "aborted") return false;
+    // An overflow of another model (before a switch) says nothing about this one.
+    const messageModel = this.#modelForMessage(assistantMessage);
+    const sameModel = messageModel !== undefined;
+    const contextWindow = (messageModel ?? this.model)?.contextWindow ?? 0;
+    const branch = this.sessionManager.getBranch();
+    // Usage from before the latest compaction measured the old context.
+    const compactionEntry = getLatestCompactionEntry(branch);
+    const beforeCompaction = (message) => compactionEntry !== null && message.timestamp <= new Date(compactionEntry.timestamp).getTime();
+    if (beforeCompaction(assistantMessage)) return false;
+
+    const projection = this.sessionManager.buildSessionProjection();
+    const assistantEntryId = this.#findPersistedMessageEntryId(assistantMessage);
+    const assistantIsProjected =
+      assistantEntryId === undefined ||
+      projection.entries.some((entry) => entry.sourceEntry.id === assistantEntryId && entry.messages.some((message) => message.role === "assistant"));
+    const assistantIndex = assistantEntryId ? branch.findIndex((entry) => entry.id === assistantEntryId) : -1;
+    const after = assistantIndex >= 0 ? branch.slice(assistantIndex + 1) : [];
+    const editedAfter = after.some((entry) => entry.type === "context_edit");
+    const latestEditOfAnswer = after.filter((entry) => entry.type === "context_edit" && entry.targetId === assistantEntryId).at(-1);
+    const retainedForRecovery = assistantEntryId === undefined || (!after.some((entry) => entry.type === "compaction") && latestEditOfAnswer?.replacement !== null);
+    const usageMatchesProjection = assistantIsProjected && !editedAfter;
+    const explicitOverflow = assistantMessage.stopReason === "error" && isContextOverflow(assistantMessage);
+    const contextOverflow =
+      sameModel && ((explicitOverflow && retainedForRecovery) || (usageMatchesProjection && isContextOverflow(assistantMessage, contextWindow)));
+    const recoverableLength = sameModel && assistantIsProjected && isRecoverableLength(assistantMessage, messageModel.maxTokens);
+
+    if (contextOverflow || recoverableLength) {
+      const willRetry = assistantMessage.stopReason !== "stop";
+      // A completed answer cannot be continued from: compact and keep it.
+      if (!willRetry) return this.#runAutoCompaction("overflow", false);
+      if (this.#overflowRecoveryAttempted) {
+        const errorMessage = contextOverflow
+          ? "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model."
+          : "Truncated response recovery failed after one compact-and-retry attempt.";
+        await this.#compactionFailed({ reason: "overflow", aborted: false, errorMessage, fromExtension: false });
+        return false;
+      }
+      this.#overflowRecoveryAttempted = true;
+      this.#omitRecoveryAttempt(assistantMessage);
+      return this.#runAutoCompaction("overflow", willRetry);
+    }
+
+    // At the threshold: from the answer's usage, or estimated when it has none (an error, zero usage) or edits changed the context.
+    let contextTokens;
+    const directTokens = assistantMessage.usage ? calculateContextTokens(assistantMessage.usage) : 0;
+    if (projection.entries.some((entry) => entry.sourceEntry.type === "context_edit")) {
+      contextTokens = estimateProjectedContextTokens(projection, branch).tokens;
+    } else if (assistantMessage.stopReason === "error" || directTokens === 0) {
+      const messages = this.agent.state.messages;
+      const estimate = estimateContextTokens(messages);
+      if (estimate.lastUsageIndex !== null) {
+        const usageMessage = messages[estimate.lastUsageIndex];
+        if (usageMessage.role === "assistant" && beforeCompaction(usageMessage)) return false;
+      }
+      contextTokens = estimate.tokens;
+    } else {
+      contextTokens = directTokens;
+    }
+    if (shouldCompact(contextTokens, contextWindow, settings)) return this.#runAutoCompaction("threshold", false);
+    return false;
+  }
+
+  /** Threshold or overflow compaction; answers whether the run should go on (a retry, or queued messages). */
+  async #runAutoCompaction(reason, willRetry) {
+    const model = this.model;
+    let controller;
+    const attempt = { fromExtension: false, cancelledByExtension: false };
+    try {
+      if (!model) return false;
+      const branchEntries = this.sessionManager.getBranch();
+      const preparation = prepareCompaction(branchEntries, this.settingsManager.getCompactionSettings(model));
+      if (!preparation) return false;
+      controller = new AbortController();
+      this.#autoCompactionAbortController = controller;
+      this.#emit({ type: "compaction_start", reason });
+      controller.signal.throwIfAborted();
+      const result = await this.#compactBranch({ model, preparation, branchEntries, customInstructions: undefined, reason, willRetry, signal: controller.signal }, attempt);
+      this.#emit({ type: "compaction_end", reason, result, aborted: false, willRetry });
+      // Messages queued while it ran are delivered by one more turn.
+      return willRetry || this.agent.hasQueuedMessages();
+    } catch (error) {
+      if (controller) {
+        const aborted = controller.signal.aborted || attempt.cancelledByExtension;
+        const message = error instanceof Error ? error.message : "compaction failed";
+        const errorMessage = aborted ? undefined : reason === "overflow" ? `Context overflow recovery failed: ${message}` : `Auto-compaction failed: ${message}`;
+        await this.#compactionFailed({ reason, aborted, errorMessage, fromExtension: attempt.fromExtension });
+      }
+      return false;
+    } finally {
+      if (this.#autoCompactionAbortController === controller) this.#autoCompactionAbortController = undefined;
+      this.#resolveIdleWaitersIfIdle();
+    }
+  }
+
+  /** Within a run, before the next answer: compacts first when the context passed the threshold. */
+  async #compactBeforeNextResponse(context) {
+    const projection = this.sessionManager.buildSessionProjection();
+    const model = this.model;
+    if (!model || model.contextWindow <= 0) return { ...context, messages: projection.messages };
+    const tokens = estimateProjectedContextTokens(projection, this.sessionManager.getBranch()).tokens;
+    if (!shouldCompact(tokens, model.contextWindow, this.settingsManager.getCompactionSettings(model))) return { ...context, messages: projection.messages };
+    await this.#runAutoCompaction("threshold", false);
+    return { ...context, messages: this.sessionManager.buildSessionProjection().messages };
   }
 
   #endCompaction(controller) {
@@ -1604,6 +1741,7 @@ export class AgentSession {
 
   abortCompaction() {
     this.#compactionAbortController?.abort();
+    this.#autoCompactionAbortController?.abort();
   }
 
   /** The summary call's retries, told to the session's listeners as pi tells them. */
