@@ -363,6 +363,13 @@ impl HeapSignal {
 pub(crate) struct SqueezeSignal(Arc<Shared>);
 
 impl SqueezeSignal {
+    /// The byte that says whether the running entry is squeezed (the
+    /// `squeezed` flag itself), for JavaScript to read without an op call.
+    /// It lives as long as this signal's watchdog state.
+    pub(crate) fn flag_ptr(&self) -> *mut u8 {
+        self.0.squeezed.as_ptr().cast::<u8>()
+    }
+
     /// If the running entry is squeezed: gives the heap its limit back and
     /// withdraws the termination, which has no run left to stop (the
     /// refused allocation ended it), and says so. The entry stays marked

@@ -41,9 +41,20 @@ let heapFailure;
  */
 let cpuFailure;
 
-/** Sets the heap limit (MB, 0: none) that allocation failures are reported against. */
+/**
+ * The watchdog's "squeezed" byte (src/ops/limits.rs), read when extension
+ * code settles; undefined until the limits are configured, and then the op
+ * is asked each time.
+ */
+let squeezeFlag;
+
+/**
+ * Sets the heap limit (MB, 0: none) that allocation failures are reported
+ * against. Called once the runtime's watchdog is in place.
+ */
 export function configureHeapLimit(mb) {
   heapLimitMb = mb ?? 0;
+  squeezeFlag = ops.op_pihost_squeeze_flag();
 }
 
 /**
@@ -71,6 +82,7 @@ function asHeapLimitError(entry, error) {
  * stop (failTerminated).
  */
 function squeezedOut(entry) {
+  if (squeezeFlag !== undefined && squeezeFlag[0] === 0) return false;
   if (!ops.op_pihost_cpu_stop_landed()) return false;
   cpuFailure = entry;
   return true;

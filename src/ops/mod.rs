@@ -24,6 +24,7 @@ deno_core::extension!(
         process::op_pihost_exec_kill,
         limits::op_pihost_heap_stop_landed,
         limits::op_pihost_cpu_stop_landed,
+        limits::op_pihost_squeeze_flag,
         reference_data::op_pihost_reference_data,
         modules::op_pihost_require_resolve,
         modules::op_pihost_require_file,
