@@ -1508,6 +1508,7 @@ export class AgentSession {
   async abort() {
     if (this.#runActive) this.#abortRequested = true;
     this.abortRetry();
+    this.abortCompaction();
     this.agent.abort();
     await this.waitForIdle();
   }

@@ -60,6 +60,8 @@ export default function (pi: any) {
               `signal=${event.signal instanceof AbortSignal && !event.signal.aborted}`,
           );
           if (params.variant === "cancel") return { cancel: true };
+          // Aborting the session aborts its compaction too (not awaited: abort waits for the compaction to end).
+          if (params.variant === "abort") void session.abort();
           if (params.variant === "extension") {
             return { compaction: { summary: "The extension's summary.", firstKeptEntryId: p.firstKeptEntryId, tokensBefore: p.tokensBefore, details: { by: "hook" } } };
           }
