@@ -845,6 +845,7 @@ export class AgentSession {
   dispose() {
     try {
       this.abortRetry();
+      this.abortCompaction();
       this.abortBash();
       this.agent.abort();
     } catch {
