@@ -61,9 +61,11 @@ fn sets(root: &Path) -> Vec<Set> {
         name: "small",
         paths: vec![root.join("benches/fixtures/dispatch/ext1.ts").display().to_string()],
     }];
-    let reference = std::env::var_os("PI_REFERENCE_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/pi-reference/1.6.0")
-    });
+    let reference = std::env::var_os("PI_REFERENCE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/pi-reference/1.6.0")
+        });
     let examples = reference.join("node_modules/@earendil-works/pi-coding-agent/examples/extensions");
     if examples.is_dir() {
         sets.push(Set {
@@ -71,10 +73,17 @@ fn sets(root: &Path) -> Vec<Set> {
             paths: vec![examples.display().to_string()],
         });
     } else {
-        eprintln!("skipping pi's examples: no reference install at {}", reference.display());
+        eprintln!(
+            "skipping pi's examples: no reference install at {}",
+            reference.display()
+        );
     }
     let wanted = std::env::var("SETS").ok();
-    sets.retain(|set| wanted.as_deref().is_none_or(|list| list.split(',').any(|name| name == set.name)));
+    sets.retain(|set| {
+        wanted
+            .as_deref()
+            .is_none_or(|list| list.split(',').any(|name| name == set.name))
+    });
     sets
 }
 
@@ -102,7 +111,8 @@ fn main() {
         .enable_all()
         .build()
         .expect("tokio");
-    let tool_call = json!({ "type": "tool_call", "toolName": "bash", "toolCallId": "1", "input": { "command": "ls -la" } });
+    let tool_call =
+        json!({ "type": "tool_call", "toolName": "bash", "toolCallId": "1", "input": { "command": "ls -la" } });
     for set in sets(&root) {
         runtime.block_on(async {
             let before = resident_mib();
@@ -136,8 +146,14 @@ fn main() {
             println!("\nset `{}` ({} sessions, isolated mode)", set.name, count);
             println!("| | value |\n|---|---:|");
             println!("| first session: start + load + bind | {first_ms:.0} ms |");
-            println!("| first session: resident memory it added | {:.1} MiB |", after_first - before);
-            println!("| each further session: start + load + bind (median) | {:.0} ms |", median(&mut starts));
+            println!(
+                "| first session: resident memory it added | {:.1} MiB |",
+                after_first - before
+            );
+            println!(
+                "| each further session: start + load + bind (median) | {:.0} ms |",
+                median(&mut starts)
+            );
             println!("| each further session: resident memory (mean) | {per_session:.1} MiB |");
             println!("| all sessions emitting tool_call together | {emits_per_second:.0} emits/s |");
             for session in &sessions {

@@ -28,7 +28,12 @@ pub fn op_pihost_cpu_stop_landed(state: &mut OpState, scope: &mut v8::PinScope<'
 
 /// What the squeeze flag's memory is handed to JavaScript with: the memory
 /// belongs to the watchdog, so deleting the backing store frees nothing.
-unsafe extern "C" fn keep_watchdog_memory(_data: *mut std::ffi::c_void, _length: usize, _deleter_data: *mut std::ffi::c_void) {}
+unsafe extern "C" fn keep_watchdog_memory(
+    _data: *mut std::ffi::c_void,
+    _length: usize,
+    _deleter_data: *mut std::ffi::c_void,
+) {
+}
 
 /// A one-byte view of the watchdog's `squeezed` flag, which entries.js
 /// reads whenever extension code settles: non-zero only after a squeeze,
