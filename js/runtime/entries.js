@@ -158,6 +158,12 @@ function runAs(entry, invoke) {
   }
 }
 
+/** An entry whose extension code settled: no longer open, its timeout cancelled. */
+function close(entry) {
+  openEntries.delete(entry);
+  if (entry.timeout !== undefined) core.cancelTimer(entry.timeout);
+}
+
 /**
  * Runs `invoke` as code of the extension at `owner.path`; `owner.where`
  * says what runs ("while loading", `in its "tool_call" handler`, …). Resolves
@@ -169,28 +175,23 @@ function runAs(entry, invoke) {
 export function enterExtension(owner, invoke) {
   // The owner's fields (path, where, event, limits) are read through its
   // prototype: one object per call instead of a copy of every field.
-  const entry = { __proto__: owner, fail: undefined, parent: running, timers: undefined };
-  let timer;
+  const entry = { __proto__: owner, fail: undefined, parent: running, timers: undefined, timeout: undefined };
   // One promise, settled by whichever comes first, the extension's code or
   // the host's stop: this runs for every handler of every event, and each
-  // extra promise or job is measurable per dispatch on this engine.
+  // extra promise, job or closure is measurable per dispatch on this engine.
   const outcome = new Promise((resolve, reject) => {
-    const close = () => {
-      openEntries.delete(entry);
-      if (timer !== undefined) core.cancelTimer(timer);
-    };
     // Settled first, closed after: a termination that lands in between
     // (it was meant for the extension's code, which ended a moment before)
     // leaves the entry open, so the host's stop still settles it.
     const succeed = (value) => {
       if (squeezedOut(entry)) return;
       resolve(value);
-      close();
+      close(entry);
     };
     const fail = (error) => {
       if (squeezedOut(entry)) return;
       reject(asHeapLimitError(entry, error));
-      close();
+      close(entry);
     };
     entry.fail = fail;
     enqueueJob(() => {
@@ -216,7 +217,7 @@ export function enterExtension(owner, invoke) {
   if (owner.timeoutMs > 0) {
     // Unreferenced: a pending load timeout must not hide a promise that
     // nothing else could settle.
-    timer = core.createTimer(() => stop(entry, timedOut(entry)), owner.timeoutMs, undefined, false, false);
+    entry.timeout = core.createTimer(() => stop(entry, timedOut(entry)), owner.timeoutMs, undefined, false, false);
   }
   return outcome;
 }
