@@ -5,6 +5,7 @@
 import { execCommand } from "pihost:runtime/exec.js";
 import { ops } from "pihost:runtime/ops.js";
 import { enterExtension } from "pihost:runtime/entries.js";
+import { validateMcpServerConfig } from "pihost:pi/coding-agent/mcp-servers.js";
 import {
   ArrayFromEntries,
   ArrayIsArray,
@@ -239,9 +240,9 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
 
     registerMcpServer(name, config) {
       assertActive();
-      // pihost checks only the shape here; pi-mcp's field-by-field validation is not built yet.
-      if (!isPlainObjectRecord(config)) {
-        throw new Error(`Invalid MCP server registered by extension "${extension.path}": config must be an object`);
+      const validated = validateMcpServerConfig(name, config);
+      if (typeof validated === "string") {
+        throw new Error(`Invalid MCP server registered by extension "${extension.path}": ${validated}`);
       }
       const owner = runtime.mcpServers.get(name)?.extensionPath;
       if (owner !== undefined && owner !== extension.path) {
@@ -253,7 +254,7 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
         (server) => server.name !== name && namespace(server.name) === namespace(name),
       );
       if (clash) throw new Error(`MCP server "${name}" conflicts with registered server "${clash.name}"`);
-      const server = { name, config: StructuredClone(config), extensionPath: extension.path };
+      const server = { name, config: StructuredClone(validated), extensionPath: extension.path };
       applyRuntimeChange(() => runtime.mcpServers.register(server));
     },
     unregisterMcpServer(name) {

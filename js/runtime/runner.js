@@ -177,6 +177,13 @@ export class ExtensionRunner {
     this.executeToolFn = contextActions.executeTool;
     this.getCallableToolsFn = contextActions.getCallableTools ?? (() => []);
 
+    // Servers registered from now on reach the extension that connects them
+    // at once; those registered while loading are read at session_start.
+    runtime.mcpServers.setChangeListener(() => {
+      void this.emit({ type: "mcp_servers_change", servers: runtime.mcpServers.list() });
+      this.reportUnhandledMcpServers();
+    });
+
     const report = (extensionPath, event, error) => this.emitError({ extensionPath, event, ...describeError(error) });
     const registry = this.modelRegistry;
     const registerProvider = (name, config) =>
@@ -413,9 +420,9 @@ export class ExtensionRunner {
 
   /**
    * Reports, once each, the MCP servers registered while no extension
-   * handles mcp_servers_change, so nothing connects them. pi's session calls
-   * it after session_start; pihost's host emits that itself, so only the
-   * exported ExtensionRunner's users call it.
+   * handles mcp_servers_change, so nothing connects them: after each change
+   * of the registrations once bound, and (pi's session calls it) after
+   * session_start.
    */
   reportUnhandledMcpServers() {
     if (this.hasHandlers("mcp_servers_change")) return;
