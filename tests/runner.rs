@@ -255,3 +255,54 @@ fn n2_commands_with_one_name_get_invocation_names() {
         assert_eq!(unknown.to_string(), "Unknown command: /deploy");
     });
 }
+
+/// pi's session reports, after session_start, each MCP server an extension
+/// registered that no loaded extension connects (none handles
+/// `mcp_servers_change`); the host's session_start is that moment in
+/// pihost, whether or not any extension handles session_start itself.
+#[test]
+fn a_registered_mcp_server_nothing_connects_is_reported_after_session_start() {
+    let project = Project::new();
+    let provider = project.write(
+        "provider.ts",
+        r#"export default function (pi) { pi.registerMcpServer("notes", { command: "notes-server" }); }"#,
+    );
+    let connector = project.write(
+        "connector.ts",
+        r#"export default function (pi) { pi.on("mcp_servers_change", async () => {}); }"#,
+    );
+    runtime().block_on(async {
+        for (paths, reported) in [(vec![provider.clone()], true), (vec![provider.clone(), connector.clone()], false)] {
+            let mut engine = Engine::new(project.options()).await.expect("engine");
+            let found = engine.discover(&paths);
+            engine.load(&found, false).await.expect("load");
+            let mut errors = engine.take_error_stream().expect("error stream");
+            engine
+                .bind(Arc::new(RecordingHost::new()), &HostState::default())
+                .await
+                .expect("bind");
+            assert!(errors.try_recv().is_err(), "nothing reported before session_start");
+            for _ in 0..2 {
+                engine
+                    .emit(&json!({ "type": "session_start", "reason": "startup" }))
+                    .await
+                    .expect("session_start");
+            }
+            let mut seen = Vec::new();
+            while let Ok(error) = errors.try_recv() {
+                seen.push(error);
+            }
+            if reported {
+                assert_eq!(seen.len(), 1, "once, not at every session_start: {seen:?}");
+                assert_eq!(seen[0].event, "register_mcp_server");
+                assert!(seen[0].extension_path.ends_with("provider.ts"), "{seen:?}");
+                assert_eq!(
+                    seen[0].error,
+                    "MCP server \"notes\" is registered, but no loaded extension connects MCP servers; another extension may have replaced the built-in MCP support"
+                );
+            } else {
+                assert!(seen.is_empty(), "an extension connects it: {seen:?}");
+            }
+        }
+    });
+}

@@ -243,12 +243,14 @@ export async function emitEvent(event) {
   const buildBoundaryContext = async (eventType, entries) =>
     JSONParse((await ops.op_pihost_host_request("buildBoundaryContext", JSONStringify({ eventType, entries }))) || "null");
   try {
-    return resultJson(
-      await dispatchEvent(runner, event, {
-        buildBoundaryContext,
-        emitProjectTrust: (trustEvent, ctx) => emitProjectTrustEvent(runner.extensions, trustEvent, ctx),
-      }),
-    );
+    const result = await dispatchEvent(runner, event, {
+      buildBoundaryContext,
+      emitProjectTrust: (trustEvent, ctx) => emitProjectTrustEvent(runner.extensions, trustEvent, ctx),
+    });
+    // The host's session_start is pi's session starting: then pi reports the
+    // MCP servers that no extension connects.
+    if (event.type === "session_start") runner.reportUnhandledMcpServers();
+    return resultJson(result);
   } catch (error) {
     // As pi's agent session: whatever a tool_call handler throws blocks the
     // tool, with an Error the host can show.

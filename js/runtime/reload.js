@@ -5,7 +5,8 @@
 //
 // session_shutdown (reason "reload") to the old extensions, invalidate them,
 // load anew, keep the flag values (active tools live in the host), bind the
-// same host again, session_start (reason "reload"). Callers then use the
+// same host again, session_start (reason "reload"), then the report of MCP
+// servers no extension connects. Callers then use the
 // returned runner for everything (H2).
 
 import { ArrayFromEntries } from "./primordials.js";
@@ -28,6 +29,7 @@ export async function reloadExtensions(oldRunner, deps) {
   if (deps.bound) {
     deps.bind(runner);
     await runner.emit({ type: "session_start", reason: "reload" });
+    runner.reportUnhandledMcpServers();
   }
   return { runner, loaded };
 }

@@ -421,8 +421,9 @@ export class ExtensionRunner {
   /**
    * Reports, once each, the MCP servers registered while no extension
    * handles mcp_servers_change, so nothing connects them: after each change
-   * of the registrations once bound, and (pi's session calls it) after
-   * session_start.
+   * of the registrations once bound, and after session_start (pi's session
+   * calls it then; pihost's main.js after the host's session_start, and
+   * reload.js after a reload's).
    */
   reportUnhandledMcpServers() {
     if (this.hasHandlers("mcp_servers_change")) return;

@@ -255,7 +255,11 @@ impl EmitEvent<'_> {
     /// extension handles it, and none does (H3).
     pub(crate) fn answered_without_the_isolate(&self, handlers: &crate::ops::host::HandlerCounts) -> bool {
         let event_type = self.0.get("type").and_then(Value::as_str).unwrap_or("?");
-        super::answers_undefined_without_handlers(event_type) && !handlers.has_handlers(event_type)
+        // After session_start the runner reports the MCP servers nothing
+        // connects, handlers or not (js/runtime/main.js).
+        event_type != "session_start"
+            && super::answers_undefined_without_handlers(event_type)
+            && !handlers.has_handlers(event_type)
     }
 }
 impl RuntimeCall for EmitEvent<'_> {
