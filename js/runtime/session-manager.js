@@ -128,22 +128,23 @@ export class SessionView {
     return entry;
   }
 
-  /** The name of the session's latest `session_info` entry, as pi's getSessionName answers; undefined without one. */
-  sessionName() {
+  #latestSessionInfo() {
     for (let index = this.#entries.length - 1; index >= 0; index--) {
-      const entry = this.#entries[index];
-      if (entry.type !== "session_info") continue;
-      return (typeof entry.name === "string" ? StringPrototypeTrim(entry.name) : entry.name?.trim()) || undefined;
+      if (this.#entries[index].type === "session_info") return this.#entries[index];
     }
     return undefined;
   }
 
+  /** The name of the session's latest `session_info` entry, as pi's getSessionName answers; undefined without one. */
+  sessionName() {
+    const entry = this.#latestSessionInfo();
+    if (entry === undefined) return undefined;
+    return (typeof entry.name === "string" ? StringPrototypeTrim(entry.name) : entry.name?.trim()) || undefined;
+  }
+
   /** Whether the session has a `session_info` entry (a name, or a cleared one). */
   hasSessionInfo() {
-    for (let index = this.#entries.length - 1; index >= 0; index--) {
-      if (this.#entries[index].type === "session_info") return true;
-    }
-    return false;
+    return this.#latestSessionInfo() !== undefined;
   }
 
   /** What `ctx.sessionManager` is: the read-only names, answered as pi answers them. */
