@@ -204,6 +204,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     let (writer, out) = crate::stdio::ProtocolWriter::start();
     let pending: Pending = Arc::new(Mutex::new(HashMap::new()));
     let closed = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let errors = UnwrittenErrors::default();
     let session = Arc::new(tokio::sync::Mutex::new(Session {
         pihost: None,
         host: None,
@@ -250,12 +251,13 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         let params = message.get("params").cloned().unwrap_or(Value::Null);
         let known = Method::named(&method);
         if known == Some(Method::Shutdown) {
-            shutdown(&session, &out, id.as_ref()).await;
+            shutdown(&session, &out, &errors, id.as_ref()).await;
             break;
         }
         let shared = Shared {
             session: session.clone(),
             out: out.clone(),
+            errors: errors.clone(),
             pending: pending.clone(),
             defaults: default_options.clone(),
             default_dispatch_timeout_ms,
@@ -282,6 +284,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
             }
             let response = handle(&method, id.clone(), params, &shared).await;
             if let (Some(id), Some(response)) = (id, response) {
+                shared.errors.write(&shared.out);
                 let _ = shared.out.send(response(&id));
             }
             if let Some(finished) = finished {
@@ -301,7 +304,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         tracing::warn!("requests still running 10 s after stdin closed; stopping them");
     }
     if session.lock().await.pihost.is_some() {
-        shutdown(&session, &out, None).await;
+        shutdown(&session, &out, &errors, None).await;
     }
     tasks.shutdown().await;
     // The agent host holds a sender of the output; the writer ends when the
@@ -311,7 +314,12 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     writer.finish().await;
 }
 
-async fn shutdown(session: &Arc<tokio::sync::Mutex<Session>>, out: &mpsc::UnboundedSender<String>, id: Option<&Value>) {
+async fn shutdown(
+    session: &Arc<tokio::sync::Mutex<Session>>,
+    out: &mpsc::UnboundedSender<String>,
+    errors: &UnwrittenErrors,
+    id: Option<&Value>,
+) {
     let pihost = session.lock().await.pihost.take();
     if let Some(pihost) = pihost {
         let _ = pihost
@@ -323,6 +331,7 @@ async fn shutdown(session: &Arc<tokio::sync::Mutex<Session>>, out: &mpsc::Unboun
         let _ = stop.send(());
     }
     if let Some(id) = id {
+        errors.write(out);
         let _ = out.send(result_response(id, Value::Null));
     }
 }
@@ -341,10 +350,52 @@ fn envelope(result: Option<Value>) -> Value {
     encode(&CallResult { result })
 }
 
+/// The session's extension errors not written yet. Whatever writes a
+/// response first writes these, so an error goes out before the answer of
+/// the call that caused it (the engine reports the error before it answers
+/// the call, but a separate forwarding task may run after the response's);
+/// the forwarding task writes them in between.
+#[derive(Clone, Default)]
+struct UnwrittenErrors(Arc<Mutex<Option<tokio::sync::broadcast::Receiver<ExtensionError>>>>);
+
+impl UnwrittenErrors {
+    fn watch(&self, errors: tokio::sync::broadcast::Receiver<ExtensionError>) {
+        if let Ok(mut slot) = self.0.lock() {
+            *slot = Some(errors);
+        }
+    }
+
+    /// Writes every error received so far, in order.
+    fn write(&self, out: &mpsc::UnboundedSender<String>) {
+        let Ok(mut slot) = self.0.lock() else {
+            return;
+        };
+        let Some(errors) = slot.as_mut() else {
+            return;
+        };
+        loop {
+            match errors.try_recv() {
+                Ok(error) => {
+                    if error.event == "engineRestarted" {
+                        let _ = out.send(restarted_notification(&error.error));
+                    }
+                    let line = json!({ "jsonrpc": "2.0", "method": "extensionError", "params": error });
+                    let _ = out.send(line.to_string());
+                }
+                Err(tokio::sync::broadcast::error::TryRecvError::Lagged(missed)) => {
+                    tracing::warn!("{missed} extension errors were not forwarded: too many at once");
+                }
+                Err(_) => break,
+            }
+        }
+    }
+}
+
 /// What every request handler shares.
 struct Shared {
     session: Arc<tokio::sync::Mutex<Session>>,
     out: mpsc::UnboundedSender<String>,
+    errors: UnwrittenErrors,
     pending: Pending,
     defaults: EngineOptions,
     default_dispatch_timeout_ms: u64,
@@ -745,34 +796,23 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
     {
         return fail(move |id| pihost_error(id, error));
     }
-    let mut errors = pihost.errors();
+    // One receiver holds the errors to write; a second only wakes the
+    // forwarding task when one arrives.
+    shared.errors.watch(pihost.errors());
+    let mut arrived = pihost.errors();
+    let unwritten = shared.errors.clone();
     let error_out = out.clone();
     let (stop_forwarding_errors, mut stop) = oneshot::channel::<()>();
     tokio::spawn(async move {
-        let forward = |error: ExtensionError| {
-            if error.event == "engineRestarted" {
-                let _ = error_out.send(restarted_notification(&error.error));
-            }
-            let line = json!({ "jsonrpc": "2.0", "method": "extensionError", "params": error });
-            let _ = error_out.send(line.to_string());
-        };
         loop {
-            let error = tokio::select! {
+            let stopped = tokio::select! {
                 biased;
-                error = errors.recv() => error,
-                _ = &mut stop => {
-                    while let Ok(error) = errors.try_recv() {
-                        forward(error);
-                    }
-                    break;
-                }
+                arrival = arrived.recv() => matches!(arrival, Err(tokio::sync::broadcast::error::RecvError::Closed)),
+                _ = &mut stop => true,
             };
-            match error {
-                Ok(error) => forward(error),
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(missed)) => {
-                    tracing::warn!("{missed} extension errors were not forwarded: too many at once");
-                }
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => break,
+            unwritten.write(&error_out);
+            if stopped {
+                break;
             }
         }
     });
