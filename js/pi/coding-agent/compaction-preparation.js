@@ -3,15 +3,10 @@
 // the kept tail holds about `keepRecentTokens`, the part before the cut (and
 // the start of a turn the cut splits) to be summarized, the summary the
 // previous compaction left, and the files the summarized part touched.
-import { estimateTokens } from "./compaction.js";
+import { CUT_POINT_ROLES, TURN_START_ROLES, estimateTokens } from "./compaction.js";
 import { estimateProjectedContextTokens } from "./context-usage.js";
 import { createFileOps, extractFileOpsFromMessage } from "./file-operations.js";
 import { buildSessionProjection, sessionEntryToContextMessages } from "./session-context.js";
-
-// A kept tail may start at a message of these roles; a tool result stays behind its call.
-const CUT_POINT_ROLES = new Set(["user", "assistant", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
-// A turn starts with input to the model; the reply and its tool results continue it.
-const TURN_START_ROLES = new Set(["user", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
 
 const hasRole = (projected, roles) => projected.sourceEntry.type !== "compaction" && projected.messages.some((message) => roles.has(message.role));
 

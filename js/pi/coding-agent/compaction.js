@@ -89,9 +89,9 @@ export function estimateTokens(message) {
 // --- Cut points -----------------------------------------------------------------
 
 // A kept tail may start at any of these; a tool result must stay behind its call.
-const CUT_POINT_ROLES = new Set(["user", "assistant", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
+export const CUT_POINT_ROLES = new Set(["user", "assistant", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
 // A turn starts with input to the model; the assistant's reply and its tool results continue it.
-const TURN_START_ROLES = new Set(["user", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
+export const TURN_START_ROLES = new Set(["user", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
 
 function entryHasRole(entry, roles) {
   // A compaction entry's summary is never part of the range being cut.
