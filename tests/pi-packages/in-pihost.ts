@@ -5,10 +5,10 @@
 // tools over a fresh fixture; ui-goldens checks the theme (ctx.ui.theme) and
 // the UI exports. tests/pi_packages.rs calls these tools.
 import { readFileSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import * as tui from "@earendil-works/pi-tui";
 import * as typebox from "typebox";
 import * as value from "typebox/value";
@@ -75,11 +75,23 @@ export default function (pi) {
     parameters: { type: "object" },
     async execute() {
       const expected = goldens("pi-packages-goldens.json");
-      const cases = buildCases({ typebox: implemented(typebox), value, compile, ai, agent });
+      // Code's modules import `typebox/value`, which pi's virtual map answers wherever the file is.
+      const codeFolder = await mkdtemp(join(tmpdir(), "pihost-code-cases-"));
+      let codeFiles = 0;
+      const importCode = async (code) => {
+        const file = join(codeFolder, `code-${codeFiles++}.mjs`);
+        await writeFile(file, code);
+        return import(pathToFileURL(file).href);
+      };
+      const cases = buildCases({ typebox: implemented(typebox), value, compile, ai, agent, importCode });
       const results = [];
-      for (const { name, run } of cases) {
-        const got = await runCase(run);
-        results.push({ ok: show(expected[name]) === show(got), detail: `${name}\n  pi:     ${show(expected[name])}\n  pihost: ${show(got)}` });
+      try {
+        for (const { name, run } of cases) {
+          const got = await runCase(run);
+          results.push({ ok: show(expected[name]) === show(got), detail: `${name}\n  pi:     ${show(expected[name])}\n  pihost: ${show(got)}` });
+        }
+      } finally {
+        await rm(codeFolder, { recursive: true, force: true });
       }
       return report(results);
     },

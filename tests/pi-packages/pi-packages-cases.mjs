@@ -76,7 +76,7 @@ export async function runCase(run) {
  * `value` ("typebox/value"), `compile` ("typebox/compile"), `ai`
  * (pi-ai) and `agent` (pi-coding-agent).
  */
-export function buildCases({ typebox, value, compile, ai, agent }) {
+export function buildCases({ typebox, value, compile, ai, agent, importCode }) {
   const T = typebox.Type;
   const { Value } = value;
   const cases = [];
@@ -220,6 +220,8 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
     closedMany: [() => T.Object({ a: T.String() }, { additionalProperties: false }), [Object.fromEntries("abcdefghijkl".split("").map((k) => [k, 1]))]],
     patternProperties: [() => ({ type: "object", patternProperties: { "^s_": { type: "string" }, "^n_": { type: "number" } }, additionalProperties: false }), [{ s_a: "x", n_b: 1 }, { s_a: 1, n_b: "x", other: true }]],
     graphemes: [() => T.String({ maxLength: 2 }), ["e\u0301e\u0301", "👨‍👩‍👧👍", "abc"]],
+    refined: [() => T.Refine(T.Object({ low: T.Number(), high: T.Number() }), (range) => range.low <= range.high, "low above high"), [{ low: 1, high: 2 }, { low: 3, high: 2 }, { low: "1", high: 2 }]],
+    refinedNumber: [() => T.Refine(T.Number(), (count) => count > 1), [2, 1, "2"]],
     allOfClosed: [() => T.Intersect([T.Object({ a: T.String() }), T.Object({ b: T.String() }, { additionalProperties: false })]), [{ a: "x", b: "y" }]],
   };
   for (const [name, [schema, values]] of Object.entries(checks)) {
@@ -230,6 +232,13 @@ export function buildCases({ typebox, value, compile, ai, agent }) {
       add(`Compile ${name} #${index}`, () => {
         const validator = compile.Compile(context, schema());
         return [validator.Check(item), validator.Errors(item)];
+      });
+      // Code's module text differs from TypeBox's (pihost generates no check functions); what it checks may not.
+      add(`Code ${name} #${index}`, async () => {
+        const { External, Code } = name === "refContext" ? compile.Code(context, schema()) : compile.Code(schema());
+        const module = await importCode(Code);
+        if (External.variables.length > 0) module.SetExternal(External);
+        return [module.Check(item), External.identifier, Object.keys(module).sort()];
       });
     });
   }

@@ -3,6 +3,7 @@
 // pi 1.6.0 (reference-data/pi-packages-goldens.json). Run with Node 22:
 //   node tests/pi-packages/pi-packages-differential.mjs [-v]
 import { readFile } from "node:fs/promises";
+import { codeImporter } from "./code-importer.mjs";
 import { buildCases, runCase } from "./pi-packages-cases.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -20,6 +21,7 @@ const cases = buildCases({
   compile: await import("../../js/pi/typebox/compile.js"),
   ai: await import("../../js/pi/pi-ai.js"),
   agent: await import("../../js/pi/pi-coding-agent.js"),
+  importCode: codeImporter(),
 });
 
 const verbose = process.argv.includes("-v");

@@ -7,6 +7,7 @@
 //
 // The output is data recorded from the reference; regenerate it, never edit it.
 import { buildCases, runCase } from "../pi-packages/pi-packages-cases.mjs";
+import { codeImporter } from "../pi-packages/code-importer.mjs";
 import { referenceVirtualModules } from "./reference-modules.mjs";
 
 const VIRTUAL_MODULES = await referenceVirtualModules("record-pi-packages.mjs");
@@ -17,6 +18,7 @@ const cases = buildCases({
   compile: VIRTUAL_MODULES["typebox/compile"],
   ai: VIRTUAL_MODULES["@earendil-works/pi-ai"],
   agent: VIRTUAL_MODULES["@earendil-works/pi-coding-agent"],
+  importCode: codeImporter(process.argv[2]),
 });
 const results = {};
 for (const { name, run } of cases) {

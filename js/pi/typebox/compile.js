@@ -58,4 +58,6 @@ export function Compile(...args) {
   return new Validator(context, type);
 }
 
+export { Code } from "./code.js";
+
 export default Compile;
