@@ -28,6 +28,8 @@ import {
   retryDelayMs,
 } from "../pi-ai.js";
 import { executeBashWithOperations } from "./bash-executor.js";
+import { collectEntriesForBranchSummary } from "./branch-summary.js";
+import { generateBranchSummary } from "./branch-summary-generation.js";
 import { calculateContextTokens, shouldCompact } from "./compaction.js";
 import { estimateMessagesTokens, prepareCompaction } from "./compaction-preparation.js";
 import { compact } from "./compaction-summary.js";
@@ -165,6 +167,8 @@ export class AgentSession {
   #retryAbortController;
   #compactionAbortController;
   #autoCompactionAbortController;
+  // A tree navigation's branch summary in flight: it counts as compacting, as in pi.
+  #branchSummaryAbortController;
   /** A context overflow is compacted and retried once per user message. */
   #overflowRecoveryAttempted = false;
   #bashAbortControllers = new Set();
@@ -846,6 +850,7 @@ export class AgentSession {
     try {
       this.abortRetry();
       this.abortCompaction();
+      this.abortBranchSummary();
       this.abortBash();
       this.agent.abort();
     } catch {
@@ -891,7 +896,11 @@ export class AgentSession {
   }
 
   get isCompacting() {
-    return this.#compactionAbortController !== undefined || this.#autoCompactionAbortController !== undefined;
+    return (
+      this.#compactionAbortController !== undefined ||
+      this.#autoCompactionAbortController !== undefined ||
+      this.#branchSummaryAbortController !== undefined
+    );
   }
 
   get systemPrompt() {
@@ -1510,6 +1519,7 @@ export class AgentSession {
     if (this.#runActive) this.#abortRequested = true;
     this.abortRetry();
     this.abortCompaction();
+    this.abortBranchSummary();
     this.agent.abort();
     await this.waitForIdle();
   }
@@ -1961,14 +1971,124 @@ export class AgentSession {
     this.refreshContext();
   }
 
-  abortBranchSummary() {}
+  abortBranchSummary() {
+    this.#branchSummaryAbortController?.abort();
+  }
+
+  // --- the session tree --------------------------------------------------------
+
+  /**
+   * Moves the session's leaf to `targetId`, as pi's tree navigation does:
+   * session_before_tree may cancel, relabel, change the instructions or give
+   * the summary; with `summarize`, the branch left behind is summarized by
+   * the model (or by that extension) into a branch_summary entry at the new
+   * position; a user or custom message goes back to the editor and its
+   * parent becomes the leaf. session_tree tells what happened.
+   */
+  async navigateTree(targetId, options = {}) {
+    if (this.isStreaming) throw new Error("Wait for the current response to finish before navigating the session tree.");
+    if (this.isCompacting) throw new Error("Wait for the current compaction or tree navigation to finish before navigating the session tree.");
+    const oldLeafId = this.sessionManager.getLeafId();
+    if (targetId === oldLeafId) return { cancelled: false };
+    if (options.summarize && !this.model) throw new Error("No model available for summarization");
+    const targetEntry = this.sessionManager.getEntry(targetId);
+    if (!targetEntry) throw new Error(`Entry ${targetId} not found`);
+
+    const { entries: entriesToSummarize, commonAncestorId } = collectEntriesForBranchSummary(this.sessionManager, oldLeafId, targetId);
+    let { customInstructions, replaceInstructions, label } = options;
+    const preparation = {
+      targetId,
+      oldLeafId,
+      commonAncestorId,
+      entriesToSummarize,
+      userWantsSummary: options.summarize ?? false,
+      customInstructions,
+      replaceInstructions,
+      label,
+    };
+    const controller = new AbortController();
+    this.#branchSummaryAbortController = controller;
+    try {
+      let extensionSummary;
+      if (this.#runner.hasHandlers("session_before_tree")) {
+        const result = await this.#runner.emit({ type: "session_before_tree", preparation, signal: controller.signal });
+        if (result?.cancel) return { cancelled: true };
+        if (result?.summary && options.summarize) extensionSummary = result.summary;
+        if (result?.customInstructions !== undefined) customInstructions = result.customInstructions;
+        if (result?.replaceInstructions !== undefined) replaceInstructions = result.replaceInstructions;
+        if (result?.label !== undefined) label = result.label;
+      }
+      const fromExtension = extensionSummary !== undefined;
+
+      let summary;
+      if (options.summarize && entriesToSummarize.length > 0 && !extensionSummary) {
+        const generated = await generateBranchSummary(entriesToSummarize, {
+          model: this.model,
+          thinkingLevel: this.thinkingLevel,
+          signal: controller.signal,
+          customInstructions,
+          replaceInstructions,
+          reserveTokens: this.settingsManager.getBranchSummarySettings().reserveTokens,
+          streamFn: this.agent.streamFunction,
+          retry: this.settingsManager.getRetrySettings(),
+          callbacks: this.#summarizationRetryCallbacks({ source: "branchSummary" }),
+        });
+        if (generated.aborted) return { cancelled: true, aborted: true };
+        if (generated.error) throw new Error(generated.error);
+        summary = {
+          text: generated.summary,
+          details: { readFiles: generated.readFiles || [], modifiedFiles: generated.modifiedFiles || [] },
+          usage: generated.usage,
+        };
+      } else if (extensionSummary) {
+        summary = { text: extensionSummary.summary, details: extensionSummary.details, usage: extensionSummary.usage };
+      }
+
+      // A user or custom message is taken back into the editor: its parent becomes the leaf.
+      let newLeafId = targetId;
+      let editorText;
+      if (targetEntry.type === "message" && targetEntry.message.role === "user") {
+        newLeafId = targetEntry.parentId;
+        editorText = contentText(targetEntry.message.content, "");
+      } else if (targetEntry.type === "custom_message") {
+        newLeafId = targetEntry.parentId;
+        editorText = contentText(targetEntry.content, "");
+      }
+
+      let summaryEntry;
+      if (summary?.text) {
+        const summaryId = this.sessionManager.branchWithSummary(newLeafId, summary.text, summary.details, fromExtension, summary.usage);
+        summaryEntry = this.sessionManager.getEntry(summaryId);
+        if (label) this.sessionManager.appendLabelChange(summaryId, label);
+      } else {
+        if (newLeafId === null) this.sessionManager.resetLeaf();
+        else this.sessionManager.branch(newLeafId);
+        if (label) this.sessionManager.appendLabelChange(targetId, label);
+      }
+      this.refreshContext();
+      this.#restoreToolsFromTranscript([]);
+      // The new context is in place: session_tree handlers may prompt or navigate again.
+      this.#branchSummaryAbortController = undefined;
+      await this.#runner.emit({
+        type: "session_tree",
+        newLeafId: this.sessionManager.getLeafId(),
+        oldLeafId,
+        summaryEntry,
+        fromExtension: summary?.text ? fromExtension : undefined,
+      });
+      return { editorText, cancelled: false, summaryEntry };
+    } finally {
+      // A navigation started from session_tree owns the controller by now.
+      if (this.#branchSummaryAbortController === controller) this.#branchSummaryAbortController = undefined;
+      this.#resolveIdleWaitersIfIdle();
+    }
+  }
 
 }
 
 // What an extension could call but pihost does not run yet: each throws
 // pihost's not-implemented error naming the method.
 const NOT_YET = [
-  "navigateTree",
   "exportToHtml",
   "reload",
   "setCacheWarmingMode",
