@@ -27,19 +27,21 @@ import {
   modelsAreEqual,
   retryDelayMs,
 } from "../pi-ai.js";
+import { runToolCall } from "../agent-core/tool-calls.js";
 import { executeBashWithOperations } from "./bash-executor.js";
 import { collectEntriesForBranchSummary } from "./branch-summary.js";
 import { generateBranchSummary } from "./branch-summary-generation.js";
 import { calculateContextTokens, shouldCompact } from "./compaction.js";
 import { estimateMessagesTokens, prepareCompaction } from "./compaction-preparation.js";
 import { compact } from "./compaction-summary.js";
-import { addUsageToTotals, createUsageTotals, estimateContextTokens, estimateProjectedContextTokens } from "./context-usage.js";
+import { addUsageToTotals, combineUsage, createUsageTotals, estimateContextTokens, estimateProjectedContextTokens } from "./context-usage.js";
 import { getLatestCompactionEntry } from "./session-context.js";
 import { exportSessionToJsonl } from "./session-export.js";
 import { extensionSupport } from "./extension-support.js";
 import { convertToLlm } from "./messages.js";
 import { ModelRegistry } from "./model-registry.js";
 import { isSyntheticPath } from "./resource-loader.js";
+import { NestedToolCallRunner } from "./nested-tool-calls.js";
 import { SessionManager } from "./session-manager.js";
 import { stripFrontmatter } from "./frontmatter.js";
 import { expandPromptTemplate } from "./prompt-templates.js";
@@ -172,6 +174,8 @@ export class AgentSession {
   /** A context overflow is compacted and retried once per user message. */
   #overflowRecoveryAttempted = false;
   #bashAbortControllers = new Set();
+  // Made on a tool's first ctx.executeTool() call.
+  #nestedToolCalls;
   #entryIdsByMessage = new WeakMap();
   #runner = NO_EXTENSIONS;
   #sessionStartEvent;
@@ -307,7 +311,8 @@ export class AgentSession {
         },
         getSystemPrompt: () => this.systemPrompt,
         getSystemPromptOptions: () => this.#baseSystemPromptOptions,
-        getCallableTools: () => this.getCallableToolNames().flatMap((name) => this.#toolRegistry.get(name) ?? []),
+        executeTool: (callerId, name, args, options) => this.#executeNestedToolCall(callerId, name, args, options),
+        getCallableTools: () => this.#callableTools(),
       },
       {
         registerProvider: followedByModelRefresh("registerProvider"),
@@ -383,12 +388,18 @@ export class AgentSession {
     return `extension:${basename(extensionPath).replace(/\.(ts|js)$/, "")}`;
   }
 
-  /** `tool_call` handlers may block a call (pi's beforeToolCall hook). */
-  async #beforeToolCall({ toolCall, args }) {
+  /** `tool_call` handlers may block a call (pi's beforeToolCall hook); `parentToolCallId` marks a call a tool made. */
+  async #beforeToolCall({ toolCall, args }, parentToolCallId) {
     const runner = this.#runner;
     if (!runner.hasHandlers("tool_call")) return undefined;
     try {
-      return await runner.emitToolCall({ type: "tool_call", toolName: toolCall.name, toolCallId: toolCall.id, input: args });
+      return await runner.emitToolCall({
+        type: "tool_call",
+        toolName: toolCall.name,
+        toolCallId: toolCall.id,
+        ...(parentToolCallId ? { parentToolCallId } : {}),
+        input: args,
+      });
     } catch (error) {
       if (error instanceof Error) throw error;
       throw new Error(`Extension failed, blocking execution: ${String(error)}`);
@@ -396,13 +407,14 @@ export class AgentSession {
   }
 
   /** `tool_result` handlers may replace a result's content, details and error flag. */
-  async #afterToolCall({ toolCall, args, result, isError }) {
+  async #afterToolCall({ toolCall, args, result, isError }, parentToolCallId) {
     const runner = this.#runner;
     if (!runner.hasHandlers("tool_result")) return undefined;
     const hookResult = await runner.emitToolResult({
       type: "tool_result",
       toolName: toolCall.name,
       toolCallId: toolCall.id,
+      ...(parentToolCallId ? { parentToolCallId } : {}),
       input: args,
       content: result.content,
       details: result.details,
@@ -798,6 +810,17 @@ export class AgentSession {
 
   async #handleAgentEvent(event) {
     if (event.type === "agent_start" && this.#abortRequested) this.agent.abort();
+    // The calls a tool made through ctx.executeTool(), and their usage, go on its result message.
+    if (this.#nestedToolCalls) {
+      if (event.type === "message_start" && event.message.role === "toolResult") {
+        const { message } = event;
+        const record = this.#nestedToolCalls.takeRecord(message.toolCallId);
+        if (record?.calls) message.nestedCalls = record.calls;
+        if (record?.usage) message.usage = message.usage ? combineUsage(message.usage, record.usage) : record.usage;
+      } else if (event.type === "agent_end") {
+        this.#nestedToolCalls.clear();
+      }
+    }
     if (event.type === "message_start" && event.message.role === "user") {
       this.#overflowRecoveryAttempted = false;
       // A delivered queued message leaves the queue before listeners hear of it.
@@ -988,6 +1011,39 @@ export class AgentSession {
       const exposure = this.#toolDefinitions.get(name)?.definition.exposure ?? "direct";
       return exposure === "codemode" || exposure === "deferred" || (exposure === "direct" && active.has(name));
     });
+  }
+
+  #callableTools() {
+    return this.getCallableToolNames().flatMap((name) => this.#toolRegistry.get(name) ?? []);
+  }
+
+  /** A call the tool call `callerId` made through `ctx.executeTool()`: the session's tool pipeline and hooks, against the callable tools. */
+  #executeNestedToolCall(callerId, name, args, options) {
+    this.#nestedToolCalls ??= new NestedToolCallRunner({
+      getTools: () => this.#callableTools(),
+      isSequential: () => this.agent.toolExecution === "sequential",
+      runToolCall: (toolCall, parentToolCallId, signal, onUpdate) => {
+        const assistantMessage = this.agent.state.messages.findLast((message) => message.role === "assistant");
+        if (!assistantMessage) {
+          const result = { content: [{ type: "text", text: "No assistant message issued this call" }], details: {} };
+          return Promise.resolve({ toolCall, result, isError: true });
+        }
+        return runToolCall(toolCall, {
+          tools: this.#callableTools(),
+          assistantMessage,
+          context: { messages: this.agent.state.messages, tools: this.agent.state.tools },
+          beforeToolCall: (context) => this.#beforeToolCall(context, parentToolCallId),
+          afterToolCall: (context) => this.#afterToolCall(context, parentToolCallId),
+          signal,
+          onUpdate,
+        });
+      },
+      emit: async (event) => {
+        await this.#runner.emit(event);
+        this.#emit(event);
+      },
+    });
+    return this.#nestedToolCalls.execute(callerId, name, args, options);
   }
 
   getToolDefinition(name) {

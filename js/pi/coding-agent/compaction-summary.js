@@ -3,6 +3,7 @@
 // turn, a checkpoint of that turn's beginning.
 import { contentText } from "../ai/system-text.js";
 import { convertToLlm } from "./messages.js";
+import { combineUsage } from "./context-usage.js";
 import { serializeConversation } from "./conversation-text.js";
 import {
   completeSummarization,
@@ -158,30 +159,6 @@ async function generateTurnPrefixSummary(messages, model, apiKey, headers, env, 
   const options = summarizationOptions(model, apiKey, headers, env, signal, thinkingLevel, sessionId);
   const response = await completeSummarization(model, summarizationContext(promptText), options, streamFn, retry, callbacks);
   return { text: summaryText(response, "Turn prefix summarization"), usage: response.usage };
-}
-
-/** Two calls' usage as one; the optional splits appear when either call reported them. */
-function combineUsage(first, second) {
-  const optionalSum = (key) =>
-    first[key] !== undefined || second[key] !== undefined ? { [key]: (first[key] ?? 0) + (second[key] ?? 0) } : {};
-  return {
-    input: first.input + second.input,
-    output: first.output + second.output,
-    cacheRead: first.cacheRead + second.cacheRead,
-    cacheWrite: first.cacheWrite + second.cacheWrite,
-    ...optionalSum("cacheWrite1h"),
-    ...optionalSum("reasoning"),
-    totalTokens: first.totalTokens + second.totalTokens,
-    cost: {
-      input: first.cost.input + second.cost.input,
-      output: first.cost.output + second.cost.output,
-      cacheRead: first.cost.cacheRead + second.cost.cacheRead,
-      cacheWrite: first.cost.cacheWrite + second.cost.cacheWrite,
-      total: first.cost.total + second.cost.total,
-      // Only a sum of provider-reported totals is itself provider-reported.
-      totalFromProvider: first.cost.totalFromProvider === true && second.cost.totalFromProvider === true,
-    },
-  };
 }
 
 /**

@@ -59,3 +59,27 @@ export function addUsageToTotals(totals, usage) {
   totals.cacheWrite += usage.cacheWrite;
   totals.cost += usage.cost.total;
 }
+
+/** Two calls' usage as one; the optional splits appear when either call reported them. */
+export function combineUsage(first, second) {
+  const optionalSum = (key) =>
+    first[key] !== undefined || second[key] !== undefined ? { [key]: (first[key] ?? 0) + (second[key] ?? 0) } : {};
+  return {
+    input: first.input + second.input,
+    output: first.output + second.output,
+    cacheRead: first.cacheRead + second.cacheRead,
+    cacheWrite: first.cacheWrite + second.cacheWrite,
+    ...optionalSum("cacheWrite1h"),
+    ...optionalSum("reasoning"),
+    totalTokens: first.totalTokens + second.totalTokens,
+    cost: {
+      input: first.cost.input + second.cost.input,
+      output: first.cost.output + second.cost.output,
+      cacheRead: first.cost.cacheRead + second.cost.cacheRead,
+      cacheWrite: first.cost.cacheWrite + second.cost.cacheWrite,
+      total: first.cost.total + second.cost.total,
+      // Only a sum of provider-reported totals is itself provider-reported.
+      totalFromProvider: first.cost.totalFromProvider === true && second.cost.totalFromProvider === true,
+    },
+  };
+}
