@@ -42,6 +42,7 @@ import { convertToLlm } from "./messages.js";
 import { ModelRegistry } from "./model-registry.js";
 import { isSyntheticPath } from "./resource-loader.js";
 import { NestedToolCallRunner } from "./nested-tool-calls.js";
+import { normalizePromptImages, normalizeToolResultImages, withImageHints } from "./session-images.js";
 import { SessionManager } from "./session-manager.js";
 import { stripFrontmatter } from "./frontmatter.js";
 import { expandPromptTemplate } from "./prompt-templates.js";
@@ -174,6 +175,8 @@ export class AgentSession {
   /** A context overflow is compacted and retried once per user message. */
   #overflowRecoveryAttempted = false;
   #bashAbortControllers = new Set();
+  // Queued user messages whose images are fitted when they are delivered.
+  #queuedMessagesWithImages = new WeakSet();
   // Made on a tool's first ctx.executeTool() call.
   #nestedToolCalls;
   #entryIdsByMessage = new WeakMap();
@@ -409,8 +412,7 @@ export class AgentSession {
   /** `tool_result` handlers may replace a result's content, details and error flag. */
   async #afterToolCall({ toolCall, args, result, isError }, parentToolCallId) {
     const runner = this.#runner;
-    if (!runner.hasHandlers("tool_result")) return undefined;
-    const hookResult = await runner.emitToolResult({
+    const hookResult = !runner.hasHandlers("tool_result") ? undefined : await runner.emitToolResult({
       type: "tool_result",
       toolName: toolCall.name,
       toolCallId: toolCall.id,
@@ -422,13 +424,20 @@ export class AgentSession {
       isError,
       usage: result.usage,
     });
-    if (!hookResult) return undefined;
+    const content = hookResult?.content ?? result.content ?? [];
+    // After the hooks, so images they put in are fitted too.
+    const { resizeOptions } = this.#imageOptions();
+    const fitted = await normalizeToolResultImages(content, {
+      autoResizeImages: this.settingsManager.getImageAutoResize(),
+      ...(resizeOptions ? { resizeOptions } : {}),
+    });
+    if (!hookResult && fitted === content) return undefined;
     return {
-      content: hookResult.content ?? result.content ?? [],
-      details: hookResult.details,
-      structuredContent: hookResult.structuredContent,
-      isError: hookResult.isError ?? isError,
-      usage: hookResult.usage,
+      content: fitted,
+      details: hookResult?.details,
+      structuredContent: hookResult ? hookResult.structuredContent : result.structuredContent,
+      isError: hookResult?.isError ?? isError,
+      usage: hookResult?.usage,
     };
   }
 
@@ -833,6 +842,11 @@ export class AgentSession {
           break;
         }
       }
+      // Fitted at delivery, before anyone hears of the message or stores it, with the model of that moment.
+      if (this.#queuedMessagesWithImages.has(event.message)) {
+        this.#queuedMessagesWithImages.delete(event.message);
+        await this.#normalizeQueuedMessageImages(event.message);
+      }
     }
     // Extensions hear each event before the session's listeners.
     if (this.#runner !== NO_EXTENSIONS) await this.#emitExtensionEvent(event);
@@ -1172,7 +1186,6 @@ export class AgentSession {
    * auth are checked first.
    */
   async prompt(text, options) {
-    if (options?.images?.length) throw notImplemented("prompt with images");
     const expand = options?.expandPromptTemplates ?? true;
     const preflightResult = options?.preflightResult;
     // An extension's command runs at once, even while streaming, and is not sent.
@@ -1180,7 +1193,7 @@ export class AgentSession {
       preflightResult?.("handled");
       return;
     }
-    const input = await this.#runInputHandlers(text, options?.source ?? "interactive", this.isStreaming ? options?.streamingBehavior : undefined);
+    const input = await this.#runInputHandlers(text, options?.images, options?.source ?? "interactive", this.isStreaming ? options?.streamingBehavior : undefined);
     if (!input) {
       preflightResult?.("handled");
       return;
@@ -1190,8 +1203,7 @@ export class AgentSession {
       if (!options?.streamingBehavior) {
         throw new Error("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.");
       }
-      if (options.streamingBehavior === "followUp") this.#queue(this.#followUpTexts, expanded, (message) => this.agent.followUp(message));
-      else this.#queue(this.#steeringTexts, expanded, (message) => this.agent.steer(message));
+      this.#queue(options.streamingBehavior === "followUp" ? "followUp" : "steer", expanded, input.images);
       preflightResult?.("queued");
       return;
     }
@@ -1209,7 +1221,7 @@ export class AgentSession {
       }
       throw new Error(formatNoApiKeyFoundMessage(provider));
     }
-    await this.#startRun({ text: expanded }, () => preflightResult?.("started"));
+    await this.#startRun({ text: expanded, images: input.images }, () => preflightResult?.("started"));
   }
 
   /** Runs `/name args` when an extension registered the command `name`; a failure is reported, not thrown. */
@@ -1228,16 +1240,18 @@ export class AgentSession {
     return true;
   }
 
-  /** `input` handlers: the text as they leave it, or undefined when one handled it. */
-  async #runInputHandlers(text, source, streamingBehavior) {
-    if (!this.#runner.hasHandlers("input")) return { text };
-    const result = await this.#runner.emitInput(text, undefined, source, streamingBehavior);
+  /** `input` handlers: the text and images as they leave them, or undefined when one handled it. */
+  async #runInputHandlers(text, images, source, streamingBehavior) {
+    if (!this.#runner.hasHandlers("input")) return { text, images };
+    const result = await this.#runner.emitInput(text, images, source, streamingBehavior);
     if (result.action === "handled") return undefined;
-    if (result.action === "transform") {
-      if (result.images?.length) throw notImplemented("input handlers that add images");
-      return { text: result.text };
-    }
-    return { text };
+    if (result.action === "transform") return { text: result.text, images: result.images ?? images };
+    return { text, images };
+  }
+
+  /** How images are fitted to the current model, as the settings say. */
+  #imageOptions() {
+    return { autoResizeImages: this.settingsManager.getImageAutoResize(), resizeOptions: this.model?.inputLimits?.images?.resize };
   }
 
   /** `/skill:name args` and `/template args` expanded; other text as it is. */
@@ -1263,24 +1277,48 @@ export class AgentSession {
     return args ? `${block}\n\n${args}` : block;
   }
 
-  #queue(texts, text, enqueue) {
-    texts.push(text);
+  /** Queues a user message as a steer or a follow-up; its images are fitted to the model when it is delivered. */
+  #queue(behavior, text, images) {
+    (behavior === "steer" ? this.#steeringTexts : this.#followUpTexts).push(text);
     this.#emitQueueUpdate();
-    enqueue({ role: "user", content: [{ type: "text", text }], timestamp: Date.now() });
+    const message = { role: "user", content: [{ type: "text", text }, ...(images ?? [])], timestamp: Date.now() };
+    if (images?.length) this.#queuedMessagesWithImages.add(message);
+    if (behavior === "steer") this.agent.steer(message);
+    else this.agent.followUp(message);
   }
 
-  /** Queues a message for after the current turn's tool calls; skill commands and templates are expanded. */
-  async steer(text, images) {
-    if (images?.length) throw notImplemented("steer with images");
-    this.#queue(this.#steeringTexts, this.#expand(text), (message) => this.agent.steer(message));
+  /** What steer and followUp share: never an extension command; input handlers, then skill commands and templates. */
+  async #queueUserInput(text, images, behavior, source) {
+    if (text.startsWith("/")) {
+      const space = text.indexOf(" ");
+      const name = space === -1 ? text.slice(1) : text.slice(1, space);
+      if (this.#runner.getCommand(name)) {
+        throw new Error(`Extension command "/${name}" cannot be queued. Use prompt() or execute the command when not streaming.`);
+      }
+    }
+    const input = await this.#runInputHandlers(text, images, source, this.isStreaming ? behavior : undefined);
+    if (!input) return "handled";
+    this.#queue(behavior, this.#expand(input.text), input.images);
     return "queued";
   }
 
-  /** Queues a message for when the agent would otherwise stop; skill commands and templates are expanded. */
-  async followUp(text, images) {
-    if (images?.length) throw notImplemented("followUp with images");
-    this.#queue(this.#followUpTexts, this.#expand(text), (message) => this.agent.followUp(message));
-    return "queued";
+  /** Queues a message for after the current turn's tool calls. */
+  async steer(text, images, options) {
+    return this.#queueUserInput(text, images, "steer", options?.source ?? "interactive");
+  }
+
+  /** Queues a message for when the agent would otherwise stop. */
+  async followUp(text, images, options) {
+    return this.#queueUserInput(text, images, "followUp", options?.source ?? "interactive");
+  }
+
+  /** A queued message's images fitted in place, their notes added to its text. */
+  async #normalizeQueuedMessageImages(message) {
+    if (typeof message.content === "string") return;
+    const [first, ...rest] = message.content;
+    if (first?.type !== "text") return;
+    const { images, hints } = await normalizePromptImages(rest.filter((block) => block.type === "image"), this.#imageOptions());
+    message.content = [{ type: "text", text: withImageHints(first.text, hints) }, ...rest.filter((block) => block.type !== "image"), ...images];
   }
 
   clearQueue() {
@@ -1400,7 +1438,7 @@ export class AgentSession {
     if (lastAssistant) await this.#checkCompaction(lastAssistant, false);
     const base = this.#baseSystemPromptOptions;
     const selectedBefore = base.selectedTools;
-    const event = trigger.custom ? { messageType: "custom", message: trigger.custom } : { messageType: "user", prompt: trigger.text, images: undefined };
+    const event = trigger.custom ? { messageType: "custom", message: trigger.custom } : { messageType: "user", prompt: trigger.text, images: trigger.images };
     const result = this.#runner === NO_EXTENSIONS
       ? { messages: [], systemPromptOptions: normalizeBuildSystemPromptOptions(base) }
       : await this.#runner.emitBeforeAgentStart(event, base);
@@ -1408,7 +1446,14 @@ export class AgentSession {
     // An explicit edit of the selected tools wins; otherwise the live loadout (setActiveTools) does.
     const edited = options.selectedTools.length !== selectedBefore.length || options.selectedTools.some((name, index) => name !== selectedBefore[index]);
     if (!edited) options.selectedTools = this.getActiveToolNames();
-    const messages = [trigger.custom ?? { role: "user", content: [{ type: "text", text: trigger.text }], timestamp: Date.now() }];
+    const messages = [];
+    if (trigger.custom) {
+      messages.push(trigger.custom);
+    } else {
+      // After before_agent_start: a model its handlers chose decides how the images are fitted.
+      const { images, hints } = await normalizePromptImages(trigger.images, this.#imageOptions());
+      messages.push({ role: "user", content: [{ type: "text", text: withImageHints(trigger.text, hints) }, ...images], timestamp: Date.now() });
+    }
     messages.push(...this.#pendingNextTurnMessages);
     this.#pendingNextTurnMessages = [];
     for (const message of result.messages) {

@@ -21,7 +21,7 @@ function toBase64(bytes) {
   return btoa(binary);
 }
 
-function fromBase64(text) {
+export function fromBase64(text) {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
