@@ -132,20 +132,34 @@ export async function createAgentSession(options = {}) {
   // The session's extensions see each request's context, payload and response (its runner, once it exists).
   let session;
   const runner = () => session?.extensionRunner;
+  // A request's limits come from the settings as they are when it is made; its headers pass the extensions' hooks.
+  const requestOptions = (options = {}) => {
+    const providerRetry = settingsManager.getProviderRetrySettings();
+    const idleTimeoutMs = settingsManager.getHttpIdleTimeoutMs();
+    const headerRunner = runner();
+    return {
+      ...options,
+      timeoutMs: options.timeoutMs ?? providerRetry.timeoutMs ?? (idleTimeoutMs === 0 ? 2147483647 : idleTimeoutMs),
+      websocketConnectTimeoutMs: options.websocketConnectTimeoutMs ?? settingsManager.getWebSocketConnectTimeoutMs(),
+      maxRetries: options.maxRetries ?? providerRetry.maxRetries,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? providerRetry.maxRetryDelayMs,
+      transformHeaders: async (headers) =>
+        headerRunner?.hasHandlers("before_provider_headers") ? headerRunner.emitBeforeProviderHeaders(headers) : headers,
+    };
+  };
   const agent = new Agent({
     initialState: { systemPrompt: "", model, thinkingLevel, tools: [], messages: existing.messages },
     convertToLlm: convertToLlmBlockingImages(settingsManager),
-    streamFn: (requestModel, context, streamOptions) =>
-      modelRuntime.streamSimple(requestModel, context, {
-        ...streamOptions,
-        maxRetries: streamOptions?.maxRetries ?? retrySettings.maxRetries,
-        maxRetryDelayMs: streamOptions?.maxRetryDelayMs ?? retrySettings.maxRetryDelayMs,
-      }),
+    streamFn: (requestModel, context, streamOptions) => modelRuntime.streamSimple(requestModel, context, requestOptions(streamOptions)),
     transformContext: async (messages) => (runner()?.emitContext ? runner().emitContext(messages) : messages),
     onPayload: async (payload) => (runner()?.hasHandlers("before_provider_request") ? runner().emitBeforeProviderRequest(payload) : payload),
     onResponse: async (response) => {
       if (!runner()?.hasHandlers("after_provider_response")) return;
       await runner().emit({ type: "after_provider_response", status: response.status, headers: response.headers });
+    },
+    onProviderStreamEvent: async (data, requestModel) => {
+      if (!runner()?.hasHandlers("provider_stream_event")) return;
+      await runner().emit({ data, type: "provider_stream_event", provider: requestModel.provider, api: requestModel.api, model: requestModel.id });
     },
     sessionId: sessionManager.getSessionId(),
     steeringMode: settingsManager.getSteeringMode(),
