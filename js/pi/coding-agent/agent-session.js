@@ -25,6 +25,7 @@ import {
   isRecoverableLength,
   isRetryableAssistantError,
   modelsAreEqual,
+  resetApiProviders,
   retryDelayMs,
 } from "../pi-ai.js";
 import { runToolCall } from "../agent-core/tool-calls.js";
@@ -58,7 +59,7 @@ import { createReadToolDefinition } from "./tools/read.js";
 import { wrapToolDefinition } from "./tools/wrap.js";
 import { createWriteToolDefinition } from "./tools/write.js";
 import { formatNoApiKeyFoundMessage, formatNoModelSelectedMessage } from "./auth-guidance.js";
-import { applyToolModifiers, createToolNameMatcher } from "./tool-selection.js";
+import { applyToolModifiers, createToolNameMatcher, DEFAULT_TOOL_NAMES } from "./tool-selection.js";
 
 const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
 // Virtual models route each request to a physical one; pihost's sessions cannot route.
@@ -175,6 +176,11 @@ export class AgentSession {
   /** A context overflow is compacted and retried once per user message. */
   #overflowRecoveryAttempted = false;
   #bashAbortControllers = new Set();
+  // What reload needs to tell tools the default-tools setting newly names.
+  #usesDefaultTools = false;
+  #defaultToolModifiers = [];
+  // Set by bindExtensions: reload restarts extensions only if the host started them.
+  #extensionsBound = false;
   // Queued user messages whose images are fitted when they are delivered.
   #queuedMessagesWithImages = new WeakSet();
   // Made on a tool's first ctx.executeTool() call.
@@ -208,26 +214,70 @@ export class AgentSession {
     this.#createExtensionRunner();
     this.#baseToolDefinitions = builtInToolDefinitions(this.#cwd);
     this.#refreshToolRegistry({ activeToolNames: config.initialActiveToolNames ?? DEFAULT_ACTIVE_TOOLS, includeAllExtensionTools: true });
-    if (config.usesDefaultTools) this.#restoreToolsFromTranscript(config.defaultToolModifiers ?? []);
+    this.#usesDefaultTools = config.usesDefaultTools === true;
+    this.#defaultToolModifiers = config.defaultToolModifiers ?? [];
+    if (config.usesDefaultTools) this.#restoreToolsFromTranscript(this.#defaultToolModifiers);
   }
 
   // --- extensions ----------------------------------------------------------
 
   /** The runner of the resource loader's extensions, bound to this session (pi's _buildRuntime). */
   #createExtensionRunner() {
+    if (!this.#buildExtensionRunner()) return;
+    // Once per session: the hooks read the current runner, so a reload's runner needs no new ones.
+    this.agent.beforeToolCall = (context) => this.#beforeToolCall(context);
+    this.agent.afterToolCall = (context) => this.#afterToolCall(context);
+    this.#installTurnEndBoundary();
+  }
+
+  /** A runner for the resource loader's extensions, bound to this session; false outside pihost's engine. */
+  #buildExtensionRunner(flagValues) {
     const { extensions, runtime } = this.#resourceLoader.getExtensions();
     const support = extensionSupport();
     if (!support) {
       if (extensions.length > 0) throw notImplemented("running extensions outside pihost's engine");
-      return;
+      return false;
     }
+    for (const [name, value] of flagValues ?? []) runtime.flagValues.set(name, value);
     const runner = new support.ExtensionRunner(extensions, runtime, this.#cwd, this.sessionManager, new ModelRegistry(this.#modelRuntime));
     this.#runner = runner;
     this.#bindExtensionCore(runner);
     this.#applyExtensionBindings(runner);
-    this.agent.beforeToolCall = (context) => this.#beforeToolCall(context);
-    this.agent.afterToolCall = (context) => this.#afterToolCall(context);
-    this.#installTurnEndBoundary();
+    return true;
+  }
+
+  /**
+   * Reloads settings, resources and extensions as pi's reload does: the old
+   * extensions hear session_shutdown and go stale; the new ones keep the
+   * flag values and the active tools (plus tools the default-tools setting
+   * newly names) and, once the session's extensions were bound, hear
+   * session_start with reason "reload".
+   */
+  async reload(options) {
+    if (this.isStreaming) throw new Error("Wait for the current response to finish before reloading.");
+    if (this.isCompacting) throw new Error("Wait for compaction to finish before reloading.");
+    const oldRunner = this.#runner;
+    const previousFlagValues = oldRunner === NO_EXTENSIONS ? undefined : oldRunner.getFlagValues();
+    if (oldRunner.hasHandlers("session_shutdown")) await oldRunner.emit({ type: "session_shutdown", reason: "reload" });
+    oldRunner.invalidate();
+    const defaultTools = () => (this.#usesDefaultTools ? applyToolModifiers(this.settingsManager.getDefaultTools() ?? DEFAULT_TOOL_NAMES, this.#defaultToolModifiers) : []);
+    const previousDefaultTools = new Set(defaultTools());
+    await this.settingsManager.reload();
+    this.syncQueueModesFromSettings();
+    resetApiProviders();
+    await this.#resourceLoader.reload();
+    const addedDefaultTools = defaultTools().filter((name) => !previousDefaultTools.has(name));
+    const activeToolNames = [...this.getActiveToolNames(), ...addedDefaultTools];
+    this.#runner = NO_EXTENSIONS;
+    this.#buildExtensionRunner(previousFlagValues);
+    this.#baseToolDefinitions = builtInToolDefinitions(this.#cwd);
+    this.#refreshToolRegistry({ activeToolNames, includeAllExtensionTools: true });
+    if (this.#extensionsBound) {
+      await options?.beforeSessionStart?.();
+      await this.#runner.emit({ type: "session_start", reason: "reload" });
+      this.#runner.reportUnhandledMcpServers?.();
+      await this.extendResourcesFromExtensions("reload");
+    }
   }
 
   /** The session's actions, as extensions reach them through pi's API and contexts. */
@@ -354,6 +404,7 @@ export class AgentSession {
     }
     const runner = this.#runner;
     if (runner === NO_EXTENSIONS) return;
+    this.#extensionsBound = true;
     this.#applyExtensionBindings(runner);
     await runner.emit(this.#sessionStartEvent);
     runner.reportUnhandledMcpServers();
@@ -2191,7 +2242,6 @@ export class AgentSession {
 // pihost's not-implemented error naming the method.
 const NOT_YET = [
   "exportToHtml",
-  "reload",
   "setCacheWarmingMode",
   "summarizeForBugReport",
   "createReplacedSessionContext",
