@@ -34,6 +34,7 @@ export { serializeConversation } from "./coding-agent/conversation-text.js";
 export { CURRENT_SESSION_VERSION, migrateSessionEntries, parseSessionEntries } from "./coding-agent/session-entries.js";
 export { SessionManager } from "./coding-agent/session-manager.js";
 export { SettingsManager } from "./coding-agent/settings-manager.js";
+export { DefaultPackageManager } from "./coding-agent/package-manager.js";
 export {
   buildContextEntries,
   buildSessionContext,

@@ -22,6 +22,7 @@ import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
 import { addPowerShellCases } from "./powershell-cases.mjs";
 import { addModelRuntimeCases } from "./model-runtime-cases.mjs";
+import { addPackageManagerCases } from "./package-manager-cases.mjs";
 import { addResourceLoaderCases } from "./resource-loader-cases.mjs";
 import { addSessionManagerCases } from "./session-manager-cases.mjs";
 import { addSettingsManagerCases } from "./settings-manager-cases.mjs";
@@ -1172,5 +1173,6 @@ export function buildCases({ typebox, value, compile, ai, agent, importCode }) {
   addBuiltinExtensionCases(add, agent);
   addPowerShellCases(add, agent);
   addResourceLoaderCases(add, agent);
+  addPackageManagerCases(add, { agent });
   return cases;
 }
