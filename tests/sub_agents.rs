@@ -106,12 +106,14 @@ fn a_real_sub_agent_extension_runs_a_child_session_with_its_hook_extensions() {
     assert_eq!(last["content"][0]["text"], "Task: say hi", "{last:#}");
 }
 
-/// `pi install` puts packages in the settings. A child that loads none of
-/// the kinds packages bring needs them only installed, as pi would have
-/// them; one that is missing (pi would install it) fails the child with an
-/// error naming it, never a child quietly started without it.
+/// `pi install` puts packages in the settings. A child session's resource
+/// loader resolves them as pi's does, whatever kinds it loads: installed ones
+/// are used where pi installs them; a missing one is installed with the
+/// settings' npm command first (here a stand-in that records its arguments
+/// and fails, so nothing reaches the network), and a failed install is a
+/// warning of the set, never a child that does not start.
 #[test]
-fn a_sub_agent_child_runs_beside_installed_settings_packages_and_names_a_missing_one() {
+fn a_sub_agent_child_runs_beside_installed_settings_packages_and_installs_a_missing_one() {
     let home = tempfile::tempdir().expect("temp dir");
     let agent = home.path().join("agent");
     let installed = agent.join("npm/node_modules/pi-subagents");
@@ -129,20 +131,30 @@ fn a_sub_agent_child_runs_beside_installed_settings_packages_and_names_a_missing
         "{printed:#}"
     );
 
+    let record = home.path().join("npm-calls.txt");
+    let stand_in = home.path().join("npm-stand-in.sh");
     std::fs::write(
-        agent.join("settings.json"),
-        r#"{ "packages": ["npm:pi-subagents", "npm:pi-not-installed"] }"#,
+        &stand_in,
+        format!("echo \"$@\" >> '{}'\necho 'no registry here' >&2\nexit 1\n", record.display()),
     )
-    .expect("settings");
+    .expect("stand-in");
+    let settings = json!({
+        "packages": ["npm:pi-subagents", "npm:pi-not-installed"],
+        "npmCommand": ["sh", stand_in],
+    });
+    std::fs::write(agent.join("settings.json"), settings.to_string()).expect("settings");
     let printed = run_worker(home.path());
-    let text = printed["result"]["content"][0]["text"].as_str().unwrap_or_default();
-    let error = printed["error"].as_str().unwrap_or_default();
-    let reported = format!("{text}\n{error}");
-    assert!(
-        reported.contains("installing the settings package npm:pi-not-installed, which is not installed in"),
+    assert!(printed.get("error").is_none(), "{printed:#}");
+    assert_eq!(
+        printed["result"]["details"]["results"][0]["finalOutput"], "hello from the child",
         "{printed:#}"
     );
-    assert!(!reported.contains("hello from the child"), "{printed:#}");
+    let calls = std::fs::read_to_string(&record).expect("the npm command ran");
+    assert!(
+        calls.lines().any(|line| line.starts_with("install") && line.contains("pi-not-installed")),
+        "{calls}"
+    );
+    assert!(!calls.contains("pi-subagents"), "the installed package is not installed again: {calls}");
 }
 
 /// Runs `tool` of the extension file at `extension` in `project` with a

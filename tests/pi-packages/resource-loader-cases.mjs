@@ -470,4 +470,52 @@ export function addResourceLoaderCases(add, agent) {
       }
     }),
   );
+
+  // Settings packages and patterns, as pi's package manager resolves them for the loader (no extension
+  // files: the Node differentials cannot load them; the compat scenarios and tests/sub_agents.rs do).
+  const PACKAGES = {
+    // A local package with a manifest naming its skills and prompts.
+    "packs/helpers/package.json": JSON.stringify({ name: "helpers", version: "1.0.0", pi: { skills: ["./skills"], prompts: ["./prompts"] } }),
+    "packs/helpers/skills/alpha/SKILL.md": SKILL("alpha", "First helper skill"),
+    "packs/helpers/skills/beta/SKILL.md": SKILL("beta", "Second helper skill"),
+    "packs/helpers/prompts/fix.md": "---\ndescription: Fix it\n---\nFix $1.\n",
+    "packs/helpers/prompts/skip.md": "---\ndescription: Not wanted\n---\nskip\n",
+    // An npm package installed where pi installs the user's, found by its conventional folders.
+    "agent/npm/node_modules/npm-pack/package.json": JSON.stringify({ name: "npm-pack", version: "2.1.0" }),
+    "agent/npm/node_modules/npm-pack/skills/gamma/SKILL.md": SKILL("gamma", "From npm"),
+    "agent/npm/node_modules/npm-pack/prompts/ship.md": "---\ndescription: Ship it\n---\nShip.\n",
+    // The user's own resources, one of them switched off by a pattern.
+    "agent/skills/delta/SKILL.md": SKILL("delta", "User skill"),
+    "agent/prompts/own.md": "---\ndescription: Own prompt\n---\nOwn.\n",
+    "agent/prompts/off.md": "---\ndescription: Switched off\n---\nOff.\n",
+  };
+  const summary = (loader) => ({
+    skills: loader.getSkills().skills.map((skill) => `${skill.name} ${skill.sourceInfo.source}/${skill.sourceInfo.scope}/${skill.sourceInfo.origin}`),
+    skillDiagnostics: loader.getSkills().diagnostics,
+    prompts: loader.getPrompts().prompts.map((prompt) => `${prompt.name} ${prompt.sourceInfo.source}/${prompt.sourceInfo.scope}/${prompt.sourceInfo.origin}`),
+    extensions: loader.getExtensions().extensions.length,
+    errors: loader.getExtensions().errors,
+    warnings: loader.getExtensions().warnings,
+  });
+  add("resource loader: settings packages, filters and patterns", () =>
+    inTree(PACKAGES, async ({ tmp, cwd, agentDir }) => {
+      const settings = {
+        packages: [{ source: path.join(tmp, "packs/helpers"), prompts: ["-prompts/skip.md"] }, "npm:npm-pack@^2.0.0"],
+        prompts: ["-prompts/off.md"],
+      };
+      fs.writeFileSync(path.join(agentDir, "settings.json"), JSON.stringify(settings));
+      const loader = new DefaultResourceLoader({ cwd, agentDir, noExtensions: true, noThemes: true, noContextFiles: true });
+      await loader.reload();
+      return summary(loader);
+    }),
+  );
+  add("resource loader: a settings package whose skills are filtered out, and a missing local one", () =>
+    inTree(PACKAGES, async ({ tmp, cwd, agentDir }) => {
+      const settings = { packages: [{ source: path.join(tmp, "packs/helpers"), skills: [] }, path.join(tmp, "packs/absent")] };
+      fs.writeFileSync(path.join(agentDir, "settings.json"), JSON.stringify(settings));
+      const loader = new DefaultResourceLoader({ cwd, agentDir, noExtensions: true, noThemes: true, noContextFiles: true });
+      await loader.reload();
+      return summary(loader);
+    }),
+  );
 }

@@ -1,48 +1,94 @@
 // pi's DefaultResourceLoader: the skills, prompt templates, themes, context
-// files, system prompt and extensions a session starts with. pihost builds
-// what needs no other machinery: skills and prompt templates from explicit
-// paths, settings entries and the resource directories pi discovers them
-// in, context files, SYSTEM.md / APPEND_SYSTEM.md, the overrides, and the
-// extensions of inline factories, local extension paths and the resource
-// directories, loaded by the runtime's own loader (extension-support.js).
-// What needs more of pi's package manager (settings packages' resources,
-// selection patterns, remote sources, built-in extensions) or loading themes
-// throws pihost's not-implemented error naming it, instead of quietly
-// loading less than pi would.
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join, resolve, sep } from "node:path";
-import { hostEnv } from "../host-env.js";
+// files, system prompt and extensions a session starts with, as pi's package
+// manager resolves them (settings packages, installed when missing, their
+// manifests and filters, settings entries and patterns, the resource
+// directories, the loader's own paths), with context files, SYSTEM.md /
+// APPEND_SYSTEM.md and the overrides. Extensions load into the runtime by
+// its own loader (extension-support.js). Built-in extensions and loading
+// themes throw pihost's not-implemented error naming them, instead of
+// quietly loading less than pi would.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
 import { createExtensionRuntime } from "../../runtime/extension-runtime.js";
 import { extensionSupport } from "./extension-support.js";
-import { canonicalizePath, isPathWithin, pathsEqual, resolvePath } from "./paths.js";
+import { DefaultPackageManager } from "./package-manager.js";
+import { canonicalizePath, isPathWithin, resolvePath } from "./paths.js";
 import { loadProjectContextFiles } from "./project-context.js";
 import { loadPromptTemplates } from "./prompt-template-files.js";
-import { ancestorAgentsSkillDirs, collectFilesRecursive, collectSkillEntries, collectTopLevelFiles } from "./resource-discovery.js";
 import { SettingsManager } from "./settings-manager.js";
 import { loadSkills } from "./skills.js";
 
 const CONFIG_DIR_NAME = ".pi";
 const BUILTIN_PATH_PREFIX = "builtin:";
-const RESOURCE_TYPES = ["extensions", "skills", "prompts", "themes"];
 const REMOTE_SOURCE_PREFIXES = ["npm:", "git:", "github:", "http:", "https:", "ssh:", "builtin:"];
 
 const notImplemented = (what) => new Error(`pihost: DefaultResourceLoader ${what} is not implemented yet`);
 
 const stripBom = (text) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-/** pi's PI_OFFLINE switch. */
-function isOfflineMode() {
-  const value = hostEnv().PI_OFFLINE;
-  return Boolean(value) && (value === "1" || ["true", "yes"].includes(value.toLowerCase()));
+
+// What pi gives every extension itself: a package that installs its own copy gets a warning.
+const HOST_PROVIDED_EXTENSION_PACKAGES = new Set([
+  "@earendil-works/pi-agent-core",
+  "@earendil-works/pi-ai",
+  "@earendil-works/pi-coding-agent",
+  "@earendil-works/pi-tui",
+  "@mariozechner/pi-agent-core",
+  "@mariozechner/pi-ai",
+  "@mariozechner/pi-coding-agent",
+  "@mariozechner/pi-tui",
+  "@sinclair/typebox",
+  "typebox",
+]);
+
+/** Warnings for extension packages that list a package pi provides among their dependencies. */
+function hostDependencyWarnings(extensionPaths, metadataByPath) {
+  const warnings = [];
+  const packageRoots = new Set(extensionPaths.map((path) => metadataByPath.get(path)?.packageRoot).filter((root) => root !== undefined));
+  for (const packageRoot of packageRoots) {
+    const packageJsonPath = join(packageRoot, "package.json");
+    if (!existsSync(packageJsonPath)) continue;
+    const { dependencies } = JSON.parse(stripBom(readFileSync(packageJsonPath, "utf-8")));
+    if (typeof dependencies !== "object" || dependencies === null || Array.isArray(dependencies)) continue;
+    const provided = Object.keys(dependencies).filter((name) => HOST_PROVIDED_EXTENSION_PACKAGES.has(name)).sort();
+    if (provided.length === 0) continue;
+    warnings.push({
+      path: packageJsonPath,
+      warning: `Host-provided extension packages must be declared in peerDependencies with a "*" range, not dependencies: ${provided.join(", ")}. Installed copies can bypass the extension loader and create duplicate runtime modules.`,
+    });
+  }
+  return warnings;
 }
 
-/** The version in an installed package's package.json, if it can be read. */
-function installedPackageVersion(packageRoot) {
+/** A startup warning per package that could not be installed, saying how to drop it. */
+function installFailureWarnings(...failureLists) {
+  return failureLists.flatMap((failures) =>
+    (failures ?? []).map((failure) => {
+      const hint =
+        failure.scope === "temporary"
+          ? "Check the source and try again."
+          : `Run "pi remove ${failure.source}${failure.scope === "project" ? " --local" : ""}" to remove it from settings.json.`;
+      return { path: failure.source, warning: `failed to install (${failure.message}). ${hint}` };
+    }),
+  );
+}
+
+/** The result's warnings with `warnings` added, one per path (a later one replaces an earlier). */
+function mergeWarnings(result, warnings) {
+  result.warnings = [...new Map([...(result.warnings ?? []), ...warnings].map((warning) => [warning.path, warning])).values()];
+}
+
+/** A skill the package manager found as a folder stands for its SKILL.md, which inherits the folder's metadata. */
+function skillFileOf(resource, metadataByPath) {
+  if (resource.metadata.source !== "auto" && resource.metadata.origin !== "package") return resource.path;
   try {
-    return JSON.parse(stripBom(readFileSync(join(packageRoot, "package.json"), "utf-8"))).version;
+    if (!statSync(resource.path).isDirectory()) return resource.path;
   } catch {
-    return undefined;
+    return resource.path;
   }
+  const skillFile = join(resource.path, "SKILL.md");
+  if (!existsSync(skillFile)) return resource.path;
+  if (!metadataByPath.has(skillFile)) metadataByPath.set(skillFile, resource.metadata);
+  return skillFile;
 }
 
 const isLocalPath = (value) => !REMOTE_SOURCE_PREFIXES.some((prefix) => value.trim().startsWith(prefix));
@@ -74,41 +120,6 @@ function promptText(input, description) {
   }
 }
 
-/** Whether `dir` holds anything: an empty or missing directory contributes nothing to pi's discovery. */
-function hasEntries(dir) {
-  try {
-    return statSync(dir).isDirectory() && readdirSync(dir).length > 0;
-  } catch {
-    return false;
-  }
-}
-
-/** Settings entries that select rather than name: exclusions, forced entries and globs. */
-const isPattern = (entry) => entry.startsWith("!") || entry.startsWith("+") || entry.startsWith("-") || entry.includes("*") || entry.includes("?");
-
-/** The files settings entries name: a file as it is, a directory's skills or its .md files at any depth. */
-function settingsEntryFiles(paths, type) {
-  const files = [];
-  for (const path of paths) {
-    if (!existsSync(path)) continue;
-    try {
-      const stats = statSync(path);
-      if (stats.isFile()) files.push(path);
-      else if (stats.isDirectory()) files.push(...(type === "skills" ? collectSkillEntries(path, "pi") : collectFilesRecursive(path, /\.md$/)));
-    } catch {
-      // An unreadable entry contributes nothing.
-    }
-  }
-  return files;
-}
-
-/** pi's precedence of resources: the project's before the user's, local entries before discovered ones, packages last. */
-function precedenceRank(metadata) {
-  if (metadata.source === "builtin") return 5;
-  if (metadata.origin === "package") return 4;
-  return (metadata.scope === "project" ? 0 : 2) + (metadata.source === "local" ? 0 : 1);
-}
-
 function sourceInfoOf(path, metadata) {
   return {
     path,
@@ -130,6 +141,8 @@ export class DefaultResourceLoader {
   #options;
   #extensionFactories;
   #builtinExtensions;
+  #packageManager;
+  #disabledBuiltinExtensions;
   #extensionsResult;
   #skills = [];
   #skillDiagnostics = [];
@@ -156,6 +169,15 @@ export class DefaultResourceLoader {
     const factories = options.extensionFactories ?? [];
     this.#extensionFactories = factories.filter((input) => !isBuiltinExtension(input));
     this.#builtinExtensions = factories.filter(isBuiltinExtension);
+    this.#packageManager = new DefaultPackageManager({
+      cwd: this.#cwd,
+      agentDir: this.#agentDir,
+      settingsManager: this.#settingsManager,
+      builtinExtensions: this.#builtinExtensions.map((extension) => extension.name),
+      commandOutput: options.packageCommandOutput,
+    });
+    this.#packageManager.setProgressCallback(options.onPackageProgress);
+    this.#disabledBuiltinExtensions = new Set(options.disabledBuiltinExtensions);
     this.#options = {
       additionalExtensionPaths: options.additionalExtensionPaths ?? [],
       additionalSkillPaths: options.additionalSkillPaths ?? [],
@@ -249,25 +271,46 @@ export class DefaultResourceLoader {
     }
     const clearCache = this.loaded;
     await this.#settingsManager.reload();
-    const discovered = this.#discover();
     const options_ = this.#options;
-
-    const { extensionFolders } = discovered;
-    if (preTrust && (extensionFolders.project || extensionFolders.agent)) throw notImplemented("loading the extension folders' files after a project trust decision");
-    const extensionsResult = preTrust ? { ...this.#emptyExtensionSet(), runtime: preTrust.runtime } : await this.#loadExtensionSet(clearCache, extensionFolders);
+    const { noExtensions, noSkills, noPromptTemplates, noThemes } = options_;
+    const { additionalExtensionPaths, additionalSkillPaths, additionalPromptTemplatePaths, additionalThemePaths } = options_;
+    // What settings bring (packages first installed when missing), and what the loader's own extension paths name.
+    const resolved = await this.#packageManager.resolve();
+    const given = await this.#packageManager.resolveExtensionSources(additionalExtensionPaths, { temporary: true });
+    const installWarnings = installFailureWarnings(resolved.installFailures, given.installFailures);
+    const metadataByPath = new Map();
+    const enabled = (resources) => {
+      for (const resource of resources) if (!metadataByPath.has(resource.path)) metadataByPath.set(resource.path, resource.metadata);
+      return resources.filter((resource) => resource.enabled);
+    };
+    const enabledPaths = (resources) => enabled(resources).map((resource) => resource.path);
+    const settingsExtensions = enabledPaths(resolved.extensions);
+    const settingsSkills = enabled(resolved.skills).map((resource) => skillFileOf(resource, metadataByPath));
+    const settingsPrompts = enabledPaths(resolved.prompts);
+    const settingsThemes = enabledPaths(resolved.themes);
+    const given_ = { source: "cli", scope: "temporary", origin: "top-level" };
+    for (const resource of [...given.extensions, ...given.skills]) if (!metadataByPath.has(resource.path)) metadataByPath.set(resource.path, given_);
+    const givenExtensions = enabledPaths(given.extensions);
+    const extensionPaths = (noExtensions ? givenExtensions : this.#mergePaths([...givenExtensions, ...settingsExtensions])).filter(
+      (path) => !path.startsWith(BUILTIN_PATH_PREFIX) || !this.#disabledBuiltinExtensions.has(path.slice(BUILTIN_PATH_PREFIX.length)),
+    );
+    if (preTrust && extensionPaths.length > 0) throw notImplemented("loading extensions after a project trust decision");
+    const extensionsResult = preTrust ? { ...this.#emptyExtensionSet(), runtime: preTrust.runtime } : await this.#loadExtensionSet(clearCache, extensionPaths);
+    mergeWarnings(extensionsResult, [...installWarnings, ...hostDependencyWarnings(extensionPaths, metadataByPath)]);
+    this.#reportMissingExtensionPaths(extensionsResult);
     this.#extensionsResult = options_.extensionsOverride ? options_.extensionsOverride(extensionsResult) : extensionsResult;
-    this.#applyExtensionSourceInfo(this.#extensionsResult.extensions, extensionFolders, discovered.metadataByPath);
+    this.#applyExtensionSourceInfo(this.#extensionsResult.extensions, metadataByPath);
 
-    this.#metadataByPath = discovered.metadataByPath;
+    this.#metadataByPath = metadataByPath;
     this.#extensionSourceInfos = { skills: new Map(), prompts: new Map(), themes: new Map() };
-    const { noSkills, noPromptTemplates, additionalSkillPaths, additionalPromptTemplatePaths, additionalThemePaths } = options_;
-    this.#lastPaths.skills = this.#mergePaths([...(noSkills ? [] : discovered.skills), ...additionalSkillPaths]);
+    const givenKinds = { skills: enabledPaths(given.skills), prompts: enabledPaths(given.prompts), themes: enabledPaths(given.themes) };
+    this.#lastPaths.skills = this.#mergePaths([...givenKinds.skills, ...(noSkills ? [] : settingsSkills), ...additionalSkillPaths]);
     this.#updateSkills();
     this.#reportMissing(additionalSkillPaths, this.#skillDiagnostics, "Skill path does not exist");
-    this.#lastPaths.prompts = this.#mergePaths([...(noPromptTemplates ? [] : discovered.prompts), ...additionalPromptTemplatePaths]);
+    this.#lastPaths.prompts = this.#mergePaths([...givenKinds.prompts, ...(noPromptTemplates ? [] : settingsPrompts), ...additionalPromptTemplatePaths]);
     this.#updatePrompts();
     this.#reportMissing(additionalPromptTemplatePaths, this.#promptDiagnostics, "Prompt template path does not exist");
-    this.#lastPaths.themes = this.#mergePaths(additionalThemePaths);
+    this.#lastPaths.themes = this.#mergePaths([...givenKinds.themes, ...(noThemes ? [] : settingsThemes), ...additionalThemePaths]);
     this.#updateThemes();
     this.#reportMissing(additionalThemePaths, this.#themeDiagnostics, "Theme path does not exist", { localOnly: false });
 
@@ -305,156 +348,34 @@ export class DefaultResourceLoader {
   }
 
   /**
-   * The extension files of additionalExtensionPaths, those the resource
-   * folders `folders` names hold, then the inline factories, loaded into a
-   * fresh extension runtime; a path that does not exist is an error of the
-   * set, as in pi.
+   * The extension files at `paths` (the package manager's resolution of the
+   * loader's paths and of settings), then the inline factories, loaded into
+   * a fresh extension runtime.
    */
-  async #loadExtensionSet(clearCache, folders) {
-    const { additionalExtensionPaths, noExtensions } = this.#options;
-    if (this.#builtinExtensions.length > 0 && !noExtensions) throw notImplemented("loading built-in extensions");
-    const nothing = this.#extensionFactories.length === 0 && additionalExtensionPaths.length === 0 && !folders.project && !folders.agent;
-    if (nothing) return this.#emptyExtensionSet();
-    const remote = additionalExtensionPaths.filter((path) => !isLocalPath(path));
-    if (remote.length > 0) throw notImplemented(`loading extensions from package sources (${remote.join(", ")}) (pi's package manager)`);
+  async #loadExtensionSet(clearCache, paths) {
+    if (paths.some((path) => path.startsWith(BUILTIN_PATH_PREFIX))) throw notImplemented("loading built-in extensions");
+    if (this.#extensionFactories.length === 0 && paths.length === 0) return this.#emptyExtensionSet();
     const support = extensionSupport();
     if (!support) throw notImplemented("loading extensions outside pihost's engine");
     this.#eventBus ??= support.createEventBus();
-    const missing = [];
-    const paths = [];
-    for (const path of additionalExtensionPaths) {
-      const resolved = this.#resolveResourcePath(path);
-      if (existsSync(resolved)) paths.push(resolved);
-      else missing.push({ path: resolved, error: `Extension path does not exist: ${resolved}` });
-    }
-    const result = await support.loadResourceLoaderExtensions({
+    return support.loadResourceLoaderExtensions({
       cwd: this.#cwd,
       agentDir: this.#agentDir,
       paths,
-      scan: folders,
+      scan: { project: false, agent: false },
       factories: this.#extensionFactories,
       eventBus: this.#eventBus,
       clearCache,
     });
-    result.errors.push(...missing);
-    return result;
   }
 
-  /**
-   * Settings packages (`pi install`'s). pi resolves them on every reload and
-   * installs the missing ones first. A loader that loads none of the kinds
-   * packages bring (a sub-agent's child, typically) uses nothing of theirs,
-   * so it needs only that none is missing: each npm package installed where
-   * pi installs it, at the exact version when one is given (local sources
-   * install nothing). Loading packages' resources, installing, version
-   * ranges and git sources are pi's package manager's, not built.
-   */
-  #checkSettingsPackages(globalSettings, projectSettings) {
-    const scoped = [
-      ...(projectSettings.packages ?? []).map((pkg) => ({ pkg, root: join(this.#cwd, CONFIG_DIR_NAME, "npm") })),
-      ...(globalSettings.packages ?? []).map((pkg) => ({ pkg, root: join(this.#agentDir, "npm") })),
-    ];
-    if (scoped.length === 0) return;
-    const { noExtensions, noSkills, noPromptTemplates, noThemes } = this.#options;
-    if (!(noExtensions && noSkills && noPromptTemplates && noThemes)) throw notImplemented("resolving settings packages (pi's package manager)");
-    // Offline, pi installs nothing and skips what is missing.
-    if (isOfflineMode()) return;
-    for (const { pkg, root } of scoped) {
-      const source = (typeof pkg === "string" ? pkg : pkg.source).trim();
-      if (/^git:|^(https?|ssh|git):\/\//i.test(source)) throw notImplemented(`checking the git package ${source} of settings (pi's package manager)`);
-      if (!source.startsWith("npm:")) continue;
-      const spec = source.slice("npm:".length).trim();
-      const [, name = spec, version] = spec.match(/^(@?[^@]+(?:\/[^@]+)?)(?:@(.+))?$/) ?? [];
-      const exact = version?.match(/^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/)?.[1];
-      if (version !== undefined && exact === undefined) throw notImplemented(`checking the version range of the settings package ${source} (pi's package manager)`);
-      const installed = installedPackageVersion(join(root, "node_modules", name));
-      if (installed === undefined || (exact !== undefined && installed !== exact)) {
-        throw notImplemented(`installing the settings package ${source}, which is not installed in ${root} (pi's package manager)`);
-      }
+  /** A local path given to the loader that does not exist is an error of the set, as in pi. */
+  #reportMissingExtensionPaths(result) {
+    for (const path of this.#options.additionalExtensionPaths) {
+      if (!isLocalPath(path)) continue;
+      const resolved = this.#resolveResourcePath(path);
+      if (!existsSync(resolved)) result.errors.push({ path: resolved, error: `Extension path does not exist: ${resolved}` });
     }
-  }
-
-  /**
-   * What pi's package manager finds without packages: skills and prompt
-   * templates from the resource directories, in pi's precedence (the
-   * project's before the user's), with the metadata their source info is
-   * made from, and which extension directories hold extension files.
-   * Settings packages, settings resource entries (paths and override
-   * patterns) and non-empty theme directories need machinery pihost does not
-   * have; a kind that is disabled (noThemes, …) is not looked for.
-   */
-  #discover() {
-    const globalSettings = this.#settingsManager.getGlobalSettings();
-    const projectSettings = this.#settingsManager.getProjectSettings();
-    this.#checkSettingsPackages(globalSettings, projectSettings);
-    const { noExtensions, noSkills, noPromptTemplates, noThemes } = this.#options;
-    const wanted = { extensions: !noExtensions, skills: !noSkills, prompts: !noPromptTemplates, themes: !noThemes };
-    const trusted = this.#settingsManager.isProjectTrusted();
-    const projectBase = join(this.#cwd, CONFIG_DIR_NAME);
-    let extensionFolders = { project: false, agent: false };
-    for (const type of RESOURCE_TYPES) {
-      const entries = [...(globalSettings[type] ?? []), ...(projectSettings[type] ?? [])];
-      if (!wanted[type]) continue;
-      // Patterns only enable and disable entries; a kind not loaded keeps its metadata either way.
-      if (entries.some(isPattern)) throw notImplemented(`selecting ${type} by the patterns of settings (${entries.filter(isPattern).join(", ")})`);
-      if (type !== "extensions" && type !== "themes") continue;
-      if (entries.length > 0) throw notImplemented(`loading the ${type} of settings (${entries.join(", ")})`);
-      if (type === "extensions") {
-        // The extension files there load with the others (#loadExtensionSet); the project's only when it is trusted.
-        extensionFolders = { project: trusted && hasEntries(join(projectBase, type)), agent: hasEntries(join(this.#agentDir, type)) };
-        continue;
-      }
-      const found = [join(this.#agentDir, type), ...(trusted ? [join(projectBase, type)] : [])].find(hasEntries);
-      if (found) throw notImplemented(`loading ${type} discovered in ${found}`);
-    }
-
-    const projectMetadata = { source: "auto", scope: "project", origin: "top-level", baseDir: projectBase };
-    const userMetadata = { source: "auto", scope: "user", origin: "top-level", baseDir: this.#agentDir };
-    const userAgentsSkills = join(hostEnv().HOME || homedir(), ".agents", "skills");
-    const found = { skills: new Map(), prompts: new Map() };
-    const add = (type, paths, metadata) => {
-      for (const path of paths) if (!found[type].has(path)) found[type].set(path, metadata);
-    };
-    // Paths listed in settings come first: the project's, then the user's.
-    for (const type of ["skills", "prompts"]) {
-      const scopes = [
-        [projectSettings, "project", projectBase],
-        [globalSettings, "user", this.#agentDir],
-      ];
-      for (const [settings, scope, baseDir] of scopes) {
-        const paths = (settings[type] ?? []).map((entry) => resolvePath(entry.trim(), baseDir));
-        add(type, settingsEntryFiles(paths, type), { source: "local", scope, origin: "top-level" });
-      }
-    }
-    if (trusted) add("skills", collectSkillEntries(join(projectBase, "skills"), "pi"), projectMetadata);
-    if (trusted) {
-      for (const dir of ancestorAgentsSkillDirs(this.#cwd).filter((dir) => !pathsEqual(dir, userAgentsSkills))) {
-        add("skills", collectSkillEntries(dir, "agents"), { ...projectMetadata, baseDir: dirname(dir) });
-      }
-      add("prompts", collectTopLevelFiles(join(projectBase, "prompts"), ".md"), projectMetadata);
-    }
-    add("skills", collectSkillEntries(join(this.#agentDir, "skills"), "pi"), userMetadata);
-    add("skills", collectSkillEntries(userAgentsSkills, "agents"), { ...userMetadata, baseDir: dirname(userAgentsSkills) });
-    add("prompts", collectTopLevelFiles(join(this.#agentDir, "prompts"), ".md"), userMetadata);
-
-    const metadataByPath = new Map();
-    const resolved = {};
-    for (const type of ["skills", "prompts"]) {
-      const seen = new Set();
-      resolved[type] = [...found[type]]
-        .sort(([, a], [, b]) => precedenceRank(a) - precedenceRank(b))
-        .filter(([path]) => {
-          const key = resourcePathKey(path);
-          if (seen.has(key)) return false;
-          seen.add(key);
-          return true;
-        })
-        .map(([path, metadata]) => {
-          if (!metadataByPath.has(path)) metadataByPath.set(path, metadata);
-          return path;
-        });
-    }
-    return { skills: resolved.skills, prompts: resolved.prompts, metadataByPath, extensionFolders };
   }
 
   /**
@@ -484,21 +405,8 @@ export class DefaultResourceLoader {
     return undefined;
   }
 
-  /**
-   * Each extension, and what it registered, gets the source info of where
-   * it came from: the resource folders (`auto`), a path given to the loader
-   * (`cli`, temporary), an inline factory.
-   */
-  #applyExtensionSourceInfo(extensions, folders, discoveredMetadata) {
-    const metadataByPath = new Map();
-    const auto = (scope, baseDir) => ({ source: "auto", scope, origin: "top-level", baseDir });
-    if (folders.project) metadataByPath.set(join(this.#cwd, CONFIG_DIR_NAME, "extensions"), auto("project", join(this.#cwd, CONFIG_DIR_NAME)));
-    if (folders.agent) metadataByPath.set(join(this.#agentDir, "extensions"), auto("user", this.#agentDir));
-    for (const path of this.#options.additionalExtensionPaths) {
-      const resolved = this.#resolveResourcePath(path);
-      if (!metadataByPath.has(resolved)) metadataByPath.set(resolved, { source: "cli", scope: "temporary", origin: "top-level" });
-    }
-    for (const [path, metadata] of discoveredMetadata) if (!metadataByPath.has(path)) metadataByPath.set(path, metadata);
+  /** Each extension, and what it registered, gets the source info of where it came from. */
+  #applyExtensionSourceInfo(extensions, metadataByPath) {
     for (const extension of extensions) {
       extension.sourceInfo = this.#sourceInfoFromMetadata(extension.path, metadataByPath) ?? this.#defaultSourceInfo(extension.path);
       for (const command of extension.commands.values()) command.sourceInfo = extension.sourceInfo;
