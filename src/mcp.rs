@@ -436,6 +436,7 @@ pub async fn serve_mcp(options: McpOptions) {
             continue;
         }
         let server = server.clone();
+        crate::stdio::forget_finished_requests(&mut tasks);
         tasks.spawn(async move {
             if let Some(response) = request(&server, &method, &id, params).await {
                 let _ = server.out.send(response);

@@ -276,6 +276,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         } else {
             None
         };
+        crate::stdio::forget_finished_requests(&mut tasks);
         tasks.spawn(async move {
             // A dropped sender (the change before finished) also opens the gate.
             let _ = wait_for.wait_for(|open| *open).await;

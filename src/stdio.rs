@@ -115,6 +115,20 @@ pub(crate) async fn next_message(
     }
 }
 
+/// Forgets the requests whose tasks have finished. A `JoinSet` keeps every
+/// finished task until it is joined, so a long session that never joined them
+/// would hold every request it ever answered (about 8 KiB each). A task that
+/// panicked is logged: its request was never answered.
+pub(crate) fn forget_finished_requests(tasks: &mut tokio::task::JoinSet<()>) {
+    while let Some(finished) = tasks.try_join_next() {
+        if let Err(error) = finished
+            && error.is_panic()
+        {
+            tracing::error!("a request's task panicked: {error}");
+        }
+    }
+}
+
 /// Hands a response of the other side (`who`) to the request it answers.
 pub(crate) fn answer_pending(pending: &PendingRequests, message: &serde_json::Value, who: &str) {
     use serde_json::Value;

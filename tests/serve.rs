@@ -238,6 +238,61 @@ fn pipelined_tool_calls_are_each_answered_once_and_no_update_is_lost() {
     );
 }
 
+/// The resident memory of a process, in MiB (`VmRSS` of /proc).
+fn resident_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kib| kib / 1024.0)
+}
+
+/// A long session answers request after request without keeping them: after
+/// a warm-up burst, two more bursts of pipelined requests leave the process's
+/// memory where the first left it (each answered request used to stay behind,
+/// about 8 KiB: 40 MiB for one burst). `benches/serve_flood.py` floods with
+/// 100,000 a round.
+#[test]
+fn answered_requests_are_not_kept_so_memory_stays_flat() {
+    const BURST: u64 = 5_000;
+    let project = Project::new();
+    let mut agent = Agent::start(&project);
+    agent.ready(json!({}));
+    let pid = agent.child.id();
+    let mut next_id = 100;
+    let mut burst = |agent: &mut Agent| {
+        let lines: String = (next_id..next_id + BURST)
+            .map(|id| {
+                format!(
+                    "{}\n",
+                    json!({ "jsonrpc": "2.0", "id": id, "method": "emit",
+                            "params": { "event": { "type": "tool_call", "toolName": "bash", "toolCallId": "t", "input": { "command": "ls" } } } })
+                )
+            })
+            .collect();
+        agent.send(lines.trim_end());
+        let mut answered = std::collections::HashSet::new();
+        while answered.len() < BURST as usize {
+            let message = agent.wait_for(|message| message.get("method").is_none());
+            let id = message["id"].as_u64().unwrap_or_default();
+            assert!(message.get("error").is_none(), "{message}");
+            assert!(answered.insert(id), "answered twice: {id}");
+        }
+        next_id += BURST;
+    };
+    burst(&mut agent);
+    let after_first = resident_mib(pid);
+    burst(&mut agent);
+    burst(&mut agent);
+    let after_third = resident_mib(pid);
+    assert!(
+        after_third - after_first < 20.0,
+        "memory grew from {after_first:.1} MiB to {after_third:.1} MiB over {} answered requests",
+        2 * BURST
+    );
+}
+
 #[test]
 fn cancelling_a_tool_call_aborts_its_signal() {
     let project = Project::new();

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Floods one `pihost serve` session with pipelined requests (issue 24): every
+request is written without waiting for its answer, alternating emit(tool_call)
+and executeTool(stream, one update), and each must be answered exactly once
+with its own result. Resident memory is read from /proc after a warm-up round
+and after each flood round, to show whether it stays flat.
+
+    python3 benches/serve_flood.py [path/to/pihost]    (default target/release/pihost)
+    REQUESTS=100000 ROUNDS=3 python3 benches/serve_flood.py
+    MODE=emit|tool python3 benches/serve_flood.py    one kind of request only
+
+Prints one JSON line per round (requests, seconds, requests per second, lost,
+answered twice, resident MiB after) and exits 1 when a request was lost or
+answered twice. Serve runs one session per process: the issue's "many
+sessions" need the shared mode, which is not built.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+binary = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "target", "release", "pihost")
+fixtures = os.path.join(here, "fixtures", "serve")
+requests_per_round = int(os.environ.get("REQUESTS", "100000"))
+rounds = int(os.environ.get("ROUNDS", "3"))
+# "mixed" (default) alternates the two requests; "emit" or "tool" sends only one kind.
+mode = os.environ.get("MODE", "mixed")
+
+process = subprocess.Popen([binary, "serve", "--cwd", fixtures], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, bufsize=1 << 20)
+
+
+def resident_mib():
+    with open(f"/proc/{process.pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def write(message):
+    process.stdin.write((json.dumps(message) + "\n").encode())
+
+
+def read():
+    line = process.stdout.readline()
+    if not line:
+        raise RuntimeError("pihost serve closed its output")
+    return json.loads(line)
+
+
+def call(request_id, method, params):
+    write({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+    process.stdin.flush()
+    while True:
+        message = read()
+        if message.get("id") == request_id:
+            if "error" in message:
+                raise RuntimeError(message["error"]["message"])
+            return message["result"]
+
+
+call(1, "initialize", {"agentDir": os.path.join(fixtures, ".no-agent-dir")})
+call(2, "load", {"paths": ["stream.ts"]})
+call(3, "bind", {"state": {}})
+
+event = {"type": "tool_call", "toolName": "bash", "toolCallId": "1", "input": {"command": "ls"}}
+
+
+def request(request_id):
+    if mode == "emit" or (mode == "mixed" and request_id % 2 == 0):
+        return {"jsonrpc": "2.0", "id": request_id, "method": "emit", "params": {"event": event}}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "executeTool",
+            "params": {"name": "stream", "toolCallId": f"call-{request_id}", "args": {"count": 1}}}
+
+
+def flood(first_id, count):
+    """Writes `count` requests from a thread while this one reads every answer."""
+    def writer():
+        for request_id in range(first_id, first_id + count):
+            write(request(request_id))
+        process.stdin.flush()
+
+    answers = {}
+    started = time.perf_counter()
+    thread = threading.Thread(target=writer)
+    thread.start()
+    while len(answers) < count:
+        message = read()
+        request_id = message.get("id")
+        if request_id is None:
+            continue  # a toolUpdate notification
+        if "error" in message:
+            raise RuntimeError(f"request {request_id}: {message['error']['message']}")
+        answers[request_id] = answers.get(request_id, 0) + 1
+    elapsed = time.perf_counter() - started
+    thread.join()
+    # Anything answered twice would come after the last first answer: give it a moment, then count.
+    write({"jsonrpc": "2.0", "id": first_id + count, "method": "emit", "params": {"event": {"type": "unhandled_probe"}}})
+    process.stdin.flush()
+    while True:
+        message = read()
+        request_id = message.get("id")
+        if request_id == first_id + count:
+            break
+        if request_id is not None:
+            answers[request_id] = answers.get(request_id, 0) + 1
+    lost = sum(1 for request_id in range(first_id, first_id + count) if request_id not in answers)
+    twice = sum(1 for times in answers.values() if times > 1)
+    return elapsed, lost, twice
+
+
+failed = False
+next_id = 100
+elapsed, lost, twice = flood(next_id, min(10000, requests_per_round))
+next_id += min(10000, requests_per_round) + 1
+print(json.dumps({"round": "warm-up", "residentMiB": round(resident_mib(), 1)}), flush=True)
+for number in range(1, rounds + 1):
+    elapsed, lost, twice = flood(next_id, requests_per_round)
+    next_id += requests_per_round + 1
+    failed |= lost > 0 or twice > 0
+    print(json.dumps({
+        "round": number,
+        "requests": requests_per_round,
+        "seconds": round(elapsed, 2),
+        "requestsPerSecond": round(requests_per_round / elapsed),
+        "lost": lost,
+        "answeredTwice": twice,
+        "residentMiB": round(resident_mib(), 1),
+    }), flush=True)
+
+call(next_id, "shutdown", {})
+process.wait(timeout=30)
+sys.exit(1 if failed else 0)
