@@ -135,7 +135,10 @@ fn a_sub_agent_child_runs_beside_installed_settings_packages_and_installs_a_miss
     let stand_in = home.path().join("npm-stand-in.sh");
     std::fs::write(
         &stand_in,
-        format!("echo \"$@\" >> '{}'\necho 'no registry here' >&2\nexit 1\n", record.display()),
+        format!(
+            "echo \"$@\" >> '{}'\necho 'no registry here' >&2\nexit 1\n",
+            record.display()
+        ),
     )
     .expect("stand-in");
     let settings = json!({
@@ -151,10 +154,15 @@ fn a_sub_agent_child_runs_beside_installed_settings_packages_and_installs_a_miss
     );
     let calls = std::fs::read_to_string(&record).expect("the npm command ran");
     assert!(
-        calls.lines().any(|line| line.starts_with("install") && line.contains("pi-not-installed")),
+        calls
+            .lines()
+            .any(|line| line.starts_with("install") && line.contains("pi-not-installed")),
         "{calls}"
     );
-    assert!(!calls.contains("pi-subagents"), "the installed package is not installed again: {calls}");
+    assert!(
+        !calls.contains("pi-subagents"),
+        "the installed package is not installed again: {calls}"
+    );
 }
 
 /// Runs `tool` of the extension file at `extension` in `project` with a
