@@ -2123,6 +2123,14 @@ export class AgentSession {
     this.refreshContext();
   }
 
+  /** A command context for code that runs after this session replaced another (pi's withSession), sending through this session. */
+  createReplacedSessionContext() {
+    const context = Object.defineProperties({}, Object.getOwnPropertyDescriptors(this.#runner.createCommandContext()));
+    context.sendMessage = (message, options) => this.sendCustomMessage(message, options);
+    context.sendUserMessage = (content, options) => this.sendUserMessage(content, options);
+    return context;
+  }
+
   abortBranchSummary() {
     this.#branchSummaryAbortController?.abort();
   }
@@ -2244,7 +2252,6 @@ const NOT_YET = [
   "exportToHtml",
   "setCacheWarmingMode",
   "summarizeForBugReport",
-  "createReplacedSessionContext",
 ];
 for (const method of NOT_YET) {
   Object.defineProperty(AgentSession.prototype, method, {
