@@ -19,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -31,8 +32,10 @@ rounds = int(os.environ.get("ROUNDS", "3"))
 # "mixed" (default) alternates the two requests; "emit" or "tool" sends only one kind.
 mode = os.environ.get("MODE", "mixed")
 
-process = subprocess.Popen([binary, "serve", "--cwd", fixtures], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, bufsize=1 << 20)
+# What serve says on stderr goes to a file, shown when the process ends early.
+stderr_log = tempfile.NamedTemporaryFile(prefix="serve-flood-", suffix=".log", delete=False)
+process = subprocess.Popen([binary, "serve", "--cwd", fixtures, *os.environ.get("SERVE_ARGS", "").split()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                           stderr=stderr_log, bufsize=1 << 20)
 
 
 def resident_mib():
@@ -50,7 +53,10 @@ def write(message):
 def read():
     line = process.stdout.readline()
     if not line:
-        raise RuntimeError("pihost serve closed its output")
+        process.wait(timeout=30)
+        with open(stderr_log.name, errors="replace") as log:
+            tail = log.read()[-2000:]
+        raise RuntimeError(f"pihost serve closed its output (exit {process.returncode}); its stderr ends:\n{tail}")
     return json.loads(line)
 
 

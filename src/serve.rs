@@ -218,20 +218,56 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     // effect in the order they were sent: every request starts only after the
     // session changes sent before it are done. Other requests run side by side,
     // so a tool can run while the agent answers a UI request.
-    let (done, mut gate) = tokio::sync::watch::channel(true);
+    let (done, gate) = tokio::sync::watch::channel(true);
     // Requests to the screen (`ui/input`, …) also take effect in the order
     // they were sent, among themselves: keys typed in a row must reach the
     // component in that row. They do not wait on other requests.
-    let mut screen_gate = gate.clone();
+    let screen_gate = gate.clone();
     drop(done);
+    let shared = Shared {
+        session: session.clone(),
+        out: out.clone(),
+        errors: errors.clone(),
+        pending: pending.clone(),
+        defaults: default_options.clone(),
+        default_dispatch_timeout_ms,
+        closed: closed.clone(),
+    };
+    let mut gates = Gates {
+        session: gate,
+        screen: screen_gate,
+    };
+    // Requests past the cap wait here, in the order they came.
+    let mut waiting: std::collections::VecDeque<Request> = std::collections::VecDeque::new();
     loop {
-        let message = match crate::stdio::next_message(&mut stdin).await {
+        crate::stdio::forget_finished_requests(&mut tasks);
+        while tasks.len() < REQUESTS_IN_FLIGHT
+            && let Some(request) = waiting.pop_front()
+        {
+            start_request(request, &shared, &mut gates, &mut tasks);
+        }
+        let next = tokio::select! {
+            biased;
+            message = crate::stdio::next_message(&mut stdin) => message,
+            // Room for a waiting request once one finishes.
+            Some(finished) = tasks.join_next(), if !waiting.is_empty() => {
+                crate::stdio::report_finished_request(finished);
+                continue;
+            }
+        };
+        let message = match next {
             Some(Ok(message)) => message,
             Some(Err(error)) => {
                 let _ = out.send(error_response(&Value::Null, codes::PARSE_ERROR, error.to_string()));
                 continue;
             }
-            None => break,
+            None => {
+                // Sent before the end: they run (bounded, below) as if there were no cap.
+                for earlier in waiting.drain(..) {
+                    start_request(earlier, &shared, &mut gates, &mut tasks);
+                }
+                break;
+            }
         };
         // A response to one of pihost's requests to the agent.
         if message.get("method").is_none() && (message.get("result").is_some() || message.get("error").is_some()) {
@@ -247,51 +283,26 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
             ));
             continue;
         };
-        let id = message.get("id").cloned();
-        let params = message.get("params").cloned().unwrap_or(Value::Null);
-        let known = Method::named(&method);
-        if known == Some(Method::Shutdown) {
-            shutdown(&session, &out, &errors, id.as_ref()).await;
+        let request = Request {
+            id: message.get("id").cloned(),
+            params: message.get("params").cloned().unwrap_or(Value::Null),
+            known: Method::named(&method),
+            method,
+        };
+        if request.known == Some(Method::Shutdown) {
+            // What came before the shutdown runs (bounded, below) as it would have without the cap.
+            for earlier in waiting.drain(..) {
+                start_request(earlier, &shared, &mut gates, &mut tasks);
+            }
+            shutdown(&session, &out, &errors, request.id.as_ref()).await;
             break;
         }
-        let shared = Shared {
-            session: session.clone(),
-            out: out.clone(),
-            errors: errors.clone(),
-            pending: pending.clone(),
-            defaults: default_options.clone(),
-            default_dispatch_timeout_ms,
-            closed: closed.clone(),
-        };
-        let mut wait_for = gate.clone();
-        let mut wait_for_screen = None;
-        let finished = if known.is_some_and(Method::changes_session) {
-            let (finished, next_gate) = tokio::sync::watch::channel(false);
-            gate = next_gate;
-            Some(finished)
-        } else if known.is_some_and(Method::uses_screen) {
-            let (finished, next_gate) = tokio::sync::watch::channel(false);
-            wait_for_screen = Some(std::mem::replace(&mut screen_gate, next_gate));
-            Some(finished)
+        // A cancellation and the screen's input never wait behind the requests they are for.
+        if request.method == "$/cancelRequest" || request.known.is_some_and(Method::uses_screen) {
+            start_request(request, &shared, &mut gates, &mut tasks);
         } else {
-            None
-        };
-        crate::stdio::forget_finished_requests(&mut tasks);
-        tasks.spawn(async move {
-            // A dropped sender (the change before finished) also opens the gate.
-            let _ = wait_for.wait_for(|open| *open).await;
-            if let Some(mut previous) = wait_for_screen {
-                let _ = previous.wait_for(|open| *open).await;
-            }
-            let response = handle(&method, id.clone(), params, &shared).await;
-            if let (Some(id), Some(response)) = (id, response) {
-                shared.errors.write(&shared.out);
-                let _ = shared.out.send(response(&id));
-            }
-            if let Some(finished) = finished {
-                let _ = finished.send(true);
-            }
-        });
+            waiting.push_back(request);
+        }
     }
     // EOF (or shutdown). The agent can no longer answer, so its pending
     // requests fail now; the calls already sent finish (bounded), then the
@@ -393,6 +404,7 @@ impl UnwrittenErrors {
 }
 
 /// What every request handler shares.
+#[derive(Clone)]
 struct Shared {
     session: Arc<tokio::sync::Mutex<Session>>,
     out: mpsc::UnboundedSender<String>,
@@ -401,6 +413,67 @@ struct Shared {
     defaults: EngineOptions,
     default_dispatch_timeout_ms: u64,
     closed: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// How many requests run at once. An agent may pipeline as many as it likes:
+/// the rest wait, read and parsed, until one finishes, so a flood neither
+/// piles up work in the engine nor memory in tasks (100,000 pipelined calls
+/// held about 1 GiB at once and could abort the engine).
+const REQUESTS_IN_FLIGHT: usize = 256;
+
+/// A request read from the agent, not started yet.
+struct Request {
+    method: String,
+    id: Option<Value>,
+    params: Value,
+    known: Option<Method>,
+}
+
+/// The ends of the order the requests keep: session changes (initialize,
+/// load, bind, …) take effect in the order they were sent, every request
+/// starting after those before it; requests to the screen keep their order
+/// among themselves.
+struct Gates {
+    session: tokio::sync::watch::Receiver<bool>,
+    screen: tokio::sync::watch::Receiver<bool>,
+}
+
+fn start_request(request: Request, shared: &Shared, gates: &mut Gates, tasks: &mut tokio::task::JoinSet<()>) {
+    let Request {
+        method,
+        id,
+        params,
+        known,
+    } = request;
+    let mut wait_for = gates.session.clone();
+    let mut wait_for_screen = None;
+    let finished = if known.is_some_and(Method::changes_session) {
+        let (finished, next_gate) = tokio::sync::watch::channel(false);
+        gates.session = next_gate;
+        Some(finished)
+    } else if known.is_some_and(Method::uses_screen) {
+        let (finished, next_gate) = tokio::sync::watch::channel(false);
+        wait_for_screen = Some(std::mem::replace(&mut gates.screen, next_gate));
+        Some(finished)
+    } else {
+        None
+    };
+    let shared = shared.clone();
+    tasks.spawn(async move {
+        // A dropped sender (the change before finished) also opens the gate.
+        let _ = wait_for.wait_for(|open| *open).await;
+        if let Some(mut previous) = wait_for_screen {
+            let _ = previous.wait_for(|open| *open).await;
+        }
+        let response = handle(&method, id.clone(), params, &shared).await;
+        if let (Some(id), Some(response)) = (id, response) {
+            shared.errors.write(&shared.out);
+            let _ = shared.out.send(response(&id));
+        }
+        if let Some(finished) = finished {
+            let _ = finished.send(true);
+        }
+    });
 }
 
 async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared) -> Option<Respond> {
