@@ -20,6 +20,7 @@ import {
   uiMode,
 } from "pihost:runtime/host-bridge.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
+export { CALL_PENDING, reportingCall } from "pihost:runtime/call-settlement.js";
 import { validateToolArguments } from "pihost:runtime/validate-tool-arguments.js";
 import { reloadExtensions } from "pihost:runtime/reload.js";
 import { configureHeapLimit, enterExtension } from "pihost:runtime/entries.js";

@@ -517,7 +517,12 @@ mod tests {
 
     #[test]
     fn the_table_names_every_function_main_js_exports_and_nothing_else() {
-        let mut exported = main_js_function_exports();
+        // What every call goes through (js/runtime/call-settlement.js), not calls.
+        let machinery = ["CALL_PENDING", "reportingCall"];
+        let mut exported: Vec<String> = main_js_function_exports()
+            .into_iter()
+            .filter(|name| !machinery.contains(&name.as_str()))
+            .collect();
         exported.sort();
         let mut table: Vec<String> = Export::ALL.iter().map(|export| export.name().to_string()).collect();
         table.sort();

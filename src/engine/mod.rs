@@ -175,8 +175,14 @@ pub struct NotInAHost {
 /// note 29).
 pub struct Engine {
     runtime: JsRuntime,
-    /// The functions of `js/runtime/main.js` Rust calls, by [`Export::index`].
+    /// The functions of `js/runtime/main.js` Rust calls, by [`Export::index`],
+    /// each wrapped to report a promise's outcome through an op
+    /// (`js/runtime/call-settlement.js`, engine note 45).
     functions: Vec<v8::Global<v8::Function>>,
+    /// What a wrapped function answers while its promise is pending.
+    call_pending: v8::Global<v8::Value>,
+    /// The number of the next call whose outcome an op reports (0 is never used).
+    next_call_id: u32,
     options: EngineOptions,
     dispatch_timeout: Option<Duration>,
     errors: Option<tokio::sync::mpsc::UnboundedReceiver<ExtensionError>>,
@@ -406,9 +412,14 @@ impl Engine {
         let namespace = runtime
             .get_module_namespace(module_id)
             .map_err(|error| internal("runtime/main.js exports", error))?;
+        let reporting_call = function_of(&mut runtime, &namespace, "reportingCall")?;
+        let call_pending = export_of(&mut runtime, &namespace, "CALL_PENDING")?;
         let functions = Export::ALL
             .iter()
-            .map(|export| function_of(&mut runtime, &namespace, export.name()))
+            .map(|export| {
+                let function = function_of(&mut runtime, &namespace, export.name())?;
+                reporting(&mut runtime, &reporting_call, &function, export.name())
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let (error_sender, errors) = tokio::sync::mpsc::unbounded_channel();
         runtime.op_state().borrow_mut().put(ErrorSink(Some(error_sender)));
@@ -452,6 +463,8 @@ impl Engine {
         let mut engine = Self {
             runtime,
             functions,
+            call_pending,
+            next_call_id: 0,
             options,
             dispatch_timeout: None,
             errors: Some(errors),
@@ -855,12 +868,56 @@ impl Engine {
         Ok(self.call_function(&function, argument))
     }
 
-    /// Calls into the isolate under the CPU limit.
+    /// Calls into the isolate under the CPU limit. A function that answers
+    /// at once settles the call at once; one that answers with a promise
+    /// reports its outcome through `op_pihost_call_settled` under the call's
+    /// number, which the returned future waits for.
     fn call_function(&mut self, function: &v8::Global<v8::Function>, argument: v8::Global<v8::Value>) -> PendingCall {
+        self.next_call_id = self.next_call_id.wrapping_add(1).max(1);
+        let id = self.next_call_id;
+        let slot = std::rc::Rc::new(crate::ops::settle::CallSlot::default());
+        self.runtime
+            .op_state()
+            .borrow_mut()
+            .borrow_mut::<crate::ops::settle::PendingCalls>()
+            .0
+            .insert(id, slot.clone());
+        let number = {
+            deno_core::scope!(scope, &mut self.runtime);
+            let number: v8::Local<v8::Value> = v8::Integer::new_from_unsigned(scope, id).into();
+            v8::Global::new(scope, number)
+        };
         self.enter();
-        let call: PendingCall = Box::pin(self.runtime.call_with_args(function, &[argument]));
+        let mut answered = Box::pin(self.runtime.call_with_args(function, &[argument, number]));
         self.leave();
-        call
+        // The wrapped function never answers with a promise, so deno_core's future is ready now.
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        let answer = match answered.as_mut().poll(&mut cx) {
+            Poll::Ready(answer) => answer,
+            Poll::Pending => {
+                return Box::pin(answered);
+            }
+        };
+        if let Ok(value) = &answer
+            && self.is_call_pending(value)
+        {
+            return Box::pin(crate::ops::settle::SettlingCall(slot));
+        }
+        self.runtime
+            .op_state()
+            .borrow_mut()
+            .borrow_mut::<crate::ops::settle::PendingCalls>()
+            .0
+            .remove(&id);
+        Box::pin(std::future::ready(answer))
+    }
+
+    /// Whether a call's answer is the mark of a pending promise.
+    fn is_call_pending(&mut self, value: &v8::Global<v8::Value>) -> bool {
+        deno_core::scope!(scope, &mut self.runtime);
+        let value = v8::Local::new(scope, value);
+        let pending = v8::Local::new(scope, &self.call_pending);
+        value.strict_equals(pending)
     }
 
     #[inline]
@@ -958,9 +1015,11 @@ impl Engine {
         let encoded = call.encode()?;
         let function = self.functions[C::EXPORT.index()].clone();
         let argument = self.value_argument(name, &encoded.argument)?;
+        // Call number 0: nobody waits for it, so a promise it answers with is an error here.
         let mut pending: PendingCall = Box::pin(self.runtime.call_with_args(&function, &[argument]));
         let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
         match pending.as_mut().poll(&mut cx) {
+            Poll::Ready(Ok(value)) if self.is_call_pending(&value) => Err(internal(name, "did not answer at once")),
             Poll::Ready(Ok(value)) => {
                 let answer = self.value_to_string(value);
                 C::decode(&answer)
@@ -1138,6 +1197,40 @@ pub(crate) fn load_request(cwd: &Path, extensions: &[DiscoveredExtension], use_c
 pub use crate::modules::module_url;
 
 /// The function `name` of a module's namespace.
+/// An export of `js/runtime/main.js` that is not a function.
+fn export_of(
+    runtime: &mut JsRuntime,
+    namespace: &v8::Global<v8::Object>,
+    name: &str,
+) -> Result<v8::Global<v8::Value>, PihostError> {
+    deno_core::scope!(scope, runtime);
+    let namespace = v8::Local::new(scope, namespace);
+    let key = v8::String::new(scope, name).ok_or_else(|| internal(name, "cannot make the key"))?;
+    let value = namespace
+        .get(scope, key.into())
+        .ok_or_else(|| internal("runtime/main.js", format!("no export {name}")))?;
+    Ok(v8::Global::new(scope, value))
+}
+
+/// `function` wrapped by `reportingCall` (js/runtime/call-settlement.js).
+fn reporting(
+    runtime: &mut JsRuntime,
+    reporting_call: &v8::Global<v8::Function>,
+    function: &v8::Global<v8::Function>,
+    name: &str,
+) -> Result<v8::Global<v8::Function>, PihostError> {
+    deno_core::scope!(scope, runtime);
+    let reporting_call = v8::Local::new(scope, reporting_call);
+    let function: v8::Local<v8::Value> = v8::Local::new(scope, function).into();
+    let undefined = v8::undefined(scope).into();
+    let wrapped = reporting_call
+        .call(scope, undefined, &[function])
+        .ok_or_else(|| internal(name, "could not be wrapped"))?;
+    let wrapped =
+        v8::Local::<v8::Function>::try_from(wrapped).map_err(|_| internal(name, "wrapped is not a function"))?;
+    Ok(v8::Global::new(scope, wrapped))
+}
+
 fn function_of(
     runtime: &mut JsRuntime,
     namespace: &v8::Global<v8::Object>,

@@ -11,6 +11,7 @@ pub mod node_errors;
 pub mod process;
 pub mod reference_data;
 pub mod search;
+pub mod settle;
 pub mod system;
 
 deno_core::extension!(
@@ -42,6 +43,7 @@ deno_core::extension!(
         search::op_pihost_search_find,
         images::op_pihost_image_decode,
         images::op_pihost_image_encode,
+        settle::op_pihost_call_settled,
     ],
     state = |state| {
         state.put(process::ExecTable::default());
@@ -49,5 +51,6 @@ deno_core::extension!(
         state.put(host::ErrorSink::default());
         state.put(host::ToolUpdateSinks::default());
         state.put(host::HandlerCounts::default());
+        state.put(settle::PendingCalls::default());
     },
 );
