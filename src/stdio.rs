@@ -121,11 +121,16 @@ pub(crate) async fn next_message(
 /// panicked is logged: its request was never answered.
 pub(crate) fn forget_finished_requests(tasks: &mut tokio::task::JoinSet<()>) {
     while let Some(finished) = tasks.try_join_next() {
-        if let Err(error) = finished
-            && error.is_panic()
-        {
-            tracing::error!("a request's task panicked: {error}");
-        }
+        report_finished_request(finished);
+    }
+}
+
+/// Logs a request's task that panicked (its request was never answered).
+pub(crate) fn report_finished_request(finished: Result<(), tokio::task::JoinError>) {
+    if let Err(error) = finished
+        && error.is_panic()
+    {
+        tracing::error!("a request's task panicked: {error}");
     }
 }
 
