@@ -33,6 +33,7 @@ import {
   resourceFilesAt,
   resourceFilesIn,
   selectByPatterns,
+  stripBom,
   toResolvedPaths,
   userHomeDir,
 } from "./package-resources.js";
@@ -48,7 +49,6 @@ const NETWORK_TIMEOUT_MS = 10000;
 /** Registries and git hosts are asked a few at a time, not all at once. */
 const UPDATE_CHECK_CONCURRENCY = 4;
 const GIT_UPDATE_CONCURRENCY = 4;
-const stripBom = (text) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
 /** pi's PI_OFFLINE switch: no installs or updates, no network. */
 function isOfflineMode() {
@@ -57,7 +57,7 @@ function isOfflineMode() {
 }
 
 /** Whether a settings source names a local path: anything without a remote or built-in prefix (file: URLs included). */
-const isLocalSource = (value) => !REMOTE_SOURCE_PREFIXES.some((prefix) => value.trim().startsWith(prefix));
+export const isLocalSource = (value) => !REMOTE_SOURCE_PREFIXES.some((prefix) => value.trim().startsWith(prefix));
 
 /** A settings path (trimmed, "~" and file:// read) made absolute against `baseDir`. */
 function resolveFrom(input, baseDir) {

@@ -18,7 +18,7 @@ export const RESOURCE_TYPES = ["extensions", "skills", "prompts", "themes"];
 const RESOURCE_FILE_PATTERNS = { extensions: /\.(ts|js)$/, skills: /\.md$/, prompts: /\.md$/, themes: /\.json$/ };
 const BUILTIN_PATH_PREFIX = "builtin:";
 
-const stripBom = (text) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+export const stripBom = (text) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 const toPosix = (path) => path.split(sep).join("/");
 /** The user's home directory as pi finds it: HOME first. */
 export const userHomeDir = () => hostEnv().HOME || homedir();

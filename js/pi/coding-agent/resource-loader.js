@@ -11,7 +11,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { createExtensionRuntime } from "../../runtime/extension-runtime.js";
 import { extensionSupport } from "./extension-support.js";
-import { DefaultPackageManager } from "./package-manager.js";
+import { DefaultPackageManager, isLocalSource } from "./package-manager.js";
 import { canonicalizePath, isPathWithin, resolvePath } from "./paths.js";
 import { loadProjectContextFiles } from "./project-context.js";
 import { loadPromptTemplates } from "./prompt-template-files.js";
@@ -20,7 +20,6 @@ import { loadSkills } from "./skills.js";
 
 const CONFIG_DIR_NAME = ".pi";
 const BUILTIN_PATH_PREFIX = "builtin:";
-const REMOTE_SOURCE_PREFIXES = ["npm:", "git:", "github:", "http:", "https:", "ssh:", "builtin:"];
 
 const notImplemented = (what) => new Error(`pihost: DefaultResourceLoader ${what} is not implemented yet`);
 
@@ -91,7 +90,6 @@ function skillFileOf(resource, metadataByPath) {
   return skillFile;
 }
 
-const isLocalPath = (value) => !REMOTE_SOURCE_PREFIXES.some((prefix) => value.trim().startsWith(prefix));
 /** Extension paths that name no file: `<inline:name>`, `builtin:name`. */
 export const isSyntheticPath = (path) => path.startsWith(BUILTIN_PATH_PREFIX) || path.startsWith("<");
 const resourcePathKey = (path) => (isSyntheticPath(path) ? path : resolve(canonicalizePath(path)));
@@ -288,8 +286,8 @@ export class DefaultResourceLoader {
     const settingsSkills = enabled(resolved.skills).map((resource) => skillFileOf(resource, metadataByPath));
     const settingsPrompts = enabledPaths(resolved.prompts);
     const settingsThemes = enabledPaths(resolved.themes);
-    const given_ = { source: "cli", scope: "temporary", origin: "top-level" };
-    for (const resource of [...given.extensions, ...given.skills]) if (!metadataByPath.has(resource.path)) metadataByPath.set(resource.path, given_);
+    const fromTheLoader = { source: "cli", scope: "temporary", origin: "top-level" };
+    for (const resource of [...given.extensions, ...given.skills]) if (!metadataByPath.has(resource.path)) metadataByPath.set(resource.path, fromTheLoader);
     const givenExtensions = enabledPaths(given.extensions);
     const extensionPaths = (noExtensions ? givenExtensions : this.#mergePaths([...givenExtensions, ...settingsExtensions])).filter(
       (path) => !path.startsWith(BUILTIN_PATH_PREFIX) || !this.#disabledBuiltinExtensions.has(path.slice(BUILTIN_PATH_PREFIX.length)),
@@ -372,7 +370,7 @@ export class DefaultResourceLoader {
   /** A local path given to the loader that does not exist is an error of the set, as in pi. */
   #reportMissingExtensionPaths(result) {
     for (const path of this.#options.additionalExtensionPaths) {
-      if (!isLocalPath(path)) continue;
+      if (!isLocalSource(path)) continue;
       const resolved = this.#resolveResourcePath(path);
       if (!existsSync(resolved)) result.errors.push({ path: resolved, error: `Extension path does not exist: ${resolved}` });
     }
@@ -442,7 +440,7 @@ export class DefaultResourceLoader {
   /** Missing local paths among `given`, reported once each, unless a diagnostic already names them. */
   #reportMissing(given, diagnostics, message, { localOnly = true } = {}) {
     for (const path of given) {
-      if (localOnly && !isLocalPath(path)) continue;
+      if (localOnly && !isLocalSource(path)) continue;
       const resolved = this.#resolveResourcePath(path);
       if (!existsSync(resolved) && !diagnostics.some((diagnostic) => diagnostic.path === resolved)) {
         diagnostics.push({ type: "error", message, path: resolved });
