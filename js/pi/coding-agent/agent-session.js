@@ -32,6 +32,7 @@ import { runToolCall } from "../agent-core/tool-calls.js";
 import { executeBashWithOperations } from "./bash-executor.js";
 import { collectEntriesForBranchSummary } from "./branch-summary.js";
 import { generateBranchSummary } from "./branch-summary-generation.js";
+import { generateBugReportSummary } from "./bug-report-summary.js";
 import { calculateContextTokens, shouldCompact } from "./compaction.js";
 import { estimateMessagesTokens, prepareCompaction } from "./compaction-preparation.js";
 import { compact } from "./compaction-summary.js";
@@ -195,6 +196,7 @@ export class AgentSession {
   // Assistant messages whose turn_end boundary ran from the agent's finishTurn hook.
   #boundaryDispatchedMessages = new WeakSet();
   #lastActivityOutcome;
+  #cacheWarmer;
 
   constructor(config) {
     this.agent = config.agent;
@@ -205,6 +207,8 @@ export class AgentSession {
     this.#customTools = config.customTools ?? [];
     this.#cwd = config.cwd;
     this.#modelRuntime = config.modelRuntime;
+    this.#cacheWarmer = config.cacheWarmer;
+    if (this.#cacheWarmer) this.#cacheWarmer.onWarmed = (entry) => this.#emit({ type: "entry_appended", entry });
     if (config.allowedToolNames) this.#allowedTools = createToolNameMatcher(config.allowedToolNames);
     if (config.excludedToolNames) this.#excludedTools = createToolNameMatcher(config.excludedToolNames);
     this.#sessionStartEvent = config.sessionStartEvent ?? { type: "session_start", reason: "startup" };
@@ -948,6 +952,10 @@ export class AgentSession {
     this.#unsubscribeAgent?.();
     this.#unsubscribeAgent = undefined;
     this.#listeners = [];
+    if (this.#cacheWarmer) {
+      this.#cacheWarmer.onWarmed = undefined;
+      this.#cacheWarmer.cancel();
+    }
     cleanupSessionResources(this.sessionId);
   }
 
@@ -971,8 +979,32 @@ export class AgentSession {
     return undefined;
   }
 
+  /** Where the prompt-cache warming stands, and what decided it. */
   get cacheWarmingStatus() {
-    throw notImplemented("cacheWarmingStatus");
+    return this.#cacheWarmer?.status;
+  }
+
+  /** The session model's report of what went wrong, for a bug report filed without the transcript. */
+  async summarizeForBugReport(options) {
+    const model = this.model;
+    if (!model) throw new Error("No model selected");
+    // Auth is the model runtime's, resolved by the stream function as for the session's own requests.
+    return generateBugReportSummary({
+      model,
+      thinkingLevel: this.thinkingLevel,
+      messages: this.messages,
+      hint: options.hint,
+      signal: options.signal,
+      streamFn: this.agent.streamFunction,
+      retry: this.settingsManager.getRetrySettings(),
+      sessionId: this.sessionId,
+    });
+  }
+
+  /** Saves the warming mode and stops warming it no longer allows. */
+  setCacheWarmingMode(mode) {
+    this.settingsManager.setCacheWarmingMode(mode);
+    this.#cacheWarmer?.onModeChanged();
   }
 
   get isStreaming() {
@@ -1660,6 +1692,7 @@ export class AgentSession {
   }
 
   async #emitSettled() {
+    this.#cacheWarmer?.onAgentSettled();
     this.#runActive = false;
     const aborted = this.#abortRequested;
     await this.#runner.emit({ type: "agent_settled", aborted });
@@ -2250,8 +2283,6 @@ export class AgentSession {
 // pihost's not-implemented error naming the method.
 const NOT_YET = [
   "exportToHtml",
-  "setCacheWarmingMode",
-  "summarizeForBugReport",
 ];
 for (const method of NOT_YET) {
   Object.defineProperty(AgentSession.prototype, method, {

@@ -8,6 +8,7 @@ import { clampThinkingLevel } from "../pi-ai.js";
 import { getAgentDir } from "./agent-dir.js";
 import { AgentSession } from "./agent-session.js";
 import { formatNoModelsAvailableMessage } from "./auth-guidance.js";
+import { CacheWarmer } from "./cache-warmer.js";
 import { hostModelRuntime } from "./host-model-runtime.js";
 import { convertToLlm } from "./messages.js";
 import { defaultModelPerProvider } from "./model-resolver.js";
@@ -147,10 +148,38 @@ export async function createAgentSession(options = {}) {
         headerRunner?.hasHandlers("before_provider_headers") ? headerRunner.emitBeforeProviderHeaders(headers) : headers,
     };
   };
+  const cacheWarmer = new CacheWarmer(
+    modelRuntime,
+    sessionManager,
+    () => settingsManager.getCacheWarmingMode(),
+    async (event) => runner()?.emitCacheWarmingDecision(event) ?? event.action,
+  );
+  // Warm only what the next request repeats: the selected model's own
+  // requests, while the transcript still extends the one sent. Message
+  // identity, not the array's: the agent may copy the array.
+  const requestIsCurrent = (requestModel) => {
+    const sent = agent.state.messages;
+    return () => {
+      const { model: current, messages } = agent.state;
+      return (
+        current.provider === requestModel.provider &&
+        current.id === requestModel.id &&
+        sent.length <= messages.length &&
+        sent.every((message, index) => messages[index] === message)
+      );
+    };
+  };
   const agent = new Agent({
     initialState: { systemPrompt: "", model, thinkingLevel, tools: [], messages: existing.messages },
     convertToLlm: convertToLlmBlockingImages(settingsManager),
-    streamFn: (requestModel, context, streamOptions) => modelRuntime.streamSimple(requestModel, context, requestOptions(streamOptions)),
+    streamFn: (requestModel, context, streamOptions) => {
+      const options = requestOptions(streamOptions);
+      // Summaries and compaction route under ids of their own and never replace the cache entry.
+      if (streamOptions?.sessionId === sessionManager.getSessionId()) {
+        cacheWarmer.start({ model: requestModel, context, options }, requestIsCurrent(requestModel));
+      }
+      return modelRuntime.streamSimple(requestModel, context, options);
+    },
     transformContext: async (messages) => (runner()?.emitContext ? runner().emitContext(messages) : messages),
     onPayload: async (payload) => (runner()?.hasHandlers("before_provider_request") ? runner().emitBeforeProviderRequest(payload) : payload),
     onResponse: async (response) => {
@@ -186,6 +215,7 @@ export async function createAgentSession(options = {}) {
     resourceLoader,
     customTools: options.customTools,
     modelRuntime,
+    cacheWarmer,
     initialActiveToolNames,
     usesDefaultTools: (options.tools === undefined || toolModifiers !== undefined) && !options.noTools,
     defaultToolModifiers: toolModifiers,
