@@ -20,7 +20,7 @@
 
 mod sampling;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -395,14 +395,38 @@ pub async fn serve_mcp(options: McpOptions) {
     });
     let mut stdin = BufReader::new(tokio::io::stdin()).lines();
     let mut tasks = tokio::task::JoinSet::new();
+    // Requests past the cap wait here, in the order they came; stdin is still
+    // read meanwhile, for cancellations and the client's answers to the
+    // server's own requests, which running tools may be waiting on.
+    let mut waiting: VecDeque<(String, Value, Value)> = VecDeque::new();
     loop {
-        let message = match crate::stdio::next_message(&mut stdin).await {
+        crate::stdio::forget_finished_requests(&mut tasks);
+        while tasks.len() < crate::stdio::REQUESTS_IN_FLIGHT
+            && let Some((method, id, params)) = waiting.pop_front()
+        {
+            start_request(&server, &mut tasks, method, id, params);
+        }
+        let next = tokio::select! {
+            biased;
+            message = crate::stdio::next_message(&mut stdin) => message,
+            Some(finished) = tasks.join_next(), if !waiting.is_empty() => {
+                crate::stdio::report_finished_request(finished);
+                continue;
+            }
+        };
+        let message = match next {
             Some(Ok(message)) => message,
             Some(Err(error)) => {
                 let _ = out.send(error_line(&Value::Null, codes::PARSE_ERROR, error.to_string()));
                 continue;
             }
-            None => break,
+            None => {
+                // Sent before the end: they run (bounded by the drain below) as if there were no cap.
+                for (method, id, params) in waiting.drain(..) {
+                    start_request(&server, &mut tasks, method, id, params);
+                }
+                break;
+            }
         };
         if !message.is_object() {
             let _ = out.send(error_line(
@@ -425,6 +449,12 @@ pub async fn serve_mcp(options: McpOptions) {
         };
         let params = message.get("params").cloned().unwrap_or(Value::Null);
         let Some(id) = id else {
+            if method == "notifications/cancelled"
+                && let Some(target) = params.get("requestId")
+            {
+                // Not started yet: it never will, and gets no response, as a cancelled request.
+                waiting.retain(|(_, waiting_id, _)| waiting_id != target);
+            }
             notification(&server, &method, &params).await;
             continue;
         };
@@ -435,13 +465,7 @@ pub async fn serve_mcp(options: McpOptions) {
             let _ = out.send(response);
             continue;
         }
-        let server = server.clone();
-        crate::stdio::forget_finished_requests(&mut tasks);
-        tasks.spawn(async move {
-            if let Some(response) = request(&server, &method, &id, params).await {
-                let _ = server.out.send(response);
-            }
-        });
+        waiting.push_back((method, id, params));
     }
     server.closed.store(true, Ordering::SeqCst);
     if let Ok(mut pending) = server.pending.lock() {
@@ -459,6 +483,16 @@ pub async fn serve_mcp(options: McpOptions) {
     drop(out);
     drop(server);
     writer.finish().await;
+}
+
+/// Runs one request beside the others; its response goes out when it is done.
+fn start_request(server: &Arc<Server>, tasks: &mut tokio::task::JoinSet<()>, method: String, id: Value, params: Value) {
+    let server = server.clone();
+    tasks.spawn(async move {
+        if let Some(response) = request(&server, &method, &id, params).await {
+            let _ = server.out.send(response);
+        }
+    });
 }
 
 async fn notification(server: &Server, method: &str, params: &Value) {

@@ -241,7 +241,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     let mut waiting: std::collections::VecDeque<Request> = std::collections::VecDeque::new();
     loop {
         crate::stdio::forget_finished_requests(&mut tasks);
-        while tasks.len() < REQUESTS_IN_FLIGHT
+        while tasks.len() < crate::stdio::REQUESTS_IN_FLIGHT
             && let Some(request) = waiting.pop_front()
         {
             start_request(request, &shared, &mut gates, &mut tasks);
@@ -414,12 +414,6 @@ struct Shared {
     default_dispatch_timeout_ms: u64,
     closed: Arc<std::sync::atomic::AtomicBool>,
 }
-
-/// How many requests run at once. An agent may pipeline as many as it likes:
-/// the rest wait, read and parsed, until one finishes, so a flood neither
-/// piles up work in the engine nor memory in tasks (100,000 pipelined calls
-/// held about 1 GiB at once and could abort the engine).
-const REQUESTS_IN_FLIGHT: usize = 256;
 
 /// A request read from the agent, not started yet.
 struct Request {

@@ -115,6 +115,12 @@ pub(crate) async fn next_message(
     }
 }
 
+/// How many requests `serve` and `mcp` run at once. An agent may pipeline as
+/// many as it likes: the rest wait, read and parsed, until one finishes, so a
+/// flood neither piles up work in the engine nor memory in tasks (100,000
+/// pipelined calls held about 1 GiB at once and could abort the engine).
+pub(crate) const REQUESTS_IN_FLIGHT: usize = 256;
+
 /// Forgets the requests whose tasks have finished. A `JoinSet` keeps every
 /// finished task until it is joined, so a long session that never joined them
 /// would hold every request it ever answered (about 8 KiB each). A task that

@@ -65,34 +65,14 @@ fn the_python_sdk_client_lists_calls_cancels_and_answers_dialogs() {
 #[test]
 fn pipelined_tool_calls_are_each_answered_once_and_no_progress_is_lost() {
     use std::collections::HashMap;
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::Stdio;
     use std::time::{Duration, Instant};
 
     use serde_json::{Value, json};
 
     const CALLS: u64 = 300;
     let work = tempfile::tempdir().expect("temp dir");
-    let agent_dir = work.path().join("agent");
-    std::fs::create_dir_all(&agent_dir).expect("agent dir");
-    let examples = project_root().join("extensions-examples");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_pihost"))
-        .arg("mcp")
-        .arg(examples.join("mcp-tools"))
-        .arg(examples.join("hello-tool.ts"))
-        .arg("--cwd")
-        .arg(work.path())
-        .env("PI_CODING_AGENT_DIR", &agent_dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start pihost mcp");
-    let mut lines = vec![
-        json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "flood", "version": "1" } } }),
-        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
-    ];
+    let (mut server, mut stdin, received) = start_mcp_tools_server(work.path());
+    let mut lines = initialize_lines();
     for id in 1..=CALLS {
         lines.push(if id % 2 == 0 {
             json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -102,21 +82,7 @@ fn pipelined_tool_calls_are_each_answered_once_and_no_progress_is_lost() {
                     "params": { "name": "count_up", "arguments": { "to": 3 }, "_meta": { "progressToken": format!("p{id}") } } })
         });
     }
-    let mut stdin = server.stdin.take().expect("stdin");
-    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-    stdin.write_all(text.as_bytes()).expect("write the requests");
-    stdin.flush().expect("flush");
-
-    let stdout = BufReader::new(server.stdout.take().expect("stdout"));
-    let (sender, received) = std::sync::mpsc::channel::<Value>();
-    std::thread::spawn(move || {
-        for line in stdout.lines().map_while(Result::ok) {
-            let message = serde_json::from_str(&line).unwrap_or_else(|_| json!({ "unparsable": line }));
-            if sender.send(message).is_err() {
-                break;
-            }
-        }
-    });
+    send_lines(&mut stdin, &lines);
     let mut answers: HashMap<u64, Vec<Value>> = HashMap::new();
     let mut progress: HashMap<String, Vec<u64>> = HashMap::new();
     let mut answered_before_progress_ended = Vec::new();
@@ -185,4 +151,145 @@ fn pipelined_tool_calls_are_each_answered_once_and_no_progress_is_lost() {
         answered_before_progress_ended.is_empty(),
         "calls answered before all their progress arrived: {answered_before_progress_ended:?}"
     );
+}
+
+/// `pihost mcp` serving extensions-examples' mcp-tools and hello-tool in
+/// `work`: the process, its stdin, and its stdout's messages as they come
+/// (a line that is not JSON arrives as `{ "unparsable": line }`).
+fn start_mcp_tools_server(
+    work: &Path,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<serde_json::Value>,
+) {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    let agent_dir = work.join("agent");
+    std::fs::create_dir_all(&agent_dir).expect("agent dir");
+    let examples = project_root().join("extensions-examples");
+    let mut server = Command::new(env!("CARGO_BIN_EXE_pihost"))
+        .arg("mcp")
+        .arg(examples.join("mcp-tools"))
+        .arg(examples.join("hello-tool.ts"))
+        .arg("--cwd")
+        .arg(work)
+        .env("PI_CODING_AGENT_DIR", &agent_dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start pihost mcp");
+    let stdin = server.stdin.take().expect("stdin");
+    let stdout = BufReader::new(server.stdout.take().expect("stdout"));
+    let (sender, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let message = serde_json::from_str(&line).unwrap_or_else(|_| serde_json::json!({ "unparsable": line }));
+            if sender.send(message).is_err() {
+                break;
+            }
+        }
+    });
+    (server, stdin, received)
+}
+
+/// A client's `initialize` (id 0) and `notifications/initialized`.
+fn initialize_lines() -> Vec<serde_json::Value> {
+    use serde_json::json;
+    vec![
+        json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "flood", "version": "1" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+    ]
+}
+
+fn send_lines(stdin: &mut std::process::ChildStdin, lines: &[serde_json::Value]) {
+    use std::io::Write;
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    stdin.write_all(text.as_bytes()).expect("write the requests");
+    stdin.flush().expect("flush");
+}
+
+/// A client that pipelines more calls than the server runs at once (256):
+/// the calls past the cap wait their turn and start as earlier ones finish,
+/// and one cancelled while it waits never runs and is never answered, as a
+/// cancelled request.
+#[test]
+fn calls_past_the_cap_wait_their_turn_and_a_waiting_call_can_be_cancelled() {
+    use std::time::{Duration, Instant};
+
+    use serde_json::{Value, json};
+
+    const CAP: u64 = 256;
+    let work = tempfile::tempdir().expect("temp dir");
+    let (mut server, mut stdin, received) = start_mcp_tools_server(work.path());
+    let marker = |id: u64| work.path().join(format!("m{id}"));
+    let wait_call = |id: u64| {
+        json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": { "name": "wait_for_abort", "arguments": { "marker": marker(id), "limitMs": 120000 } } })
+    };
+    let cancel =
+        |id: u64| json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": id } });
+    // Ids 1..=256 fill every slot; 257 (another wait) and 258 (an instant greeting) wait behind them.
+    let mut lines = initialize_lines();
+    lines.extend((1..=CAP + 1).map(wait_call));
+    lines.push(json!({ "jsonrpc": "2.0", "id": CAP + 2, "method": "tools/call",
+                       "params": { "name": "greet", "arguments": { "name": "late" } } }));
+    send_lines(&mut stdin, &lines);
+
+    // Five seconds for the calls to start: none answers while it waits, and
+    // the greeting, were it not held back, would answer at once.
+    let mut answers: Vec<Value> = Vec::new();
+    let collect = |answers: &mut Vec<Value>, until: Instant| {
+        while let Ok(message) = received.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            assert!(
+                message.get("unparsable").is_none(),
+                "stdout carried a line that is not JSON: {message}"
+            );
+            if message.get("id").is_some() {
+                answers.push(message);
+            }
+        }
+    };
+    collect(&mut answers, Instant::now() + Duration::from_secs(5));
+    let answered = |answers: &[Value], id: u64| answers.iter().any(|answer| answer["id"] == json!(id));
+    assert!(answered(&answers, 0), "initialize was not answered: {answers:?}");
+    assert!(
+        !answered(&answers, CAP + 2),
+        "the greeting past the cap ran while every slot was taken: {answers:?}"
+    );
+
+    // The waiting wait (257) is cancelled; then a slot frees (1 is cancelled) and the greeting runs.
+    send_lines(&mut stdin, &[cancel(CAP + 1), cancel(1)]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !answered(&answers, CAP + 2) && Instant::now() < deadline {
+        collect(&mut answers, Instant::now() + Duration::from_millis(200));
+    }
+    let greeting = answers.iter().find(|answer| answer["id"] == json!(CAP + 2));
+    assert_eq!(
+        greeting.and_then(|answer| answer["result"]["content"][0]["text"].as_str()),
+        Some("Hello, late."),
+        "the greeting did not run once a slot freed: {answers:?}"
+    );
+
+    // The rest are cancelled; the cancelled ones, 257 included, are never answered, and 257 never ran.
+    send_lines(&mut stdin, &(2..=CAP).map(cancel).collect::<Vec<_>>());
+    collect(&mut answers, Instant::now() + Duration::from_secs(3));
+    drop(stdin);
+    let _ = server.wait();
+    let cancelled_but_answered: Vec<&Value> = answers
+        .iter()
+        .filter(|answer| answer["id"].as_u64().is_some_and(|id| (1..=CAP + 1).contains(&id)))
+        .collect();
+    assert!(
+        cancelled_but_answered.is_empty(),
+        "cancelled calls were answered: {cancelled_but_answered:?}"
+    );
+    assert!(
+        !marker(CAP + 1).exists(),
+        "the call cancelled while it waited ran anyway"
+    );
+    assert!(marker(1).exists(), "the running call's signal did not abort");
 }
