@@ -420,6 +420,7 @@ impl ModuleLoader for PihostModuleLoader {
         options: ModuleLoadOptions,
     ) -> ModuleLoadResponse {
         load_timing::load_starting();
+        tracing::trace!(%specifier, "loading a module");
         let result = if specifier.scheme() == INTERNAL_SCHEME.trim_end_matches(':') {
             self.load_internal(specifier)
         } else if specifier.scheme() == "file" {
