@@ -9,6 +9,7 @@ pub mod limits;
 pub mod modules;
 pub mod node_errors;
 pub mod process;
+pub mod quickjs_wasm;
 pub mod reference_data;
 pub mod search;
 pub mod settle;
@@ -27,6 +28,7 @@ deno_core::extension!(
         limits::op_pihost_cpu_stop_landed,
         limits::op_pihost_squeeze_flag,
         reference_data::op_pihost_reference_data,
+        quickjs_wasm::op_pihost_quickjs_wasm,
         modules::op_pihost_require_resolve,
         modules::op_pihost_require_file,
         modules::op_pihost_load_timing_begin,

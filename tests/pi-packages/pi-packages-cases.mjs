@@ -18,6 +18,7 @@ import {
   addTrustAndCredentialCases,
 } from "./agent-session-cases.mjs";
 import { addBuiltinExtensionCases } from "./builtin-extension-cases.mjs";
+import { addCodemodeCases } from "./codemode-cases.mjs";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
 import { addPowerShellCases } from "./powershell-cases.mjs";
@@ -1171,6 +1172,7 @@ export function buildCases({ typebox, value, compile, ai, agent, importCode }) {
   addModelResolverCases(add, { agent });
   addAgentSessionRuntimeCases(add, { ai, agent });
   addBuiltinExtensionCases(add, agent);
+  addCodemodeCases(add, agent);
   addPowerShellCases(add, agent);
   addResourceLoaderCases(add, agent);
   addPackageManagerCases(add, { agent });

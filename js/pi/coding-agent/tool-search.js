@@ -6,8 +6,8 @@
 import { Type } from "../typebox.js";
 import { segmentWords } from "../pi-tui/words.js";
 
-const TOOL_SEARCH_TOOL_NAME = "tool_search";
-const DEFAULT_TOOL_SEARCH_LIMIT = 8;
+export const TOOL_SEARCH_TOOL_NAME = "tool_search";
+export const DEFAULT_TOOL_SEARCH_LIMIT = 8;
 
 const TOOL_SEARCH_DESCRIPTION =
   "# Tool discovery\n\nSearches over deferred tool metadata with BM25 and exposes matching tools for the next model call.\n\n" +
@@ -59,7 +59,7 @@ function isPlainObject(value) {
 }
 
 /** The subschema a local JSON pointer (`#`, `#/$defs/Item`) names in `root`, if any. */
-function localSchemaTarget(ref, root) {
+export function localSchemaTarget(ref, root) {
   if (ref !== "#" && !ref.startsWith("#/")) return undefined;
   let node = root;
   for (const rawSegment of ref.slice(2).split("/")) {
@@ -102,7 +102,7 @@ function collectSchemaText(schema, root, parts, visited) {
   }
 }
 
-function searchDocument(tool) {
+export function searchDocument(tool) {
   const parts = [tool.description];
   collectSchemaText(tool.parameters, tool.parameters, parts, new Set([tool.parameters]));
   const namespace = tool.namespace;
@@ -142,7 +142,7 @@ function indexDocument(document) {
  * its part after a `__`), then by how many query terms a tool matches in any
  * field, then by score. Ties keep document order (the sort is stable).
  */
-function rankDocuments(query, documents, limit) {
+export function rankDocuments(query, documents, limit) {
   const queryTerms = new Set(searchTerms(query));
   if (queryTerms.size === 0 || documents.length === 0 || limit <= 0) return [];
   const indexed = documents.map(indexDocument);
