@@ -111,12 +111,12 @@ fn l2_every_export_links_and_an_unbuilt_one_says_so_when_used() {
     let source = format!(
         r#"
 import {{ ProcessTerminal }} from "@mariozechner/pi-tui";
-import {{ createMcpExtension }} from "@mariozechner/pi-coding-agent";
+import {{ createCodemodeExtension }} from "@mariozechner/pi-coding-agent";
 import {{ DEFAULT_MAX_BYTES, CONFIG_DIR_NAME }} from "@earendil-works/pi-coding-agent";
 class MyTerminal extends ProcessTerminal {{}}
 export default function (pi) {{
   let message = "no error";
-  try {{ createMcpExtension(); }} catch (error) {{ message = error.message; }}
+  try {{ createCodemodeExtension(); }} catch (error) {{ message = error.message; }}
   let constructed = "no error";
   try {{ new MyTerminal(); }} catch (error) {{ constructed = error.message; }}
   let hostless = "no error";
@@ -133,7 +133,7 @@ export default function (pi) {{
     let facts: serde_json::Value = serde_json::from_str(&command_description(&report, "report")).expect("json");
     assert_eq!(
         facts["message"],
-        "pihost: @earendil-works/pi-coding-agent.createMcpExtension is not implemented yet"
+        "pihost: @earendil-works/pi-coding-agent.createCodemodeExtension is not implemented yet"
     );
     let hostless = facts["hostless"].as_str().unwrap_or_default();
     assert!(

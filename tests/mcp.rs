@@ -293,3 +293,100 @@ fn calls_past_the_cap_wait_their_turn_and_a_waiting_call_can_be_cancelled() {
     );
     assert!(marker(1).exists(), "the running call's signal did not abort");
 }
+
+/// pi's own MCP extension (`createMcpExtension` of pi-coding-agent) as an
+/// extension loads it in pihost: it reads the project's `.pi/mcp.json`,
+/// starts a server built with the official MCP Python SDK over stdio when
+/// the session starts, and registers its tools, which run through pihost's
+/// tool pipeline like any other tool, and the resource tools.
+#[test]
+fn pi_s_mcp_extension_connects_a_python_sdk_server_and_its_tools_run() {
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use pihost::Pihost;
+    use pihost::host::{HostState, RecordingHost};
+    use serde_json::{Value, json};
+
+    let python = project_root().join("target/mcp-venv/bin/python");
+    assert!(python.exists(), "{} is missing: run scripts/setup", python.display());
+    let server = project_root().join("tests/fixtures/mcp-sdk-server/server.py");
+    let project = support::Project::new();
+    let config = json!({ "mcpServers": { "demo": {
+        "command": python, "args": [server], "exposure": "direct"
+    } } });
+    // A project's mcp.json is read when the project is trusted (the host state's default).
+    project.write(".pi/mcp.json", &config.to_string());
+    let extension = project.write(
+        "mcp.ts",
+        "import { createMcpExtension } from \"@earendil-works/pi-coding-agent\";\nexport default createMcpExtension();\n",
+    );
+    let text = |result: &Value| result["content"][0]["text"].as_str().unwrap_or_default().to_string();
+
+    support::runtime().block_on(async {
+        let within = |seconds| Duration::from_secs(seconds);
+        let pihost = Pihost::start(project.options()).await.expect("start");
+        let host = Arc::new(RecordingHost::new());
+        let mut errors = pihost.errors();
+        let report = pihost.load(&[extension]).await.expect("load");
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        pihost.bind(host.clone(), &HostState::default()).await.expect("bind");
+        let start = json!({ "type": "session_start", "reason": "startup" });
+        pihost.emit(&start).await.expect("session_start");
+        // The first prompt waits for servers whose tools are declared directly.
+        let prompt = json!({
+            "type": "before_agent_start", "prompt": "add", "images": [], "systemPrompt": "base",
+            "systemPromptOptions": { "sections": {} }
+        });
+        let started = tokio::time::timeout(within(60), pihost.emit(&prompt)).await;
+        started
+            .expect("the servers connected in time")
+            .expect("before_agent_start");
+
+        let registrations = pihost.registrations().await.expect("registrations");
+        let registrations = serde_json::to_value(registrations).expect("serializable");
+        let names: Vec<&str> = registrations["tools"]
+            .as_array()
+            .map(|tools| tools.iter().filter_map(|tool| tool["name"].as_str()).collect())
+            .unwrap_or_default();
+        let mut reported = Vec::new();
+        while let Ok(error) = errors.try_recv() {
+            reported.push(format!("{}: {}", error.event, error.error));
+        }
+        assert!(
+            names.contains(&"mcp__demo__add"),
+            "tools: {names:?} ({registrations}); the host saw {:?}; errors: {reported:?}",
+            host.calls()
+        );
+        assert!(names.contains(&"read_mcp_resource"), "tools: {names:?}");
+
+        let sum = pihost
+            .execute_tool("mcp__demo__add", "call-1", &json!({ "a": 2, "b": 40 }), None)
+            .await
+            .expect("add runs")
+            .unwrap_or(Value::Null);
+        assert_eq!(text(&sum), "42", "{sum}");
+
+        // The SDK answers a tool that raised with isError and a generic text; pi passes it on as the tool's error.
+        let failed = pihost
+            .execute_tool("mcp__demo__fail", "call-2", &json!({ "reason": "no luck" }), None)
+            .await
+            .expect("fail answers")
+            .unwrap_or(Value::Null);
+        assert_eq!(failed["isError"], json!(true), "{failed}");
+        assert_eq!(text(&failed), "Error executing tool fail", "{failed}");
+
+        let note = pihost
+            .execute_tool(
+                "read_mcp_resource",
+                "call-3",
+                &json!({ "server": "demo", "uri": "notes://today" }),
+                None,
+            )
+            .await
+            .expect("the resource reads")
+            .unwrap_or(Value::Null);
+        assert!(note.to_string().contains("buy milk"), "{note}");
+        pihost.shutdown().await.expect("shutdown");
+    });
+}

@@ -16,7 +16,7 @@
 // components that show conversation items (messages, tool and bash runs,
 // summaries), the footer, and the dialogs extensions open (input, select,
 // editor) with the thinking, show-images, fork-from-message and login
-// provider pickers, and Armin; pi's built-in tool_search extension and the
+// provider pickers, and Armin; pi's built-in tool_search and MCP extensions and the
 // RpcClient that drives a pi process in RPC mode.
 export { getAgentDir } from "./coding-agent/agent-dir.js";
 export {
@@ -79,6 +79,7 @@ export { resolveCliModel, resolveModelScopeWithDiagnostics } from "./coding-agen
 export { CredentialSynchronizationError, readStoredCredential } from "./coding-agent/stored-credentials.js";
 export { ProjectTrustStore } from "./coding-agent/project-trust-store.js";
 export { createToolSearchExtension } from "./coding-agent/tool-search.js";
+export { createMcpExtension } from "./coding-agent/mcp/extension.js";
 export { RpcClient } from "./coding-agent/rpc-client.js";
 export {
   Theme,
