@@ -406,13 +406,9 @@ pub async fn serve_mcp(options: McpOptions) {
         {
             start_request(&server, &mut tasks, method, id, params);
         }
-        let next = tokio::select! {
-            biased;
-            message = crate::stdio::next_message(&mut stdin) => message,
-            Some(finished) = tasks.join_next(), if !waiting.is_empty() => {
-                crate::stdio::report_finished_request(finished);
-                continue;
-            }
+        let next = match crate::stdio::next_message_or_room(&mut stdin, &mut tasks, !waiting.is_empty()).await {
+            crate::stdio::Next::Message(message) => message,
+            crate::stdio::Next::Room => continue,
         };
         let message = match next {
             Some(Ok(message)) => message,

@@ -246,14 +246,9 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
         {
             start_request(request, &shared, &mut gates, &mut tasks);
         }
-        let next = tokio::select! {
-            biased;
-            message = crate::stdio::next_message(&mut stdin) => message,
-            // Room for a waiting request once one finishes.
-            Some(finished) = tasks.join_next(), if !waiting.is_empty() => {
-                crate::stdio::report_finished_request(finished);
-                continue;
-            }
+        let next = match crate::stdio::next_message_or_room(&mut stdin, &mut tasks, !waiting.is_empty()).await {
+            crate::stdio::Next::Message(message) => message,
+            crate::stdio::Next::Room => continue,
         };
         let message = match next {
             Some(Ok(message)) => message,

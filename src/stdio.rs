@@ -121,6 +121,31 @@ pub(crate) async fn next_message(
 /// pipelined calls held about 1 GiB at once and could abort the engine).
 pub(crate) const REQUESTS_IN_FLIGHT: usize = 256;
 
+/// What comes next to a server whose requests past [`REQUESTS_IN_FLIGHT`]
+/// wait: a message on stdin (`None` at its end), or room for a waiting
+/// request.
+pub(crate) enum Next {
+    Message(Option<Result<serde_json::Value, NotJson>>),
+    Room,
+}
+
+/// The next message on stdin or, while requests wait for room (`waiting`),
+/// a finished request, whichever comes first.
+pub(crate) async fn next_message_or_room(
+    lines: &mut tokio::io::Lines<tokio::io::BufReader<tokio::io::Stdin>>,
+    tasks: &mut tokio::task::JoinSet<()>,
+    waiting: bool,
+) -> Next {
+    tokio::select! {
+        biased;
+        message = next_message(lines) => Next::Message(message),
+        Some(finished) = tasks.join_next(), if waiting => {
+            report_finished_request(finished);
+            Next::Room
+        }
+    }
+}
+
 /// Forgets the requests whose tasks have finished. A `JoinSet` keeps every
 /// finished task until it is joined, so a long session that never joined them
 /// would hold every request it ever answered (about 8 KiB each). A task that

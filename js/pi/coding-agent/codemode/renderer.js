@@ -5,11 +5,10 @@
 // its "Script completed" header, then the time taken, like bash rows.
 import { Container } from "../../pi-tui/components/container.js";
 import { Spacer, Text } from "../../pi-tui/components/text.js";
-import { truncateToWidth } from "../../pi-tui/truncate.js";
 import { toolResultText } from "../components/tool-render-text.js";
 import { keyHint } from "../ui/keybinding-hints.js";
 import { highlightCode } from "../ui/theme.js";
-import { truncateToVisualLines } from "../visual-truncate.js";
+import { WrappedPreview } from "../components/wrapped-preview.js";
 
 const SCRIPT_PREVIEW_LINES = 10;
 const CALL_ROWS_COLLAPSED = 8;
@@ -68,39 +67,6 @@ function timingLine(context, isPartial) {
 
 const moreHint = (theme, hidden, noun) =>
   `${theme.fg("muted", `... (${hidden} more ${noun},`)} ${keyHint("app.tools.expand", "to expand")}${theme.fg("muted", ")")}`;
-
-/**
- * The first lines of long text as wrapped on screen, with a hint naming how
- * many more there are: script output is often one long JSON line. Cached
- * per width, since every row of the transcript renders each frame.
- */
-class WrappedPreview {
-  #text;
-  #maxLines;
-  #hint;
-  #width;
-  #lines;
-
-  constructor(text, maxLines, hint) {
-    this.#text = text;
-    this.#maxLines = maxLines;
-    this.#hint = hint;
-  }
-
-  render(width) {
-    if (this.#lines === undefined || this.#width !== width) {
-      const { visualLines, skippedCount } = truncateToVisualLines(this.#text, this.#maxLines, width, 0, "start");
-      this.#lines = skippedCount > 0 ? [...visualLines, truncateToWidth(this.#hint(skippedCount), width, "...")] : visualLines;
-      this.#width = width;
-    }
-    return this.#lines;
-  }
-
-  invalidate() {
-    this.#width = undefined;
-    this.#lines = undefined;
-  }
-}
 
 function formatDuration(ms) {
   if (ms === undefined) return "";

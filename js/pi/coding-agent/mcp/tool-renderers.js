@@ -4,40 +4,12 @@
 // session whose server has not connected (or never will).
 import { Container } from "../../pi-tui/components/container.js";
 import { Spacer, Text } from "../../pi-tui/components/text.js";
-import { truncateToWidth } from "../../pi-tui/truncate.js";
 import { formatToolCallWithArgs, toolResultText } from "../components/tool-render-text.js";
 import { keyHint } from "../ui/keybinding-hints.js";
-import { truncateToVisualLines } from "../visual-truncate.js";
+import { WrappedPreview } from "../components/wrapped-preview.js";
 
 /** Wrapped result lines shown before the output is expanded. */
 const PREVIEW_LINES = 5;
-
-/** The first lines of a text as wrapped at the render width, and a hint naming how many more there are. */
-class WrappedPreview {
-  #text;
-  #hint;
-  #width;
-  #lines;
-
-  constructor(text, hint) {
-    this.#text = text;
-    this.#hint = hint;
-  }
-
-  render(width) {
-    if (this.#lines === undefined || this.#width !== width) {
-      const { visualLines, skippedCount } = truncateToVisualLines(this.#text, PREVIEW_LINES, width, 0, "start");
-      this.#lines = skippedCount > 0 ? [...visualLines, truncateToWidth(this.#hint(skippedCount), width, "...")] : visualLines;
-      this.#width = width;
-    }
-    return this.#lines;
-  }
-
-  invalidate() {
-    this.#width = undefined;
-    this.#lines = undefined;
-  }
-}
 
 /** `renderCall` and `renderResult` of an MCP tool shown as `label`. */
 export function createMcpToolRenderers(label) {
@@ -64,7 +36,7 @@ export function createMcpToolRenderers(label) {
         return component;
       }
       const hint = (hidden) => `${theme.fg("muted", `... (${hidden} more lines,`)} ${keyHint("app.tools.expand", "to expand")}${theme.fg("muted", ")")}`;
-      component.addChild(new WrappedPreview(styled, hint));
+      component.addChild(new WrappedPreview(styled, PREVIEW_LINES, hint));
       const fullOutputPath = result.details?.fullOutputPath;
       if (fullOutputPath) component.addChild(new Text(theme.fg("muted", `Full output: ${fullOutputPath}`), 0, 0));
       return component;
