@@ -1196,8 +1196,7 @@ pub(crate) fn load_request(cwd: &Path, extensions: &[DiscoveredExtension], use_c
 
 pub use crate::modules::module_url;
 
-/// The function `name` of a module's namespace.
-/// An export of `js/runtime/main.js` that is not a function.
+/// The export `name` of `js/runtime/main.js`'s namespace, whatever it is.
 fn export_of(
     runtime: &mut JsRuntime,
     namespace: &v8::Global<v8::Object>,
@@ -1231,17 +1230,15 @@ fn reporting(
     Ok(v8::Global::new(scope, wrapped))
 }
 
+/// The function `name` of `js/runtime/main.js`'s namespace.
 fn function_of(
     runtime: &mut JsRuntime,
     namespace: &v8::Global<v8::Object>,
     name: &str,
 ) -> Result<v8::Global<v8::Function>, PihostError> {
+    let value = export_of(runtime, namespace, name)?;
     deno_core::scope!(scope, runtime);
-    let namespace = v8::Local::new(scope, namespace);
-    let key = v8::String::new(scope, name).ok_or_else(|| internal(name, "cannot make the key"))?;
-    let value = namespace
-        .get(scope, key.into())
-        .ok_or_else(|| internal("runtime/main.js", format!("no export {name}")))?;
+    let value = v8::Local::new(scope, value);
     let function = v8::Local::<v8::Function>::try_from(value)
         .map_err(|_| internal("runtime/main.js", format!("{name} is not a function")))?;
     Ok(v8::Global::new(scope, function))
