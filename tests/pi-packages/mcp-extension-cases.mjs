@@ -23,6 +23,12 @@ const CALLBACK_URL = /http(?::\/\/|%3A%2F%2F)127\.0\.0\.1(?::|%3A)\d+(?:\/|%2F)c
 
 /** A stdio server config running the fixture with `args`. */
 const fixture = (...args) => ({ command: "python3", args: [FIXTURE, ...args] });
+/**
+ * The same server started from its own folder: the TUI wraps the command line
+ * at the view's width, so an absolute path would make the frames depend on
+ * where the checkout lives.
+ */
+const fixtureInItsFolder = (...args) => ({ command: "python3", args: [path.basename(FIXTURE), ...args], cwd: FIXTURE_DIR });
 
 /** A codemode tool as the codemode extension registers it: it reaches tools. */
 const CODEMODE_TOOL = {
@@ -1061,7 +1067,7 @@ export function addMcpExtensionCases(add, agent) {
 
   mcpCase(
     "/mcp in the TUI: the manager's menus, exposure and disabling in the project",
-    { global: { mcpServers: { fx: fixture("--no-resources"), off: { command: "off", enabled: false, description: "Off server" } } } },
+    { global: { mcpServers: { fx: fixtureInItsFolder("--no-resources"), off: { command: "off", enabled: false, description: "Off server" } } } },
     async (world) => {
       agent.initTheme("dark");
       await started(world);
@@ -1072,7 +1078,12 @@ export function addMcpExtensionCases(add, agent) {
         ["back from tools", ["\x1b"]],
         ["exposure menu", [DOWN, DOWN, "\r"]],
         ["exposure direct", [DOWN, DOWN, "\r"]],
-        ["disable in project", [DOWN, DOWN, DOWN, DOWN, "\r"], () => fs.existsSync(projectFile) && world.tool("mcp__fx__echo")?.exposure === "hidden"],
+        // The menu comes back once the server's process has exited, which takes as long as the machine takes.
+        [
+          "disable in project",
+          [DOWN, DOWN, DOWN, DOWN, "\r"],
+          (shown) => fs.existsSync(projectFile) && world.tool("mcp__fx__echo")?.exposure === "hidden" && shown().includes(" State: disabled"),
+        ],
         ["server list", ["\x1b"]],
         ["manage off", [DOWN, "\r"]],
         ["close", ["\x1b", "\x1b"]],
@@ -1164,7 +1175,8 @@ async function driveManager(world, steps, { args = "", width = 60, openFrame = t
       else view.handleInput(key);
       await settle();
     }
-    if (wait) await world.until(wait);
+    // A wait is given the frame as it would be rendered now.
+    if (wait) await world.until(() => wait(render));
     await settle();
     frames.push([label, closed ? "closed" : render()]);
   }
