@@ -80,6 +80,7 @@ export { CredentialSynchronizationError, readStoredCredential } from "./coding-a
 export { ProjectTrustStore } from "./coding-agent/project-trust-store.js";
 export { createToolSearchExtension } from "./coding-agent/tool-search.js";
 export { createMcpExtension } from "./coding-agent/mcp/extension.js";
+export { createCodemodeExtension } from "./coding-agent/codemode/index.js";
 export { RpcClient } from "./coding-agent/rpc-client.js";
 export {
   Theme,

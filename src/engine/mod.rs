@@ -327,7 +327,7 @@ fn internal(context: &str, error: impl std::fmt::Display) -> PihostError {
 /// unwraps what it reads of them where a panic aborts the process, so an
 /// extension that replaced `map` could kill the host with any error. Such
 /// an error's stack is then its first line alone.
-fn stack_trace_unless_terminating<'s>(
+pub(crate) fn stack_trace_unless_terminating<'s>(
     scope: &mut v8::PinScope<'s, '_>,
     error: v8::Local<'s, v8::Value>,
     callsites: v8::Local<'s, v8::Array>,

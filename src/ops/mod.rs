@@ -3,13 +3,13 @@
 //! image codec behind pi's image resizing, and the console. Files, processes, the network and the system are reached through
 //! Deno's platform crates (src/platform), whose ops deno_permissions checks.
 
+pub mod codemode_sandbox;
 pub mod host;
 pub mod images;
 pub mod limits;
 pub mod modules;
 pub mod node_errors;
 pub mod process;
-pub mod quickjs_wasm;
 pub mod reference_data;
 pub mod search;
 pub mod settle;
@@ -28,7 +28,10 @@ deno_core::extension!(
         limits::op_pihost_cpu_stop_landed,
         limits::op_pihost_squeeze_flag,
         reference_data::op_pihost_reference_data,
-        quickjs_wasm::op_pihost_quickjs_wasm,
+        codemode_sandbox::op_pihost_codemode_open,
+        codemode_sandbox::op_pihost_codemode_answer,
+        codemode_sandbox::op_pihost_codemode_next,
+        codemode_sandbox::op_pihost_codemode_close,
         modules::op_pihost_require_resolve,
         modules::op_pihost_require_file,
         modules::op_pihost_load_timing_begin,
@@ -54,5 +57,6 @@ deno_core::extension!(
         state.put(host::ToolUpdateSinks::default());
         state.put(host::HandlerCounts::default());
         state.put(settle::PendingCalls::default());
+        state.put(codemode_sandbox::CodemodeSandboxes::default());
     },
 );

@@ -43,15 +43,29 @@ function goldens(file) {
   return recorded(file).cases;
 }
 
-function report(results) {
+function report(results, knownDivergences = []) {
   const failures = results.filter((result) => !result.ok);
   return {
-    content: [{ type: "text", text: JSON.stringify({ passed: results.length - failures.length, failures: failures.slice(0, 20).map((f) => f.detail) }) }],
+    content: [
+      {
+        type: "text",
+        text: JSON.stringify({ passed: results.length - failures.length, failures: failures.slice(0, 20).map((f) => f.detail), knownDivergences }),
+      },
+    ],
     details: {},
   };
 }
 
 const show = (item) => JSON.stringify(item);
+
+/**
+ * A codemode script's stack frames come from the engine: pihost's sandbox
+ * runs scripts on this engine's QuickJS, whose frames carry V8's positions
+ * and leave out built-ins (docs/engine-notes.md, note 47), where pi's
+ * QuickJS VM gives its own. Frame lines (`\n    at …`, also inside JSON
+ * text) are the only part such cases may differ in.
+ */
+const withoutStackFrames = (text) => text.replace(/(?:\\+n| ?\n)? {4}at [^\\"]*/g, "");
 
 export default function (pi) {
   pi.registerTool({
@@ -85,15 +99,21 @@ export default function (pi) {
       };
       const cases = buildCases({ typebox: implemented(typebox), value, compile, ai, agent, importCode });
       const results = [];
+      const divergences = [];
       try {
         for (const { name, run } of cases) {
           const got = await runCase(run);
-          results.push({ ok: show(expected[name]) === show(got), detail: `${name}\n  pi:     ${show(expected[name])}\n  pihost: ${show(got)}` });
+          const ok = show(expected[name]) === show(got);
+          if (!ok && name.startsWith("codemode ") && withoutStackFrames(show(expected[name])) === withoutStackFrames(show(got))) {
+            divergences.push(name);
+            continue;
+          }
+          results.push({ ok, detail: `${name}\n  pi:     ${show(expected[name])}\n  pihost: ${show(got)}` });
         }
       } finally {
         await rm(codeFolder, { recursive: true, force: true });
       }
-      return report(results);
+      return report(results, divergences);
     },
   });
   pi.registerTool({

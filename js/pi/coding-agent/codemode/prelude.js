@@ -148,7 +148,10 @@ export const PRELUDE_SOURCE = String.raw`(function (hostBridge, toolsJson, globa
 		const head = error.message ? error.name + ": " + error.message : String(error.name);
 		const frames = [];
 		if (typeof error.stack === "string") {
-			for (const line of error.stack.split("\n")) {
+			// An engine that writes the head into the stack (V8's way, and pihost's
+			// sandbox) has it once.
+			const stack = error.stack.startsWith(head + "\n") ? error.stack.slice(head.length + 1) : error.stack;
+			for (const line of stack.split("\n")) {
 				if (line.trim() && !line.includes("${PRELUDE_FILE}")) frames.push(line);
 			}
 		}

@@ -1,8 +1,10 @@
-// The QuickJS-NG WebAssembly module every codemode script runs in
-// (quickjs-wasi, vendored unmodified under js/vendor/quickjs-wasi/). pihost
-// ships the bytes inside its binary and hands them out through an op.
-// Compiling them is slow enough to do once per runtime, on the first script
-// rather than at start-up; a failed compile is tried again next time.
+// The QuickJS-NG WebAssembly module pi runs codemode scripts in (quickjs-wasi,
+// vendored unmodified under js/vendor/quickjs-wasi/), for where pihost's
+// codemode runs outside pihost: under Node, where it is checked against pi
+// (tests/pi-packages/pi-packages-differential.mjs hands the bytes out through
+// the op this module calls). Inside pihost scripts run in a sandbox runtime
+// instead (engine-vm.js). Compiled once, on the first script; a failed
+// compile is tried again next time.
 import { ops } from "../../../runtime/ops.js";
 
 let compiling;

@@ -3,14 +3,15 @@
 // the one outcome that ends the run.
 //
 // pi runs each script's VM in a worker thread and terminates the worker at
-// the deadline. pihost runs the VM on the calling thread instead (as
-// pi-codemode's inline sandbox does), so a timer cannot fire while the script
-// computes: the VM's interrupt poll checks the deadline and the abort signal
-// itself, and the run then ends with the same timeout or abort failure pi
-// reports. While the script waits for a tool, an ordinary timer and the
-// signal's listener end it.
-import { loadQuickJsModule } from "./quickjs-wasm.js";
-import { ScriptVm } from "./script-vm.js";
+// the deadline. Inside pihost the script runs in a sandbox runtime on a
+// thread of its own (engine-vm.js), ended the same way: an ordinary timer
+// and the signal's listener end the run whatever the script does. Under
+// Node, where pihost's codemode is checked against pi, the script runs in
+// pi's QuickJS VM on the calling thread (as pi-codemode's inline sandbox
+// does), where a timer cannot fire while the script computes: the VM's
+// interrupt poll checks the deadline and the abort signal itself, and the
+// run then ends with the same timeout or abort failure pi reports.
+import { EngineScriptVm } from "./engine-vm.js";
 import { toCodemodeIdentifier } from "./identifiers.js";
 
 /**
@@ -21,6 +22,18 @@ import { toCodemodeIdentifier } from "./identifiers.js";
 export const CODEMODE_MEMORY_LIMIT_BYTES = 256 * 1024 * 1024;
 
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * What makes a script's VM: pihost's sandbox runtime inside pihost, pi's
+ * QuickJS WebAssembly VM elsewhere (under Node, where pihost's codemode is
+ * checked against pi). The latter's modules load only then.
+ */
+async function vmMaker() {
+  if (EngineScriptVm.isAvailable()) return (options) => EngineScriptVm.create(options);
+  const [{ ScriptVm }, { loadQuickJsModule }] = await Promise.all([import("./script-vm.js"), import("./quickjs-wasm.js")]);
+  const module = await loadQuickJsModule();
+  return (options) => ScriptVm.create({ ...options, module });
+}
 
 /**
  * The prelude encodes what it reports in the same VM as the script, so a
@@ -110,9 +123,9 @@ class SandboxRun {
     else this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
     if (this.#finished) return this.#outcome;
 
-    let module;
+    let createVm;
     try {
-      module = await loadQuickJsModule();
+      createVm = await vmMaker();
     } catch (error) {
       this.#finish({ kind: "sandbox", message: `Failed to load QuickJS: ${messageOf(error)}` });
       return this.#outcome;
@@ -130,15 +143,17 @@ class SandboxRun {
     };
     let vm;
     try {
-      vm = await ScriptVm.create({
-        module,
+      vm = await createVm({
         memoryLimitBytes,
         scope,
         shouldInterrupt: () => this.#shouldInterrupt(),
         // An end reported after the interrupt is the interrupt's doing.
+        // pi's VM reports inside a step; the engine's sandbox whenever it likes.
         onMessage: (message) => {
           const ending = message.type === "done" || message.type === "crash";
-          this.#queued.push(ending && this.#interruptedBy ? { type: "interrupted" } : message);
+          const received = ending && this.#interruptedBy ? { type: "interrupted" } : message;
+          if (this.#stepping) this.#queued.push(received);
+          else if (!this.#finished) this.#receive(received);
         },
       });
     } catch (error) {

@@ -13,20 +13,14 @@
 // the job loop polls on its own every few jobs.
 import { JSException, QuickJS } from "../../../vendor/quickjs-wasi/index.js";
 import { PRELUDE_FILE, PRELUDE_SOURCE } from "./prelude.js";
+import { SCRIPT_FILE, wrapScript } from "./script-function.js";
 
-/** The file name scripts are evaluated as; stack frames show it. */
-const SCRIPT_FILE = "codemode.js";
 const JOBS_PER_INTERRUPT_POLL = 50;
 /**
  * QuickJS's own stack limit. The VM runs on the calling thread here, so the
  * limit must trip well before deep recursion exhausts the host's native stack.
  */
 const STACK_LIMIT_BYTES = 256 * 1024;
-
-// The script becomes the body of this async arrow function. The head shares
-// the script's first line, so error positions count lines and columns as
-// pi reports them.
-const wrapScript = (code) => `(async (tools, console) => {${code}\n})`;
 
 /**
  * QuickJS writes engine diagnostics to stdout and stderr, which belong to
