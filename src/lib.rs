@@ -78,6 +78,7 @@ pub(crate) mod platform;
 pub mod protocol;
 pub mod report;
 pub mod serve;
+pub(crate) mod stack_traces;
 mod stdio;
 pub mod transpile;
 pub mod ui;

@@ -273,7 +273,7 @@ async fn run_script(
     // As the engine's: no stack formatting while a stop lands (engine note 42).
     runtime
         .v8_isolate()
-        .set_prepare_stack_trace_callback(crate::engine::stack_trace_unless_terminating);
+        .set_prepare_stack_trace_callback(crate::stack_traces::stack_trace_unless_terminating);
     let out_of_memory = Arc::new(AtomicBool::new(false));
     let heap_hit = out_of_memory.clone();
     let isolate = runtime.v8_isolate().thread_safe_handle();

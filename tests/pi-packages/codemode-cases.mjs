@@ -187,9 +187,7 @@ function fakeModels() {
 }
 
 export function addCodemodeCases(add, agent) {
-  // Inside pihost the export is still a stub (its scripts need a sandbox the
-  // engine cannot host yet, engine note 46); the Node differential passes
-  // pihost's module itself.
+  // Where the export is a stub there is nothing to check.
   const factory = agent.createCodemodeExtension;
   if (typeof factory !== "function" || factory[Symbol.for("pihost.notImplemented")]) return;
   /** The codemode tool as the factory registers it. */
@@ -561,6 +559,83 @@ export function addCodemodeCases(add, agent) {
     controller.abort(new Error("already stopped"));
     return run("return 1", { signal: controller.signal });
   });
+  // --- Worker slots: PI_CODEMODE_MAX_WORKERS scripts run at once ------------
+
+  /**
+   * Runs scripts side by side with `workers` slots: the first holds its slot
+   * on `slow` until `release()`; `next` get their turn (or not) meanwhile.
+   * Each result is reported with the order in which the scripts finished.
+   */
+  const withWorkerSlots = async (workers, run) => {
+    const previous = process.env.PI_CODEMODE_MAX_WORKERS;
+    process.env.PI_CODEMODE_MAX_WORKERS = String(workers);
+    try {
+      return await run();
+    } finally {
+      if (previous === undefined) delete process.env.PI_CODEMODE_MAX_WORKERS;
+      else process.env.PI_CODEMODE_MAX_WORKERS = previous;
+    }
+  };
+  const holdingSlot = () => {
+    const controller = new AbortController();
+    let holding;
+    const started = new Promise((resolve) => {
+      holding = resolve;
+    });
+    const first = run("text('first runs'); await tools.slow({})", { signal: controller.signal, ctxOptions: { onSlow: () => holding() } });
+    return { first, started, release: () => controller.abort(new Error("released")) };
+  };
+  const finishing = (order, label, promise) =>
+    promise.then((value) => {
+      order.push(label);
+      return value;
+    });
+
+  add("codemode workers: a script waits for the one slot, then runs", () =>
+    withWorkerSlots(1, async () => {
+      const order = [];
+      const { first, started, release } = holdingSlot();
+      await started;
+      const second = finishing(order, "second", run("return 'second ran'"));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      order.push("released");
+      release();
+      const results = await Promise.all([finishing(order, "first", first), second]);
+      return { order, results };
+    }),
+  );
+  add("codemode workers: the wait counts toward the script's timeout", () =>
+    withWorkerSlots(1, async () => {
+      const { first, started, release } = holdingSlot();
+      await started;
+      const waiting = await run("// @options: {\"timeout_ms\": 100}\nreturn 'never'");
+      release();
+      return { waiting, first: await first };
+    }),
+  );
+  add("codemode workers: aborted while waiting for a slot", () =>
+    withWorkerSlots(1, async () => {
+      const { first, started, release } = holdingSlot();
+      await started;
+      const controller = new AbortController();
+      const waiting = run("return 'never'", { signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      controller.abort(new Error("user gave up"));
+      const result = await waiting;
+      release();
+      return { waiting: result, first: await first };
+    }),
+  );
+  add("codemode workers: two slots run two scripts at once", () =>
+    withWorkerSlots(2, async () => {
+      const { first, started, release } = holdingSlot();
+      await started;
+      const second = await run("return 'beside the first'");
+      release();
+      return { second, first: await first };
+    }),
+  );
+
   add("codemode script: guidelines reach ALL_TOOLS", () => run("return describeTool('read')"));
   add("codemode script: updates while running", async () => {
     const { tool } = registerCodemode(undefined, { allTools: ALL_TOOLS });

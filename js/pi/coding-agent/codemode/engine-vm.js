@@ -19,6 +19,8 @@ export class EngineScriptVm {
   #scope;
   #onMessage;
   #disposed = false;
+  #ended;
+  #markEnded;
 
   /** Whether this engine has the sandbox (pihost does; Node does not). */
   static isAvailable() {
@@ -34,6 +36,14 @@ export class EngineScriptVm {
     this.#memoryLimitBytes = memoryLimitBytes;
     this.#scope = scope;
     this.#onMessage = onMessage;
+    this.#ended = new Promise((resolve) => {
+      this.#markEnded = resolve;
+    });
+  }
+
+  /** Settles once the sandbox's thread has ended (at once if it never started). */
+  whenEnded() {
+    return this.#ended;
   }
 
   /** Starts the sandbox with the prelude and the script; a syntax error ends it as a failed script. */
@@ -49,6 +59,7 @@ export class EngineScriptVm {
     try {
       this.#id = ops.op_pihost_codemode_open(JSON.stringify(job), this.#memoryLimitBytes);
     } catch (error) {
+      this.#markEnded();
       this.#onMessage({ type: "crash", message: error instanceof Error ? error.message : String(error) });
       return;
     }
@@ -64,13 +75,19 @@ export class EngineScriptVm {
   dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
-    if (this.#id !== undefined) ops.op_pihost_codemode_close(this.#id);
+    if (this.#id === undefined) this.#markEnded();
+    else ops.op_pihost_codemode_close(this.#id);
   }
 
+  // Reads until the sandbox's thread ends, which a disposed one does soon.
   async #readMessages() {
     for (;;) {
       const text = await ops.op_pihost_codemode_next(this.#id);
-      if (this.#disposed) return;
+      if (text === null) this.#markEnded();
+      if (this.#disposed) {
+        if (text === null) return;
+        continue;
+      }
       if (text === null) {
         this.#onMessage({ type: "crash", message: "The sandbox ended before the script did" });
         return;

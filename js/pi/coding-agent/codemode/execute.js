@@ -11,6 +11,7 @@ import { createDiscoveryGlobals } from "./discovery.js";
 import { clipText, createModelGlobals } from "./models-api.js";
 import { CODEMODE_MEMORY_LIMIT_BYTES, runSandboxedScript } from "./sandbox.js";
 import { parseCodemodeSource } from "./script-source.js";
+import { maxWorkers, reserveWorker, WORKER_WAIT_MS } from "./worker-slots.js";
 import {
   DEFAULT_MAX_OUTPUT_TOKENS,
   fitOutputToBudget,
@@ -128,15 +129,24 @@ export async function executeCodemode(toolCallId, input, signal, onUpdate, ctx, 
     );
   }
 
-  // pi waits here for one of its shared worker threads; a script whose call
-  // was aborted before that fails without starting, and says so.
-  if (signal?.aborted) {
-    const reason = signal.reason instanceof Error ? signal.reason.message : "Execution aborted";
+  // The wait for a worker slot counts toward the script's deadline.
+  const deadline = scriptOptions.timeoutMs ?? Number.POSITIVE_INFINITY;
+  const waitStartedAt = performance.now();
+  const admission = await reserveWorker(signal, Math.min(deadline, WORKER_WAIT_MS));
+  const waitedMs = performance.now() - waitStartedAt;
+  if (admission.outcome !== "reserved") {
+    const reason = signal?.reason instanceof Error ? signal.reason.message : "Execution aborted";
+    const error =
+      admission.outcome === "aborted"
+        ? `Script aborted: ${reason}`
+        : deadline <= WORKER_WAIT_MS
+          ? `Script timed out: Execution timed out after ${deadline} ms while waiting for a free codemode worker`
+          : `No codemode worker became free within ${WORKER_WAIT_MS / 1000} seconds. All ${maxWorkers()} workers, shared by every session in this process, are held by other scripts. Retry after they finish.`;
     const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
     return {
       content: [
         { type: "text", text: `Script failed\nWall time ${seconds} seconds\nOutput:\n` },
-        { type: "text", text: `Script error:\nScript aborted: ${reason}\n\nThe script did not start.` },
+        { type: "text", text: `Script error:\n${error}\n\nThe script did not start.` },
       ],
       details: details(),
       isError: true,
@@ -148,9 +158,10 @@ export async function executeCodemode(toolCallId, input, signal, onUpdate, ctx, 
     tools: sandboxTools,
     globals,
     store: ctx ? readCodemodeStore(ctx.sessionManager.getBranch()) : {},
-    timeoutMs: scriptOptions.timeoutMs ?? Number.POSITIVE_INFINITY,
+    timeoutMs: Math.max(1, Math.round(deadline - waitedMs)),
     memoryLimitBytes: CODEMODE_MEMORY_LIMIT_BYTES,
     signal,
+    onEnded: admission.release,
   });
   // Still running means cut off: by the script's end, the deadline or an abort.
   for (const row of rows) if (row.status === "running") row.status = "cancelled";

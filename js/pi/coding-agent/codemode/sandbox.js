@@ -261,6 +261,11 @@ class SandboxRun {
     this.#step(() => this.#vm.resolveCall(id, ok, payload));
   }
 
+  /** Settles once the script's VM has ended (at once if none was made). */
+  ended() {
+    return this.#vm ? this.#vm.whenEnded() : Promise.resolve();
+  }
+
   #finish(error, success) {
     if (this.#finished) return;
     this.#finished = true;
@@ -286,7 +291,12 @@ class SandboxRun {
  *
  * `tools` are `{ name, description, execute(args, { signal }) }`, `globals`
  * `{ name, spread, execute(args, { signal }) }` (`a.b` names group under `a`).
+ * `onEnded` is called once the script's VM is gone, which may be after the
+ * outcome (a terminated sandbox takes a moment to end).
  */
-export function runSandboxedScript({ code, tools = [], globals = [], store, timeoutMs, signal, memoryLimitBytes }) {
-  return new SandboxRun({ tools, globals, signal, timeoutMs }).run({ code, store, memoryLimitBytes });
+export function runSandboxedScript({ code, tools = [], globals = [], store, timeoutMs, signal, memoryLimitBytes, onEnded }) {
+  const run = new SandboxRun({ tools, globals, signal, timeoutMs });
+  const outcome = run.run({ code, store, memoryLimitBytes });
+  if (onEnded) void outcome.then(() => run.ended()).then(onEnded, onEnded);
+  return outcome;
 }

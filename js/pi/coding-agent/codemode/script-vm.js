@@ -161,6 +161,11 @@ export class ScriptVm {
     this.#vm.dispose();
   }
 
+  /** The VM runs on the calling thread: it has ended once disposed. */
+  whenEnded() {
+    return Promise.resolve();
+  }
+
   // A failure inside a step is reported as a crash, never thrown to the host.
   #step(run) {
     if (this.#disposed) return;
