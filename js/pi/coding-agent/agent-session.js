@@ -165,6 +165,8 @@ export class AgentSession {
   #toolRegistry = new Map();
   #toolSnippets = new Map();
   #toolGuidelines = new Map();
+  // Declared tools whose declarations requests leave out, from the tools' prepareLoadout hooks.
+  #hiddenDeclarations = new Set();
   #baseSystemPromptOptions;
   #runSystemPromptOptions;
   #lastAssistantMessage;
@@ -770,17 +772,78 @@ export class AgentSession {
     this.#setActiveTools(applyToolModifiers([...declared, ...newTools], modifiers));
   }
 
-  /** Activates the registered, non-hidden tools of `names`: kept ones keep their place, new ones go last. */
+  /**
+   * Activates the registered, non-hidden tools of `names`: kept ones keep their place, new ones go
+   * last. Active tools with a `prepareLoadout` hook (codemode's, say) may then change the declared
+   * descriptions and hide declarations from requests.
+   */
   #applyToolLoadout(names) {
     const requested = new Set(names);
     const kept = this.getActiveToolNames().filter((name) => requested.has(name));
     const tools = [...new Set([...kept, ...requested])].flatMap((name) => {
       const tool = this.#toolRegistry.get(name);
-      const exposure = this.#toolDefinitions.get(name)?.definition.exposure ?? "direct";
-      return tool && exposure !== "hidden" ? [tool] : [];
+      return tool && this.#exposureOf(name) !== "hidden" ? [tool] : [];
     });
-    this.agent.state.tools = tools;
-    return tools;
+    const { declared, hidden } = this.#prepareLoadout(tools);
+    this.#hiddenDeclarations = hidden;
+    this.agent.state.tools = declared;
+    return declared;
+  }
+
+  #exposureOf(name) {
+    return this.#toolDefinitions.get(name)?.definition.exposure ?? "direct";
+  }
+
+  /** The active tools as their prepareLoadout hooks declare them, and the declarations they hide. */
+  #prepareLoadout(tools) {
+    const hidden = new Set();
+    const hooks = tools.flatMap((tool) => {
+      const entry = this.#toolDefinitions.get(tool.name);
+      return entry?.definition.prepareLoadout ? [entry] : [];
+    });
+    if (hooks.length === 0) return { declared: tools, hidden };
+    const activeNames = new Set(tools.map((tool) => tool.name));
+    const loadout = {
+      declared: tools,
+      callable: this.#callableTools(activeNames),
+      registered: [...this.#toolRegistry.values()],
+      getExposure: (name) => this.#exposureOf(name),
+      getNamespace: (name) => this.#toolDefinitions.get(name)?.definition.namespace,
+      getPromptGuidelines: (name) => this.#toolGuidelines.get(name) ?? [],
+    };
+    const descriptions = new Map();
+    for (const { definition, sourceInfo } of hooks) {
+      try {
+        const changes = definition.prepareLoadout(loadout);
+        for (const [name, description] of Object.entries(changes?.descriptions ?? {})) descriptions.set(name, description);
+        for (const name of changes?.hiddenDeclarations ?? []) hidden.add(name);
+      } catch (error) {
+        this.#runner.emitError({
+          extensionPath: sourceInfo.path,
+          event: "prepare_loadout",
+          error: error instanceof Error ? error.message : String(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        });
+      }
+    }
+    const declared = tools.map((tool) => {
+      const description = descriptions.get(tool.name);
+      return description === undefined ? tool : { ...tool, description };
+    });
+    return { declared, hidden };
+  }
+
+  /** `messages` with the declarations prepareLoadout hooks hide left out of their tool changes. */
+  #withoutHiddenDeclarations(messages) {
+    const hidden = this.#hiddenDeclarations;
+    if (hidden.size === 0) return messages;
+    return messages.map((message) => {
+      if (message.role !== "system" || (!message.toolsAdded && !message.toolsRemoved)) return message;
+      const { toolsAdded, toolsRemoved, ...rest } = message;
+      const added = toolsAdded?.filter((tool) => !hidden.has(tool.name)) ?? [];
+      const removed = toolsRemoved?.filter((tool) => !hidden.has(tool.name)) ?? [];
+      return { ...rest, ...(added.length > 0 ? { toolsAdded: added } : {}), ...(removed.length > 0 ? { toolsRemoved: removed } : {}) };
+    });
   }
 
   #setActiveTools(names) {
@@ -802,7 +865,7 @@ export class AgentSession {
       customPrompt: this.#resourceLoader.getSystemPrompt(),
       appendSystemPrompt: append.length > 0 ? append.join("\n\n") : "",
       selectedTools: toolNames.filter((name) => this.#toolRegistry.has(name)),
-      hiddenTools: [],
+      hiddenTools: [...this.#hiddenDeclarations],
       toolSnippets,
       toolGuidelines: Object.fromEntries(this.#toolGuidelines),
     });
@@ -811,7 +874,8 @@ export class AgentSession {
   /** Applies the loadout of `options` and returns the system message patching the prompt the model has, if it changed. */
   #preparePromptAndToolLoadout(options, messages = this.agent.state.messages) {
     options.selectedTools = this.#applyToolLoadout(options.selectedTools).map((tool) => tool.name);
-    options.hiddenTools = [];
+    // The tool list and rules must match the declarations the request carries.
+    options.hiddenTools = [...this.#hiddenDeclarations];
     const sections = diffSections(getCurrentSystemMessage(messages)?.sections ?? {}, buildSystemPromptSections(options));
     return sections ? { role: "system", content: "", sections, timestamp: Date.now() } : undefined;
   }
@@ -822,7 +886,7 @@ export class AgentSession {
     this.agent.prepareRequest = async (request, signal) => {
       const context = {
         ...request.context,
-        messages: this.sessionManager.buildSessionProjection().messages,
+        messages: this.#withoutHiddenDeclarations(this.sessionManager.buildSessionProjection().messages),
         tools: this.agent.state.tools.slice(),
       };
       const update = await previous?.({ ...request, context, model: this.agent.state.model, thinkingLevel: this.agent.state.thinkingLevel }, signal);
@@ -1103,15 +1167,15 @@ export class AgentSession {
 
   /** The tools other tools can call: the active direct ones and every codemode or deferred one. */
   getCallableToolNames() {
-    const active = new Set(this.getActiveToolNames());
-    return [...this.#toolRegistry.keys()].filter((name) => {
-      const exposure = this.#toolDefinitions.get(name)?.definition.exposure ?? "direct";
-      return exposure === "codemode" || exposure === "deferred" || (exposure === "direct" && active.has(name));
-    });
+    return this.#callableTools().map((tool) => tool.name);
   }
 
-  #callableTools() {
-    return this.getCallableToolNames().flatMap((name) => this.#toolRegistry.get(name) ?? []);
+  /** Tools callable through `ctx.executeTool()`: the active `direct` ones and every `codemode` or `deferred` one. */
+  #callableTools(active = new Set(this.getActiveToolNames())) {
+    return [...this.#toolRegistry.values()].filter((tool) => {
+      const exposure = this.#exposureOf(tool.name);
+      return exposure === "codemode" || exposure === "deferred" || (exposure === "direct" && active.has(tool.name));
+    });
   }
 
   /** A call the tool call `callerId` made through `ctx.executeTool()`: the session's tool pipeline and hooks, against the callable tools. */
