@@ -19,6 +19,10 @@
 // provider pickers, and Armin; pi's built-in tool_search and MCP extensions and the
 // RpcClient that drives a pi process in RPC mode.
 export { getAgentDir } from "./coding-agent/agent-dir.js";
+// The version of pi whose behaviour pihost reproduces.
+export { PI_VERSION as VERSION } from "./coding-agent/mcp/pi-identity.js";
+// The custom session entry that records a virtual model's state.
+export const VIRTUAL_MODEL_STATE_ENTRY = "pi.virtual-model-state";
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,

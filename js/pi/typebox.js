@@ -88,7 +88,9 @@ export function Unknown(options) {
 
 export class InvalidLiteralValue extends Error {
   constructor(value) {
-    super("Invalid Literal value", { cause: { value } });
+    super("Invalid Literal value");
+    // A fixed cause, as TypeBox's: neither writable nor configurable.
+    JsObject.defineProperty(this, "cause", { value: { value }, writable: false, enumerable: false, configurable: false });
   }
 }
 

@@ -24,6 +24,7 @@ import { addProviderCases } from "./pi-ai-provider-cases.mjs";
 import { addVertexCases } from "./pi-ai-vertex-cases.mjs";
 import { addCodexCases } from "./pi-ai-codex-cases.mjs";
 import { addBuiltinProviderCases } from "./pi-ai-builtin-provider-cases.mjs";
+import { addPiAiExportCoverageCases } from "./export-coverage-cases.mjs";
 
 export { runCase, serialize };
 
@@ -1117,6 +1118,8 @@ export function buildCases({ ai, aiModels, aiProviders, core, env }) {
   addVertexCases(add, ai);
   addCodexCases(add, ai);
   addBuiltinProviderCases(add, { ai, aiProviders });
+  // Last: resetApiProviders forgets every registered provider.
+  addPiAiExportCoverageCases(add, { ai, aiProviders });
 
   return cases;
 }

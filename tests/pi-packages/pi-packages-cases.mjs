@@ -21,6 +21,7 @@ import { addBuiltinExtensionCases } from "./builtin-extension-cases.mjs";
 import { addCodemodeCases } from "./codemode-cases.mjs";
 import { addCodingAgentHelperCases } from "./coding-agent-helper-cases.mjs";
 import { addCompactionSummaryCases } from "./compaction-summary-cases.mjs";
+import { addExportCoverageCases } from "./export-coverage-cases.mjs";
 import { addMcpExtensionCases } from "./mcp-extension-cases.mjs";
 import { addPowerShellCases } from "./powershell-cases.mjs";
 import { addModelRuntimeCases } from "./model-runtime-cases.mjs";
@@ -1177,6 +1178,7 @@ export function buildCases({ typebox, value, compile, ai, agent, importCode }) {
   addPowerShellCases(add, agent);
   addResourceLoaderCases(add, agent);
   addPackageManagerCases(add, { agent });
+  addExportCoverageCases(add, { typebox, value, agent });
   // Last: its manager case initializes the theme, which other cases must not see.
   addMcpExtensionCases(add, agent);
   return cases;

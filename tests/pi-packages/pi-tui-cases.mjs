@@ -4,6 +4,7 @@
 // js/pi/pi-tui.js) call runCases with their module, so the two can never
 // drift apart. Every result is keyed by a readable case id.
 
+import { exportCoverageCases } from "./pi-tui-export-coverage-cases.mjs";
 import { layoutCases } from "./pi-tui-layout-cases.mjs";
 import { latexCases } from "./pi-tui-latex-cases.mjs";
 import { markedCases } from "./pi-tui-marked-cases.mjs";
@@ -870,6 +871,7 @@ export function runCases(tui) {
   markedCases(tui, needs);
   latexCases(tui, needs);
   markdownMathCases(tui, needs);
+  exportCoverageCases(tui, needs);
   return results;
 }
 

@@ -5,14 +5,27 @@ import { contentText, getSystemMessageText } from "./system-text.js";
 // pihost's runner builds every context event's system message with these:
 // they use the built-ins captured before any extension ran, so one that
 // patches arrays or maps cannot change what the host is sent.
-import { ArrayFromValues, ArrayPrototypeJoin, ObjectDefineProperty, ObjectKeys, SafeMap } from "../../runtime/primordials.js";
+import { ArrayFromValues, ArrayIsArray, ArrayPrototypeJoin, ObjectDefineProperty, ObjectKeys, SafeMap } from "../../runtime/primordials.js";
 
 export function isSystemMessage(message) {
   return message.role === "system";
 }
 
+/**
+ * The messages as a list: pi iterates whatever it is given, so another
+ * iterable is read once into a list, and what is not iterable throws pi's
+ * TypeError ("messages is not iterable").
+ */
+function messageList(messages) {
+  if (ArrayIsArray(messages)) return messages;
+  const list = [];
+  for (const message of messages) list[list.length] = message;
+  return list;
+}
+
 /** The tools in effect after every system message's deltas, in order. */
 export function getCurrentTools(messages) {
+  messages = messageList(messages);
   const tools = new SafeMap();
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index];
@@ -27,6 +40,7 @@ export function getCurrentTools(messages) {
 
 /** Every system message replayed into one: prompt text, sections and tools. */
 export function getCurrentSystemMessage(messages) {
+  messages = messageList(messages);
   const content = [];
   const sections = new SafeMap();
   let timestamp;

@@ -2,11 +2,19 @@
 // patched `sections`) and tool-set deltas (`toolsAdded`, `toolsRemoved`);
 // these render the prompt part. pihost's runner reaches them for every
 // context event, so they use the built-ins captured before any extension ran.
-import { ArrayPrototypeJoin, ObjectKeys } from "../../runtime/primordials.js";
+import { ArrayIsArray, ArrayPrototypeJoin, ObjectKeys } from "../../runtime/primordials.js";
 
 /** The text of message content: a string, or the text blocks joined. */
 export function contentText(content, separator = "\n") {
   if (typeof content === "string") return content;
+  // What is not a list goes through its own methods, as pi's does: missing
+  // or malformed content throws the TypeError pi's throws.
+  if (!ArrayIsArray(content)) {
+    return content
+      .filter((block) => block.type === "text")
+      .map((block) => block.text)
+      .join(separator);
+  }
   const texts = [];
   for (let index = 0; index < content.length; index++) {
     if (content[index].type === "text") texts[texts.length] = content[index].text;

@@ -2,16 +2,13 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { hostEnv } from "../host-env.js";
+import { expandPath } from "./paths.js";
 
 const CONFIG_DIR = ".pi";
 
-/** pi's agent directory: PI_CODING_AGENT_DIR, else ~/.pi/agent. */
+/** pi's agent directory: PI_CODING_AGENT_DIR ("~" and file:// URLs read), else ~/.pi/agent. */
 export function getAgentDir() {
   const fromEnv = hostEnv().PI_CODING_AGENT_DIR;
-  const home = homedir();
-  if (fromEnv) {
-    if (fromEnv === "~") return home;
-    return fromEnv.startsWith("~/") ? join(home, fromEnv.slice(2)) : fromEnv;
-  }
-  return join(home, CONFIG_DIR, "agent");
+  if (fromEnv) return expandPath(fromEnv);
+  return join(homedir(), CONFIG_DIR, "agent");
 }

@@ -6,7 +6,7 @@
 import { Never, Tuple } from "../typebox.js";
 import { Deferred, canCompute } from "./deferred.js";
 import { IsInfer, IsRest } from "./instructions.js";
-import { createSchema, discardKeys, isKind, updateSchema } from "./schema-object.js";
+import { actionResult, createSchema, discardKeys, isKind } from "./schema-object.js";
 
 function FunctionType(parameters, returnType, options = {}) {
   return createSchema({ "~kind": "Function" }, { type: "function", parameters, returnType }, options);
@@ -60,7 +60,7 @@ export function ReturnTypeDeferred(type, options = {}) {
   return Deferred("ReturnType", [type], options);
 }
 export function ReturnTypeAction(type, options) {
-  return canCompute([type]) ? updateSchema(returnTypeOf(type), {}, options) : ReturnTypeDeferred(type, options);
+  return canCompute([type]) ? actionResult(returnTypeOf(type), options) : ReturnTypeDeferred(type, options);
 }
 export function ReturnType(type, options = {}) {
   return ReturnTypeAction(type, options);
@@ -71,7 +71,7 @@ export function ParametersDeferred(type, options = {}) {
 }
 export function ParametersAction(type, options) {
   if (!canCompute([type])) return ParametersDeferred(type, options);
-  return updateSchema(parameterTuple(IsFunction(type) ? type.parameters : []), {}, options);
+  return actionResult(parameterTuple(IsFunction(type) ? type.parameters : []), options);
 }
 export function Parameters(type, options = {}) {
   return ParametersAction(type, options);
@@ -81,7 +81,7 @@ export function InstanceTypeDeferred(type, options = {}) {
   return Deferred("InstanceType", [type], options);
 }
 export function InstanceTypeAction(type, options) {
-  return canCompute([type]) ? updateSchema(instanceTypeOf(type), {}, options) : InstanceTypeDeferred(type, options);
+  return canCompute([type]) ? actionResult(instanceTypeOf(type), options) : InstanceTypeDeferred(type, options);
 }
 export function InstanceType(type, options = {}) {
   return InstanceTypeAction(type, options);
@@ -92,7 +92,7 @@ export function ConstructorParametersDeferred(type, options = {}) {
 }
 export function ConstructorParametersAction(type, options) {
   if (!canCompute([type])) return ConstructorParametersDeferred(type, options);
-  return updateSchema(parameterTuple(IsConstructor(type) ? type.parameters : []), {}, options);
+  return actionResult(parameterTuple(IsConstructor(type) ? type.parameters : []), options);
 }
 export function ConstructorParameters(type, options = {}) {
   return ConstructorParametersAction(type, options);

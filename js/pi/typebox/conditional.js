@@ -9,7 +9,7 @@ import { EvaluateType, EvaluateUnion } from "./evaluate.js";
 import { Extends } from "./extends.js";
 import { IsExtendsTrue, IsExtendsTrueLike, IsExtendsUnion } from "./extends-result.js";
 import { CanInstantiate, State, instantiate } from "./instantiate.js";
-import { isKind, updateSchema } from "./schema-object.js";
+import { actionResult, isKind } from "./schema-object.js";
 
 function conditionalOperation(context, state, left, right, whenTrue, whenFalse) {
   const result = Extends(context, left, right);
@@ -23,7 +23,7 @@ export function ConditionalDeferred(left, right, whenTrue, whenFalse, options = 
 }
 export function ConditionalAction(context, state, left, right, whenTrue, whenFalse, options) {
   if (!CanInstantiate([left, right])) return ConditionalDeferred(left, right, whenTrue, whenFalse, options);
-  return updateSchema(conditionalOperation(context, state, left, right, whenTrue, whenFalse), {}, options);
+  return actionResult(conditionalOperation(context, state, left, right, whenTrue, whenFalse), options);
 }
 export function ConditionalInstantiate(context, state, left, right, whenTrue, whenFalse, options) {
   return ConditionalAction(context, state, instantiate(context, state, left), instantiate(context, state, right), whenTrue, whenFalse, options);
@@ -51,7 +51,7 @@ export function ExcludeDeferred(left, right, options = {}) {
   return Deferred("Exclude", [left, right], options);
 }
 export function ExcludeAction(left, right, options) {
-  return CanInstantiate([left, right]) ? updateSchema(ExcludeOperation(left, right), {}, options) : ExcludeDeferred(left, right, options);
+  return CanInstantiate([left, right]) ? actionResult(ExcludeOperation(left, right), options) : ExcludeDeferred(left, right, options);
 }
 export function ExcludeInstantiate(context, state, left, right, options) {
   return ExcludeAction(instantiate(context, state, left), instantiate(context, state, right), options);
@@ -64,7 +64,7 @@ export function ExtractDeferred(left, right, options = {}) {
   return Deferred("Extract", [left, right], options);
 }
 export function ExtractAction(left, right, options) {
-  return CanInstantiate([left, right]) ? updateSchema(ExtractOperation(left, right), {}, options) : ExtractDeferred(left, right, options);
+  return CanInstantiate([left, right]) ? actionResult(ExtractOperation(left, right), options) : ExtractDeferred(left, right, options);
 }
 export function ExtractInstantiate(context, state, left, right, options) {
   return ExtractAction(instantiate(context, state, left), instantiate(context, state, right), options);
@@ -78,7 +78,7 @@ export function NonNullableDeferred(type, options = {}) {
 }
 export function NonNullableAction(type, options) {
   if (!CanInstantiate([type])) return NonNullableDeferred(type, options);
-  return updateSchema(ExcludeAction(type, Union([Null(), Undefined()]), {}), {}, options);
+  return actionResult(ExcludeAction(type, Union([Null(), Undefined()]), {}), options);
 }
 export function NonNullableInstantiate(context, state, type, options) {
   return NonNullableAction(instantiate(context, state, type), options);

@@ -9,7 +9,7 @@ import { Deferred } from "./deferred.js";
 import { EvaluateEnum, EvaluateIntersect, EvaluateTemplateLiteral } from "./evaluate.js";
 import { PropertyKeys } from "./indexed.js";
 import { CanInstantiate, State, instantiate } from "./instantiate.js";
-import { isKind, updateSchema } from "./schema-object.js";
+import { actionResult, isKind, updateSchema } from "./schema-object.js";
 
 // --- Interface --------------------------------------------------------------------------
 
@@ -18,7 +18,7 @@ export function InterfaceDeferred(heritage, properties, options = {}) {
 }
 export function InterfaceAction(heritage, properties, options) {
   if (!CanInstantiate(heritage)) return InterfaceDeferred(heritage, properties, options);
-  return updateSchema(EvaluateIntersect([...heritage, ObjectType(properties)]), {}, options);
+  return actionResult(EvaluateIntersect([...heritage, ObjectType(properties)]), options);
 }
 export function InterfaceInstantiate(context, state, heritage, properties, options) {
   const bases = heritage.map((type) => instantiate(context, state, type));
@@ -61,7 +61,7 @@ export function MappedDeferred(identifier, type, as, property, options = {}) {
 }
 export function MappedAction(context, state, identifier, type, as, property, options) {
   if (!CanInstantiate([type])) return MappedDeferred(identifier, type, as, property, options);
-  return updateSchema(mappedOperation(context, state, identifier, type, as, property), {}, options);
+  return actionResult(mappedOperation(context, state, identifier, type, as, property), options);
 }
 export function MappedInstantiate(context, state, identifier, type, as, property, options) {
   return MappedAction(context, state, identifier, instantiate(context, state, type), as, property, options);

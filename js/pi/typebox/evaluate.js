@@ -12,7 +12,7 @@ import { IsExtendsFalse, IsExtendsTrueLike } from "./extends-result.js";
 import { Deferred } from "./deferred.js";
 import { instantiate } from "./instantiate.js";
 import { AddOptional, AddReadonly, RemoveOptional, RemoveReadonly } from "./modifiers.js";
-import { isKind, updateSchema } from "./schema-object.js";
+import { actionResult, isKind } from "./schema-object.js";
 import { TemplateLiteralDecode } from "./template-pattern.js";
 
 export const CompareResultEqual = 0;
@@ -176,7 +176,7 @@ export function EvaluateType(type) {
 }
 
 export function EvaluateAction(type, options) {
-  return updateSchema(EvaluateType(type), {}, options);
+  return actionResult(EvaluateType(type), options);
 }
 export function EvaluateInstantiate(context, state, type, options) {
   return EvaluateAction(instantiate(context, state, type), options);

@@ -11,7 +11,7 @@ import { Extends } from "./extends.js";
 import { IsExtendsTrueLike } from "./extends-result.js";
 import { CanInstantiate, instantiate } from "./instantiate.js";
 import { RecordKey } from "./options.js";
-import { isKind, updateSchema } from "./schema-object.js";
+import { actionResult, isKind } from "./schema-object.js";
 
 const INTEGER_KEY = /^-?(?:0|[1-9][0-9]*)$/;
 const UNSIGNED_INTEGER_KEY = /^(?:0|[1-9][0-9]*)$/;
@@ -167,7 +167,7 @@ export function IndexDeferred(type, indexer, options = {}) {
 }
 export function IndexAction(type, indexer, options) {
   if (!CanInstantiate([type, indexer])) return IndexDeferred(type, indexer, options);
-  return updateSchema(indexType(needsCollapse(type) ? CollapseToObject(type) : type, indexer), {}, options);
+  return actionResult(indexType(needsCollapse(type) ? CollapseToObject(type) : type, indexer), options);
 }
 export function IndexInstantiate(context, state, type, indexer, options) {
   return IndexAction(instantiate(context, state, type), instantiate(context, state, indexer), options);
@@ -201,7 +201,7 @@ export function KeyOfDeferred(type, options = {}) {
 }
 export function KeyOfAction(type, options) {
   if (!CanInstantiate([type])) return KeyOfDeferred(type, options);
-  return updateSchema(keyOfType(needsCollapse(type) ? CollapseToObject(type) : type), {}, options);
+  return actionResult(keyOfType(needsCollapse(type) ? CollapseToObject(type) : type), options);
 }
 export function KeyOfInstantiate(context, state, type, options) {
   return KeyOfAction(instantiate(context, state, type), options);

@@ -6,7 +6,7 @@
 import { Literal, Union } from "../typebox.js";
 import { Deferred, canCompute } from "./deferred.js";
 import { EvaluateTemplateLiteral } from "./evaluate.js";
-import { isKind, updateSchema } from "./schema-object.js";
+import { actionResult, isKind } from "./schema-object.js";
 
 const capitalize = (text) => text[0].toUpperCase() + text.slice(1);
 const uncapitalize = (text) => text[0].toLowerCase() + text.slice(1);
@@ -22,21 +22,21 @@ function mapLiterals(mapping, type) {
   return type;
 }
 
-function intrinsic(action, mapping, type, options) {
-  return canCompute([type]) ? updateSchema(mapLiterals(mapping, type), {}, options) : Deferred(action, [type], options);
+function intrinsic(deferred, mapping, type, options) {
+  return canCompute([type]) ? actionResult(mapLiterals(mapping, type), options) : deferred(type, options);
 }
 
 export function CapitalizeAction(type, options) {
-  return intrinsic("Capitalize", capitalize, type, options);
+  return intrinsic(CapitalizeDeferred, capitalize, type, options);
 }
 export function LowercaseAction(type, options) {
-  return intrinsic("Lowercase", lowercase, type, options);
+  return intrinsic(LowercaseDeferred, lowercase, type, options);
 }
 export function UncapitalizeAction(type, options) {
-  return intrinsic("Uncapitalize", uncapitalize, type, options);
+  return intrinsic(UncapitalizeDeferred, uncapitalize, type, options);
 }
 export function UppercaseAction(type, options) {
-  return intrinsic("Uppercase", uppercase, type, options);
+  return intrinsic(UppercaseDeferred, uppercase, type, options);
 }
 
 export function Capitalize(type, options = {}) {

@@ -7,7 +7,7 @@ import { Array as ArrayType, Cyclic, Evaluate, Object as ObjectType, Tuple, Unio
 import { EvaluateDependent } from "./evaluate.js";
 import { CyclicTarget } from "./indexed.js";
 import { Deferred, canCompute } from "./deferred.js";
-import { discardKeys, isKind, updateSchema } from "./schema-object.js";
+import { actionResult, discardKeys, isKind, updateSchema } from "./schema-object.js";
 
 function adding(mark) {
   return (type, options) => updateSchema(updateSchema(type, { [mark]: true }, {}), {}, options);
@@ -91,7 +91,7 @@ export function ReadonlyObjectDeferred(type, options = {}) {
 }
 // TypeBox drops the options when it defers ReadonlyObject.
 export function ReadonlyObjectAction(type, options) {
-  return canCompute([type]) ? updateSchema(readonlyOf(type), {}, options) : ReadonlyObjectDeferred(type);
+  return canCompute([type]) ? actionResult(readonlyOf(type), options) : ReadonlyObjectDeferred(type);
 }
 export function ReadonlyObject(type, options = {}) {
   return ReadonlyObjectAction(type, options);
@@ -102,7 +102,7 @@ export function WithDeferred(type, options) {
   return Deferred("With", [type, options], {});
 }
 export function WithAction(type, options) {
-  return canCompute([type]) ? updateSchema(type, {}, options) : WithDeferred(type, options);
+  return canCompute([type]) ? actionResult(type, options) : WithDeferred(type, options);
 }
 export function With(type, options) {
   return WithAction(type, options);

@@ -10,7 +10,7 @@ import { EvaluateDependent, EvaluateEnum, EvaluateIntersect, EvaluateTemplateLit
 import { CollapseToObject, CyclicTarget, KeysToIndexer, PropertyKeys, indexableKeys } from "./indexed.js";
 import { CanInstantiate, instantiate } from "./instantiate.js";
 import { AddOptional, RemoveOptional } from "./modifiers.js";
-import { createSchema, isKind, updateSchema } from "./schema-object.js";
+import { actionResult, createSchema, isKind } from "./schema-object.js";
 import { IsTemplateLiteralFinite, ParsePatternIntoTypes } from "./template-pattern.js";
 
 /** The keys of the properties that are not optional. */
@@ -36,7 +36,7 @@ export function PickDeferred(type, indexer, options = {}) {
   return Deferred("Pick", [type, indexer], options);
 }
 export function PickAction(type, indexer, options) {
-  return CanInstantiate([type, indexer]) ? updateSchema(selectProperties(type, indexer, true), {}, options) : PickDeferred(type, indexer, options);
+  return CanInstantiate([type, indexer]) ? actionResult(selectProperties(type, indexer, true), options) : PickDeferred(type, indexer, options);
 }
 export function PickInstantiate(context, state, type, indexer, options) {
   return PickAction(instantiate(context, state, type), instantiate(context, state, indexer), options);
@@ -49,7 +49,7 @@ export function OmitDeferred(type, indexer, options = {}) {
   return Deferred("Omit", [type, indexer], options);
 }
 export function OmitAction(type, indexer, options) {
-  return CanInstantiate([type, indexer]) ? updateSchema(selectProperties(type, indexer, false), {}, options) : OmitDeferred(type, indexer, options);
+  return CanInstantiate([type, indexer]) ? actionResult(selectProperties(type, indexer, false), options) : OmitDeferred(type, indexer, options);
 }
 export function OmitInstantiate(context, state, type, indexer, options) {
   return OmitAction(instantiate(context, state, type), instantiate(context, state, indexer), options);
@@ -86,7 +86,7 @@ export function PartialDeferred(type, options = {}) {
 }
 export function PartialAction(type, options) {
   partialOf ??= eachProperty((property) => AddOptional(property));
-  return CanInstantiate([type]) ? updateSchema(partialOf(type), {}, options) : PartialDeferred(type, options);
+  return CanInstantiate([type]) ? actionResult(partialOf(type), options) : PartialDeferred(type, options);
 }
 export function PartialInstantiate(context, state, type, options) {
   return PartialAction(instantiate(context, state, type), options);
@@ -100,7 +100,7 @@ export function RequiredDeferred(type, options = {}) {
 }
 export function RequiredAction(type, options) {
   requiredOf ??= eachProperty((property) => RemoveOptional(property));
-  return CanInstantiate([type]) ? updateSchema(requiredOf(type), {}, options) : RequiredDeferred(type, options);
+  return CanInstantiate([type]) ? actionResult(requiredOf(type), options) : RequiredDeferred(type, options);
 }
 export function RequiredInstantiate(context, state, type, options) {
   return RequiredAction(instantiate(context, state, type), options);
@@ -166,7 +166,7 @@ export function RecordDeferred(key, value, options = {}) {
   return Deferred("Record", [key, value], options);
 }
 export function RecordAction(key, value, options) {
-  return CanInstantiate([key]) ? updateSchema(recordFromKey(key, value), {}, options) : RecordDeferred(key, value, options);
+  return CanInstantiate([key]) ? actionResult(recordFromKey(key, value), options) : RecordDeferred(key, value, options);
 }
 export function RecordInstantiate(context, state, key, value, options) {
   return RecordAction(instantiate(context, state, key), instantiate(context, state, value), options);

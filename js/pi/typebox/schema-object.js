@@ -41,6 +41,16 @@ export function updateSchema(schema, hidden, options = {}) {
   return copy;
 }
 
+/**
+ * The type an action computed, with the action's options on it. TypeBox's
+ * actions take their options as given (the builders default them to {}):
+ * an action called without any fails as TypeBox's does, reading their keys.
+ */
+export function actionResult(type, options) {
+  Object.keys(options);
+  return updateSchema(type, {}, options);
+}
+
 /** A copy without the given keys. */
 export function discardKeys(schema, keys) {
   const copy = {};
