@@ -10,8 +10,6 @@
 // Compaction is pi's: `compact` on request, and automatically before a
 // prompt, after a run (at the threshold, or on a context overflow, which is
 // compacted and retried once) and before the next response within a run.
-// The methods listed in NOT_YET throw pihost's not-implemented error instead
-// of quietly doing less.
 import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import {
@@ -39,6 +37,7 @@ import { compact } from "./compaction-summary.js";
 import { addUsageToTotals, combineUsage, createUsageTotals, estimateContextTokens, estimateProjectedContextTokens } from "./context-usage.js";
 import { getLatestCompactionEntry } from "./session-context.js";
 import { exportSessionToJsonl } from "./session-export.js";
+import { exportSessionToHtml } from "./session-html-export.js";
 import { extensionSupport } from "./extension-support.js";
 import { convertToLlm } from "./messages.js";
 import { ModelRegistry } from "./model-registry.js";
@@ -2070,6 +2069,14 @@ export class AgentSession {
     this.settingsManager.setEnabledModels([...enabled, reference]);
   }
 
+  /**
+   * Writes the session as an HTML page: pi's session data in a viewer of pihost's own
+   * (session-html-export.js); returns the file's path.
+   */
+  async exportToHtml(outputPath, _options = {}) {
+    return exportSessionToHtml(this.sessionManager, this.state, { outputPath });
+  }
+
   /** Writes the current branch as JSONL; returns the file's path. */
   exportToJsonl(outputPath) {
     return exportSessionToJsonl(this.sessionManager, outputPath);
@@ -2343,17 +2350,3 @@ export class AgentSession {
 
 }
 
-// What an extension could call but pihost does not run yet: each throws
-// pihost's not-implemented error naming the method.
-const NOT_YET = [
-  "exportToHtml",
-];
-for (const method of NOT_YET) {
-  Object.defineProperty(AgentSession.prototype, method, {
-    value() {
-      throw notImplemented(method);
-    },
-    writable: true,
-    configurable: true,
-  });
-}
