@@ -5,6 +5,8 @@
 
 #[path = "build/platform_sources.rs"]
 mod platform_sources;
+#[path = "build/scan_needles.rs"]
+mod scan_needles;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -57,16 +59,35 @@ fn main() -> std::io::Result<()> {
     let mut files = Vec::new();
     collect(&js_root, &js_root, &mut files)?;
     files.sort();
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").map_err(std::io::Error::other)?);
+    // Modules with static imports are embedded with the engine's scan
+    // needles in (build/scan_needles.rs), from a copy in OUT_DIR.
+    let needled_root = out_dir.join("js-with-scan-needles");
     let mut table = String::from("&[\n");
     for (name, path) in &files {
         println!("cargo:rerun-if-changed={}", path.display());
+        let text = fs::read_to_string(path)?;
+        let embedded = match name
+            .ends_with(".js")
+            .then(|| scan_needles::with_scan_needles(path, &text))
+            .flatten()
+        {
+            Some(needled) => {
+                let copy = needled_root.join(name);
+                if let Some(parent) = copy.parent() {
+                    fs::create_dir_all(parent)?;
+                }
+                fs::write(&copy, needled)?;
+                copy
+            }
+            None => path.clone(),
+        };
         table.push_str(&format!(
             "    ({name:?}, include_str!({:?})),\n",
-            path.display().to_string()
+            embedded.display().to_string()
         ));
     }
     table.push(']');
-    let out_dir = PathBuf::from(std::env::var("OUT_DIR").map_err(std::io::Error::other)?);
     fs::write(out_dir.join("embedded_js.rs"), table)?;
     println!(
         "cargo:rustc-env=PIHOST_BUILD_FINGERPRINT={}",

@@ -123,9 +123,26 @@ pub fn rewrite(specifier: &ModuleSpecifier, code: &str) -> Option<String> {
     let mut rewritten = code.to_string();
     ranges.found.sort_by_key(|(range, _)| range.start);
     for (range, facade) in ranges.found.into_iter().rev() {
-        rewritten.replace_range(range, &serde_json::Value::String(facade).to_string());
+        let literal = serde_json::Value::String(facade.clone()).to_string();
+        // A scan needle after the old specifier (build/scan_needles.rs) follows it.
+        match scan_needle_after(code, &range) {
+            Some(needle_end) => rewritten.replace_range(range.start..needle_end, &format!("{literal}/*'{facade}'*/")),
+            None => rewritten.replace_range(range, &literal),
+        }
     }
     Some(rewritten)
+}
+
+/// Where the scan needle right after the specifier literal at `range` ends:
+/// the literal's value in the other quotes, in a comment.
+fn scan_needle_after(code: &str, range: &std::ops::Range<usize>) -> Option<usize> {
+    let written = code.get(range.clone())?;
+    let value = written.get(1..written.len().checked_sub(1)?)?;
+    let rest = code.get(range.end..)?;
+    ["'", "\""].into_iter().find_map(|quote| {
+        let needle = format!("/*{quote}{value}{quote}*/");
+        rest.starts_with(&needle).then(|| range.end + needle.len())
+    })
 }
 
 #[cfg(test)]
@@ -134,6 +151,16 @@ mod tests {
 
     fn url() -> ModuleSpecifier {
         ModuleSpecifier::parse("file:///ext.js").expect("url")
+    }
+
+    #[test]
+    fn a_scan_needle_after_a_built_in_specifier_names_the_facade_too() {
+        let code = "import fs from \"node:fs\"/*'node:fs'*/;\nimport local from \"./fs.js\"/*'./fs.js'*/;\n";
+        let rewritten = rewrite(&url(), code).expect("rewritten");
+        assert_eq!(
+            rewritten,
+            "import fs from \"pihost:node-facade/fs\"/*'pihost:node-facade/fs'*/;\nimport local from \"./fs.js\"/*'./fs.js'*/;\n"
+        );
     }
 
     #[test]
