@@ -28,6 +28,7 @@ import {
   SSE_HEADERS,
   sseReply,
 } from "./pi-ai-provider-cases.mjs";
+import { withProcessEnv } from "./pi-ai-builtin-provider-cases.mjs";
 
 /** What running `run` gives: its value, or the error it threw as name and message. */
 function caught(run) {
@@ -50,21 +51,6 @@ function caughtClass(run) {
     return value === undefined ? "<undefined>" : value;
   } catch (error) {
     return { thrown: error?.name };
-  }
-}
-
-/** The run's result with the process environment holding `vars` for `names`, then put back. */
-async function withProcessEnv(names, vars, run) {
-  const saved = new Map(names.map((name) => [name, process.env[name]]));
-  for (const name of names) delete process.env[name];
-  Object.assign(process.env, vars);
-  try {
-    return await run();
-  } finally {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
   }
 }
 

@@ -55,7 +55,7 @@ async function settled(promise) {
 }
 
 /** The run's result with the process environment holding `vars` for `names`, then put back. */
-async function withProcessEnv(names, vars, run) {
+export async function withProcessEnv(names, vars, run) {
   const saved = new Map(names.map((name) => [name, process.env[name]]));
   for (const name of names) delete process.env[name];
   Object.assign(process.env, vars);

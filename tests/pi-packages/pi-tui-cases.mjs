@@ -388,7 +388,8 @@ function runEditor(tui, text, variant, script, widths, between = []) {
   return out;
 }
 
-function capture(fn) {
+/** What `fn` gives: its value, or its error's message. */
+export function capture(fn) {
   try {
     const value = fn();
     return value === undefined ? { undefined: true } : { value };

@@ -3,17 +3,9 @@
 // getNativeClipboard. Run by runCases in pi-tui-cases.mjs, so the recorder
 // and both differentials see them. State they touch (the Kitty protocol
 // flag, DISPLAY) is put back after each case.
+import { capture } from "./pi-tui-cases.mjs";
 
 const ESC = "\x1b";
-
-function capture(fn) {
-  try {
-    const value = fn();
-    return value === undefined ? { undefined: true } : { value };
-  } catch (err) {
-    return { error: String(err?.message ?? err) };
-  }
-}
 
 /** Like capture, an error by its class only: the engine's own words differ (docs/engine-notes.md note 37). */
 function captureClass(fn) {
