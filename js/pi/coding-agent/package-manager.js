@@ -8,7 +8,7 @@
 // <agentDir>/npm or <cwd>/.pi/npm, `git clone` into <agentDir>/git/<host>/<path>
 // or <cwd>/.pi/git/..., on the terminal or captured (the `commandOutput`
 // option), as pi runs them.
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../lazy-builtins.js";
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { hostEnv } from "../host-env.js";
@@ -319,7 +319,7 @@ export class DefaultPackageManager {
     mkdirSync(tempFolder, { recursive: true, mode: 0o700 });
     chmodSync(tempFolder, 0o700);
     const root = this.#insideRoot(tempFolder, prefix);
-    const hash = createHash("sha256")
+    const hash = nodeCrypto().createHash("sha256")
       .update(`${prefix}-${suffix ?? ""}${ref ? `@${ref}` : ""}`)
       .digest("hex")
       .slice(0, 8);

@@ -2,7 +2,7 @@
 // `mcp__<server>__<tool>` limited to what provider APIs accept, the
 // namespace `mcp__<server>` grouping a server's tools, and the one-line
 // summary of a server for the system prompt.
-import { createHash } from "node:crypto";
+import { nodeCrypto } from "../../../lazy-builtins.js";
 
 /** Providers accept tool names of at most 64 characters of `[A-Za-z0-9_-]`. */
 const MAX_TOOL_NAME_LENGTH = 64;
@@ -17,7 +17,7 @@ const HASH_LENGTH = 8;
 export function createMcpToolName(server, tool, isTaken = () => false) {
   const name = `mcp__${server}__${tool}`.replace(/[^A-Za-z0-9_]/g, "_");
   if (name.length <= MAX_TOOL_NAME_LENGTH && !isTaken(name)) return name;
-  const hash = createHash("sha256").update(`${server}\0${tool}`).digest("hex").slice(0, HASH_LENGTH);
+  const hash = nodeCrypto().createHash("sha256").update(`${server}\0${tool}`).digest("hex").slice(0, HASH_LENGTH);
   return `${name.slice(0, MAX_TOOL_NAME_LENGTH - HASH_LENGTH - 1)}_${hash}`;
 }
 
