@@ -14,6 +14,9 @@ use deno_ast::swc::ast::{ModuleDecl, ModuleItem, Str};
 use deno_ast::{MediaType, ModuleSpecifier, ParseParams, ProgramRef, SourceRangedForSpanned};
 use std::path::Path;
 
+#[path = "../src/modules/scan_needle.rs"]
+mod scan_needle;
+
 /// `text` with the needles in, or None when it has no static specifier to
 /// mark (or is not an ES module deno_ast can parse: then it is embedded as
 /// it is, and the engine reports any error as before).
@@ -38,16 +41,10 @@ pub fn with_scan_needles(path: &Path, text: &str) -> Option<String> {
     let mut inserts: Vec<(usize, String)> = Vec::new();
     let mut note = |literal: &Str| {
         let range = literal.range().as_byte_range(start);
-        let written = &text[range.clone()];
-        let value = literal.value.to_string_lossy();
-        let Some(quote) = written.chars().next() else {
-            return;
-        };
-        let other = if quote == '"' { '\'' } else { '"' };
-        if value.contains(['\'', '"', '\\', '\n', '\r']) || value.contains("*/") {
-            return;
+        let quote = text[range.clone()].chars().next().unwrap_or('"');
+        if let Some(needle) = scan_needle::scan_needle(&literal.value.to_string_lossy(), quote) {
+            inserts.push((range.end, needle));
         }
-        inserts.push((range.end, format!("/*{other}{value}{other}*/")));
     };
     for item in &module.body {
         let ModuleItem::ModuleDecl(declaration) = item else {

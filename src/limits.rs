@@ -408,16 +408,28 @@ impl Drop for Watchdog {
 /// grow the heap geometrically past any bound.
 pub(crate) fn watch_heap(runtime: &mut deno_core::JsRuntime, watchdog: &Watchdog, mb: usize) {
     let limit = mb.saturating_mul(1024 * 1024);
-    let ceiling = limit.saturating_add((limit / 4).max(32 * 1024 * 1024));
+    let ceiling = heap_stop_ceiling(limit);
     let signal = watchdog.heap_signal();
     runtime.remove_near_heap_limit_callback(limit);
     runtime.add_near_heap_limit_callback(move |current, _initial| {
         signal.reached();
-        current
-            .saturating_add((current / 8).max(16 * 1024 * 1024))
-            .min(ceiling)
-            .max(current)
+        raised_heap_limit(current, ceiling)
     });
+}
+
+/// Where a heap limit of `limit` bytes refuses allocations while its stop
+/// lands: a quarter above it, at least 32 MiB (engine note 32).
+pub(crate) fn heap_stop_ceiling(limit: usize) -> usize {
+    limit.saturating_add((limit / 4).max(32 * 1024 * 1024))
+}
+
+/// The heap limit a near-limit callback gives back at `current`: room for
+/// the stop to land, an eighth more (at least 16 MiB), never past `ceiling`.
+pub(crate) fn raised_heap_limit(current: usize, ceiling: usize) -> usize {
+    current
+        .saturating_add((current / 8).max(16 * 1024 * 1024))
+        .min(ceiling)
+        .max(current)
 }
 
 /// Gives `runtime`'s heap its limit back after a squeezed run ([`Squeeze`]):
@@ -439,12 +451,7 @@ pub(crate) fn give_heap_room_until_replaced(runtime: &mut deno_core::JsRuntime, 
     let limit = mb.saturating_mul(1024 * 1024);
     let ceiling = limit.saturating_add((limit / 2).max(64 * 1024 * 1024));
     runtime.remove_near_heap_limit_callback(0);
-    runtime.add_near_heap_limit_callback(move |current, _initial| {
-        current
-            .saturating_add((current / 8).max(16 * 1024 * 1024))
-            .min(ceiling)
-            .max(current)
-    });
+    runtime.add_near_heap_limit_callback(move |current, _initial| raised_heap_limit(current, ceiling));
 }
 
 fn watch(shared: &Arc<Shared>) {

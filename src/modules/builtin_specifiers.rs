@@ -133,16 +133,17 @@ pub fn rewrite(specifier: &ModuleSpecifier, code: &str) -> Option<String> {
     Some(rewritten)
 }
 
-/// Where the scan needle right after the specifier literal at `range` ends:
-/// the literal's value in the other quotes, in a comment.
+/// Where the scan needle right after the specifier literal at `range` ends
+/// (its trailing space stays where it is).
 fn scan_needle_after(code: &str, range: &std::ops::Range<usize>) -> Option<usize> {
     let written = code.get(range.clone())?;
+    let quote = written.chars().next()?;
     let value = written.get(1..written.len().checked_sub(1)?)?;
-    let rest = code.get(range.end..)?;
-    ["'", "\""].into_iter().find_map(|quote| {
-        let needle = format!("/*{quote}{value}{quote}*/");
-        rest.starts_with(&needle).then(|| range.end + needle.len())
-    })
+    let needle = super::scan_needle::scan_needle(value, quote)?;
+    let needle = needle.trim_end();
+    code.get(range.end..)?
+        .starts_with(needle)
+        .then(|| range.end + needle.len())
 }
 
 #[cfg(test)]

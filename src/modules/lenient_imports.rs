@@ -32,6 +32,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use deno_ast::{MediaType, ModuleSpecifier};
 
+use super::scan_needle::scan_needle;
 use super::{INTERNAL_SCHEME, builtin_specifiers, commonjs_interop, resolve_specifier, virtual_map};
 use crate::embedded;
 use crate::transpile::{
@@ -152,22 +153,6 @@ pub fn rewrite(url: &ModuleSpecifier, transpiled: &TranspiledModule) -> Option<S
         code = on_first_line(&code, &import);
     }
     Some(code)
-}
-
-/// A comment holding `specifier` in the quotes other than `quote`, which
-/// ends the QuickJS backend's search for the specifier in those quotes
-/// where the literal is, instead of at the end of the code: v8x looks for
-/// every static import's specifier in both kinds of quotes from the
-/// previous one on, so a module that uses one kind was searched to its end
-/// once per import (engine note 31). `None` where the comment could not
-/// hold it.
-pub(super) fn scan_needle(specifier: &str, quote: char) -> Option<String> {
-    let other = if quote == '"' { '\'' } else { '"' };
-    if specifier.contains(['\'', '"', '\\', '\n', '\r']) || specifier.contains("*/") {
-        return None;
-    }
-    // The space keeps a statement after it at a boundary v8x recognises.
-    Some(format!("/*{other}{specifier}{other}*/ "))
 }
 
 /// `text` put in front of `code` on its first line, so no line moves. A

@@ -14,6 +14,7 @@ pub(crate) mod load_timing;
 pub(crate) mod load_window;
 pub(crate) mod prefetch;
 pub mod resolve;
+pub(crate) mod scan_needle;
 pub(crate) mod sources;
 pub mod virtual_map;
 
@@ -358,7 +359,7 @@ impl PihostModuleLoader {
 /// Puts jiti's module globals (L8) in front of an ES module, on its first
 /// line so the source map's line numbers stay right. (The comment after the
 /// prologue's and the CommonJS wrapper's import holds its specifier in the
-/// other quotes: see `lenient_imports::scan_needle`.)
+/// other quotes: see `scan_needle`.)
 fn with_module_globals(code: &str, declared: &[&str]) -> String {
     let missing: Vec<&str> = MODULE_GLOBAL_NAMES
         .into_iter()

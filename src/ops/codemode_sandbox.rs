@@ -34,9 +34,6 @@ const DRIVER_NAME: &str = "pihost:codemode/sandbox-driver.js";
 /// The stack of a sandbox's thread: deep recursion in a script ends in the
 /// engine's RangeError well before it.
 const THREAD_STACK_BYTES: usize = 8 * 1024 * 1024;
-/// Room past the heap limit for the stop to land, as the engine's own limit
-/// gives (src/limits.rs): a quarter of the limit, at least this much.
-const HEAP_CEILING_ROOM: usize = 32 * 1024 * 1024;
 
 /// What one script runs: the prelude and the script as sources with the
 /// file names their frames carry, and the scope the prelude builds its
@@ -277,14 +274,12 @@ async fn run_script(
     let out_of_memory = Arc::new(AtomicBool::new(false));
     let heap_hit = out_of_memory.clone();
     let isolate = runtime.v8_isolate().thread_safe_handle();
-    let ceiling = memory_limit.saturating_add((memory_limit / 4).max(HEAP_CEILING_ROOM));
+    // Room for the stop to land, as the engine's own heap limit gives.
+    let ceiling = crate::limits::heap_stop_ceiling(memory_limit);
     runtime.add_near_heap_limit_callback(move |current, _initial| {
         heap_hit.store(true, Ordering::SeqCst);
         isolate.terminate_execution();
-        current
-            .saturating_add((current / 8).max(16 * 1024 * 1024))
-            .min(ceiling)
-            .max(current)
+        crate::limits::raised_heap_limit(current, ceiling)
     });
     let ran = drive(&mut runtime, job).await;
     if out_of_memory.load(Ordering::SeqCst) && !stop.is_closed() {
