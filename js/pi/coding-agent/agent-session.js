@@ -40,6 +40,7 @@ import { exportSessionToJsonl } from "./session-export.js";
 import { exportSessionToHtml } from "./session-html-export.js";
 import { extensionSupport } from "./extension-support.js";
 import { convertToLlm } from "./messages.js";
+import { findLatestResponse, getVirtualModelState, isVirtualModel, VIRTUAL_MODEL_STATE_ENTRY } from "./virtual-models.js";
 import { ModelRegistry } from "./model-registry.js";
 import { isSyntheticPath } from "./resource-loader.js";
 import { NestedToolCallRunner } from "./nested-tool-calls.js";
@@ -63,7 +64,6 @@ import { applyToolModifiers, createToolNameMatcher, DEFAULT_TOOL_NAMES } from ".
 
 const DEFAULT_ACTIVE_TOOLS = ["read", "bash", "edit", "write"];
 // Virtual models route each request to a physical one; pihost's sessions cannot route.
-const VIRTUAL_MODEL_API = "pi-virtual";
 const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh"];
 const DEFAULT_THINKING_LEVEL = "medium";
 const STALE_SESSION_MESSAGE =
@@ -177,6 +177,8 @@ export class AgentSession {
   #branchSummaryAbortController;
   /** A context overflow is compacted and retried once per user message. */
   #overflowRecoveryAttempted = false;
+  /** The failed answer the next request retries: a virtual model's router hears of it. */
+  #failedResponse;
   #bashAbortControllers = new Set();
   // What reload needs to tell tools the default-tools setting newly names.
   #usesDefaultTools = false;
@@ -880,22 +882,54 @@ export class AgentSession {
   }
 
   // Requests see the session's projection: what was persisted, not the agent's own list.
+  // A virtual model is routed here, for this request only: the selection stays.
   #installRequestProjection() {
     const previous = this.agent.prepareRequest;
     this.agent.prepareRequest = async (request, signal) => {
-      const context = {
-        ...request.context,
-        messages: this.#withoutHiddenDeclarations(this.sessionManager.buildSessionProjection().messages),
-        tools: this.agent.state.tools.slice(),
+      const failed = this.#failedResponse;
+      this.#failedResponse = undefined;
+      const prepare = async () => {
+        const projection = this.sessionManager.buildSessionProjection();
+        const context = {
+          ...request.context,
+          messages: this.#withoutHiddenDeclarations(projection.messages),
+          tools: this.agent.state.tools.slice(),
+        };
+        const update = await previous?.({ ...request, context, model: this.agent.state.model, thinkingLevel: this.agent.state.thinkingLevel }, signal);
+        return { update, context: update?.context ?? context, projection };
       };
-      const update = await previous?.({ ...request, context, model: this.agent.state.model, thinkingLevel: this.agent.state.thinkingLevel }, signal);
-      return {
-        ...update,
-        context: update?.context ?? context,
-        model: update?.model ?? this.agent.state.model,
-        thinkingLevel: update?.thinkingLevel ?? this.agent.state.thinkingLevel,
-      };
+      let { update, context, projection } = await prepare();
+      const model = update?.model ?? this.agent.state.model;
+      const thinkingLevel = update?.thinkingLevel ?? this.agent.state.thinkingLevel;
+      if (!isVirtualModel(model)) return { ...update, context, model, thinkingLevel };
+      // Only messages the user wrote start a turn; extension messages may follow them.
+      const lastResponse = context.messages.findLastIndex((message) => message.role === "assistant");
+      const userTurn = context.messages.slice(lastResponse + 1).some((message) => message.role === "user");
+      const state = getVirtualModelState(this.sessionManager.getBranch(), model.provider, model.id);
+      const route = await this.#modelRuntime.resolveModel(model, convertToLlm(context.messages), {
+        reason: failed ? "retry" : userTurn ? "user" : "continuation",
+        thinkingLevel,
+        signal,
+        failed,
+        state,
+      });
+      if (route.state !== undefined && route.state !== state) {
+        const data = { provider: model.provider, modelId: model.id, state: route.state };
+        const entry = this.sessionManager.getEntry(this.sessionManager.appendCustomEntry(VIRTUAL_MODEL_STATE_ENTRY, data));
+        if (entry) this.#emit({ type: "entry_appended", entry });
+      }
+      if (this.#exceedsCompactionThreshold(route.model, projection)) {
+        await this.#runAutoCompaction("threshold", false);
+        ({ update, context } = await prepare());
+      }
+      return { ...update, context, model: route.model, thinkingLevel: route.thinkingLevel };
     };
+  }
+
+  #exceedsCompactionThreshold(model, projection) {
+    if (model.contextWindow <= 0) return false;
+    const tokens = estimateProjectedContextTokens(projection, this.sessionManager.getBranch()).tokens;
+    return shouldCompact(tokens, model.contextWindow, this.settingsManager.getCompactionSettings(this.model));
   }
 
   // Each next turn re-renders the prompt for the tools active then.
@@ -1036,10 +1070,12 @@ export class AgentSession {
     return this.agent.state.thinkingLevel;
   }
 
-  /** Under a virtual model, the physical model that answered last; pihost's sessions have no virtual models. */
+  /** Under a virtual model, the physical model and thinking level of the latest good answer. */
   get routedModel() {
-    if (this.model?.api === VIRTUAL_MODEL_API) throw notImplemented("routedModel");
-    return undefined;
+    if (!isVirtualModel(this.model)) return undefined;
+    const latest = findLatestResponse(this.agent.state.messages);
+    const model = latest && this.#modelRuntime.getPhysicalModel(latest.provider, latest.model);
+    return model && { model, thinkingLevel: latest.thinkingLevel };
   }
 
   /** Where the prompt-cache warming stands, and what decided it. */
@@ -1354,7 +1390,6 @@ export class AgentSession {
       return;
     }
     if (!this.model) throw new Error(formatNoModelSelectedMessage());
-    if (this.model.api === VIRTUAL_MODEL_API) throw notImplemented("prompt with a virtual model");
     const provider = this.model.provider;
     const configured = this.#modelRuntime.hasConfiguredAuth(provider) || (await this.#modelRuntime.checkAuth(provider)) !== undefined;
     if (!configured) {
@@ -1551,6 +1586,8 @@ export class AgentSession {
     this.#flushPendingBashMessages();
     this.#flushPendingCustomMessages();
     onStarted?.();
+    // A retry that compaction before the prompt scheduled is replaced by the prompt.
+    this.#failedResponse = undefined;
     try {
       await this.agent.prompt(messages);
       while (!this.#abortRequested) {
@@ -1565,6 +1602,7 @@ export class AgentSession {
     } finally {
       if (this.#abortRequested) this.#finishCancelledRetry();
       this.#lastAssistantMessage = undefined;
+      this.#failedResponse = undefined;
       this.#runSystemPromptOptions = undefined;
       this.#flushPendingBashMessages();
       this.#flushPendingCustomMessages();
@@ -1629,6 +1667,7 @@ export class AgentSession {
     if (!message) return this.agent.hasQueuedMessages();
     if (this.#isRetryableError(message) && (await this.#prepareRetry(message))) {
       if (this.#abortRequested) this.#finishCancelledRetry();
+      this.#failedResponse = message;
       return !this.#abortRequested;
     }
     if (this.#abortRequested) {
@@ -1644,8 +1683,10 @@ export class AgentSession {
     return !this.#abortRequested && this.agent.hasQueuedMessages();
   }
 
+  /** The model whose limits apply to `message`: under a virtual model, the physical one that wrote it. */
   #modelForMessage(message) {
     const model = this.model;
+    if (isVirtualModel(model)) return this.#modelRuntime.getPhysicalModel(message.provider, message.model);
     return model?.provider === message.provider && model.id === message.model ? model : undefined;
   }
 
@@ -1928,7 +1969,9 @@ export class AgentSession {
       }
       this.#overflowRecoveryAttempted = true;
       this.#omitRecoveryAttempt(assistantMessage);
-      return this.#runAutoCompaction("overflow", willRetry);
+      const retry = await this.#runAutoCompaction("overflow", willRetry);
+      if (retry) this.#failedResponse = assistantMessage;
+      return retry;
     }
 
     // At the threshold: from the answer's usage, or estimated when it has none (an error, zero usage) or edits changed the context.
@@ -1987,9 +2030,8 @@ export class AgentSession {
   async #compactBeforeNextResponse(context) {
     const projection = this.sessionManager.buildSessionProjection();
     const model = this.model;
-    if (!model || model.contextWindow <= 0) return { ...context, messages: projection.messages };
-    const tokens = estimateProjectedContextTokens(projection, this.sessionManager.getBranch()).tokens;
-    if (!shouldCompact(tokens, model.contextWindow, this.settingsManager.getCompactionSettings(model))) return { ...context, messages: projection.messages };
+    // Under a virtual model the request's routed model is checked when the request is prepared.
+    if (!model || isVirtualModel(model) || !this.#exceedsCompactionThreshold(model, projection)) return { ...context, messages: projection.messages };
     await this.#runAutoCompaction("threshold", false);
     return { ...context, messages: this.sessionManager.buildSessionProjection().messages };
   }

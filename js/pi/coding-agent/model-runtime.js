@@ -8,11 +8,17 @@
 // and the providers an extension registers as objects (registerNativeProvider),
 // used as pi uses them: their models join the catalog, their requests go to
 // their own stream with their own auth, through pi-ai's Models collection.
-// A provider made from a config (registerProvider) and virtual models are
-// not built; credentials cannot be managed from inside a host.
+// Virtual models (registerVirtualModel) are kept here, beside the catalog:
+// listed under their provider, hiding a physical chat model of their id, and
+// routed per request by resolveModel. A provider made from a config
+// (registerProvider) is not built; credentials cannot be managed from inside
+// a host.
 import { builtinProviders } from "../ai/builtin-providers.js";
+import { lazyStream } from "../ai/lazy-stream.js";
+import { clampThinkingLevel, isModelType } from "../ai/model-kinds.js";
 import { createModels } from "../ai/models-collection.js";
 import { hostModelRuntime } from "./host-model-runtime.js";
+import { createVirtualModel, findLatestResponse, isVirtualModel } from "./virtual-models.js";
 
 function notImplemented(method, why) {
   return new Error(`pihost: ModelRuntime.${method} is not implemented yet${why ? `: ${why}` : ""}`);
@@ -51,6 +57,8 @@ export class ModelRuntime {
   /** Registered providers whose auth resolved at the last refresh. */
   #configured = new Set();
   #builtins;
+  /** Virtual models by provider id, then model id: `{ model, route }`. */
+  #virtual = new Map();
 
   static async create(options = {}) {
     options.signal?.throwIfAborted();
@@ -76,11 +84,42 @@ export class ModelRuntime {
     const builtins = this.#builtinProviders();
     const listed = [...builtins.keys()].map((id) => this.#native.get(id) ?? builtins.get(id));
     const added = [...this.#native.values()].filter((provider) => !builtins.has(provider.id));
-    return [...listed, ...added];
+    const virtualOnly = [...this.#virtual.keys()].filter((id) => this.#isVirtualOnly(id)).map((id) => this.#virtualOnlyProvider(id));
+    return [...listed, ...added, ...virtualOnly];
   }
 
   getProvider(providerId) {
+    if (this.#isVirtualOnly(providerId)) return this.#virtualOnlyProvider(providerId);
     return this.#native.get(providerId) ?? this.#builtinProviders().get(providerId);
+  }
+
+  /** A provider that only lists virtual models: it needs no credentials and streams nothing unrouted. */
+  #isVirtualOnly(providerId) {
+    return this.#virtual.has(providerId) && !this.#isNative(providerId) && !this.#builtinProviders().has(providerId);
+  }
+
+  #virtualOnlyProvider(providerId) {
+    const unrouted = (model) => this.#unroutedStream(model);
+    return {
+      id: providerId,
+      name: providerId,
+      auth: { apiKey: { name: "Virtual model", resolve: async () => ({ auth: {}, source: "virtual" }) } },
+      getModels: () => this.#virtualModels(providerId),
+      stream: unrouted,
+      streamSimple: unrouted,
+    };
+  }
+
+  #virtualModels(providerId) {
+    return [...(this.#virtual.get(providerId)?.values() ?? [])].map((entry) => entry.model);
+  }
+
+  /** A provider's physical models (less the chat models a virtual one of the same id hides), then its virtual ones. */
+  #withVirtual(providerId, models) {
+    const virtual = this.#virtual.get(providerId);
+    if (!virtual) return models;
+    const physical = models.filter((model) => !isVirtualModel(model) && !(isModelType(model, "chat") && virtual.has(model.id)));
+    return [...physical, ...this.#virtualModels(providerId)];
   }
 
   #everyProvider(read) {
@@ -88,26 +127,29 @@ export class ModelRuntime {
   }
 
   getModels(providerId) {
-    if (providerId !== undefined) return this.#modelsOf(providerId).getModels(providerId);
-    return this.#everyProvider((models, id) => models.getModels(id));
+    if (providerId !== undefined) return this.#withVirtual(providerId, this.#modelsOf(providerId).getModels(providerId));
+    return this.#everyProvider((models, id) => this.#withVirtual(id, models.getModels(id)));
   }
 
   getAllModels(providerId) {
-    if (providerId !== undefined) return this.#modelsOf(providerId).getAllModels(providerId);
-    return this.#everyProvider((models, id) => models.getAllModels(id));
+    if (providerId !== undefined) return this.#withVirtual(providerId, this.#modelsOf(providerId).getAllModels(providerId));
+    return this.#everyProvider((models, id) => this.#withVirtual(id, models.getAllModels(id)));
   }
 
   getModel(providerId, modelId) {
-    return this.#modelsOf(providerId).getModel(providerId, modelId);
+    return this.#virtual.get(providerId)?.get(modelId)?.model ?? this.#modelsOf(providerId).getModel(providerId, modelId);
   }
 
+  /** A catalog model that is not virtual. */
   getPhysicalModel(providerId, modelId) {
-    return this.getModel(providerId, modelId);
+    const model = this.getModel(providerId, modelId);
+    return model && !isVirtualModel(model) ? model : undefined;
   }
 
   getModelsOfType(type, providerId) {
-    if (providerId !== undefined) return this.#modelsOf(providerId).getModelsOfType(type, providerId);
-    return this.#everyProvider((models, id) => models.getModelsOfType(type, id));
+    const ofType = (id, models) => (type === "chat" ? this.#withVirtual(id, models) : models);
+    if (providerId !== undefined) return ofType(providerId, this.#modelsOf(providerId).getModelsOfType(type, providerId));
+    return this.#everyProvider((models, id) => ofType(id, models.getModelsOfType(type, id)));
   }
 
   getModelOfType(type, providerId, modelId) {
@@ -117,7 +159,7 @@ export class ModelRuntime {
   // Which built-in providers have keys is the host's business: none is
   // claimed available, each counts as configured (host-model-runtime.js).
   getAvailableSnapshot() {
-    return this.getModels().filter((model) => this.#configured.has(model.provider));
+    return this.getModels().filter((model) => this.#configured.has(model.provider) || this.#isVirtualOnly(model.provider));
   }
 
   async getAvailable(providerId, options) {
@@ -136,10 +178,12 @@ export class ModelRuntime {
   }
 
   hasConfiguredAuth(providerId) {
+    if (this.#isVirtualOnly(providerId)) return true;
     return this.#isNative(providerId) ? this.#configured.has(providerId) : hostModelRuntime.hasConfiguredAuth(providerId);
   }
 
   checkAuth(providerId, options) {
+    if (this.#isVirtualOnly(providerId)) return this.#virtualOnlyProvider(providerId).auth.apiKey.resolve();
     return this.#modelsOf(providerId).checkAuth(providerId, options);
   }
 
@@ -148,6 +192,7 @@ export class ModelRuntime {
   }
 
   getProviderAuthStatus(providerId) {
+    if (this.#isVirtualOnly(providerId)) return { configured: true, source: "virtual" };
     if (!this.#isNative(providerId)) return hostModelRuntime.getProviderAuthStatus(providerId);
     return this.#configured.has(providerId) ? { configured: true, source: "provider" } : { configured: false };
   }
@@ -168,19 +213,49 @@ export class ModelRuntime {
     return undefined;
   }
 
+  #unroutedStream(model) {
+    return lazyStream(model, async () => {
+      throw new Error(`Virtual model ${model.provider}/${model.id} must be routed before streaming`);
+    });
+  }
+
   stream(model, context, options) {
+    if (isVirtualModel(model)) return this.#unroutedStream(model);
     return this.#modelsOf(model).stream(model, context, options);
   }
 
   complete(model, context, options) {
+    if (isVirtualModel(model)) return this.stream(model, context, options).result();
     return this.#modelsOf(model).complete(model, context, options);
   }
 
+  // A virtual model asked directly is routed here ("direct"), its output
+  // budget capped to the routed model's; the caller's credentials go along
+  // only when the route stays with the same provider.
   streamSimple(model, context, options) {
-    return this.#modelsOf(model).streamSimple(model, context, options);
+    if (!isVirtualModel(model)) return this.#modelsOf(model).streamSimple(model, context, options);
+    return lazyStream(
+      model,
+      async () => {
+        const route = await this.resolveModel(model, context?.messages ?? [], {
+          reason: "direct",
+          thinkingLevel: options?.reasoning ?? "off",
+          signal: options?.signal,
+        });
+        const limit = route.model.maxTokens;
+        const maxTokens = options?.maxTokens && limit > 0 ? Math.min(options.maxTokens, limit) : options?.maxTokens;
+        const reasoning = route.thinkingLevel === "off" ? undefined : route.thinkingLevel;
+        const { apiKey, headers, env, ...rest } = options ?? {};
+        const auth = route.model.provider === model.provider ? { apiKey, headers, env } : {};
+        return this.streamSimple(route.model, context, { ...rest, ...auth, maxTokens, reasoning });
+      },
+      undefined,
+      options?.signal,
+    );
   }
 
   completeSimple(model, context, options) {
+    if (isVirtualModel(model)) return this.streamSimple(model, context, options).result();
     return this.#modelsOf(model).completeSimple(model, context, options);
   }
 
@@ -252,16 +327,50 @@ export class ModelRuntime {
     );
   }
 
-  registerVirtualModel() {
-    throw notImplemented("registerVirtualModel");
+  /** Adds (or replaces) a virtual model under `definition.provider`; a physical model of that id refuses it. */
+  registerVirtualModel(definition) {
+    const { provider: providerId, id } = definition;
+    if (!providerId.trim() || !id.trim()) throw new Error("Virtual model provider and id must not be empty.");
+    const existing = this.getModel(providerId, id);
+    if (existing && !isVirtualModel(existing)) throw new Error(`Virtual model ${providerId}/${id} conflicts with a physical model.`);
+    const models = this.#virtual.get(providerId) ?? new Map();
+    models.set(id, { model: createVirtualModel(definition), route: (request) => definition.route(request) });
+    this.#virtual.set(providerId, models);
   }
 
-  unregisterVirtualModel() {
-    throw notImplemented("unregisterVirtualModel");
+  unregisterVirtualModel(providerId, id) {
+    const models = this.#virtual.get(providerId);
+    if (!models?.delete(id)) return;
+    if (models.size === 0) this.#virtual.delete(providerId);
   }
 
-  async resolveModel() {
-    throw notImplemented("resolveModel", "virtual models are not built");
+  /**
+   * Asks a virtual model's router where one request goes: a physical model
+   * whose provider has credentials, the thinking level clamped to it, and
+   * the router's new state. `messages` are the request's; the latest good
+   * response among them is the router's `previous`, `options.failed` a
+   * response being retried.
+   */
+  async resolveModel(model, messages, options) {
+    const name = `Virtual model ${model.provider}/${model.id}`;
+    const virtual = this.#virtual.get(model.provider)?.get(model.id);
+    if (!virtual) throw new Error(`${name} is not registered.`);
+    const { failed, ...request } = options;
+    const latest = findLatestResponse(messages);
+    const previousModel = latest && this.getPhysicalModel(latest.provider, latest.model);
+    const failedModel = failed && this.getPhysicalModel(failed.provider, failed.model);
+    const route = await virtual.route({
+      ...request,
+      model,
+      previous: previousModel && { model: previousModel, thinkingLevel: latest?.thinkingLevel },
+      failed: failedModel && { model: failedModel, thinkingLevel: failed.thinkingLevel, message: failed },
+      messages,
+    });
+    const target = this.getPhysicalModel(route.model.provider, route.model.id);
+    const routed = `${name} routed to ${route.model.provider}/${route.model.id}`;
+    if (!target) throw new Error(`${routed}, which is not a physical model.`);
+    if (!this.hasConfiguredAuth(target.provider)) throw new Error(`${routed}, which has no credentials.`);
+    return { model: target, thinkingLevel: clampThinkingLevel(target, route.thinkingLevel), state: route.state };
   }
 
   // The host keeps the credentials: none is written here, none can be.
