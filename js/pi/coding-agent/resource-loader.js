@@ -7,7 +7,7 @@
 // its own loader (extension-support.js). Built-in extensions and loading
 // themes throw pihost's not-implemented error naming them, instead of
 // quietly loading less than pi would.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { createExtensionRuntime } from "../../runtime/extension-runtime.js";
 import { extensionSupport } from "./extension-support.js";
@@ -17,6 +17,7 @@ import { loadProjectContextFiles } from "./project-context.js";
 import { loadPromptTemplates } from "./prompt-template-files.js";
 import { SettingsManager } from "./settings-manager.js";
 import { loadSkills } from "./skills.js";
+import { loadThemeFromPath } from "./ui/theme-files.js";
 
 const CONFIG_DIR_NAME = ".pi";
 const BUILTIN_PATH_PREFIX = "builtin:";
@@ -488,18 +489,80 @@ export class DefaultResourceLoader {
   #updateThemes() {
     const { noThemes, themesOverride } = this.#options;
     const paths = this.#lastPaths.themes;
+    let loaded = { themes: [], diagnostics: [] };
+    if (!(noThemes && paths.length === 0)) {
+      const { themes, diagnostics } = this.#loadThemes(paths);
+      const byName = new Map();
+      const kept = [];
+      for (const theme of themes) {
+        const name = theme.name ?? "unnamed";
+        const winner = byName.get(name);
+        if (!winner) {
+          byName.set(name, theme);
+          kept.push(theme);
+          continue;
+        }
+        diagnostics.push({
+          type: "collision",
+          message: `name "${name}" collision`,
+          path: theme.sourcePath,
+          collision: { resourceType: "theme", name, winnerPath: winner.sourcePath, loserPath: theme.sourcePath },
+        });
+      }
+      loaded = { themes: kept, diagnostics };
+    }
+    const result = themesOverride ? themesOverride(loaded) : loaded;
+    this.#themes = result.themes.map((theme) => {
+      if (theme.sourcePath) theme.sourceInfo = this.#findSourceInfo(theme.sourcePath, "themes") ?? theme.sourceInfo ?? this.#defaultSourceInfo(theme.sourcePath);
+      return theme;
+    });
+    this.#themeDiagnostics = result.diagnostics;
+  }
+
+  /** The themes in `paths` (theme files, and the .json files of folders), with a warning for each that does not load. */
+  #loadThemes(paths) {
+    const themes = [];
     const diagnostics = [];
+    const load = (file) => {
+      try {
+        themes.push(loadThemeFromPath(file));
+      } catch (error) {
+        diagnostics.push({ type: "warning", message: error instanceof Error ? error.message : "failed to load theme", path: file });
+      }
+    };
+    const loadFolder = (folder) => {
+      try {
+        for (const entry of readdirSync(folder, { withFileTypes: true })) {
+          let isFile = entry.isFile();
+          if (entry.isSymbolicLink()) {
+            try {
+              isFile = statSync(join(folder, entry.name)).isFile();
+            } catch {
+              continue;
+            }
+          }
+          if (isFile && entry.name.endsWith(".json")) load(join(folder, entry.name));
+        }
+      } catch (error) {
+        diagnostics.push({ type: "warning", message: error instanceof Error ? error.message : "failed to read theme directory", path: folder });
+      }
+    };
     for (const path of paths) {
-      if (!existsSync(path)) {
-        diagnostics.push({ type: "warning", message: "theme path does not exist", path });
+      const resolved = this.#resolveResourcePath(path);
+      if (!existsSync(resolved)) {
+        diagnostics.push({ type: "warning", message: "theme path does not exist", path: resolved });
         continue;
       }
-      throw notImplemented(`loading themes (${path})`);
+      try {
+        const stats = statSync(resolved);
+        if (stats.isDirectory()) loadFolder(resolved);
+        else if (stats.isFile() && resolved.endsWith(".json")) load(resolved);
+        else diagnostics.push({ type: "warning", message: "theme path is not a json file", path: resolved });
+      } catch (error) {
+        diagnostics.push({ type: "warning", message: error instanceof Error ? error.message : "failed to read theme path", path: resolved });
+      }
     }
-    const loaded = { themes: [], diagnostics: noThemes && paths.length === 0 ? [] : diagnostics };
-    const result = themesOverride ? themesOverride(loaded) : loaded;
-    this.#themes = result.themes;
-    this.#themeDiagnostics = result.diagnostics;
+    return { themes, diagnostics };
   }
 
   /** Where a resource found outside any package came from: the user's or the project's directories, else a temporary path. */

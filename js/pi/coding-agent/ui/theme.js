@@ -252,17 +252,22 @@ export class Theme {
   }
 }
 
-function fromJson(json, mode) {
+/** The slot ("fg" or "bg") of each theme token, and what the optional ones fall back to. */
+export const THEME_TOKEN_SLOTS = TOKENS;
+export const THEME_TOKEN_FALLBACKS = FALLBACKS;
+
+/** A theme from a theme file's JSON (`vars` resolved, omitted tokens from their fallbacks). */
+export function themeFromJson(json, mode, sourcePath) {
   const resolved = withFallbacks(Object.fromEntries(Object.entries(json.colors).map(([k, v]) => [k, resolveVar(v, json.vars ?? {})])));
   const fg = {};
   const bg = {};
   for (const [token, value] of Object.entries(resolved)) (TOKENS[token] === "bg" ? bg : fg)[token] = value;
-  return new Theme(fg, bg, mode, { name: json.name, appearance: json.appearance });
+  return new Theme(fg, bg, mode, { name: json.name, appearance: json.appearance, sourcePath });
 }
 
 /** The dark theme in `mode` ("truecolor" or "256color"; by default what the terminal supports). */
 export function createTheme({ mode } = {}) {
-  return fromJson(DARK, mode ?? detectColorMode());
+  return themeFromJson(DARK, mode ?? detectColorMode());
 }
 
 /** The dark theme in the colour mode the environment asks for, for ctx.ui.theme (made on first use). */
