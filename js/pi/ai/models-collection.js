@@ -50,13 +50,13 @@ function failedOperation(model, error, aborted) {
 }
 
 /** The result of an image generation that failed before the provider answered. */
-function failedImages(model, error, aborted = false) {
+export function failedImages(model, error, aborted = false) {
   const { stopReason, errorMessage, timestamp, ...origin } = failedOperation(model, error, aborted);
   return { ...origin, output: [], stopReason, errorMessage, timestamp };
 }
 
 /** The result of a classification that failed before the provider answered. */
-function failedClassification(model, error, aborted = false) {
+export function failedClassification(model, error, aborted = false) {
   const { stopReason, errorMessage, timestamp, ...origin } = failedOperation(model, error, aborted);
   return { ...origin, answers: {}, stopReason, errorMessage, timestamp };
 }

@@ -11,13 +11,15 @@
 // Virtual models (registerVirtualModel) are kept here, beside the catalog:
 // listed under their provider, hiding a physical chat model of their id, and
 // routed per request by resolveModel. A provider made from a config
-// (registerProvider) is not built; credentials cannot be managed from inside
-// a host.
-import { builtinProviders } from "../ai/builtin-providers.js";
+// (registerProvider) is composed as pi composes one (provider-config.js), over
+// the built-in provider of its id if there is one. Credentials cannot be
+// managed from inside a host.
 import { lazyStream } from "../ai/lazy-stream.js";
 import { clampThinkingLevel, isModelType } from "../ai/model-kinds.js";
 import { createModels } from "../ai/models-collection.js";
-import { hostModelRuntime } from "./host-model-runtime.js";
+import { hostBuiltinProviders, hostModelRuntime } from "./host-model-runtime.js";
+import { configuredApiKeyStatus } from "./mcp/config-values.js";
+import { composeConfiguredProvider, validateProviderConfig } from "./provider-config.js";
 import { createVirtualModel, findLatestResponse, isVirtualModel } from "./virtual-models.js";
 
 function notImplemented(method, why) {
@@ -28,30 +30,14 @@ function notInAHost(method) {
   return new Error(`pihost: ModelRuntime.${method} cannot work inside a host: the host keeps the credentials and answers model calls`);
 }
 
-/** A built-in provider as pihost serves it: pi's description and catalog, its requests to the host. */
-function hostProvider(builtin) {
-  const { id } = builtin;
-  return {
-    id,
-    name: builtin.name,
-    baseUrl: builtin.baseUrl,
-    headers: builtin.headers,
-    auth: {
-      apiKey: {
-        name: "The host's credentials",
-        resolve: async () => hostModelRuntime.getAuth(),
-      },
-    },
-    getModels: () => builtin.getModels(),
-    getAllModels: () => builtin.getAllModels(),
-    stream: (model, context, options) => hostModelRuntime.stream(model, context, options),
-    streamSimple: (model, context, options) => hostModelRuntime.streamSimple(model, context, options),
-  };
-}
-
 export class ModelRuntime {
   /** Providers registered as objects, by id, in order of registration. */
   #native = new Map();
+  /** Providers made from a config (registerProvider): the config as merged over re-registrations, and the provider made of it. */
+  #configs = new Map();
+  #composed = new Map();
+  /** Why a config could not be made into a provider, by provider id. */
+  #compositionErrors = new Map();
   /** The same providers in pi-ai's collection, which resolves their auth and requests as pi's does. */
   #models = createModels();
   /** Registered providers whose auth resolved at the last refresh. */
@@ -66,12 +52,17 @@ export class ModelRuntime {
   }
 
   #builtinProviders() {
-    this.#builtins ??= new Map(builtinProviders().map((builtin) => [builtin.id, hostProvider(builtin)]));
+    this.#builtins ??= new Map(hostBuiltinProviders().map((provider) => [provider.id, provider]));
     return this.#builtins;
   }
 
+  /** Whether the provider's requests are served here (a registered object or config), not by the host. */
   #isNative(providerId) {
-    return this.#native.has(providerId);
+    return this.#native.has(providerId) || this.#composed.has(providerId);
+  }
+
+  #localProvider(providerId) {
+    return this.#native.get(providerId) ?? this.#composed.get(providerId);
   }
 
   #modelsOf(providerOrModel) {
@@ -82,15 +73,15 @@ export class ModelRuntime {
   /** Every provider: the built-in ones in the catalog's order (a registered one in place of a built-in one of its id), then the rest as registered. */
   getProviders() {
     const builtins = this.#builtinProviders();
-    const listed = [...builtins.keys()].map((id) => this.#native.get(id) ?? builtins.get(id));
-    const added = [...this.#native.values()].filter((provider) => !builtins.has(provider.id));
+    const listed = [...builtins.keys()].map((id) => this.#localProvider(id) ?? builtins.get(id));
+    const added = [...this.#native.values(), ...this.#composed.values()].filter((provider) => !builtins.has(provider.id));
     const virtualOnly = [...this.#virtual.keys()].filter((id) => this.#isVirtualOnly(id)).map((id) => this.#virtualOnlyProvider(id));
     return [...listed, ...added, ...virtualOnly];
   }
 
   getProvider(providerId) {
     if (this.#isVirtualOnly(providerId)) return this.#virtualOnlyProvider(providerId);
-    return this.#native.get(providerId) ?? this.#builtinProviders().get(providerId);
+    return this.#localProvider(providerId) ?? this.#builtinProviders().get(providerId);
   }
 
   /** A provider that only lists virtual models: it needs no credentials and streams nothing unrouted. */
@@ -210,7 +201,8 @@ export class ModelRuntime {
   }
 
   getError() {
-    return undefined;
+    const errors = [...this.#compositionErrors].map(([providerId, error]) => `Provider "${providerId}": ${error}`);
+    return errors.length > 0 ? errors.join("\n\n") : undefined;
   }
 
   #unroutedStream(model) {
@@ -288,7 +280,7 @@ export class ModelRuntime {
   async refresh(options = {}) {
     const result = await this.#models.refresh(options);
     const configured = new Set();
-    for (const providerId of this.#native.keys()) {
+    for (const providerId of [...this.#native.keys(), ...this.#composed.keys()]) {
       if ((await this.#models.checkAuth(providerId, { signal: options.signal })) !== undefined) configured.add(providerId);
     }
     this.#configured = configured;
@@ -297,34 +289,64 @@ export class ModelRuntime {
 
   registerNativeProvider(provider) {
     if (!provider.id.trim()) throw new Error("Provider id must not be empty.");
+    this.#forgetConfig(provider.id);
     this.#native.set(provider.id, provider);
     this.#models.setProvider(provider);
     void this.refresh({ allowNetwork: false }).catch(() => {});
   }
 
   unregisterProvider(providerId) {
+    this.#forgetConfig(providerId);
     this.#native.delete(providerId);
     this.#models.deleteProvider(providerId);
     this.#configured.delete(providerId);
   }
 
+  #forgetConfig(providerId) {
+    this.#configs.delete(providerId);
+    this.#composed.delete(providerId);
+    this.#compositionErrors.delete(providerId);
+  }
+
   getRegisteredProviderIds() {
-    return [...this.#native.keys()];
+    return [...new Set([...this.#configs.keys(), ...this.#native.keys()])];
   }
 
   getRegisteredNativeProvider(providerId) {
     return this.#native.get(providerId);
   }
 
-  getRegisteredProviderConfig() {
-    return undefined;
+  getRegisteredProviderConfig(providerId) {
+    return this.#configs.get(providerId);
   }
 
-  registerProvider() {
-    throw notImplemented(
-      "registerProvider",
-      "a provider made from a config (baseUrl, apiKey, models) is not built; pi.registerProvider registers one with the host, and registerNativeProvider takes a provider object",
-    );
+  /**
+   * Registers a provider made from `config` (merged over an earlier
+   * registration of the id: values left undefined keep the earlier ones).
+   * A config pi refuses throws before anything changes; one that cannot be
+   * made into a provider (no way to authenticate) is reported by getError().
+   */
+  registerProvider(providerId, config) {
+    const builtin = this.#builtinProviders().get(providerId);
+    validateProviderConfig(providerId, builtin, config);
+    this.#native.delete(providerId);
+    const effective = { ...this.#configs.get(providerId) };
+    for (const [key, value] of Object.entries(config)) if (value !== undefined) effective[key] = value;
+    this.#configs.set(providerId, effective);
+    try {
+      const provider = composeConfiguredProvider(providerId, builtin, effective);
+      this.#composed.set(providerId, provider);
+      this.#compositionErrors.delete(providerId);
+      this.#models.setProvider(provider);
+    } catch (error) {
+      this.#composed.delete(providerId);
+      this.#compositionErrors.set(providerId, error instanceof Error ? error.message : String(error));
+      this.#models.deleteProvider(providerId);
+    }
+    // Configured at once when its key is: a session made next reads this before the refresh below ends.
+    if (this.#composed.has(providerId) && configuredApiKeyStatus(effective.apiKey)) this.#configured.add(providerId);
+    else this.#configured.delete(providerId);
+    void this.refresh({ allowNetwork: false }).catch(() => {});
   }
 
   /** Adds (or replaces) a virtual model under `definition.provider`; a physical model of that id refuses it. */

@@ -60,7 +60,23 @@ function templateParts(value) {
   return parts;
 }
 
-const envValue = (name) => hostEnv()[name] || undefined;
+const envValue = (name, env) => env?.[name] || hostEnv()[name] || undefined;
+
+/** The environment variables a value reads (none for a `!command`). */
+export function getConfigValueEnvVarNames(value) {
+  if (value.startsWith("!")) return [];
+  return [...new Set(templateParts(value).flatMap((part) => (part.env === undefined ? [] : [part.env])))];
+}
+
+export function isCommandConfigValue(value) {
+  return value.startsWith("!");
+}
+
+/** Whether a configured value can be resolved now without running anything: a command, a literal, or templates whose variables are set. */
+export function configuredApiKeyStatus(value) {
+  if (value === undefined) return false;
+  return getConfigValueEnvVarNames(value).every((name) => envValue(name) !== undefined);
+}
 
 /** The trimmed output of a shell command, or undefined when it fails or prints nothing. */
 function commandOutput(command) {
@@ -86,8 +102,11 @@ function commandOutput(command) {
   }
 }
 
-/** The value `value` stands for; `description` names it in the error when it cannot be resolved. */
-export function resolveConfigValueOrThrow(value, description) {
+/**
+ * The value `value` stands for; `description` names it in the error when it
+ * cannot be resolved. `env` (names to values) is read before the host's.
+ */
+export function resolveConfigValueOrThrow(value, description, env) {
   if (value.startsWith("!")) {
     const output = commandOutput(value.slice(1));
     if (output !== undefined) return output;
@@ -101,7 +120,7 @@ export function resolveConfigValueOrThrow(value, description) {
       resolved += part.literal;
       continue;
     }
-    const found = envValue(part.env);
+    const found = envValue(part.env, env);
     if (found === undefined) {
       if (!missing.includes(part.env)) missing.push(part.env);
     } else resolved += found;
@@ -112,11 +131,11 @@ export function resolveConfigValueOrThrow(value, description) {
 }
 
 /** Every header value resolved; undefined when there are none. */
-export function resolveHeadersOrThrow(headers, description) {
+export function resolveHeadersOrThrow(headers, description, env) {
   if (!headers) return undefined;
   const resolved = {};
   for (const [name, value] of Object.entries(headers)) {
-    resolved[name] = resolveConfigValueOrThrow(value, `${description} header "${name}"`);
+    resolved[name] = resolveConfigValueOrThrow(value, `${description} header "${name}"`, env);
   }
   return Object.keys(resolved).length > 0 ? resolved : undefined;
 }
