@@ -306,3 +306,54 @@ fn a_registered_mcp_server_nothing_connects_is_reported_after_session_start() {
         }
     });
 }
+
+/// ctx.modelRegistry in the main session: pi's built-in providers described
+/// (their requests go to the host), a refresh that has nothing to fetch, and
+/// a registration through the registry reaching the host as pi.registerProvider does.
+#[test]
+fn the_main_sessions_model_registry_describes_providers_and_registers_with_the_host() {
+    const REGISTRY: &str = r#"
+export default function (pi) {
+  pi.registerCommand("registry", { description: "asks the model registry", handler: async (_args, ctx) => {
+    const registry = ctx.modelRegistry;
+    const anthropic = registry.getProvider("anthropic");
+    const refreshed = await registry.refresh();
+    registry.registerProvider("via-registry", { baseUrl: "http://localhost:7", api: "openai-completions", apiKey: "k", models: [{ id: "m" }] });
+    return {
+      anthropic: { id: anthropic.id, name: anthropic.name, models: anthropic.getModels().length > 0 },
+      unknown: registry.getProvider("no-such-provider") ?? null,
+      displayName: registry.getProviderDisplayName("openai"),
+      refreshed: { aborted: refreshed.aborted, errors: refreshed.errors.size },
+      images: (await registry.getAvailableOfType("image")).length,
+    };
+  } });
+}
+"#;
+    let project = Project::new();
+    runtime().block_on(async {
+        let path = project.write("registry.ts", REGISTRY);
+        let mut engine = Engine::new(project.options()).await.expect("engine");
+        let found = engine.discover(&[path]);
+        let report = engine.load(&found, false).await.expect("load");
+        assert!(report.errors.is_empty(), "{:#?}", report.errors);
+        let host = Arc::new(RecordingHost::new());
+        engine.bind(host.clone(), &HostState::default()).await.expect("bind");
+        let result = engine.run_command("registry", "").await.expect("command");
+        assert_eq!(
+            result,
+            Some(json!({
+                "anthropic": { "id": "anthropic", "name": "Anthropic", "models": true },
+                "unknown": null,
+                "displayName": "OpenAI",
+                "refreshed": { "aborted": false, "errors": 0 },
+                "images": 0,
+            }))
+        );
+        assert!(
+            host.calls().iter().any(|call| matches!(call,
+                RecordedCall::Provider(pihost::host::ProviderChange::RegisterProvider { name, .. }) if name == "via-registry")),
+            "{:#?}",
+            host.calls()
+        );
+    });
+}

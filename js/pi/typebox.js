@@ -478,13 +478,9 @@ const builders = {
   IsVoid,
 };
 
-export const Type = new Proxy(builders, {
-  get(target, key) {
-    if (key in target || typeof key !== "string") return target[key];
-    return function notImplemented() {
-      throw new Error(`pihost: typebox.Type.${key} is not implemented yet`);
-    };
-  },
-});
+// TypeBox's Type is a module namespace object: every builder pi 1.6.0's
+// TypeBox has, nothing for other names, and no assignments.
+JsObject.defineProperty(builders, globalThis.Symbol.toStringTag, { value: "Module" });
+export const Type = JsObject.freeze(builders);
 
 export default Type;

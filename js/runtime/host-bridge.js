@@ -4,7 +4,11 @@
 // is applied to the snapshot at once and told to the host. Calls whose answer
 // an extension awaits (UI prompts, session actions, nested tools) are async
 // ops: the isolate never blocks on the embedder.
-import { recordHostNativeProviderRegistration, recordHostProviderRegistration } from "pihost:pi/coding-agent/host-model-runtime.js";
+import {
+  bindHostProviderActions,
+  recordHostNativeProviderRegistration,
+  recordHostProviderRegistration,
+} from "pihost:pi/coding-agent/host-model-runtime.js";
 import { currentTheme } from "pihost:pi/coding-agent/ui/theme.js";
 import { ops } from "pihost:runtime/ops.js";
 import { noOpUIContext } from "pihost:runtime/runner.js";
@@ -230,6 +234,7 @@ export function createHostBinding() {
     registerVirtualModel: providerCall("registerVirtualModel", ["definition"]),
     unregisterVirtualModel: providerCall("unregisterVirtualModel", ["provider", "id"]),
   };
+  bindHostProviderActions(providerActions);
   const cancelledByDefault = async (method, fields) => (await request(method, fields)) ?? { cancelled: false };
   const commandActions = {
     waitForIdle: () => request("waitForIdle", {}),

@@ -14,6 +14,7 @@ import {
   getBuiltinModels,
   getBuiltinProviders,
 } from "../ai/catalog.js";
+import { builtinProviders } from "../ai/builtin-providers.js";
 import { complete, completeSimple, stream, streamSimple } from "../ai/dispatch.js";
 
 const AMBIENT_AUTH = "<authenticated>";
@@ -36,6 +37,46 @@ const MODEL_OF_TYPE = { chat: getBuiltinModel, image: getBuiltinImageModel, clas
 function unsupported(method) {
   return () => {
     throw notImplemented(method);
+  };
+}
+
+/** A built-in provider as pihost serves it: pi's description and catalog, its requests to the host. */
+function hostProvider(builtin) {
+  return {
+    id: builtin.id,
+    name: builtin.name,
+    baseUrl: builtin.baseUrl,
+    headers: builtin.headers,
+    auth: { apiKey: { name: "The host's credentials", resolve: async () => hostAuth() } },
+    getModels: () => builtin.getModels(),
+    getAllModels: () => builtin.getAllModels(),
+    stream: (model, context, options) => stream(model, context, options),
+    streamSimple: (model, context, options) => streamSimple(model, context, options),
+  };
+}
+
+let hostProviders;
+
+/** pi's built-in providers, their requests going to the host, in the catalog's order. */
+export function hostBuiltinProviders() {
+  hostProviders ??= builtinProviders().map(hostProvider);
+  return hostProviders;
+}
+
+// How the main session's registrations reach the host (the binding's
+// provider actions), so `ctx.modelRegistry.registerProvider` does what
+// `pi.registerProvider` does.
+let hostProviderActions;
+
+/** The host's provider actions, once a host is bound. */
+export function bindHostProviderActions(actions) {
+  hostProviderActions = actions;
+}
+
+function toHost(method) {
+  return (...args) => {
+    if (!hostProviderActions) throw new Error(`pihost: ModelRuntime.${method} needs a bound host: the host keeps the session's models`);
+    return hostProviderActions[method](...args);
   };
 }
 
@@ -80,21 +121,23 @@ export const hostModelRuntime = {
   completeSimple: (model, context, options) => completeSimple(model, context, options),
   // Credentials live with the host; none is ever being written here.
   settleCredentialWrites: async () => {},
-  refresh: async () => {
-    throw notImplemented("refresh");
+  // The host refreshes its catalog itself; nothing here is fetched or fails.
+  refresh: async () => ({ aborted: false, errors: new Map() }),
+  getProvider: (providerId) => registeredNativeProviders.get(providerId) ?? hostBuiltinProviders().find((provider) => provider.id === providerId),
+  getProviders: () => {
+    const builtins = hostBuiltinProviders();
+    const added = [...registeredNativeProviders.values()].filter((provider) => !builtins.some((builtin) => builtin.id === provider.id));
+    return [...builtins.map((provider) => registeredNativeProviders.get(provider.id) ?? provider), ...added];
   },
-  getProvider: unsupported("getProvider"),
-  getProviders: unsupported("getProviders"),
-  getAvailableOfType: async () => {
-    throw notImplemented("getAvailableOfType");
-  },
+  // As getAvailableSnapshot: which providers have keys is the host's business.
+  getAvailableOfType: async () => [],
   classify: unsupported("classify"),
   generateImages: unsupported("generateImages"),
-  registerProvider: unsupported("registerProvider"),
-  registerNativeProvider: unsupported("registerNativeProvider"),
-  unregisterProvider: unsupported("unregisterProvider"),
-  registerVirtualModel: unsupported("registerVirtualModel"),
-  unregisterVirtualModel: unsupported("unregisterVirtualModel"),
+  registerProvider: toHost("registerProvider"),
+  registerNativeProvider: toHost("registerNativeProvider"),
+  unregisterProvider: toHost("unregisterProvider"),
+  registerVirtualModel: toHost("registerVirtualModel"),
+  unregisterVirtualModel: toHost("unregisterVirtualModel"),
   getRegisteredProviderConfig: (name) => registeredConfigs.get(name),
   getRegisteredNativeProvider: (id) => registeredNativeProviders.get(id),
   getRegisteredProviderIds: () => [...new Set([...registeredConfigs.keys(), ...registeredNativeProviders.keys()])],
