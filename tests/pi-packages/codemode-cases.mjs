@@ -5,7 +5,7 @@
 // ctx whose tools are recording fakes (ctx.executeTool answers from a table,
 // with fixed delays). What would differ between runs is shown as a
 // placeholder: wall times (<t>), call durations (<ms>), the docs path
-// (<docs>) and the temp files codemode writes (<output>.txt, <output>.png,
+// (<docs>), a script's time limit to the nearest 100 ms, and the temp files codemode writes (<output>.txt, <output>.png,
 // whose contents are checked and then removed). The only timing the cases
 // depend on is the timeout of the scripts that run out of time.
 
@@ -14,6 +14,9 @@ import fs from "node:fs";
 const OUTPUT_FILE = /(?:[/\\][^\s"'`()]*?)?[/\\]pi-codemode-[0-9a-f]{16}(\.[A-Za-z0-9]+)/g;
 const DOCS_PATH = /[^\s"'`]*[/\\]docs[/\\]codemode\.md/g;
 const WALL_TIME = /Wall time \d+\.\d seconds/g;
+// A script's time limit is its deadline less the wait for a worker slot,
+// which is a few milliseconds on a busy machine: shown to the nearest 100 ms.
+const SCRIPT_TIMEOUT = /Execution timed out after (\d+) ms/g;
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 const PNG_1X1 =
@@ -36,7 +39,8 @@ function stabilize(value, files = []) {
         return `<output>${extension}`;
       })
       .replace(DOCS_PATH, "<docs>/codemode.md")
-      .replace(WALL_TIME, "Wall time <t> seconds");
+      .replace(WALL_TIME, "Wall time <t> seconds")
+      .replace(SCRIPT_TIMEOUT, (_match, ms) => `Execution timed out after ~${Math.round(Number(ms) / 100) * 100} ms`);
   const walk = (item, key) => {
     if (typeof item === "string") return text(item);
     if (typeof item === "number" && key === "durationMs") return "<ms>";
