@@ -93,6 +93,7 @@ export function addBuiltinProviderCases(add, { ai, aiProviders }) {
   addCollectionCases(add, ai, aiProviders);
   addRadiusCases(add, ai, aiProviders);
   addRequestCases(add, aiProviders);
+  addClassifierCases(add, aiProviders);
 }
 
 // --- the providers themselves ----------------------------------------------------
@@ -641,5 +642,126 @@ function addRequestCases(add, aiProviders) {
         noEndpoint: await drain(models.stream(model, SIMPLE)),
       };
     }),
+  );
+}
+
+// --- classifier apis against the local server ------------------------------------
+
+const jsonReply = (status, body) => ({ status, headers: { "content-type": "application/json" }, body: typeof body === "string" ? body : JSON.stringify(body) });
+
+const QUESTIONS = {
+  spam: { type: "bool", instructions: "Is it spam?", criteria: { true: "unsolicited", false: "wanted" } },
+  tone: { type: "choice", instructions: "Which tone?", criteria: { calm: "quiet", angry: "" } },
+  urgency: { type: "score", instructions: "How urgent?", criteria: ["low", "mid", "high"] },
+};
+const STATE = { message: "Buy now!", from: "x@example.com" };
+const PNG = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" };
+const GIF = { type: "image", data: "R0lGODlh", mimeType: "image/gif" };
+
+const SYSTEM_ONE_ANSWERS = {
+  answers: {
+    spam: { type: "noul", noul: 0.91 },
+    tone: { type: "choice", choice: "angry", probabilities: { calm: 0.2, angry: 0.8 }, confidence: 0.7 },
+    urgency: { type: "score", score: 2, confidence: 0.6 },
+  },
+  usage: { input_tokens: 120, output_tokens: 6 },
+};
+
+const DECISION_ANSWERS = {
+  answers: [
+    { name: "spam", type: "predicate", probability: 0.12 },
+    { name: "tone", type: "choice", choice: "calm", probabilities: [{ value: "calm", probability: 0.9 }, { value: "angry", probability: 0.1 }], confidence: 0.8 },
+    { name: "urgency", type: "score", score: 1, confidence: 0.5 },
+  ],
+  usage: { input_tokens: 300, output_tokens: 9 },
+};
+
+function addClassifierCases(add, aiProviders) {
+  const onServer = (model, url) => ({ ...model, baseUrl: model.baseUrl.replace(/^https:\/\/[^/]+/, url) });
+  const classifier = (models, provider, id) => models.getModelOfType("classifier", provider, id);
+  add("builtinModels.classify.typesafeSystemOne", () =>
+    recordRequests([jsonReply(200, SYSTEM_ONE_ANSWERS), jsonReply(200, SYSTEM_ONE_ANSWERS), jsonReply(200, SYSTEM_ONE_ANSWERS)], async (url) => {
+      const models = aiProviders.builtinModels({ authContext: fixedContext({ TYPESAFE_API_KEY: "ts-key", OPENROUTER_API_KEY: "or-key", OPENCODE_API_KEY: "oc-key" }) });
+      const typesafe = onServer(classifier(models, "typesafe", "jev-latest"), url);
+      const openrouter = { ...classifier(models, "openrouter", "liquid/d1"), baseUrl: `${url}/api/v1` };
+      const opencode = onServer(classifier(models, "opencode", "jev-1.13"), url);
+      return {
+        typesafe: await models.classify(typesafe, { state: STATE, questions: QUESTIONS, images: [PNG] }, { headers: { "X-Custom": "c" } }),
+        openrouter: await models.classify(openrouter, { state: STATE, questions: QUESTIONS, images: [PNG] }),
+        opencode: await models.classify(opencode, { state: STATE, questions: { spam: QUESTIONS.spam } }),
+        textOnly: await models.classify(opencode, { state: STATE, questions: QUESTIONS, images: [PNG] }),
+        badImage: await models.classify(typesafe, { state: STATE, questions: QUESTIONS, images: [GIF] }),
+      };
+    }),
+  );
+  add("builtinModels.classify.systemOneFailures", () =>
+    recordRequests(
+      [
+        jsonReply(400, { error: { message: "bad question" } }),
+        jsonReply(200, { answers: { spam: { type: "choice", choice: "x" } }, usage: { input_tokens: 5, output_tokens: 1 } }),
+        jsonReply(200, { answers: {} }),
+        jsonReply(200, []),
+        jsonReply(200, { answers: { spam: { type: "noul", noul: "high" } } }),
+      ],
+      async (url) => {
+        const models = aiProviders.builtinModels({ authContext: fixedContext({ TYPESAFE_API_KEY: "ts-key" }) });
+        const unconfigured = aiProviders.builtinModels({ authContext: fixedContext({}) });
+        const typesafe = onServer(classifier(models, "typesafe", "jev-latest"), url);
+        const ask = (questions = { spam: QUESTIONS.spam }) => models.classify(typesafe, { state: STATE, questions }, { maxRetries: 0 });
+        return {
+          status: await ask(),
+          wrongType: await ask(),
+          missing: await ask(),
+          notAnObject: await ask(),
+          badNumber: await ask(),
+          noKey: await unconfigured.classify(typesafe, { state: STATE, questions: QUESTIONS }),
+        };
+      },
+    ),
+  );
+  add("builtinModels.classify.cloudflareWorkersAI", () =>
+    recordRequests(
+      [
+        jsonReply(200, { success: true, result: { model: "@cf/cloudflare/clef", ...SYSTEM_ONE_ANSWERS } }),
+        jsonReply(200, { success: true, result: { state: "Completed", result: SYSTEM_ONE_ANSWERS } }),
+        jsonReply(200, { success: true, result: { state: "Running" } }),
+        jsonReply(200, { success: false, errors: [{ message: "quota" }, { message: "again" }] }),
+      ],
+      async (url) => {
+        const models = aiProviders.builtinModels({ authContext: fixedContext({ CLOUDFLARE_API_KEY: "cf-key", CLOUDFLARE_ACCOUNT_ID: "acc-1" }) });
+        const clef = onServer(classifier(models, "cloudflare-workers-ai", "@cf/cloudflare/clef"), url);
+        const jev = onServer(classifier(models, "cloudflare-workers-ai", "typesafe/jev"), url);
+        return {
+          endpoint: classifier(models, "cloudflare-workers-ai", "@cf/cloudflare/clef").baseUrl,
+          clef: await models.classify(clef, { state: STATE, questions: QUESTIONS, images: [PNG] }),
+          jev: await models.classify(jev, { state: STATE, questions: QUESTIONS, images: [PNG] }),
+          running: await models.classify(jev, { state: STATE, questions: QUESTIONS }),
+          failed: await models.classify(jev, { state: STATE, questions: QUESTIONS }),
+        };
+      },
+    ),
+  );
+  add("builtinModels.classify.openAIDecisions", () =>
+    recordRequests(
+      [
+        jsonReply(200, DECISION_ANSWERS),
+        jsonReply(200, DECISION_ANSWERS),
+        jsonReply(200, { answers: [{ name: "spam", type: "refusal" }], usage: { input_tokens: 10, output_tokens: 1 } }),
+        { status: 504, headers: { "content-type": "text/html" }, body: "<html>gateway timeout</html>" },
+        jsonReply(500, { error: { message: "try later" } }),
+        jsonReply(200, DECISION_ANSWERS),
+      ],
+      async (url) => {
+        const models = aiProviders.builtinModels({ authContext: fixedContext({ OPENAI_API_KEY: "sk-openai" }) });
+        const luna = onServer(classifier(models, "openai", "gpt-6-luna"), url);
+        return {
+          plain: await models.classify(luna, { state: STATE, questions: QUESTIONS }),
+          images: await models.classify(luna, { state: STATE, questions: { spam: QUESTIONS.spam }, images: [PNG] }),
+          refusal: await models.classify(luna, { state: STATE, questions: { spam: QUESTIONS.spam } }),
+          gatewayTimeout: await models.classify(luna, { state: STATE, questions: QUESTIONS }, { maxRetries: 2 }),
+          retried: await models.classify(luna, { state: STATE, questions: QUESTIONS }, { maxRetries: 1, maxRetryDelayMs: 0 }),
+        };
+      },
+    ),
   );
 }

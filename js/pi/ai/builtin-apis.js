@@ -128,20 +128,17 @@ export function registerBuiltInApiProviders() {
   }
 }
 
-// pi's classifier apis (System One, OpenAI's Decisions) have no
-// implementation in pihost; a provider that lists one still classifies
-// through it, and the collection reports the reason as its failed result.
-function notBuiltClassifierApi(api) {
+// pi's classifier apis (System One, its Cloudflare envelope, OpenAI's
+// Decisions), loaded on the first classification.
+function classifierApi(name) {
   return () => ({
-    classify: async () => {
-      throw new Error(`pihost: pi-ai's ${api} classifier api is not implemented yet`);
-    },
+    classify: async (model, context, options) => (await import("./apis/classifiers.js"))[name](model, context, options),
   });
 }
 
-export const openAIDecisionsApi = notBuiltClassifierApi("openai-decisions");
-export const typesafeSystemOneApi = notBuiltClassifierApi("typesafe-system-one");
-export const cloudflareWorkersAISystemOneApi = notBuiltClassifierApi("cloudflare-workers-ai-system-one");
+export const openAIDecisionsApi = classifierApi("classifyOpenAIDecisions");
+export const typesafeSystemOneApi = classifierApi("classifyTypesafeSystemOne");
+export const cloudflareWorkersAISystemOneApi = classifierApi("classifyCloudflareSystemOne");
 
 /** OpenRouter's image api as a provider holds it, its module loaded on the first generation. */
 export const openrouterImagesApi = () => ({
