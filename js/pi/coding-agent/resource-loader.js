@@ -352,7 +352,6 @@ export class DefaultResourceLoader {
    * a fresh extension runtime.
    */
   async #loadExtensionSet(clearCache, paths) {
-    if (paths.some((path) => path.startsWith(BUILTIN_PATH_PREFIX))) throw notImplemented("loading built-in extensions");
     if (this.#extensionFactories.length === 0 && paths.length === 0) return this.#emptyExtensionSet();
     const support = extensionSupport();
     if (!support) throw notImplemented("loading extensions outside pihost's engine");
@@ -363,6 +362,7 @@ export class DefaultResourceLoader {
       paths,
       scan: { project: false, agent: false },
       factories: this.#extensionFactories,
+      builtins: new Map(this.#builtinExtensions.map((builtin) => [builtin.name, builtin])),
       eventBus: this.#eventBus,
       clearCache,
     });
