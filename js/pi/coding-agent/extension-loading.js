@@ -38,20 +38,27 @@ const BUILTIN_PATH_PREFIX = "builtin:";
  * command, tool or flag name with one that is not is left out (with pi's
  * warning for a built-in one). Factories of files are cached per process
  * as pi caches them; `clearCache` forgets them first (pi's loader does so
- * on every reload after the first).
+ * on every reload after the first). With `preloaded` (the set a pass before
+ * the project trust decision loaded), its extensions, inline ones and
+ * failures stand and only the rest loads, into its runtime.
  */
-export async function loadResourceLoaderExtensions({ cwd, agentDir, paths, scan, factories, builtins = new Map(), eventBus, clearCache }) {
+export async function loadResourceLoaderExtensions({ cwd, agentDir, paths, scan, factories, builtins = new Map(), preloaded, eventBus, clearCache }) {
   if (clearCache) clearExtensionCache();
   const isBuiltin = (path) => path.startsWith(BUILTIN_PATH_PREFIX);
+  // What a pass before the project trust decision loaded stays loaded, in its runtime; what failed there is not retried.
+  const preloadedByPath = new Map((preloaded?.extensions ?? []).filter((extension) => !extension.path.startsWith("<inline:")).map((extension) => [extension.resolvedPath, extension]));
+  const failedBefore = new Set((preloaded?.errors ?? []).map((error) => error.path));
+  const isDone = (entry) => preloadedByPath.has(entry.resolvedPath) || failedBefore.has(entry.path) || failedBefore.has(entry.resolvedPath);
   // pi's order: the given paths first, then what the project's and the agent's folders hold.
   const seen = new Set();
   const entriesOf = (found) => found.filter((entry) => !seen.has(entry.resolvedPath) && seen.add(entry.resolvedPath));
   const given = paths.map((path) => (isBuiltin(path) ? [] : entriesOf(ops.op_pihost_discover_extensions([path], cwd, agentDir, false, false))));
   const found = entriesOf(ops.op_pihost_discover_extensions([], cwd, agentDir, scan.project, scan.agent));
-  const runtime = createExtensionRuntime();
-  const files = await loadExtensions([...given.flat(), ...found], { cwd, eventBus, runtime, useCache: true });
-  const errors = [...files.errors];
-  const byResolvedPath = new Map(files.extensions.map((extension) => [extension.resolvedPath, extension]));
+  const runtime = preloaded?.runtime ?? createExtensionRuntime();
+  const toLoad = [...given.flat(), ...found].filter((entry) => !isDone(entry));
+  const files = await loadExtensions(toLoad, { cwd, eventBus, runtime, useCache: true });
+  const errors = [...(preloaded?.errors ?? []), ...files.errors];
+  const byResolvedPath = new Map([...preloadedByPath, ...files.extensions.map((extension) => [extension.resolvedPath, extension])]);
   const loadFactory = async (factory, path) => {
     try {
       return await loadExtensionFromFactory(factory, { path, cwd, eventBus, runtime });
@@ -63,6 +70,7 @@ export async function loadResourceLoaderExtensions({ cwd, agentDir, paths, scan,
   // Built-ins load after the files, and stand where their paths stand.
   const builtinExtensions = new Map();
   for (const path of paths.filter(isBuiltin)) {
+    if (failedBefore.has(path)) continue;
     const builtin = builtins.get(path.slice(BUILTIN_PATH_PREFIX.length));
     if (!builtin) {
       errors.push({ path, error: `Unknown built-in extension: ${path}` });
@@ -78,7 +86,9 @@ export async function loadResourceLoaderExtensions({ cwd, agentDir, paths, scan,
     isBuiltin(path) ? [builtinExtensions.get(path)].filter(Boolean) : given[index].map((entry) => byResolvedPath.get(entry.resolvedPath)).filter(Boolean),
   );
   ordered.push(...found.map((entry) => byResolvedPath.get(entry.resolvedPath)).filter(Boolean));
-  for (const [index, input] of factories.entries()) {
+  const inlineBefore = (preloaded?.extensions ?? []).filter((extension) => extension.path.startsWith("<inline:"));
+  // Inline factories ran in the pass before the trust decision, if there was one.
+  for (const [index, input] of (preloaded ? [] : factories).entries()) {
     const named = typeof input !== "function";
     const extension = await loadFactory(named ? input.factory : input, `<inline:${named ? input.name : index + 1}>`);
     if (!extension) continue;
@@ -86,7 +96,8 @@ export async function loadResourceLoaderExtensions({ cwd, agentDir, paths, scan,
     extension.replaceable = named && input.replaceable === true;
     ordered.push(extension);
   }
-  const warnings = [];
+  ordered.push(...inlineBefore);
+  const warnings = [...(preloaded?.warnings ?? [])];
   const extensions = withoutReplacedExtensions(ordered, warnings);
   return { extensions, errors: errors.map(({ path, error }) => ({ path, error })), warnings, runtime };
 }

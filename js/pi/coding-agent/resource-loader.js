@@ -255,20 +255,42 @@ export class DefaultResourceLoader {
     }
   }
 
+  /**
+   * The extensions to load before the project is trusted (pi's bootstrap
+   * pass): the user's and the loader's own extension paths with the
+   * project's settings left out, and the inline factories. Built-in
+   * extensions wait for the final pass, where project settings can turn
+   * them off (a loaded extension cannot be unloaded).
+   */
   async loadProjectTrustExtensions() {
     this.#settingsManager.setProjectTrusted(false);
     await this.#settingsManager.reload();
-    this.#assertNoExtensionsToLoad();
-    return this.#emptyExtensionSet();
+    return this.#loadPreTrustExtensions(false);
+  }
+
+  async #loadPreTrustExtensions(clearCache) {
+    const resolved = await this.#packageManager.resolve();
+    const given = await this.#packageManager.resolveExtensionSources(this.#options.additionalExtensionPaths, { temporary: true });
+    const enabledPaths = (resources) => resources.filter((resource) => resource.enabled).map((resource) => resource.path);
+    const givenPaths = enabledPaths(given.extensions);
+    const paths = (this.#options.noExtensions ? givenPaths : this.#mergePaths([...givenPaths, ...enabledPaths(resolved.extensions)])).filter(
+      (path) => !path.startsWith(BUILTIN_PATH_PREFIX),
+    );
+    const metadataByPath = new Map([...resolved.extensions, ...given.extensions].map((resource) => [resource.path, resource.metadata]));
+    const result = await this.#loadExtensionSet(clearCache, paths);
+    mergeWarnings(result, [...installFailureWarnings(resolved.installFailures, given.installFailures), ...hostDependencyWarnings(paths, metadataByPath)]);
+    return result;
   }
 
   async reload(options) {
+    const clearCache = this.loaded;
     let preTrust;
     if (options?.resolveProjectTrust) {
-      preTrust = await this.loadProjectTrustExtensions();
+      this.#settingsManager.setProjectTrusted(false);
+      await this.#settingsManager.reload();
+      preTrust = await this.#loadPreTrustExtensions(clearCache);
       this.#settingsManager.setProjectTrusted(await options.resolveProjectTrust({ extensionsResult: preTrust }));
     }
-    const clearCache = this.loaded;
     await this.#settingsManager.reload();
     const options_ = this.#options;
     const { noExtensions, noSkills, noPromptTemplates, noThemes } = options_;
@@ -293,8 +315,7 @@ export class DefaultResourceLoader {
     const extensionPaths = (noExtensions ? givenExtensions : this.#mergePaths([...givenExtensions, ...settingsExtensions])).filter(
       (path) => !path.startsWith(BUILTIN_PATH_PREFIX) || !this.#disabledBuiltinExtensions.has(path.slice(BUILTIN_PATH_PREFIX.length)),
     );
-    if (preTrust && extensionPaths.length > 0) throw notImplemented("loading extensions after a project trust decision");
-    const extensionsResult = preTrust ? { ...this.#emptyExtensionSet(), runtime: preTrust.runtime } : await this.#loadExtensionSet(clearCache, extensionPaths);
+    const extensionsResult = await this.#loadExtensionSet(clearCache && !preTrust, extensionPaths, preTrust);
     mergeWarnings(extensionsResult, [...installWarnings, ...hostDependencyWarnings(extensionPaths, metadataByPath)]);
     this.#reportMissingExtensionPaths(extensionsResult);
     this.#extensionsResult = options_.extensionsOverride ? options_.extensionsOverride(extensionsResult) : extensionsResult;
@@ -337,22 +358,13 @@ export class DefaultResourceLoader {
     return { extensions: [], errors: [], warnings: [], runtime: createExtensionRuntime() };
   }
 
-  #assertNoExtensionsToLoad() {
-    const { additionalExtensionPaths } = this.#options;
-    const inline = [...this.#extensionFactories, ...this.#builtinExtensions];
-    if (inline.length > 0) throw notImplemented("loading extension factories before the project is trusted");
-    if (additionalExtensionPaths.length > 0) {
-      throw notImplemented(`loading extension paths (${additionalExtensionPaths.join(", ")}) before the project is trusted`);
-    }
-  }
-
   /**
    * The extension files at `paths` (the package manager's resolution of the
    * loader's paths and of settings), then the inline factories, loaded into
    * a fresh extension runtime.
    */
-  async #loadExtensionSet(clearCache, paths) {
-    if (this.#extensionFactories.length === 0 && paths.length === 0) return this.#emptyExtensionSet();
+  async #loadExtensionSet(clearCache, paths, preloaded) {
+    if (this.#extensionFactories.length === 0 && paths.length === 0) return preloaded ?? this.#emptyExtensionSet();
     const support = extensionSupport();
     if (!support) throw notImplemented("loading extensions outside pihost's engine");
     this.#eventBus ??= support.createEventBus();
@@ -363,6 +375,7 @@ export class DefaultResourceLoader {
       scan: { project: false, agent: false },
       factories: this.#extensionFactories,
       builtins: new Map(this.#builtinExtensions.map((builtin) => [builtin.name, builtin])),
+      preloaded,
       eventBus: this.#eventBus,
       clearCache,
     });
