@@ -428,6 +428,35 @@ pub enum HostRequest {
         #[serde(default)]
         options: Option<Value>,
     },
+    /// pi-ai's `classify` with a classifier model of pi's catalog (through
+    /// `ctx.modelRegistry`, a `ModelRuntime`, or a session's model calls):
+    /// the host holds the credentials, so it runs the classification. Answer
+    /// pi's `ClassifierResult` (`answers`, `stopReason`, `errorMessage` when
+    /// it failed); null, the headless answer, gives the extension a failed
+    /// result saying no host answered.
+    #[serde(rename = "model.classify")]
+    ModelClassify {
+        /// pi's classifier `Model` (`id`, `provider`, `api`, `type`, …).
+        model: Value,
+        /// pi-ai's `ClassifierContext`: `state`, `questions`, `images`.
+        context: Value,
+        /// The call's options without `signal`.
+        #[serde(default)]
+        options: Option<Value>,
+    },
+    /// pi-ai's `generateImages` with an image model of pi's catalog, as
+    /// `model.classify`: answer pi's `ImagesResult` (`output`, `stopReason`,
+    /// `errorMessage` when it failed); null gives a failed result.
+    #[serde(rename = "model.generateImages")]
+    ModelGenerateImages {
+        /// pi's image `Model`.
+        model: Value,
+        /// pi-ai's images context (`prompt` or `input`, …).
+        context: Value,
+        /// The call's options without `signal`.
+        #[serde(default)]
+        options: Option<Value>,
+    },
     /// pi-coding-agent's `copyToClipboard(text)`: the clipboard is the
     /// user's, which the agent knows and pihost does not. Answer `true` once
     /// copied; headless (null), pihost tries the system's clipboard programs
@@ -472,7 +501,9 @@ impl HostRequest {
             | HostRequest::WaitForIdle
             | HostRequest::Reload
             | HostRequest::ClipboardCopy { .. }
-            | HostRequest::ModelComplete { .. } => Value::Null,
+            | HostRequest::ModelComplete { .. }
+            | HostRequest::ModelClassify { .. }
+            | HostRequest::ModelGenerateImages { .. } => Value::Null,
             HostRequest::BuildBoundaryContext { .. } => serde_json::json!({}),
             HostRequest::PermissionRequest { .. } => serde_json::json!("deny"),
             HostRequest::ExecuteTool { name, .. } => serde_json::json!({

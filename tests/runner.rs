@@ -357,3 +357,70 @@ export default function (pi) {
         );
     });
 }
+
+/// Classification and image generation with pi's catalog models go to the
+/// host (`model.classify`, `model.generateImages`), from ctx.modelRegistry
+/// and from a ModelRuntime of the extension's own; no answer is a failed
+/// result, never a rejection.
+#[test]
+fn catalog_classifications_and_images_are_the_hosts_to_run() {
+    const OPERATIONS: &str = r#"
+import { ModelRuntime } from "@earendil-works/pi-coding-agent";
+export default function (pi) {
+  pi.registerCommand("operate", { description: "classifies and paints", handler: async (_args, ctx) => {
+    const registry = ctx.modelRegistry;
+    const judge = registry.findOfType("classifier", "typesafe", "jev-latest");
+    const context = { state: { text: "buy now" }, questions: { spam: { type: "bool", instructions: "Spam?", criteria: { true: "yes", false: "no" } } } };
+    const classified = await registry.classify(judge, context);
+    const runtime = await ModelRuntime.create();
+    const again = await runtime.classify(runtime.getModelOfType("classifier", "typesafe", "jev-latest"), context);
+    const painter = registry.getModelsOfType("image")[0];
+    const painted = await registry.generateImages(painter, { prompt: "a fox" });
+    const wrongType = await registry.classify(painter, context);
+    return {
+      classified: classified.answers,
+      again: again.answers,
+      painted: { stopReason: painted.stopReason, errorMessage: painted.errorMessage, provider: painted.provider === painter.provider },
+      wrongType: wrongType.errorMessage,
+    };
+  } });
+}
+"#;
+    let project = Project::new();
+    runtime().block_on(async {
+        let path = project.write("operations.ts", OPERATIONS);
+        let mut engine = Engine::new(project.options()).await.expect("engine");
+        let found = engine.discover(&[path]);
+        let report = engine.load(&found, false).await.expect("load");
+        assert!(report.errors.is_empty(), "{:#?}", report.errors);
+        let host = Arc::new(RecordingHost::new());
+        host.answer(
+            "model.classify",
+            json!({ "api": "typesafe-system-one", "provider": "typesafe", "model": "jev-latest",
+                    "answers": { "spam": { "type": "bool", "probability": 0.9 } }, "stopReason": "stop", "timestamp": 1 }),
+        );
+        engine.bind(host.clone(), &HostState::default()).await.expect("bind");
+        let result = engine.run_command("operate", "").await.expect("command").expect("a result");
+        assert_eq!(result["classified"], json!({ "spam": { "type": "bool", "probability": 0.9 } }));
+        assert_eq!(result["again"], result["classified"]);
+        assert_eq!(result["painted"]["stopReason"], json!("error"));
+        assert!(
+            result["painted"]["errorMessage"].as_str().is_some_and(|message| message.contains("the host answered no images")),
+            "{result:#}"
+        );
+        assert!(result["wrongType"].as_str().is_some_and(|message| message.ends_with("is not a classifier model")), "{result:#}");
+        let asked: Vec<_> = host
+            .calls()
+            .into_iter()
+            .filter_map(|call| match call {
+                RecordedCall::Request(HostRequest::ModelClassify { model, context, .. }) => Some(("classify", model["id"].clone(), context)),
+                RecordedCall::Request(HostRequest::ModelGenerateImages { context, .. }) => Some(("images", json!(null), context)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(asked.len(), 3, "{asked:#?}");
+        assert_eq!(asked[0].1, json!("jev-latest"));
+        assert_eq!(asked[0].2["questions"]["spam"]["type"], json!("bool"));
+        assert_eq!(asked[2].2, json!({ "prompt": "a fox" }));
+    });
+}

@@ -92,6 +92,15 @@ ObjectDefineProperty(globalThis, "__pihostModelRequest", {
   enumerable: false,
 });
 
+// pi-ai's classify/generateImages with a catalog model (host-model-runtime.js)
+// go to the host the same way: `model.classify`, `model.generateImages`.
+ObjectDefineProperty(globalThis, "__pihostModelOperation", {
+  value: (method, model, context, options) => request(method, { model, context, options: options && { ...options, signal: undefined } }),
+  writable: false,
+  configurable: true,
+  enumerable: false,
+});
+
 /** `{ [names[i]]: args[i] }`: positional arguments as the named fields a call carries. */
 function named(names, args) {
   const fields = {};

@@ -16,11 +16,30 @@ import {
 } from "../ai/catalog.js";
 import { builtinProviders } from "../ai/builtin-providers.js";
 import { complete, completeSimple, stream, streamSimple } from "../ai/dispatch.js";
+import { isModelType } from "../ai/model-kinds.js";
+import { failedClassification, failedImages } from "../ai/models-collection.js";
 
 const AMBIENT_AUTH = "<authenticated>";
 
-function notImplemented(method) {
-  return new Error(`pihost: ModelRuntime.${method} is not implemented yet`);
+/**
+ * A classification or image generation with a catalog model, run by the
+ * host (`model.classify` / `model.generateImages`). Never rejects, as pi-ai's
+ * Models: a failure is a result with stopReason "error" (or "aborted").
+ */
+async function hostOperation(method, type, failed, model, context, options) {
+  const what = type === "image" ? "images" : "a classification";
+  try {
+    if (!isModelType(model, type)) throw new Error(`Model ${model.provider}/${model.id} is not ${type === "image" ? "an image" : "a classifier"} model`);
+    if (type === "classifier" && context.images?.length && !model.input.includes("image")) {
+      throw new Error(`Model ${model.provider}/${model.id} does not accept image input`);
+    }
+    const ask = globalThis.__pihostModelOperation;
+    const answer = typeof ask === "function" ? await ask(method, model, context, options) : undefined;
+    if (answer === undefined || answer === null) throw new Error(`pihost: the host answered no ${what} for ${model.provider}/${model.id}`);
+    return answer;
+  } catch (error) {
+    return failed(model, error, options?.signal?.aborted);
+  }
 }
 
 function hostAuth() {
@@ -33,12 +52,6 @@ function allModels(providerId, read) {
 
 const MODELS_OF_TYPE = { chat: getBuiltinModels, image: getBuiltinImageModels, classifier: getBuiltinClassifierModels };
 const MODEL_OF_TYPE = { chat: getBuiltinModel, image: getBuiltinImageModel, classifier: getBuiltinClassifierModel };
-
-function unsupported(method) {
-  return () => {
-    throw notImplemented(method);
-  };
-}
 
 /** A built-in provider as pihost serves it: pi's description and catalog, its requests to the host. */
 function hostProvider(builtin) {
@@ -131,8 +144,8 @@ export const hostModelRuntime = {
   },
   // As getAvailableSnapshot: which providers have keys is the host's business.
   getAvailableOfType: async () => [],
-  classify: unsupported("classify"),
-  generateImages: unsupported("generateImages"),
+  classify: (model, context, options) => hostOperation("model.classify", "classifier", failedClassification, model, context, options),
+  generateImages: (model, context, options) => hostOperation("model.generateImages", "image", failedImages, model, context, options),
   registerProvider: toHost("registerProvider"),
   registerNativeProvider: toHost("registerNativeProvider"),
   unregisterProvider: toHost("unregisterProvider"),

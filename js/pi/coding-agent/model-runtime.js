@@ -17,14 +17,11 @@
 import { lazyStream } from "../ai/lazy-stream.js";
 import { clampThinkingLevel, isModelType } from "../ai/model-kinds.js";
 import { createModels } from "../ai/models-collection.js";
+import { ModelsError } from "../ai/models-error.js";
 import { hostBuiltinProviders, hostModelRuntime } from "./host-model-runtime.js";
 import { configuredApiKeyStatus } from "./mcp/config-values.js";
 import { composeConfiguredProvider, validateProviderConfig } from "./provider-config.js";
 import { createVirtualModel, findLatestResponse, isVirtualModel } from "./virtual-models.js";
-
-function notImplemented(method, why) {
-  return new Error(`pihost: ModelRuntime.${method} is not implemented yet${why ? `: ${why}` : ""}`);
-}
 
 function notInAHost(method) {
   return new Error(`pihost: ModelRuntime.${method} cannot work inside a host: the host keeps the credentials and answers model calls`);
@@ -251,29 +248,39 @@ export class ModelRuntime {
     return this.#modelsOf(model).completeSimple(model, context, options);
   }
 
-  #nativeOnly(method, model) {
-    if (!this.#isNative(model?.provider)) throw notImplemented(method, `${model?.provider} is a built-in provider, whose requests go to the host`);
-    return this.#models;
+  // pi's built-in providers have no deferred responses; pihost's serve theirs from the host.
+  #noDeferred(model) {
+    return new ModelsError("provider", `Provider ${model.provider} does not support deferred responses`);
   }
 
   streamDeferred(model, handle, options) {
-    return this.#nativeOnly("streamDeferred", model).streamDeferred(model, handle, options);
+    if (this.#isNative(model?.provider)) return this.#models.streamDeferred(model, handle, options);
+    return lazyStream(
+      model,
+      async () => {
+        throw this.#noDeferred(model);
+      },
+      undefined,
+      options?.signal,
+    );
   }
 
-  fetchDeferred(model, handle, options) {
-    return this.#nativeOnly("fetchDeferred", model).fetchDeferred(model, handle, options);
+  async fetchDeferred(model, handle, options) {
+    if (this.#isNative(model?.provider)) return this.#models.fetchDeferred(model, handle, options);
+    return this.streamDeferred(model, handle, options).result();
   }
 
   async cancelDeferred(model, handle, options) {
-    return this.#nativeOnly("cancelDeferred", model).cancelDeferred(model, handle, options);
+    if (this.#isNative(model?.provider)) return this.#models.cancelDeferred(model, handle, options);
+    throw this.#noDeferred(model);
   }
 
   async generateImages(model, context, options) {
-    return this.#nativeOnly("generateImages", model).generateImages(model, context, options);
+    return this.#modelsOf(model).generateImages(model, context, options);
   }
 
   async classify(model, context, options) {
-    return this.#nativeOnly("classify", model).classify(model, context, options);
+    return this.#modelsOf(model).classify(model, context, options);
   }
 
   /** Refreshes the registered providers' catalogs and which of them are configured. */
