@@ -1,6 +1,7 @@
 // Records pi-ai's built-in model catalog (pi 1.6.0's generated chat, image
-// and classifier models of every provider, and the catalog's generation
-// time) into reference-data/model-catalog.json, which pihost serves to
+// and classifier models of every provider, each built-in provider's name,
+// endpoint and headers, and the catalog's generation time) into
+// reference-data/model-catalog.json, which pihost serves to
 // getModel/getModels/getProviders and pi-ai/providers/all's readers.
 //
 //   node tests/reference/record-model-catalog.mjs <pi-reference-dir> > reference-data/model-catalog.json
@@ -22,9 +23,18 @@ const { version } = JSON.parse(await readFile(path.join(piAi, "package.json"), "
 const generated = await import(pathToFileURL(path.join(piAi, "dist/models.generated.js")).href);
 const manifest = JSON.parse(await readFile(path.join(piAi, "dist/providers/data/.manifest.json"), "utf8"));
 
+// Each built-in provider's description (name, endpoint, fixed headers), in
+// pi's order: what a host-served provider shows without building pi-ai's
+// provider objects.
+const { builtinProviders } = await import(pathToFileURL(path.join(piAi, "dist/providers/all.js")).href);
+const providers = Object.fromEntries(
+  builtinProviders().map((provider) => [provider.id, { name: provider.name, baseUrl: provider.baseUrl, headers: provider.headers }]),
+);
+
 const catalog = {
   piAiVersion: version,
   generatedAt: manifest.generatedAt,
+  providers,
   models: generated.MODELS,
   imageModels: generated.IMAGE_MODELS,
   classifierModels: generated.CLASSIFIER_MODELS,

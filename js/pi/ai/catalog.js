@@ -23,6 +23,11 @@ export function getBuiltinClassifierModel(provider, modelId) {
   return data().classifierModels[provider]?.[modelId];
 }
 
+/** Each built-in provider's `{ id, name, baseUrl, headers }`, in pi's order of its built-in providers. */
+export function getBuiltinProviderDescriptions() {
+  return Object.entries(data().providers).map(([id, description]) => ({ id, ...description }));
+}
+
 export function getBuiltinProviders() {
   return Object.keys(data().models);
 }

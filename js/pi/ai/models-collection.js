@@ -9,6 +9,7 @@ import { getOpenCodeSessionHeaders, mergeClientIdentity } from "./identity.js";
 import { lazyStream } from "./lazy-stream.js";
 import { getModelType, isModelType } from "./model-kinds.js";
 import { ModelsError } from "./models-error.js";
+import { failedClassification, failedImages } from "./failed-results.js";
 import { defaultProviderAuthContext, readCredential, refreshStoredOAuthCredential, resolveProviderAuth } from "./provider-auth.js";
 import { InMemoryCredentialStore, InMemoryModelsStore } from "./stores.js";
 import { observeModelRequest } from "./telemetry.js";
@@ -36,29 +37,6 @@ function mergeHeaders(base, override) {
 
 function requireModelType(model, type, noun) {
   if (!isModelType(model, type)) throw new ModelsError("provider", `Model ${model.provider}/${model.id} is not ${noun}`);
-}
-
-function failedOperation(model, error, aborted) {
-  return {
-    api: model.api,
-    provider: model.provider,
-    model: model.id,
-    stopReason: aborted ? "aborted" : "error",
-    errorMessage: error instanceof Error ? error.message : String(error),
-    timestamp: Date.now(),
-  };
-}
-
-/** The result of an image generation that failed before the provider answered. */
-export function failedImages(model, error, aborted = false) {
-  const { stopReason, errorMessage, timestamp, ...origin } = failedOperation(model, error, aborted);
-  return { ...origin, output: [], stopReason, errorMessage, timestamp };
-}
-
-/** The result of a classification that failed before the provider answered. */
-export function failedClassification(model, error, aborted = false) {
-  const { stopReason, errorMessage, timestamp, ...origin } = failedOperation(model, error, aborted);
-  return { ...origin, answers: {}, stopReason, errorMessage, timestamp };
 }
 
 /** Every model of `providers` that `list(provider)` gives; a provider whose list throws gives none. */

@@ -3,7 +3,8 @@
 // host keeps the keys and answers model calls (pi-ai's stream/streamSimple),
 // so every provider counts as configured and auth resolves to pi-ai's
 // ambient-auth marker instead of a key the extension could read. Imports
-// only the catalog and the dispatcher: pihost's runner holds one at start-up.
+// only the catalog, the dispatcher and two small helpers: pihost's runner
+// holds one at start-up, so nothing heavier loads with every runtime.
 import {
   getAllBuiltinModels,
   getBuiltinClassifierModel,
@@ -12,12 +13,11 @@ import {
   getBuiltinImageModels,
   getBuiltinModel,
   getBuiltinModels,
+  getBuiltinProviderDescriptions,
   getBuiltinProviders,
 } from "../ai/catalog.js";
-import { builtinProviders } from "../ai/builtin-providers.js";
 import { complete, completeSimple, stream, streamSimple } from "../ai/dispatch.js";
-import { isModelType } from "../ai/model-kinds.js";
-import { failedClassification, failedImages } from "../ai/models-collection.js";
+import { failedClassification, failedImages } from "../ai/failed-results.js";
 
 const AMBIENT_AUTH = "<authenticated>";
 
@@ -29,7 +29,8 @@ const AMBIENT_AUTH = "<authenticated>";
 async function hostOperation(method, type, failed, model, context, options) {
   const what = type === "image" ? "images" : "a classification";
   try {
-    if (!isModelType(model, type)) throw new Error(`Model ${model.provider}/${model.id} is not ${type === "image" ? "an image" : "a classifier"} model`);
+    // A model without a `type` is a chat model (pi-ai's rule; model-kinds.js is not loaded for this).
+    if ((model.type ?? "chat") !== type) throw new Error(`Model ${model.provider}/${model.id} is not ${type === "image" ? "an image" : "a classifier"} model`);
     if (type === "classifier" && context.images?.length && !model.input.includes("image")) {
       throw new Error(`Model ${model.provider}/${model.id} does not accept image input`);
     }
@@ -53,16 +54,20 @@ function allModels(providerId, read) {
 const MODELS_OF_TYPE = { chat: getBuiltinModels, image: getBuiltinImageModels, classifier: getBuiltinClassifierModels };
 const MODEL_OF_TYPE = { chat: getBuiltinModel, image: getBuiltinImageModel, classifier: getBuiltinClassifierModel };
 
-/** A built-in provider as pihost serves it: pi's description and catalog, its requests to the host. */
-function hostProvider(builtin) {
+/**
+ * A built-in provider as pihost serves it: pi's description and catalog
+ * (recorded data, so no provider object of pi-ai's is built for it), its
+ * requests to the host.
+ */
+function hostProvider({ id, name, baseUrl, headers }) {
   return {
-    id: builtin.id,
-    name: builtin.name,
-    baseUrl: builtin.baseUrl,
-    headers: builtin.headers,
+    id,
+    name,
+    baseUrl,
+    headers,
     auth: { apiKey: { name: "The host's credentials", resolve: async () => hostAuth() } },
-    getModels: () => builtin.getModels(),
-    getAllModels: () => builtin.getAllModels(),
+    getModels: () => getBuiltinModels(id),
+    getAllModels: () => getAllBuiltinModels(id),
     stream: (model, context, options) => stream(model, context, options),
     streamSimple: (model, context, options) => streamSimple(model, context, options),
   };
@@ -70,9 +75,9 @@ function hostProvider(builtin) {
 
 let hostProviders;
 
-/** pi's built-in providers, their requests going to the host, in the catalog's order. */
+/** pi's built-in providers, their requests going to the host, in pi's order. */
 export function hostBuiltinProviders() {
-  hostProviders ??= builtinProviders().map(hostProvider);
+  hostProviders ??= getBuiltinProviderDescriptions().map(hostProvider);
   return hostProviders;
 }
 

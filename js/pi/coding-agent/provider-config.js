@@ -12,7 +12,7 @@
 import { getApiProvider } from "../ai/dispatch.js";
 import { lazyStream } from "../ai/lazy-stream.js";
 import { isModelType } from "../ai/model-kinds.js";
-import { failedClassification, failedImages } from "../ai/models-collection.js";
+import { failedClassification, failedImages } from "../ai/failed-results.js";
 import { getConfigValueEnvVarNames, isCommandConfigValue, resolveConfigValueOrThrow, resolveHeadersOrThrow } from "./mcp/config-values.js";
 
 function allModels(provider) {
