@@ -4,7 +4,11 @@
 // strings or palette indexes), and made into themes that name their file.
 import { readFileSync } from "node:fs";
 import { Type } from "../../typebox.js";
-import { Compile } from "../../typebox/compile.js";
+// The checker and the explainer alone: typebox/compile would bring all of
+// TypeBox's Value (a dozen modules) into every runtime that imports
+// pi-coding-agent, for theme files few loaders have.
+import { SchemaChecker } from "../../typebox/check.js";
+import { schemaErrors } from "../../typebox/errors.js";
 import { detectColorMode } from "./colors.js";
 import { THEME_TOKEN_FALLBACKS, THEME_TOKEN_SLOTS, themeFromJson } from "./theme.js";
 
@@ -14,6 +18,7 @@ function colorValue() {
 
 let compiledSchema;
 
+/** pi's theme schema with TypeBox's Check and Errors bound to it. */
 function themeSchema() {
   if (compiledSchema) return compiledSchema;
   const colors = {};
@@ -31,7 +36,8 @@ function themeSchema() {
     },
     { additionalProperties: false },
   );
-  compiledSchema = Compile(schema);
+  const checker = new SchemaChecker(schema);
+  compiledSchema = { Check: (value) => checker.check(schema, value), Errors: (value) => schemaErrors({}, schema, value) };
   return compiledSchema;
 }
 
