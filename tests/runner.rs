@@ -38,7 +38,12 @@ export default function (pi) {
 "#;
 
 async fn loaded_engine(project: &Project) -> Engine {
-    let path = project.write("ext.ts", EXTENSION);
+    engine_with(project, "ext.ts", EXTENSION).await
+}
+
+/// An engine that loaded the one extension `source`, written as `name`, without errors.
+async fn engine_with(project: &Project, name: &str, source: &str) -> Engine {
+    let path = project.write(name, source);
     let mut engine = Engine::new(project.options()).await.expect("engine");
     let found = engine.discover(&[path]);
     let report = engine.load(&found, false).await.expect("load");
@@ -331,11 +336,7 @@ export default function (pi) {
 "#;
     let project = Project::new();
     runtime().block_on(async {
-        let path = project.write("registry.ts", REGISTRY);
-        let mut engine = Engine::new(project.options()).await.expect("engine");
-        let found = engine.discover(&[path]);
-        let report = engine.load(&found, false).await.expect("load");
-        assert!(report.errors.is_empty(), "{:#?}", report.errors);
+        let mut engine = engine_with(&project, "registry.ts", REGISTRY).await;
         let host = Arc::new(RecordingHost::new());
         engine.bind(host.clone(), &HostState::default()).await.expect("bind");
         let result = engine.run_command("registry", "").await.expect("command");
@@ -388,11 +389,7 @@ export default function (pi) {
 "#;
     let project = Project::new();
     runtime().block_on(async {
-        let path = project.write("operations.ts", OPERATIONS);
-        let mut engine = Engine::new(project.options()).await.expect("engine");
-        let found = engine.discover(&[path]);
-        let report = engine.load(&found, false).await.expect("load");
-        assert!(report.errors.is_empty(), "{:#?}", report.errors);
+        let mut engine = engine_with(&project, "operations.ts", OPERATIONS).await;
         let host = Arc::new(RecordingHost::new());
         host.answer(
             "model.classify",

@@ -80,6 +80,22 @@ function parseClassifierUsage(value, model) {
   return usage;
 }
 
+/** A choice answer, its probabilities read by the service's `readProbabilities`. */
+function choiceAnswer(label, id, answer, readProbabilities) {
+  if (answer.type !== "choice" || typeof answer.choice !== "string") throw new Error(`${label} did not return a choice answer for ${id}`);
+  return {
+    type: "choice",
+    choice: answer.choice,
+    probabilities: readProbabilities(answer.probabilities, id),
+    confidence: requiredNumber(label, answer.confidence, `confidence for ${id}`),
+  };
+}
+
+function scoreAnswer(label, id, answer) {
+  if (answer.type !== "score") throw new Error(`${label} did not return a score answer for ${id}`);
+  return { type: "score", score: requiredNumber(label, answer.score, `score for ${id}`), confidence: requiredNumber(label, answer.confidence, `confidence for ${id}`) };
+}
+
 function emptyResult(model) {
   return { api: model.api, provider: model.provider, model: model.id, answers: {}, stopReason: "stop", timestamp: Date.now() };
 }
@@ -100,19 +116,8 @@ function probabilities(label, value, id) {
 
 function systemOneAnswer(label, id, question, answer) {
   if (!isRecord(answer)) throw new Error(`${label} did not return an answer for ${id}`);
-  if (question.type === "choice") {
-    if (answer.type !== "choice" || typeof answer.choice !== "string") throw new Error(`${label} did not return a choice answer for ${id}`);
-    return {
-      type: "choice",
-      choice: answer.choice,
-      probabilities: probabilities(label, answer.probabilities, id),
-      confidence: requiredNumber(label, answer.confidence, `confidence for ${id}`),
-    };
-  }
-  if (question.type === "score") {
-    if (answer.type !== "score") throw new Error(`${label} did not return a score answer for ${id}`);
-    return { type: "score", score: requiredNumber(label, answer.score, `score for ${id}`), confidence: requiredNumber(label, answer.confidence, `confidence for ${id}`) };
-  }
+  if (question.type === "choice") return choiceAnswer(label, id, answer, (value, answerId) => probabilities(label, value, answerId));
+  if (question.type === "score") return scoreAnswer(label, id, answer);
   if (answer.type !== "noul") throw new Error(`${label} did not return a bool answer for ${id}`);
   return { type: "bool", probability: requiredNumber(label, answer.noul, `probability for ${id}`) };
 }
@@ -284,19 +289,8 @@ function choiceProbabilities(value, id) {
 
 function decisionAnswer(id, question, answer) {
   if (answer.type === "refusal") throw new Error(`${DECISIONS} refused to answer ${id}`);
-  if (question.type === "choice") {
-    if (answer.type !== "choice" || typeof answer.choice !== "string") throw new Error(`${DECISIONS} did not return a choice answer for ${id}`);
-    return {
-      type: "choice",
-      choice: answer.choice,
-      probabilities: choiceProbabilities(answer.probabilities, id),
-      confidence: requiredNumber(DECISIONS, answer.confidence, `confidence for ${id}`),
-    };
-  }
-  if (question.type === "score") {
-    if (answer.type !== "score") throw new Error(`${DECISIONS} did not return a score answer for ${id}`);
-    return { type: "score", score: requiredNumber(DECISIONS, answer.score, `score for ${id}`), confidence: requiredNumber(DECISIONS, answer.confidence, `confidence for ${id}`) };
-  }
+  if (question.type === "choice") return choiceAnswer(DECISIONS, id, answer, choiceProbabilities);
+  if (question.type === "score") return scoreAnswer(DECISIONS, id, answer);
   if (answer.type !== "predicate") throw new Error(`${DECISIONS} did not return a predicate answer for ${id}`);
   return { type: "bool", probability: requiredNumber(DECISIONS, answer.probability, `probability for ${id}`) };
 }
