@@ -22,7 +22,7 @@ export { getAgentDir } from "./coding-agent/agent-dir.js";
 // The version of pi whose behaviour pihost reproduces.
 export { PI_VERSION as VERSION } from "./coding-agent/mcp/pi-identity.js";
 // The custom session entry that records a virtual model's state.
-export const VIRTUAL_MODEL_STATE_ENTRY = "pi.virtual-model-state";
+export { VIRTUAL_MODEL_STATE_ENTRY } from "./coding-agent/virtual-models.js";
 export {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,

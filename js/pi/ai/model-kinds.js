@@ -1,7 +1,8 @@
 // What a model is and which thinking levels it takes, as pi-ai 1.6.0 says
 // for any model object (from the catalog or an extension's own).
 
-const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
+/** Every thinking level pi knows, lowest first. */
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
 /** A model without a `type` is a chat model. */
 export function getModelType(model) {

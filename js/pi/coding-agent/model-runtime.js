@@ -19,7 +19,7 @@ import { clampThinkingLevel, isModelType } from "../ai/model-kinds.js";
 import { createModels } from "../ai/models-collection.js";
 import { ModelsError } from "../ai/models-error.js";
 import { hostBuiltinProviders, hostModelRuntime } from "./host-model-runtime.js";
-import { configuredApiKeyStatus } from "./mcp/config-values.js";
+import { isConfigValueConfigured } from "./mcp/config-values.js";
 import { composeConfiguredProvider, validateProviderConfig } from "./provider-config.js";
 import { createVirtualModel, findLatestResponse, isVirtualModel } from "./virtual-models.js";
 
@@ -351,7 +351,7 @@ export class ModelRuntime {
       this.#models.deleteProvider(providerId);
     }
     // Configured at once when its key is: a session made next reads this before the refresh below ends.
-    if (this.#composed.has(providerId) && configuredApiKeyStatus(effective.apiKey)) this.#configured.add(providerId);
+    if (this.#composed.has(providerId) && effective.apiKey !== undefined && isConfigValueConfigured(effective.apiKey)) this.#configured.add(providerId);
     else this.#configured.delete(providerId);
     void this.refresh({ allowNetwork: false }).catch(() => {});
   }

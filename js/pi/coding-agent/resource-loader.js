@@ -263,12 +263,13 @@ export class DefaultResourceLoader {
    * them off (a loaded extension cannot be unloaded).
    */
   async loadProjectTrustExtensions() {
-    this.#settingsManager.setProjectTrusted(false);
-    await this.#settingsManager.reload();
     return this.#loadPreTrustExtensions(false);
   }
 
   async #loadPreTrustExtensions(clearCache) {
+    // The project's settings are left out until the decision.
+    this.#settingsManager.setProjectTrusted(false);
+    await this.#settingsManager.reload();
     const resolved = await this.#packageManager.resolve();
     const given = await this.#packageManager.resolveExtensionSources(this.#options.additionalExtensionPaths, { temporary: true });
     const enabledPaths = (resources) => resources.filter((resource) => resource.enabled).map((resource) => resource.path);
@@ -286,8 +287,6 @@ export class DefaultResourceLoader {
     const clearCache = this.loaded;
     let preTrust;
     if (options?.resolveProjectTrust) {
-      this.#settingsManager.setProjectTrusted(false);
-      await this.#settingsManager.reload();
       preTrust = await this.#loadPreTrustExtensions(clearCache);
       this.#settingsManager.setProjectTrusted(await options.resolveProjectTrust({ extensionsResult: preTrust }));
     }

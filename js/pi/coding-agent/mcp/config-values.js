@@ -72,9 +72,8 @@ export function isCommandConfigValue(value) {
   return value.startsWith("!");
 }
 
-/** Whether a configured value can be resolved now without running anything: a command, a literal, or templates whose variables are set. */
-export function configuredApiKeyStatus(value) {
-  if (value === undefined) return false;
+/** Whether a value counts as configured (pi's test, nothing run): a command, a literal, or a template whose variables are set. */
+export function isConfigValueConfigured(value) {
   return getConfigValueEnvVarNames(value).every((name) => envValue(name) !== undefined);
 }
 
