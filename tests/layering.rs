@@ -224,3 +224,44 @@ fn no_javascript_module_imports_one_that_imports_it_back() {
     }
     assert!(circles.is_empty(), "modules on an import circle: {circles:?}");
 }
+
+/// An extension's named import of pi's packages evaluates only the modules
+/// that define those names (src/modules/virtual_views.rs); a module of
+/// pihost's that imported a package's whole export list (`js/pi/pi-ai.js`…)
+/// would bring all of it back into every runtime that reaches it.
+#[test]
+fn pihost_modules_import_what_defines_a_name_not_a_packages_export_list() {
+    const EXPORT_LISTS: [&str; 4] = [
+        "pi/pi-ai.js",
+        "pi/pi-tui.js",
+        "pi/pi-coding-agent.js",
+        "pi/pi-agent-core.js",
+    ];
+    let graph = js_module_graph();
+    let importers: Vec<String> = graph
+        .iter()
+        .filter(|(_, imports)| EXPORT_LISTS.iter().any(|list| imports.contains(*list)))
+        .map(|(module, _)| module.clone())
+        .collect();
+    assert!(importers.is_empty(), "import a package's export list: {importers:?}");
+    // The export lists themselves only re-export (a name they declared would
+    // make a view evaluate the whole list for it).
+    for list in EXPORT_LISTS {
+        let text = std::fs::read_to_string(project_root().join("js").join(list)).expect("readable");
+        let declared: Vec<&str> = text
+            .lines()
+            .filter(|line| {
+                [
+                    "export function",
+                    "export const",
+                    "export class",
+                    "export let",
+                    "export var",
+                ]
+                .iter()
+                .any(|start| line.starts_with(start))
+            })
+            .collect();
+        assert!(declared.is_empty(), "{list} declares {declared:?}");
+    }
+}

@@ -106,6 +106,86 @@ export default function (pi) {{
 }
 
 #[test]
+fn l2_a_named_import_of_a_pi_package_is_the_same_binding_as_the_whole_modules() {
+    // pihost serves named imports of pi's packages from views holding only
+    // those names; each must be the very value the whole module has.
+    let exports: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project_root().join("reference-data/exports.json")).expect("exports.json"),
+    )
+    .expect("json");
+    let is_identifier = |name: &str| {
+        let mut chars = name.chars();
+        chars
+            .next()
+            .is_some_and(|c| c == '_' || c == '$' || c.is_ascii_alphabetic())
+            && chars.all(|c| c == '_' || c == '$' || c.is_ascii_alphanumeric())
+    };
+    let project = Project::new();
+    let mut source = String::new();
+    let mut checks = Vec::new();
+    for (module_index, (module_id, names)) in exports["modules"].as_object().expect("modules").iter().enumerate() {
+        let specifier = if module_id.starts_with("typebox") {
+            module_id.clone()
+        } else {
+            format!("@earendil-works/{module_id}")
+        };
+        let names: Vec<&String> = names
+            .as_object()
+            .expect("names")
+            .keys()
+            .filter(|name| name.as_str() != "default" && is_identifier(name))
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        let bindings: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(index, name)| format!("{name} as m{module_index}_{index}"))
+            .collect();
+        source.push_str(&format!("import {{ {} }} from \"{specifier}\";\n", bindings.join(", ")));
+        source.push_str(&format!("import * as whole{module_index} from \"{specifier}\";\n"));
+        for (index, name) in names.iter().enumerate() {
+            checks.push(format!(
+                "if (!Object.is(m{module_index}_{index}, whole{module_index}[\"{name}\"])) differ.push(\"{specifier}.{name}\");"
+            ));
+        }
+    }
+    assert!(checks.len() > 500, "every module's names are checked");
+    source.push_str(&format!(
+        "export default function (pi) {{\n  const differ = [];\n  {}\n  {}\n}}\n",
+        checks.join("\n  "),
+        report_command("differ")
+    ));
+    let path = project.write("ext.js", &source);
+    let report = project.inspect(&[&path]);
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    let differ: serde_json::Value = serde_json::from_str(&command_description(&report, "report")).expect("json");
+    assert_eq!(differ, serde_json::json!([]));
+}
+
+#[test]
+fn l2_importing_a_few_names_of_pi_coding_agent_evaluates_only_what_defines_them() {
+    // In pi the package is pi itself, already loaded: an extension that
+    // imports `getAgentDir` pays nothing for the rest of it.
+    let modules_loaded = |import: &str| {
+        let project = Project::new();
+        let path = project.write(
+            "ext.js",
+            &format!("{import}\nexport default function (pi) {{ globalThis.seen = typeof getAgentDir; }}\n"),
+        );
+        let report = project.inspect(&[&path]);
+        assert!(report.errors.is_empty(), "{:#?}", report.errors);
+        report.extensions[0].timing.as_ref().expect("timing").modules
+    };
+    let named = modules_loaded("import { getAgentDir } from \"@earendil-works/pi-coding-agent\";");
+    let whole =
+        modules_loaded("import * as agent from \"@earendil-works/pi-coding-agent\"; const { getAgentDir } = agent;");
+    assert!(named < 30, "a named import loaded {named} modules");
+    assert!(whole > 200, "the whole package is {whole} modules");
+}
+
+#[test]
 fn l2_every_export_links_and_one_that_cannot_work_in_a_host_says_so_when_used() {
     let project = Project::new();
     let source = format!(

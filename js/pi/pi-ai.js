@@ -5,9 +5,8 @@
 // go to the embedding host (ai/dispatch.js) unless the caller opts into
 // pi's network providers (ai/builtin-apis.js), which then speak HTTP from
 // the isolate.
-import { Type } from "./typebox.js";
-
-export { Type };
+export { Type } from "./typebox.js";
+export { StringEnum } from "./ai/string-enum.js";
 export { validateToolArguments, validateToolCall } from "../runtime/validate-tool-arguments.js";
 export { uuidv7 } from "./ai/uuid.js";
 export { contentText, getSystemMessageText, renderSystemMessageUpdate } from "./ai/system-text.js";
@@ -152,16 +151,6 @@ export {
   complete,
   completeSimple,
 } from "./ai/dispatch.js";
-
-/** `{ type: "string", enum: [...] }`, for providers that reject anyOf/const. */
-export function StringEnum(values, options) {
-  return Type.Unsafe({
-    type: "string",
-    enum: values,
-    ...(options?.description && { description: options.description }),
-    ...(options?.default && { default: options.default }),
-  });
-}
 
 export {
   getCurrentTools,

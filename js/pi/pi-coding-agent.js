@@ -148,24 +148,16 @@ export {
   createWriteToolDefinition,
 } from "./coding-agent/tools/index.js";
 
-// --- Tools ----------------------------------------------------------------
-
-/** Identity: exists so a tool literal gets its parameter types inferred. */
-export function defineTool(tool) {
-  return tool;
-}
-
-export const isBashToolResult = (event) => event.toolName === "bash";
-export const isPowerShellToolResult = (event) => event.toolName === "powershell";
-export const isReadToolResult = (event) => event.toolName === "read";
-export const isEditToolResult = (event) => event.toolName === "edit";
-export const isWriteToolResult = (event) => event.toolName === "write";
-export const isGrepToolResult = (event) => event.toolName === "grep";
-export const isFindToolResult = (event) => event.toolName === "find";
-export const isLsToolResult = (event) => event.toolName === "ls";
-
-export function isToolCallEventType(toolName, event) {
-  return event.toolName === toolName;
-}
-
+export {
+  defineTool,
+  isBashToolResult,
+  isEditToolResult,
+  isFindToolResult,
+  isGrepToolResult,
+  isLsToolResult,
+  isPowerShellToolResult,
+  isReadToolResult,
+  isToolCallEventType,
+  isWriteToolResult,
+} from "./coding-agent/tool-guards.js";
 export { formatReadLineRange } from "./coding-agent/read-line-range.js";

@@ -96,11 +96,4 @@ export { MouseRegion } from "./pi-tui/components/mouse-region.js";
 export { CombinedAutocompleteProvider } from "./pi-tui/autocomplete.js";
 export { Marked } from "./pi-tui/marked.js";
 export { renderLatex } from "./pi-tui/latex.js";
-
-/**
- * pi's native clipboard helper is a Node addon; pihost loads no native
- * addons, so the answer is pi's own when its helper cannot load: none.
- */
-export function getNativeClipboard() {
-  return undefined;
-}
+export { getNativeClipboard } from "./pi-tui/native-clipboard.js";

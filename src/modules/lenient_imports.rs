@@ -26,18 +26,16 @@
 //! missing module still fails with the specifier and the importing file.
 //! The rewrite keeps every line where it was, so source maps stay right.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::ops::Range;
-use std::sync::{Arc, LazyLock, Mutex};
 
 use deno_ast::{MediaType, ModuleSpecifier};
 
+use super::embedded_shapes::embedded_shape;
 use super::scan_needle::scan_needle;
-use super::{INTERNAL_SCHEME, builtin_specifiers, commonjs_interop, resolve_specifier, virtual_map};
-use crate::embedded;
+use super::{INTERNAL_SCHEME, builtin_specifiers, commonjs_interop, resolve_specifier, virtual_map, virtual_views};
 use crate::transpile::{
-    self, EsModuleShape, ImportBinding, LexicalExport, LinkKind, ModuleFormat, ReexportBinding, StaticLink,
-    TranspiledModule,
+    EsModuleShape, ImportBinding, LexicalExport, LinkKind, ModuleFormat, ReexportBinding, StaticLink, TranspiledModule,
 };
 
 /// How deep `export * from` chains are followed for names.
@@ -67,23 +65,34 @@ enum Exports {
 pub fn rewrite(url: &ModuleSpecifier, transpiled: &TranspiledModule) -> Option<String> {
     let shape = transpiled.es_module.as_ref()?;
     let mut edits = Edits::default();
-    let mut rewritten_links = Vec::new();
+    // Each declaration rewritten, with the specifier it now imports.
+    let mut rewritten_links: Vec<(Range<usize>, String)> = Vec::new();
     for (index, link) in shape.links.iter().enumerate() {
         if link.has_attributes {
             continue;
         }
         let exports = exports_of_specifier(&link.specifier, url.as_str(), &mut BTreeSet::new(), 0);
-        let source = quoted(&builtin_specifiers::facade_for(&link.specifier).unwrap_or_else(|| link.specifier.clone()));
-        if let Some(text) = rewrite_link(link, &source, &exports, index) {
+        let view = virtual_view(link, &exports);
+        let written = view
+            .clone()
+            .or_else(|| builtin_specifiers::facade_for(&link.specifier))
+            .unwrap_or_else(|| link.specifier.clone());
+        let text = match (&link.kind, &exports) {
+            (LinkKind::Import(bindings), Exports::EsModule(names)) if view.is_some() => {
+                rewrite_esm_import(&quoted(&written), bindings, names, true)
+            }
+            _ => rewrite_link(link, &quoted(&written), &exports, index),
+        };
+        if let Some(text) = text {
             edits.replace(link.range.clone(), text);
-            rewritten_links.push(link.range.clone());
+            rewritten_links.push((link.range.clone(), written));
         }
     }
     for literal in &shape.literal_specifiers {
         let range = &literal.range;
         let rewritten_link = rewritten_links
             .iter()
-            .find(|link| link.start <= range.start && range.end <= link.end);
+            .find(|(link, _)| link.start <= range.start && range.end <= link.end);
         let facade = builtin_specifiers::facade_for(&literal.value);
         if rewritten_link.is_none()
             && let Some(facade) = &facade
@@ -98,13 +107,16 @@ pub fn rewrite(url: &ModuleSpecifier, transpiled: &TranspiledModule) -> Option<S
         // declaration (after the text that replaced it, where it was
         // rewritten). Not inside it: v8x reads a bare import and import
         // attributes off the text that follows the literal.
-        let written = facade.as_deref().unwrap_or(&literal.value);
+        let written = match rewritten_link {
+            Some((_, written)) => written.as_str(),
+            None => facade.as_deref().unwrap_or(&literal.value),
+        };
         let quote = match (rewritten_link, &facade) {
             (None, None) => transpiled.code[range.clone()].chars().next().unwrap_or('"'),
             _ => '"',
         };
-        let at = rewritten_link.map_or(declaration_end, |link| link.end);
-        let inside_another = rewritten_links.iter().any(|link| link.start < at && at < link.end);
+        let at = rewritten_link.map_or(declaration_end, |(link, _)| link.end);
+        let inside_another = rewritten_links.iter().any(|(link, _)| link.start < at && at < link.end);
         if !inside_another && let Some(needle) = scan_needle(written, quote) {
             edits.replace(at..at, needle);
         }
@@ -255,7 +267,7 @@ fn import_specifier(imported: &str, local: &str) -> String {
 fn rewrite_link(link: &StaticLink, source: &str, exports: &Exports, index: usize) -> Option<String> {
     match (&link.kind, exports) {
         (_, Exports::Unknown) => None,
-        (LinkKind::Import(bindings), Exports::EsModule(names)) => rewrite_esm_import(source, bindings, names),
+        (LinkKind::Import(bindings), Exports::EsModule(names)) => rewrite_esm_import(source, bindings, names, false),
         (LinkKind::Import(bindings), Exports::CommonJs(names)) => {
             rewrite_commonjs_import(source, bindings, names, index)
         }
@@ -263,8 +275,34 @@ fn rewrite_link(link: &StaticLink, source: &str, exports: &Exports, index: usize
     }
 }
 
-fn rewrite_esm_import(source: &str, bindings: &[ImportBinding], names: &BTreeSet<String>) -> Option<String> {
-    let mut changed = false;
+/// The view of a virtual module (`super::virtual_views`) an import
+/// declaration can take its names from instead of the whole module: one that
+/// imports only names, some of which the module has.
+fn virtual_view(link: &StaticLink, exports: &Exports) -> Option<String> {
+    let (LinkKind::Import(bindings), Exports::EsModule(names)) = (&link.kind, exports) else {
+        return None;
+    };
+    let module_id = virtual_map::module_id(&link.specifier)?;
+    let mut imported = Vec::with_capacity(bindings.len());
+    for binding in bindings {
+        match binding {
+            ImportBinding::Named { imported: name, .. } if names.contains(name) => imported.push(name.as_str()),
+            ImportBinding::Named { .. } => {}
+            ImportBinding::Default { .. } | ImportBinding::Namespace { .. } => return None,
+        }
+    }
+    virtual_views::specifier(module_id, imported)
+}
+
+/// `force`: the declaration is written again even when every name links
+/// as written (its specifier changes).
+fn rewrite_esm_import(
+    source: &str,
+    bindings: &[ImportBinding],
+    names: &BTreeSet<String>,
+    force: bool,
+) -> Option<String> {
+    let mut changed = force;
     let mut default = None;
     let mut named = Vec::new();
     let mut namespaces = Vec::new();
@@ -466,27 +504,12 @@ fn esm_exports(url: &ModuleSpecifier, shape: &EsModuleShape, visited: &mut BTree
     Exports::EsModule(names)
 }
 
-type ShapeCache = Mutex<HashMap<String, Option<Arc<EsModuleShape>>>>;
-static EMBEDDED_SHAPES: LazyLock<ShapeCache> = LazyLock::new(|| Mutex::new(HashMap::new()));
-
-/// The shape of one of pihost's own modules (`js/<path>`), parsed once.
-fn embedded_shape(path: &str) -> Option<Arc<EsModuleShape>> {
-    if let Some(cached) = EMBEDDED_SHAPES.lock().ok().and_then(|cache| cache.get(path).cloned()) {
-        return cached;
-    }
-    let shape = embedded::file(path).and_then(|code| {
-        let url = ModuleSpecifier::parse(&format!("{INTERNAL_SCHEME}{path}")).ok()?;
-        transpile::parse_es_module_shape(&url, code).map(Arc::new)
-    });
-    if let Ok(mut cache) = EMBEDDED_SHAPES.lock() {
-        cache.insert(path.to_string(), shape.clone());
-    }
-    shape
-}
-
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
+    use crate::transpile;
 
     /// A folder of module files; `rewritten` gives one file's code as the loader runs it.
     struct Folder(tempfile::TempDir);
@@ -679,8 +702,9 @@ mod tests {
             "import { Text, getEditorKeybindings } from \"@earendil-works/pi-tui\";\nimport tui from \"@mariozechner/pi-tui\";\nimport { join, gone } from \"node:path\";\nimport path from \"node:path\";\nexport const seen = [Text, getEditorKeybindings, tui, join, gone, path];\n",
         )]);
         let code = folder.rewritten("ext.ts").expect("rewritten");
+        // The names it has come from a view holding only them.
         assert!(
-            code.contains("import { Text } from \"@earendil-works/pi-tui\"; var getEditorKeybindings;"),
+            code.contains("import { Text } from \"pihost:pi/pi-tui?only=Text\"; var getEditorKeybindings;"),
             "{code}"
         );
         assert!(
@@ -693,6 +717,27 @@ mod tests {
             "{code}"
         );
         assert!(code.contains("import path from \"pihost:node-facade/path\";"), "{code}");
+    }
+
+    #[test]
+    fn named_imports_of_pi_packages_take_a_view_and_namespaces_keep_the_module() {
+        let folder = Folder::new(&[(
+            "ext.ts",
+            "import { SessionManager as Sessions, getAgentDir } from '@earendil-works/pi-coding-agent';\nimport * as agent from '@earendil-works/pi-coding-agent';\nimport { Type } from 'typebox';\nexport const seen = [Sessions, getAgentDir, agent, Type];\n",
+        )]);
+        let code = without_scan_needles(&folder.rewritten("ext.ts").expect("rewritten"));
+        assert!(
+            code.contains("import { SessionManager as Sessions, getAgentDir } from \"pihost:pi/pi-coding-agent?only=SessionManager,getAgentDir\";"),
+            "{code}"
+        );
+        assert!(
+            code.contains("import * as agent from '@earendil-works/pi-coding-agent';"),
+            "{code}"
+        );
+        assert!(
+            code.contains("import { Type } from \"pihost:pi/typebox?only=Type\";"),
+            "{code}"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 mod builtin_specifiers;
 mod commonjs_interop;
+mod embedded_shapes;
 mod lenient_imports;
 pub(crate) mod load_timing;
 pub(crate) mod load_window;
@@ -17,6 +18,7 @@ pub mod resolve;
 pub(crate) mod scan_needle;
 pub(crate) mod sources;
 pub mod virtual_map;
+mod virtual_views;
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -117,6 +119,7 @@ pub fn resolve_specifier(specifier: &str, referrer: &str) -> Result<ModuleSpecif
             && internal != GLUE_MODULE
             && !specifier.starts_with(builtin_specifiers::NODE_FACADE_PREFIX)
             && specifier != builtin_specifiers::PIHOST_NODE_MODULE
+            && !virtual_views::is_view(specifier)
         {
             return Err(JsErrorBox::generic(cannot_find_module(specifier, referrer)));
         }
@@ -285,6 +288,8 @@ impl PihostModuleLoader {
         let facade_name = specifier.as_str().strip_prefix(builtin_specifiers::NODE_FACADE_PREFIX);
         let code: Cow<'static, str> = if let Some(name) = facade_name {
             Cow::Owned(node_facade_source(name))
+        } else if let Some(view) = virtual_views::source(path) {
+            Cow::Owned(view.map_err(JsErrorBox::generic)?)
         } else if let Some(id) = facade_id {
             virtual_map::facade_source(id)
                 .map(Cow::Owned)

@@ -2,7 +2,7 @@
 // results back, and go on until it stops calling tools and no steering or
 // follow-up message is waiting. Every step is reported through `emit` as an
 // agent event; the loop's callers turn those into a stream or into state.
-import { EventStream } from "../pi-ai.js";
+import { EventStream } from "../ai/event-stream.js";
 import { streamAssistantResponse } from "./assistant-response.js";
 import { getDefaultStreamFn } from "./stream-fn.js";
 import { declareToolChanges } from "./tool-changes.js";

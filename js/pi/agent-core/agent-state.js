@@ -2,7 +2,9 @@
 // thinking level it asks with, and what the current run is doing. The
 // system prompt is not stored; it is read back from the transcript's system
 // messages. Assigning `tools` or `messages` keeps a copy of the array.
-import { createInitialSystemMessage, getCurrentSystemPrompt, toToolDeclaration } from "../pi-ai.js";
+import { getCurrentSystemPrompt } from "../ai/system-messages.js";
+import { toToolDeclaration } from "../ai/tool-declarations.js";
+import { createInitialSystemMessage } from "../ai/transcript.js";
 
 /** Stands in until a model is chosen, so a state always has one. */
 const NO_MODEL = {

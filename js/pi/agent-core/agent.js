@@ -2,7 +2,7 @@
 // its state in step with the loop's events, hands every event to its
 // subscribers (awaiting each, in subscription order), and queues steering
 // and follow-up messages for the loop to pick up.
-import { getCurrentSystemMessage } from "../pi-ai.js";
+import { getCurrentSystemMessage } from "../ai/system-messages.js";
 import { runAgentLoop, runAgentLoopContinue } from "./agent-loop.js";
 import { createAgentState } from "./agent-state.js";
 import { MessageQueue } from "./message-queue.js";

@@ -3,7 +3,8 @@
 // provider accepts. The streamed partial message stands in the context while
 // it grows and is replaced by the final message when the stream ends.
 import { NO_PROVIDER } from "../ai/dispatch.js";
-import { mergeClientIdentity, normalizeContext, PI_ATTRIBUTION } from "../pi-ai.js";
+import { mergeClientIdentity, PI_ATTRIBUTION } from "../ai/identity.js";
+import { normalizeContext } from "../ai/transcript.js";
 
 /** What agent loops tell providers about themselves; `identity` in the loop config overrides it field by field. */
 export const DEFAULT_AGENT_IDENTITY = { attribution: PI_ATTRIBUTION };

@@ -3,7 +3,8 @@
 // server-sent events. The server leaves the partial message out of its
 // events to save bandwidth; it is rebuilt here, so consumers get ordinary
 // assistant-message events.
-import { createAssistantMessageEventStream, ToolCallArgumentsStream } from "../pi-ai.js";
+import { createAssistantMessageEventStream } from "../ai/event-stream.js";
+import { ToolCallArgumentsStream } from "../ai/json.js";
 import { emptyUsage } from "../ai/usage.js";
 
 /** The stream options the server gets; everything else (the signal, callbacks, keys) stays here. */

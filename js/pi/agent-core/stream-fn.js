@@ -2,7 +2,7 @@
 // names none. pi-agent-core itself has no default; pi's coding agent installs
 // pi-ai's streamSimple when it loads, and extensions always run inside it, so
 // the fallback they see is pi-ai's. pihost starts from the same one.
-import { streamSimple } from "../pi-ai.js";
+import { streamSimple } from "../ai/dispatch.js";
 
 let fallbackStreamFn = streamSimple;
 

@@ -3,7 +3,7 @@
 // letting afterToolCall amend the result, and turning the outcome into a
 // toolResult message. Failures never throw out of here; they become results
 // with isError set, so the model always gets an answer for every call.
-import { validateToolArguments } from "../pi-ai.js";
+import { validateToolArguments } from "../../runtime/validate-tool-arguments.js";
 
 const ABORTED = "Operation aborted";
 

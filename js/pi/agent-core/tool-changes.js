@@ -3,7 +3,8 @@
 // model was told. Before a request, the difference between the two goes onto
 // a system message as `toolsAdded` / `toolsRemoved`, so replaying the
 // transcript always yields exactly the executable set.
-import { getCurrentTools, getToolStateChanges, toToolDeclaration } from "../pi-ai.js";
+import { getCurrentTools } from "../ai/system-messages.js";
+import { getToolStateChanges, toToolDeclaration } from "../ai/tool-declarations.js";
 
 const NOTHING_CHANGED = { toolsAdded: [], toolsRemoved: [] };
 

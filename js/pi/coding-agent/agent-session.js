@@ -12,20 +12,13 @@
 // compacted and retried once) and before the next response within a run.
 import { readFileSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import {
-  clampThinkingLevel,
-  cleanupSessionResources,
-  contentText,
-  getCurrentSystemMessage,
-  getCurrentTools,
-  getSupportedThinkingLevels,
-  isContextOverflow,
-  isRecoverableLength,
-  isRetryableAssistantError,
-  modelsAreEqual,
-  resetApiProviders,
-  retryDelayMs,
-} from "../pi-ai.js";
+import { resetApiProviders } from "../ai/dispatch.js";
+import { clampThinkingLevel, getSupportedThinkingLevels, modelsAreEqual } from "../ai/model-kinds.js";
+import { isContextOverflow, isRecoverableLength } from "../ai/overflow.js";
+import { isRetryableAssistantError, retryDelayMs } from "../ai/retry.js";
+import { cleanupSessionResources } from "../ai/session-resources.js";
+import { getCurrentSystemMessage, getCurrentTools } from "../ai/system-messages.js";
+import { contentText } from "../ai/system-text.js";
 import { runToolCall } from "../agent-core/tool-calls.js";
 import { executeBashWithOperations } from "./bash-executor.js";
 import { collectEntriesForBranchSummary } from "./branch-summary.js";

@@ -4,7 +4,7 @@
 // `modelRuntime` option pihost uses the host's (host-model-runtime.js).
 import { existsSync, mkdirSync } from "node:fs";
 import { Agent } from "../agent-core/agent.js";
-import { clampThinkingLevel } from "../pi-ai.js";
+import { clampThinkingLevel } from "../ai/model-kinds.js";
 import { getAgentDir } from "./agent-dir.js";
 import { AgentSession } from "./agent-session.js";
 import { formatNoModelsAvailableMessage } from "./auth-guidance.js";

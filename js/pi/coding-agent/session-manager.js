@@ -5,7 +5,8 @@
 // a user or assistant message, so opening pi and leaving writes nothing.
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { getCurrentSystemMessage, uuidv7 } from "../pi-ai.js";
+import { getCurrentSystemMessage } from "../ai/system-messages.js";
+import { uuidv7 } from "../ai/uuid.js";
 import { expandPath, pathsEqual, resolvePath } from "./paths.js";
 import { buildContextEntries, buildSessionProjection } from "./session-context.js";
 import { CURRENT_SESSION_VERSION, upgradeSessionEntries } from "./session-entries.js";

@@ -6,7 +6,7 @@
 // Writes are queued: flush() waits for them; failures land in drainErrors().
 import { join } from "node:path";
 import { hostEnv } from "../host-env.js";
-import { DEFAULT_MAX_AGENT_RETRY_DELAY_MS } from "../pi-ai.js";
+import { DEFAULT_MAX_AGENT_RETRY_DELAY_MS } from "../ai/retry.js";
 import { getAgentDir } from "./agent-dir.js";
 import { expandPath, resolvePath } from "./paths.js";
 import { FileSettingsStorage, InMemorySettingsStorage } from "./settings-storage.js";
