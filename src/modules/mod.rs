@@ -235,7 +235,7 @@ pub fn display_referrer(referrer: &str) -> String {
 #[derive(Default)]
 pub struct PihostModuleLoader {
     /// Shared with the transpiled module the source cache keeps, not copied.
-    source_maps: RefCell<HashMap<String, std::sync::Arc<[u8]>>>,
+    source_maps: RefCell<HashMap<String, crate::transpile::SourceMapping>>,
     /// What a sandbox lets the runtime read, and the extensions' own
     /// folders, whose files load without a grant.
     permissions: crate::permissions::PermissionSlot,
@@ -464,10 +464,17 @@ impl ModuleLoader for PihostModuleLoader {
     }
 
     fn get_source_map(&self, file_name: &str) -> Option<Cow<'_, [u8]>> {
-        self.source_maps
-            .borrow()
-            .get(file_name)
-            .map(|map| Cow::Owned(map.to_vec()))
+        let mapping = self.source_maps.borrow().get(file_name).cloned()?;
+        match mapping {
+            crate::transpile::SourceMapping::Map(map) => Some(Cow::Owned(map.to_vec())),
+            crate::transpile::SourceMapping::LongLines { source_digest } => {
+                // deno_core decodes a map once per runtime and keeps it.
+                let specifier = ModuleSpecifier::parse(file_name).ok()?;
+                let bytes = std::fs::read(specifier.to_file_path().ok()?).ok()?;
+                let source = decode_source(&bytes);
+                crate::transpile::long_lines_source_map(&specifier, &source, &source_digest).map(Cow::Owned)
+            }
+        }
     }
 }
 

@@ -22,10 +22,10 @@ use std::sync::{LazyLock, Mutex};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::{EsModuleShape, MODULE_GLOBAL_NAMES, ModuleFormat, TranspiledModule};
+use super::{EsModuleShape, MODULE_GLOBAL_NAMES, ModuleFormat, SourceMapping, TranspiledModule};
 
 /// Bumped whenever the layout of an entry changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 const MAGIC: &[u8; 8] = b"PIHOSTTC";
 /// Magic, format, body length and the body's SHA-256.
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -137,6 +137,9 @@ struct Entry {
     code: Option<String>,
     #[serde(with = "serde_bytes")]
     source_map: Option<Vec<u8>>,
+    /// For a minified file whose lines were broken: the digest its source
+    /// map is made again from (`SourceMapping::LongLines`).
+    long_lines_digest: Option<[u8; 16]>,
     commonjs: bool,
     declared_module_globals: Vec<String>,
     commonjs_exports: Vec<String>,
@@ -197,7 +200,11 @@ fn decode(bytes: &[u8], source: &str) -> Option<TranspiledModule> {
         .collect::<Option<Vec<_>>>()?;
     Some(TranspiledModule {
         code: entry.code.unwrap_or_else(|| source.to_string()),
-        source_map: entry.source_map.map(std::sync::Arc::from),
+        source_map: match (entry.source_map, entry.long_lines_digest) {
+            (Some(map), _) => Some(SourceMapping::Map(std::sync::Arc::from(map))),
+            (None, Some(source_digest)) => Some(SourceMapping::LongLines { source_digest }),
+            (None, None) => None,
+        },
         format: if entry.commonjs {
             ModuleFormat::CommonJs
         } else {
@@ -214,7 +221,14 @@ fn decode(bytes: &[u8], source: &str) -> Option<TranspiledModule> {
 fn encode(module: &TranspiledModule, source: &str) -> Option<Vec<u8>> {
     let entry = Entry {
         code: (module.code != source).then(|| module.code.clone()),
-        source_map: module.source_map.as_deref().map(<[u8]>::to_vec),
+        source_map: match &module.source_map {
+            Some(SourceMapping::Map(map)) => Some(map.to_vec()),
+            _ => None,
+        },
+        long_lines_digest: match &module.source_map {
+            Some(SourceMapping::LongLines { source_digest }) => Some(*source_digest),
+            _ => None,
+        },
         commonjs: module.format == ModuleFormat::CommonJs,
         declared_module_globals: module
             .declared_module_globals
@@ -330,7 +344,7 @@ mod tests {
     fn module(code: &str) -> TranspiledModule {
         TranspiledModule {
             code: code.to_string(),
-            source_map: Some(std::sync::Arc::from(&b"{\"version\":3}"[..])),
+            source_map: Some(SourceMapping::Map(std::sync::Arc::from(&b"{\"version\":3}"[..]))),
             format: ModuleFormat::EcmaScript,
             declared_module_globals: vec!["require"],
             commonjs_exports: Vec::new(),

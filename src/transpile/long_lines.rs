@@ -75,7 +75,6 @@ pub(super) fn break_long_lines(parsed: &ParsedSource, source: &str, specifier: &
     let mut code = String::with_capacity(source.len() + breaks.len());
     let mut builder = SourceMapBuilder::new(None);
     let source_id = builder.add_source(specifier.to_string().into());
-    builder.set_source_contents(source_id, Some(source.to_string().into()));
     // Positions as source maps count them: lines, and UTF-16 columns.
     let (mut original_line, mut original_column) = (0u32, 0u32);
     let (mut line, mut column) = (0u32, 0u32);

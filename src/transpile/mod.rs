@@ -41,9 +41,8 @@ pub enum ModuleFormat {
 pub struct TranspiledModule {
     /// The JavaScript to evaluate.
     pub code: String,
-    /// The source map back to the original file (JSON bytes, sources inlined),
-    /// for stack traces that name the original `.ts` lines.
-    pub source_map: Option<std::sync::Arc<[u8]>>,
+    /// How stack traces get from this code back to the file's own lines.
+    pub source_map: Option<SourceMapping>,
     /// Whether to evaluate it as an ES module or as CommonJS.
     pub format: ModuleFormat,
     /// Which of [`MODULE_GLOBAL_NAMES`] the module declares at its top level.
@@ -63,6 +62,50 @@ pub struct TranspiledModule {
     /// (so TypeScript's types and elided imports are already gone); `None`
     /// for CommonJS.
     pub es_module: Option<EsModuleShape>,
+}
+
+/// Where a transpiled module's source map comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceMapping {
+    /// The map (JSON bytes), from the code back to the file.
+    Map(Arc<[u8]>),
+    /// A minified file whose long lines were broken (`long_lines`): its map
+    /// has an entry for every token, more than twice the file's size, and is
+    /// needed only when a stack trace passes through the file, so it is
+    /// made again then from the file, whose content must still have this
+    /// digest ([`long_lines_source_map`]).
+    LongLines {
+        /// The first bytes of the SHA-256 of the source the code was made from.
+        source_digest: [u8; 16],
+    },
+}
+
+/// The SHA-256 prefix [`SourceMapping::LongLines`] checks a file against.
+pub fn source_digest(source: &str) -> [u8; 16] {
+    let digest = <sha2::Sha256 as sha2::Digest>::digest(source.as_bytes());
+    let mut prefix = [0u8; 16];
+    prefix.copy_from_slice(&digest[..16]);
+    prefix
+}
+
+/// The source map of a minified file's broken lines
+/// ([`SourceMapping::LongLines`]), made from `source`, the file's text,
+/// when it still has `digest`; `None` when it changed since.
+pub fn long_lines_source_map(specifier: &ModuleSpecifier, source: &str, digest: &[u8; 16]) -> Option<Vec<u8>> {
+    if source_digest(source) != *digest {
+        tracing::debug!(%specifier, "the file changed since it was loaded: no source map for it");
+        return None;
+    }
+    let parsed = deno_ast::parse_program(ParseParams {
+        specifier: specifier.clone(),
+        text: source.into(),
+        media_type: MediaType::from_specifier(specifier),
+        capture_tokens: true,
+        scope_analysis: false,
+        maybe_syntax: None,
+    })
+    .ok()?;
+    long_lines::break_long_lines(&parsed, source, specifier.as_str()).map(|(_, map)| map)
 }
 
 /// The static shape of an ES module as the loader needs it for jiti's
@@ -303,7 +346,12 @@ fn transpile_uncached(
             (ModuleFormat::CommonJs, _, _) => None,
         };
         let (code, source_map) = match broken {
-            Some((code, map)) => (code, Some(std::sync::Arc::from(map))),
+            Some((code, _)) => (
+                code,
+                Some(SourceMapping::LongLines {
+                    source_digest: source_digest(source),
+                }),
+            ),
             None => (source.to_string(), None),
         };
         (code, source_map, es_module)
@@ -318,7 +366,9 @@ fn transpile_uncached(
                 &TranspileModuleOptions { module_kind: None },
                 &EmitOptions {
                     source_map: SourceMapOption::Separate,
-                    inline_sources: true,
+                    // Stack traces need the positions only: the sources
+                    // inlined would keep every TypeScript file twice.
+                    inline_sources: false,
                     ..Default::default()
                 },
             )
@@ -334,7 +384,9 @@ fn transpile_uncached(
         };
         (
             emitted.text,
-            emitted.source_map.map(|map| std::sync::Arc::from(map.into_bytes())),
+            emitted
+                .source_map
+                .map(|map| SourceMapping::Map(Arc::from(map.into_bytes()))),
             es_module,
         )
     };
@@ -711,6 +763,21 @@ fn collect_pattern_names(pattern: &Pat, names: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_minified_files_map_is_made_again_from_the_file_only_while_it_is_unchanged() {
+        let source: String = (0..4000).map(|index| format!("var v{index}=\"x\";")).collect();
+        let specifier = ModuleSpecifier::parse("file:///min-map.js").expect("url");
+        let transpiled = transpile_uncached(&specifier, MediaType::JavaScript, &source).expect("transpiles");
+        let Some(SourceMapping::LongLines { source_digest }) = transpiled.source_map else {
+            panic!("a broken file keeps no map: {:?}", transpiled.source_map);
+        };
+        let map = long_lines_source_map(&specifier, &source, &source_digest).expect("made again");
+        let map = deno_ast::swc::sourcemap::SourceMap::from_slice(&map).expect("a map");
+        assert!(map.get_token_count() > 4000);
+        let changed = source.replacen("v0", "w0", 1);
+        assert_eq!(long_lines_source_map(&specifier, &changed, &source_digest), None);
+    }
 
     fn specifier(name: &str) -> ModuleSpecifier {
         ModuleSpecifier::parse(&format!("file:///tmp/{name}")).expect("valid test url")
