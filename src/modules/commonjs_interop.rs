@@ -72,9 +72,10 @@ pub fn named_exports(names: &BTreeSet<String>) -> String {
 }
 
 /// A file's transpiled module (from the transpile cache when it was seen
-/// before), for a look at what it exports.
+/// before), for a look at what it exports: its code may be gone
+/// (`sources::source_shape`).
 pub(super) fn transpile_file(path: &Path) -> Option<std::sync::Arc<TranspiledModule>> {
-    match super::sources::source_file(path).ok()? {
+    match super::sources::source_shape(path).ok()? {
         super::sources::SourceFile::Code(transpiled) => Some(transpiled),
         super::sources::SourceFile::Json(_) => None,
     }

@@ -352,6 +352,8 @@ impl PihostModuleLoader {
                     .replace("/*SOURCE*/", &transpiled.code)
             }
         });
+        // The engine keeps the code from here on.
+        sources::release_code(&path);
         Ok(ModuleSource::new(
             ModuleType::JavaScript,
             ModuleSourceCode::String(code.into()),

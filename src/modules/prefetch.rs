@@ -168,13 +168,19 @@ fn links_of(url: &ModuleSpecifier, rewrite_for: Option<u64>) -> Option<Vec<Modul
     if !std::fs::metadata(&path).is_ok_and(|metadata| metadata.is_file()) {
         return Some(Vec::new());
     }
-    let Ok(SourceFile::Code(module)) = sources::source_file(&path) else {
+    // A module the engine's thread has loaded (the walk may reach it before
+    // that thread's word that it did) has given it its code already
+    // (`sources::release_code`): only its links are read then, and no
+    // rewrite is made for it.
+    let Ok(SourceFile::Code(module)) = sources::source_shape(&path) else {
         return Some(Vec::new());
     };
     let Some(shape) = &module.es_module else {
         return Some(required_files(&module.code, &path));
     };
-    if let Some(window) = rewrite_for {
+    if let Some(window) = rewrite_for
+        && !module.code.is_empty()
+    {
         rewrite_ahead(url, &module, window);
     }
     let links = shape

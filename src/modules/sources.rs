@@ -76,7 +76,16 @@ fn version_of(metadata: &std::fs::Metadata) -> Version {
     }
 }
 
-static FILES: LazyLock<Mutex<HashMap<PathBuf, (Version, SourceFile)>>> = LazyLock::new(Default::default);
+/// A file read, in one version of it.
+struct Known {
+    version: Version,
+    file: SourceFile,
+    /// The engine has the module's code, which is dropped here
+    /// ([`release_code`]): only its shape is kept.
+    code_released: bool,
+}
+
+static FILES: LazyLock<Mutex<HashMap<PathBuf, Known>>> = LazyLock::new(Default::default);
 
 /// The files some thread is reading and transpiling now.
 static IN_FLIGHT: LazyLock<(Mutex<HashSet<PathBuf>>, Condvar)> = LazyLock::new(Default::default);
@@ -122,24 +131,77 @@ fn claim(path: &Path) -> Option<InFlight<'_>> {
     None
 }
 
-fn cached(path: &Path, version: Option<Version>) -> Option<SourceFile> {
+/// What the code of a file needs: all of it, or only its shape.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Need {
+    Code,
+    Shape,
+}
+
+fn cached(path: &Path, version: Option<Version>, need: Need) -> Option<SourceFile> {
     let version = version?;
     FILES.lock().ok().and_then(|files| {
         files
             .get(path)
-            .filter(|(seen, _)| *seen == version)
-            .map(|(_, file)| file.clone())
+            .filter(|known| known.version == version && (need == Need::Shape || !known.code_released))
+            .map(|known| known.file.clone())
     })
 }
 
 /// The file at `path` (an absolute path), read and transpiled once per
 /// version of it. Its source map names `path`'s `file:` URL.
 pub(crate) fn source_file(path: &Path) -> Result<SourceFile, SourceError> {
+    file_for(path, Need::Code)
+}
+
+/// The file at `path` for a look at what it exports and imports: a module
+/// whose code the engine has already may come without its code (an empty
+/// `code`), with its shape, export names and format intact.
+pub(crate) fn source_shape(path: &Path) -> Result<SourceFile, SourceError> {
+    file_for(path, Need::Shape)
+}
+
+/// Drops the code of the ES module at `path`, which an engine has now, and
+/// keeps its shape: a process held every module's code for its whole life,
+/// a copy of what the engine keeps (about 22 MB for the real-packages set).
+/// Another runtime that loads the file takes it from the disk cache again;
+/// without a disk cache nothing is dropped, since it would be transpiled
+/// again.
+pub(crate) fn release_code(path: &Path) {
+    if transpile::disk_cache::location() == transpile::disk_cache::Location::Off {
+        return;
+    }
+    let Ok(mut files) = FILES.lock() else {
+        return;
+    };
+    let Some(known) = files.get_mut(path) else {
+        return;
+    };
+    let SourceFile::Code(module) = &known.file else {
+        return;
+    };
+    if known.code_released || module.format != transpile::ModuleFormat::EcmaScript {
+        return;
+    }
+    known.file = SourceFile::Code(Arc::new(TranspiledModule {
+        code: String::new(),
+        source_map: module.source_map.clone(),
+        format: module.format,
+        declared_module_globals: module.declared_module_globals.clone(),
+        commonjs_exports: module.commonjs_exports.clone(),
+        commonjs_reexports: module.commonjs_reexports.clone(),
+        strict: module.strict,
+        es_module: module.es_module.clone(),
+    }));
+    known.code_released = true;
+}
+
+fn file_for(path: &Path, need: Need) -> Result<SourceFile, SourceError> {
     let version = std::fs::metadata(path).ok().map(|metadata| version_of(&metadata));
     // Another thread may have this file in flight: wait for it and look
     // again (if it failed, or read another version, this thread tries).
     let _claim = loop {
-        if let Some(file) = cached(path, version) {
+        if let Some(file) = cached(path, version, need) {
             return Ok(file);
         }
         if let Some(claim) = claim(path) {
@@ -165,7 +227,14 @@ pub(crate) fn source_file(path: &Path) -> Result<SourceFile, SourceError> {
         SourceFile::Code(transpiled?)
     };
     if let (Some(version), Ok(mut files)) = (version, FILES.lock()) {
-        files.insert(path.to_path_buf(), (version, file.clone()));
+        files.insert(
+            path.to_path_buf(),
+            Known {
+                version,
+                file: file.clone(),
+                code_released: false,
+            },
+        );
     }
     Ok(file)
 }
@@ -177,7 +246,30 @@ pub(crate) mod tests {
     /// Whether `path` is read and transpiled already, in its current version.
     pub(crate) fn is_known(path: &Path) -> bool {
         let version = std::fs::metadata(path).ok().map(|metadata| version_of(&metadata));
-        cached(path, version).is_some()
+        cached(path, version, Need::Code).is_some()
+    }
+
+    #[test]
+    fn a_released_modules_shape_stays_and_its_code_is_read_again_when_asked_for() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let path = folder.path().join("released.ts");
+        std::fs::write(&path, "import { x } from './x.js';\nexport const y: number = x;\n").expect("write");
+        let code_of = |file: SourceFile| match file {
+            SourceFile::Code(module) => module,
+            SourceFile::Json(_) => panic!("code"),
+        };
+        let first = code_of(source_file(&path).expect("read"));
+        assert!(first.code.contains("export const y = x"), "{}", first.code);
+        release_code(&path);
+        let shape = code_of(source_shape(&path).expect("shape"));
+        assert_eq!(shape.es_module, first.es_module);
+        if transpile::disk_cache::location() == transpile::disk_cache::Location::Off {
+            // Without a disk cache the code stays.
+            assert_eq!(shape.code, first.code);
+        } else {
+            assert!(shape.code.is_empty(), "released: {}", shape.code);
+        }
+        assert_eq!(code_of(source_file(&path).expect("again")).code, first.code);
     }
 
     #[test]

@@ -10,9 +10,9 @@
 pub mod disk_cache;
 mod long_lines;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::ops::Range;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::Arc;
 
 use deno_ast::swc::ast::{
     Callee, Decl, ExportSpecifier, Expr, ImportPhase, ImportSpecifier, Lit, Module, ModuleDecl, ModuleExportName,
@@ -239,7 +239,6 @@ pub enum TranspileError {
 }
 
 type CacheKey = [u8; 32];
-static CACHE: LazyLock<Mutex<HashMap<CacheKey, Arc<TranspiledModule>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
 fn cache_key(specifier: &ModuleSpecifier, media_type: MediaType, source: &str) -> CacheKey {
     // The specifier is part of the key because the source map names the file.
@@ -270,22 +269,18 @@ pub fn transpile(
     if !is_code(media_type) {
         return Err(TranspileError::UnsupportedMediaType(media_type.to_string()));
     }
+    // Kept in memory by the loader's source cache (modules/sources.rs), per
+    // file and version; here only on disk.
     let key = cache_key(specifier, media_type, source);
-    if let Some(hit) = CACHE.lock().ok().and_then(|cache| cache.get(&key).cloned()) {
-        return Ok(hit);
-    }
     let transpiled = match disk_cache::read(&key, source) {
-        Some(kept) => Arc::new(kept),
+        Some(kept) => kept,
         None => {
             let transpiled = transpile_uncached(specifier, media_type, source)?;
             disk_cache::write(&key, &transpiled, source);
-            Arc::new(transpiled)
+            transpiled
         }
     };
-    if let Ok(mut cache) = CACHE.lock() {
-        cache.insert(key, transpiled.clone());
-    }
-    Ok(transpiled)
+    Ok(Arc::new(transpiled))
 }
 
 fn transpile_uncached(
@@ -820,13 +815,5 @@ mod tests {
         let message = error.to_string();
         assert!(message.contains("broken.ts"), "{message}");
         assert!(message.contains(":1:"), "{message}");
-    }
-
-    #[test]
-    fn the_second_transpile_of_the_same_source_is_the_cached_one() {
-        let source = "export const cached: string = 'yes';";
-        let first = transpile(&specifier("e.ts"), MediaType::TypeScript, source).expect("transpiles");
-        let second = transpile(&specifier("e.ts"), MediaType::TypeScript, source).expect("transpiles");
-        assert!(Arc::ptr_eq(&first, &second));
     }
 }
