@@ -125,28 +125,20 @@ export { SettingsSelectorComponent } from "./coding-agent/components/settings-se
 export { SessionSelectorComponent } from "./coding-agent/components/session-selector.js";
 export { TreeSelectorComponent } from "./coding-agent/components/tree-selector.js";
 export { ThemeSelectorComponent } from "./coding-agent/components/theme-selector.js";
+// Each tool's factory from its own module, so importing one evaluates one.
+export { createBashTool, createBashToolDefinition, createLocalBashOperations } from "./coding-agent/tools/bash.js";
+export { createEditTool, createEditToolDefinition } from "./coding-agent/tools/edit.js";
+export { createFindTool, createFindToolDefinition } from "./coding-agent/tools/find.js";
+export { createGrepTool, createGrepToolDefinition } from "./coding-agent/tools/grep.js";
+export { createLsTool, createLsToolDefinition } from "./coding-agent/tools/ls.js";
 export {
-  createBashTool,
-  createBashToolDefinition,
-  createCodingTools,
-  createEditTool,
-  createEditToolDefinition,
-  createFindTool,
-  createFindToolDefinition,
-  createGrepTool,
-  createGrepToolDefinition,
-  createLocalBashOperations,
   createLocalPowerShellOperations,
-  createLsTool,
-  createLsToolDefinition,
   createPowerShellTool,
   createPowerShellToolDefinition,
-  createReadOnlyTools,
-  createReadTool,
-  createReadToolDefinition,
-  createWriteTool,
-  createWriteToolDefinition,
-} from "./coding-agent/tools/index.js";
+} from "./coding-agent/tools/powershell.js";
+export { createReadTool, createReadToolDefinition } from "./coding-agent/tools/read.js";
+export { createWriteTool, createWriteToolDefinition } from "./coding-agent/tools/write.js";
+export { createCodingTools, createReadOnlyTools } from "./coding-agent/tools/index.js";
 
 export {
   defineTool,

@@ -96,10 +96,26 @@ pub(super) fn source(path: &str) -> Option<Result<String, String>> {
             Some(Definition::Namespace { module }) => {
                 format!("export * as {name} from \"{INTERNAL_SCHEME}{module}\";\n")
             }
-            None => format!("export {{ {name} }} from \"{INTERNAL_SCHEME}pi/{module_id}\";\n"),
+            // A value pi exports that pihost has no module for (a constant
+            // such as CONFIG_DIR_NAME): the facade would give the recorded
+            // value too, and a primitive is the same wherever it is made.
+            None => match recorded_primitive(&recorded[name]) {
+                Some(value) => format!("const {name}$ = {value};\nexport {{ {name}$ as {name} }};\n"),
+                None => format!("export {{ {name} }} from \"{INTERNAL_SCHEME}pi/{module_id}\";\n"),
+            },
         });
     }
     Some(Ok(source))
+}
+
+/// The JavaScript text of a recorded export that is a primitive value.
+fn recorded_primitive(description: &virtual_map::ExportDescription) -> Option<String> {
+    match (description.kind.as_str(), &description.value) {
+        ("string" | "number" | "boolean", Some(value)) => Some(value.to_string()),
+        ("null", _) => Some("null".to_string()),
+        ("undefined", _) => Some("undefined".to_string()),
+        _ => None,
+    }
 }
 
 /// Where a name of one of pihost's implementation modules is defined.
@@ -182,6 +198,18 @@ mod tests {
 
     fn source_of(path: &str) -> String {
         source(path).expect("a view").expect("its source")
+    }
+
+    #[test]
+    fn a_constant_pihost_has_no_module_for_is_its_recorded_value_and_stubs_come_from_the_facade() {
+        let source = source_of("pi/pi-coding-agent?only=CONFIG_DIR_NAME");
+        assert!(source.contains("const CONFIG_DIR_NAME$ = \".pi\";"), "{source}");
+        assert!(!source.contains("\"pihost:pi/pi-coding-agent\""), "{source}");
+        let source = source_of("pi/pi-tui?only=ProcessTerminal");
+        assert!(
+            source.contains("export { ProcessTerminal } from \"pihost:pi/pi-tui\";"),
+            "{source}"
+        );
     }
 
     #[test]
