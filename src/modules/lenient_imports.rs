@@ -73,17 +73,11 @@ pub fn rewrite(url: &ModuleSpecifier, transpiled: &TranspiledModule) -> Option<S
         }
         let exports = exports_of_specifier(&link.specifier, url.as_str(), &mut BTreeSet::new(), 0);
         let view = virtual_view(link, &exports);
+        let to_view = view.is_some();
         let written = view
-            .clone()
             .or_else(|| builtin_specifiers::facade_for(&link.specifier))
             .unwrap_or_else(|| link.specifier.clone());
-        let text = match (&link.kind, &exports) {
-            (LinkKind::Import(bindings), Exports::EsModule(names)) if view.is_some() => {
-                rewrite_esm_import(&quoted(&written), bindings, names, true)
-            }
-            _ => rewrite_link(link, &quoted(&written), &exports, index),
-        };
-        if let Some(text) = text {
+        if let Some(text) = rewrite_link(link, &quoted(&written), &exports, index, to_view) {
             edits.replace(link.range.clone(), text);
             rewritten_links.push((link.range.clone(), written));
         }
@@ -263,11 +257,13 @@ fn import_specifier(imported: &str, local: &str) -> String {
 }
 
 /// The replacement of one declaration, or `None` when it links as written.
-/// `source` is the quoted specifier the replacement imports.
-fn rewrite_link(link: &StaticLink, source: &str, exports: &Exports, index: usize) -> Option<String> {
+/// `source` is the quoted specifier the replacement imports; `to_view`: it
+/// is a virtual module's view, so an import is written again even when all
+/// its names link.
+fn rewrite_link(link: &StaticLink, source: &str, exports: &Exports, index: usize, to_view: bool) -> Option<String> {
     match (&link.kind, exports) {
         (_, Exports::Unknown) => None,
-        (LinkKind::Import(bindings), Exports::EsModule(names)) => rewrite_esm_import(source, bindings, names, false),
+        (LinkKind::Import(bindings), Exports::EsModule(names)) => rewrite_esm_import(source, bindings, names, to_view),
         (LinkKind::Import(bindings), Exports::CommonJs(names)) => {
             rewrite_commonjs_import(source, bindings, names, index)
         }

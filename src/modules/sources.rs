@@ -183,16 +183,7 @@ pub(crate) fn release_code(path: &Path) {
     if known.code_released || module.format != transpile::ModuleFormat::EcmaScript {
         return;
     }
-    known.file = SourceFile::Code(Arc::new(TranspiledModule {
-        code: String::new(),
-        source_map: module.source_map.clone(),
-        format: module.format,
-        declared_module_globals: module.declared_module_globals.clone(),
-        commonjs_exports: module.commonjs_exports.clone(),
-        commonjs_reexports: module.commonjs_reexports.clone(),
-        strict: module.strict,
-        es_module: module.es_module.clone(),
-    }));
+    known.file = SourceFile::Code(Arc::new(module.without_code()));
     known.code_released = true;
 }
 

@@ -170,11 +170,13 @@ fn definition(path: &str, name: &str) -> Option<Definition> {
 mod tests {
     use super::*;
 
+    fn source_of(path: &str) -> String {
+        source(path).expect("a view").expect("its source")
+    }
+
     #[test]
     fn a_view_re_exports_each_name_from_the_module_that_defines_it() {
-        let source = source("pi/pi-coding-agent?only=getAgentDir,SessionManager")
-            .expect("a view")
-            .expect("its source");
+        let source = source_of("pi/pi-coding-agent?only=getAgentDir,SessionManager");
         assert!(source.contains("export { getAgentDir } from \"pihost:pi/coding-agent/agent-dir.js\";"));
         assert!(source.contains("export { SessionManager } from \"pihost:pi/coding-agent/session-manager.js\";"));
         // The facade's side effect comes with it.
@@ -184,7 +186,7 @@ mod tests {
 
     #[test]
     fn renamed_re_exports_and_engine_only_names_keep_their_definitions() {
-        let source = source("pi/pi-ai?only=getModel").expect("a view").expect("its source");
+        let source = source_of("pi/pi-ai?only=getModel");
         assert!(
             source.contains("export { getBuiltinModel as getModel } from"),
             "{source}"
@@ -194,10 +196,6 @@ mod tests {
             source.contains("from \"pihost:pi/pi-coding-agent.engine.js\""),
             "{source}"
         );
-    }
-
-    fn source_of(path: &str) -> String {
-        source(path).expect("a view").expect("its source")
     }
 
     #[test]

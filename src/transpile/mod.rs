@@ -64,6 +64,23 @@ pub struct TranspiledModule {
     pub es_module: Option<EsModuleShape>,
 }
 
+impl TranspiledModule {
+    /// The same module without its code: what importers' rewrites and
+    /// export look-ups need once an engine has the code.
+    pub fn without_code(&self) -> Self {
+        Self {
+            code: String::new(),
+            source_map: self.source_map.clone(),
+            format: self.format,
+            declared_module_globals: self.declared_module_globals.clone(),
+            commonjs_exports: self.commonjs_exports.clone(),
+            commonjs_reexports: self.commonjs_reexports.clone(),
+            strict: self.strict,
+            es_module: self.es_module.clone(),
+        }
+    }
+}
+
 /// Where a transpiled module's source map comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SourceMapping {
