@@ -66,9 +66,11 @@ export const ObjectDefineProperty = Object.defineProperty;
 export const ObjectDefineProperties = Object.defineProperties;
 export const ObjectFreeze = Object.freeze;
 export const ObjectGetOwnPropertyDescriptors = Object.getOwnPropertyDescriptors;
+export const ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
 export const ObjectGetPrototypeOf = Object.getPrototypeOf;
 export const ObjectHasOwn = Object.hasOwn;
 export const ObjectKeys = Object.keys;
+export const ObjectValues = Object.values;
 
 export const JSONParse = JSON.parse;
 export const JSONStringify = JSON.stringify;

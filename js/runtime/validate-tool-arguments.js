@@ -26,6 +26,7 @@ import {
   NumberIsInteger,
   ObjectHasOwn,
   ObjectKeys,
+  ObjectValues,
   SafeSet,
   SafeWeakMap,
   StringPrototypeReplace,
@@ -480,6 +481,8 @@ export class ArgumentsValidator {
   constructor(schema) {
     this.schema = schema;
     this.checker = new SchemaChecker(schema, { flavour: "pi-schema" });
+    this.keepsValidValues = coercionKeepsValidValues(schema);
+    this.coercer = undefined;
   }
   check(value) {
     return this.checker.check(this.schema, value);
@@ -488,12 +491,67 @@ export class ArgumentsValidator {
     return this.check(value) ? [] : new Explainer(this.checker).errors(this.schema, value);
   }
   coerce(value) {
-    return new Coercer(this.checker).coerce(this.schema, value);
+    // One coercer for the schema, as pi-schema keeps; a coercion that runs
+    // inside another (a refinement validating again) gets its own, whose
+    // converter's stack of entered nodes is empty.
+    this.coercer ??= new Coercer(this.checker);
+    const coercer = this.coercer.converter.entered.length === 0 ? this.coercer : new Coercer(this.checker);
+    return coercer.coerce(this.schema, value);
   }
   parse(value) {
+    // Coercion then check, as pi-schema; a value the schema already takes
+    // skips the coercion where it would give that value back unchanged.
+    if (this.keepsValidValues && this.check(value)) return { ok: true, value };
     const coerced = this.coerce(value);
     return this.check(coerced) ? { ok: true, value: coerced } : { ok: false, errors: this.errors(coerced) };
   }
+}
+
+/** The `type`s whose conversions and primitive coercions give a value of that type back as it is. */
+const KEEPING_TYPES = new SafeSet(["string", "number", "integer", "boolean", "null", "object", "array"]);
+
+/**
+ * Whether coercing any value `schema` accepts gives that same value back,
+ * so that parse may check first. Reads only the keywords the three passes
+ * read (Coercer, Converter): a `$ref` or `allOf`, a list of types, an
+ * untyped `items` (which wraps a lone value in an array), an object `const`
+ * or `enum` member (replaced by the schema's own), or a refinement anywhere
+ * (extension code, called once per check) make it answer no.
+ */
+function coercionKeepsValidValues(schema) {
+  return !hasRefinementAnywhere(schema, new SafeSet()) && keepsValidValues(schema, new SafeSet());
+}
+
+function hasRefinementAnywhere(node, seen) {
+  if (typeof node !== "object" || node === null || seen.has(node)) return false;
+  seen.add(node);
+  if (!ArrayIsArray(node) && "~refine" in node) return true;
+  const keys = ObjectKeys(node);
+  for (let index = 0; index < keys.length; index++) if (hasRefinementAnywhere(node[keys[index]], seen)) return true;
+  return false;
+}
+
+function isPrimitive(value) {
+  return value === null || (typeof value !== "object" && typeof value !== "function");
+}
+
+function keepsValidValues(node, seen) {
+  if (ArrayIsArray(node)) return ArrayPrototypeEvery(node, (item) => keepsValidValues(item, seen));
+  if (!isSchemaNode(node) || seen.has(node)) return true;
+  seen.add(node);
+  if (node.$ref !== undefined || node.allOf !== undefined) return false;
+  if (node.type !== undefined && !(typeof node.type === "string" && KEEPING_TYPES.has(node.type))) return false;
+  if (ObjectHasOwn(node, "const") && !isPrimitive(node.const)) return false;
+  if (node.enum !== undefined && !(ArrayIsArray(node.enum) && ArrayPrototypeEvery(node.enum, isPrimitive))) return false;
+  const objectKeywords = node.properties !== undefined || node.patternProperties !== undefined || node.additionalProperties !== undefined;
+  // A union gives back a value one of its branches takes, unless the node
+  // converts beside its branches (a type, or properties of its own).
+  if ((node.anyOf !== undefined || node.oneOf !== undefined) && (node.type !== undefined || objectKeywords)) return false;
+  if (node.type === undefined && (node.items !== undefined || node.prefixItems !== undefined)) return false;
+  const children = [node.items, node.prefixItems, node.additionalProperties];
+  if (isSchemaNode(node.properties)) ArrayPushAll(children, ObjectValues(node.properties));
+  if (isSchemaNode(node.patternProperties)) ArrayPushAll(children, ObjectValues(node.patternProperties));
+  return ArrayPrototypeEvery(children, (child) => child === undefined || keepsValidValues(child, seen));
 }
 
 // Tool schemas live as long as their tools; the WeakMap lets both go together.
@@ -520,11 +578,24 @@ function dottedPath(path) {
 
 /** The tool call's arguments, coerced and checked against the tool's parameters; throws pi's error text. */
 export function validateToolArguments(tool, toolCall) {
+  return checkedArguments(tool, toolCall, true);
+}
+
+/**
+ * validateToolArguments for arguments nothing else holds (read from the
+ * host's JSON for this call): the copy that keeps a transcript unchanged
+ * would copy what no transcript sees.
+ */
+export function validateOwnToolArguments(tool, toolCall) {
+  return checkedArguments(tool, toolCall, false);
+}
+
+function checkedArguments(tool, toolCall, copy) {
   if (toolCall.argumentsError) {
     throw new Error(`Invalid arguments for tool "${toolCall.name}": ${toolCall.argumentsError}`);
   }
   // A copy, so a tool that changes its arguments never changes the transcript.
-  const result = validatorFor(tool.parameters).parse(StructuredClone(toolCall.arguments));
+  const result = validatorFor(tool.parameters).parse(copy ? StructuredClone(toolCall.arguments) : toolCall.arguments);
   if (result.ok) return result.value;
   const lines = ArrayPrototypeJoin(
     ArrayPrototypeMap(result.errors, (error) => `  - ${dottedPath(error.path)}: ${error.message}`),

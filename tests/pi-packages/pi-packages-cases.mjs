@@ -395,12 +395,28 @@ export function buildCases({ typebox, value, compile, ai, agent, importCode }) {
     [{ name: "tuple", parameters: T.Object({ t: T.Tuple([T.Number(), T.Boolean()]) }) }, { t: ["1", "false"] }],
     [{ name: "tuple", parameters: T.Object({ t: T.Tuple([T.Number(), T.Boolean()]) }) }, { t: ["1"] }],
     [{ name: "any", parameters: T.Object({ a: T.Any(), u: T.Unknown() }) }, { a: null }],
+    // Values the schema already takes, where coercion could still change
+    // them (pihost checks such values first where it cannot).
+    [{ name: "untyped-items", parameters: { type: "object", properties: { l: { items: { type: "string" } } } } }, { l: "x" }],
+    [{ name: "untyped-items", parameters: { type: "object", properties: { l: { items: { type: "string" } } } } }, { l: ["x"] }],
+    [{ name: "union-valid", parameters: T.Object({ v: T.Union([T.Number(), T.String()]) }) }, { v: "42" }],
+    [{ name: "union-valid", parameters: T.Object({ v: T.Union([T.Boolean(), T.String()]) }) }, { v: "true" }],
+    [{ name: "object-enum", parameters: { type: "object", properties: { e: { enum: [{ a: 1 }, "b"] } } } }, { e: { a: 1 } }],
+    [{ name: "object-const", parameters: { type: "object", properties: { k: { const: { a: [1] } } } } }, { k: { a: [1] } }],
+    [{ name: "type-list", parameters: { type: "object", properties: { a: { type: ["string", "number"] } } } }, { a: "1" }],
+    [{ name: "intersect", parameters: T.Intersect([T.Object({ a: T.String() }), T.Object({ b: T.Number() })]) }, { a: "1", b: 2 }],
+    [{ name: "ref-valid", parameters: { type: "object", properties: { x: { $ref: "#/$defs/X" } }, $defs: { X: { type: "string" } } } }, { x: "4" }],
+    [{ name: "optional-null", parameters: T.Object({ a: T.Optional(T.Union([T.String(), T.Null()])), b: T.Optional(T.String()) }) }, { a: null }],
+    [{ name: "defaults", parameters: { type: "object", properties: { a: { type: "string", default: "x" }, n: { type: "integer", default: 1 } } } }, {}],
+    [{ name: "additional", parameters: { type: "object", additionalProperties: { type: "number" }, patternProperties: { "^s": { type: "string" } } } }, { x: 1, s1: "a" }],
+    [{ name: "prefix", parameters: { type: "object", properties: { t: { type: "array", prefixItems: [{ type: "number" }], items: { type: "string" } } } } }, { t: [1, "a"] }],
+    [{ name: "valid-all", parameters: T.Object({ n: T.Integer(), f: T.Number(), s: T.String(), b: T.Boolean(), l: T.Array(T.String()), o: T.Object({ z: T.Null() }) }) }, { n: 3, f: -0, s: "s", b: false, l: ["a"], o: { z: null } }],
   ];
   toolCalls.forEach(([toolDef, args], index) => {
     add(`validateToolArguments ${toolDef.name} #${index}`, () => {
       const call = { type: "toolCall", id: "c1", name: toolDef.name, arguments: args };
       const result = ai.validateToolArguments(toolDef, call);
-      return { result, unchanged: JSON.stringify(call.arguments) === JSON.stringify(args) };
+      return { result, unchanged: JSON.stringify(call.arguments) === JSON.stringify(args), copied: result !== call.arguments };
     });
   });
   add("validateToolArguments argumentsError", () => ai.validateToolArguments(readTool, { name: "read", arguments: {}, argumentsError: "Unexpected token" }));
