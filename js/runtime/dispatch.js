@@ -9,6 +9,9 @@ import { PromiseResolve } from "./primordials.js";
  * Dispatches `event` ({ type, ...fields }). `host.buildBoundaryContext(eventType,
  * entries)` validates boundary drafts (E10); `host.emitProjectTrust(event, ctx)`
  * runs project_trust (E9), which pi dispatches outside the runner.
+ * `host.ownsEvent` says nothing else holds `event` (the host's JSON, read
+ * for this call): then no copy is needed to keep the caller's messages
+ * unchanged (E6).
  */
 export function dispatchEvent(runner, event, host) {
   switch (event.type) {
@@ -17,7 +20,7 @@ export function dispatchEvent(runner, event, host) {
     case "tool_result":
       return runner.emitToolResult(event);
     case "context":
-      return runner.emitContext(event.messages);
+      return runner.emitContext(event.messages, host.ownsEvent === true);
     case "input":
       return runner.emitInput(event.text, event.images, event.source, event.streamingBehavior);
     case "message_end":

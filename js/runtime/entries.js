@@ -15,6 +15,7 @@ import {
   ObjectGetPrototypeOf,
   Promise,
   PromisePrototypeThen,
+  ReflectApply,
   SafeSet,
   SymbolFor,
   queueMicrotask,
@@ -137,7 +138,7 @@ export function currentOwner() {
 // Registered, so that the permission prompter in Rust can read it (src/permissions/prompt.rs).
 const entryMark = SymbolFor("pihost.entry");
 
-function runAs(entry, invoke) {
+function runAs(entry, invoke, args) {
   const previous = running;
   const previousContext = getAsyncContext();
   running = entry;
@@ -151,7 +152,7 @@ function runAs(entry, invoke) {
       : { __proto__: null, ...previousContext, [entryMark]: entry },
   );
   try {
-    return invoke();
+    return args === undefined ? invoke() : ReflectApply(invoke, undefined, args);
   } finally {
     running = previous;
     setAsyncContext(previousContext);
@@ -165,14 +166,16 @@ function close(entry) {
 }
 
 /**
- * Runs `invoke` as code of the extension at `owner.path`; `owner.where`
- * says what runs ("while loading", `in its "tool_call" handler`, …). Resolves
+ * Runs `invoke` as code of the extension at `owner.path` (called with
+ * `args` when given, as `invoke(...args)`: a handler needs no closure of
+ * its own per call); `owner.where` says what runs ("while loading", `in its
+ * "tool_call" handler`, …). Resolves
  * or rejects as `invoke` does, or rejects with the host's error when the
  * entry is stopped. `owner.timeoutMs` bounds how long it may take;
  * `owner.settlesFromOutside()` tells whether something outside the event loop
  * (an abort) can still settle it.
  */
-export function enterExtension(owner, invoke) {
+export function enterExtension(owner, invoke, args) {
   // The owner's fields (path, where, event, limits) are read through its
   // prototype: one object per call instead of a copy of every field.
   const entry = { __proto__: owner, fail: undefined, parent: running, timers: undefined, timeout: undefined };
@@ -197,7 +200,7 @@ export function enterExtension(owner, invoke) {
     enqueueJob(() => {
       let result;
       try {
-        result = runAs(entry, invoke);
+        result = runAs(entry, invoke, args);
       } catch (error) {
         fail(error);
         return;

@@ -12,7 +12,6 @@ import {
   ArrayPrototypeFind,
   ArrayPrototypeIndexOf,
   ArrayPrototypeSplice,
-  ReflectApply,
   SafeMap,
   SafeSet,
   StringPrototypeReplace,
@@ -70,7 +69,7 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
       // A fresh wrapper per registration, so registering one function twice
       // gives two entries and each unsubscribe removes its own.
       const owner = { path: extension.path, where: `in its "${event}" handler`, event: String(event) };
-      const registered = (...args) => enterExtension(owner, () => ReflectApply(handler, undefined, args));
+      const registered = (...args) => enterExtension(owner, handler, args);
       const list = extension.handlers.get(event) ?? [];
       list[list.length] = registered;
       extension.handlers.set(event, list);

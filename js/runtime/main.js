@@ -21,7 +21,7 @@ import {
 } from "pihost:runtime/host-bridge.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
 export { CALL_PENDING, reportingCall } from "pihost:runtime/call-settlement.js";
-import { validateToolArguments } from "pihost:runtime/validate-tool-arguments.js";
+import { validateOwnToolArguments, validateToolArguments } from "pihost:runtime/validate-tool-arguments.js";
 import { reloadExtensions } from "pihost:runtime/reload.js";
 import { configureHeapLimit, enterExtension } from "pihost:runtime/entries.js";
 import { configureLoadLimits } from "pihost:runtime/loader.js";
@@ -29,7 +29,6 @@ import { stopGuests } from "pihost:runtime/isolation.js";
 import {
   ArrayFromEntries,
   ArrayFromValues,
-  ArrayPrototypeFind,
   ArrayPrototypeMap,
   JSONParse,
   JSONStringify,
@@ -38,6 +37,7 @@ import {
   PromiseResolve,
   ReflectApply,
   SafeMap,
+  SafeWeakMap,
 } from "pihost:runtime/primordials.js";
 export { failStalled, failTerminated } from "pihost:runtime/entries.js";
 
@@ -245,6 +245,7 @@ export async function emitEvent(event) {
     JSONParse((await ops.op_pihost_host_request("buildBoundaryContext", JSONStringify({ eventType, entries }))) || "null");
   try {
     const result = await dispatchEvent(runner, event, {
+      ownsEvent: true,
       buildBoundaryContext,
       emitProjectTrust: (trustEvent, ctx) => emitProjectTrustEvent(runner.extensions, trustEvent, ctx),
     });
@@ -260,12 +261,23 @@ export async function emitEvent(event) {
   }
 }
 
+/** Each registered tool's wrapper (W1), made on its first call by a runner: it holds no state of a call. */
+const wrappedTools = new SafeWeakMap();
+
+function wrappedTool(registered, runner) {
+  const known = wrappedTools.get(registered);
+  if (known !== undefined && known.runner === runner) return known.tool;
+  const tool = wrapRegisteredTool(registered, runner);
+  wrappedTools.set(registered, { runner, tool });
+  return tool;
+}
+
 /** Runs a registered tool with a context made for this call (W1); updates stream to Rust. */
 export async function executeTool({ name, toolCallId, args }) {
   const runner = currentRunner();
-  const registered = ArrayPrototypeFind(runner.getAllRegisteredTools(), (candidate) => candidate.definition.name === name);
+  const registered = runner.findRegisteredTool(name);
   if (!registered) throw new Error(`Tool "${name}" is not registered by any extension`);
-  const tool = wrapRegisteredTool(registered, runner);
+  const tool = wrappedTool(registered, runner);
   const controller = new AbortController();
   // Something outside the event loop (an abort) can still settle a tool
   // that listens to its signal; one that does not can never be settled.
@@ -292,7 +304,10 @@ export async function executeTool({ name, toolCallId, args }) {
       const given = args ?? {};
       const prepared = tool.prepareArguments ? tool.prepareArguments(given) : given;
       const run = (ready) => {
-        const validated = validateToolArguments(tool, { type: "toolCall", id: toolCallId, name, arguments: ready });
+        // Arguments read from the host's JSON for this call are this call's
+        // own; what prepareArguments answers may be held elsewhere.
+        const validate = ready === given && !registered.isolated ? validateOwnToolArguments : validateToolArguments;
+        const validated = validate(tool, { type: "toolCall", id: toolCallId, name, arguments: ready });
         return tool.execute(toolCallId, validated, signal, (update) =>
           ops.op_pihost_tool_update(toolCallId, JSONParse(JSONStringify(update ?? null))),
         );

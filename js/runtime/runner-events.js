@@ -283,11 +283,12 @@ export const eventFamilies = {
 
   /**
    * context handlers see the conversation without system messages, on a
-   * clone; context_with_system handlers then see everything (E6).
+   * clone; context_with_system handlers then see everything (E6). `owned`:
+   * nothing else holds `messages`, so the clone would protect nobody's.
    */
-  async emitContext(messages) {
+  async emitContext(messages, owned = false) {
     const ctx = this.createContext();
-    let current = StructuredClone(messages);
+    let current = owned ? messages : StructuredClone(messages);
     const snapshot = snapshotHandlers(this.extensions, "context");
     for (let index = 0; index < snapshot.length; index++) {
       const { extension, handler } = snapshot[index];

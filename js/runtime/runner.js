@@ -311,6 +311,16 @@ export class ExtensionRunner {
   }
 
   /** Every registered tool; the first registration of a name wins (N1). */
+  /** The tool named `name` in getAllRegisteredTools (the first registered), without making the list. */
+  findRegisteredTool(name) {
+    let found;
+    const match = (tool) => {
+      if (found === undefined && tool.definition.name === name) found = tool;
+    };
+    for (let index = 0; index < this.extensions.length && found === undefined; index++) this.extensions[index].tools.forEach(match);
+    return found;
+  }
+
   getAllRegisteredTools() {
     const tools = [];
     const names = new SafeSet();

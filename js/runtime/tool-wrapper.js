@@ -37,7 +37,7 @@ export function wrapRegisteredTool(registeredTool, runner) {
       const result = await execute(toolCallId, params, signal, onUpdate);
       if (activeBefore === undefined) return result;
       const activeAfter = runner.getActiveTools();
-      if (activeAfter.length === 0) return result;
+      if (activeAfter.length === 0 || sameNames(activeBefore, activeAfter)) return result;
       for (let index = 0; index < activeBefore.length; index++) {
         if (!ArrayPrototypeIncludes(activeAfter, activeBefore[index])) return result;
       }
@@ -55,4 +55,11 @@ export function wrapRegisteredTool(registeredTool, runner) {
       return { ...result, addedToolNames };
     },
   };
+}
+
+/** Whether two name lists are equal item by item: the common case, when a call changed no active tool. */
+function sameNames(left, right) {
+  if (left.length !== right.length) return false;
+  for (let index = 0; index < left.length; index++) if (left[index] !== right[index]) return false;
+  return true;
 }
