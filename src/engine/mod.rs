@@ -973,11 +973,20 @@ impl Engine {
         Ok(v8::Global::new(scope, value))
     }
 
-    /// A settled call's value as the string it is (runtime functions answer JSON text).
+    /// A settled call's value as the string it is (runtime functions answer
+    /// JSON text). A string is written out as UTF-8 in one piece: on the
+    /// QuickJS backend `to_rust_string_lossy` goes through a view that
+    /// re-encodes the text four times (docs/engine-notes.md, note 49).
     pub(crate) fn value_to_string(&mut self, value: v8::Global<v8::Value>) -> String {
         deno_core::scope!(scope, &mut self.runtime);
         let value = v8::Local::new(scope, value);
-        value.to_rust_string_lossy(scope)
+        let Ok(text) = v8::Local::<v8::String>::try_from(value) else {
+            return value.to_rust_string_lossy(scope);
+        };
+        let mut utf8 = vec![0; text.utf8_length(scope)];
+        let written = text.write_utf8_v2(scope, &mut utf8, v8::WriteFlags::kReplaceInvalidUtf8, None);
+        utf8.truncate(written);
+        String::from_utf8(utf8).unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
     }
 
     /// One turn of the event loop under the CPU limit. A turn in which
