@@ -69,6 +69,7 @@ pub mod events;
 pub(crate) mod function_modules;
 pub mod handle;
 pub mod host;
+pub(crate) mod isolate_json;
 pub mod limits;
 pub mod mcp;
 pub(crate) mod modules;

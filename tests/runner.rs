@@ -421,3 +421,40 @@ export default function (pi) {
         assert_eq!(asked[2].2, json!({ "prompt": "a fox" }));
     });
 }
+
+#[test]
+fn a_tool_whose_text_is_cut_inside_a_surrogate_pair_still_answers() {
+    // `slice` by UTF-16 units is how tools truncate output; it can leave half an emoji.
+    let source = r#"
+export default function (pi) {
+  pi.registerTool({ name: "truncate", label: "Truncate", description: "cuts its output", parameters: { type: "object", properties: {} },
+    execute: async () => {
+      pi.sendMessage({ customType: "cut", content: "🎉".slice(0, 1) });
+      return { content: [{ type: "text", text: "🎉🎉".slice(0, 3) }], details: { tail: "🎉".slice(1) } };
+    } });
+}
+"#;
+    let project = Project::new();
+    runtime().block_on(async {
+        let mut engine = engine_with(&project, "truncate.ts", source).await;
+        let host = Arc::new(RecordingHost::new());
+        engine.bind(host.clone(), &HostState::default()).await.expect("bind");
+        let result = engine
+            .execute_tool("truncate", "call-1", &json!({}), None)
+            .await
+            .expect("tool");
+        assert_eq!(
+            result,
+            Some(json!({ "content": [{ "type": "text", "text": "🎉\u{fffd}" }], "details": { "tail": "\u{fffd}" } }))
+        );
+        // What the tool tells the host arrives too.
+        let calls = host.calls();
+        let sent = calls.iter().find_map(|call| match call {
+            RecordedCall::Notification(HostNotification::SendMessage { message, .. }) => {
+                Some(message["content"].clone())
+            }
+            _ => None,
+        });
+        assert_eq!(sent, Some(json!("\u{fffd}")), "{calls:#?}");
+    });
+}

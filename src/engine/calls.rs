@@ -152,7 +152,7 @@ pub(crate) trait RuntimeCall: Serialize {
     }
 
     fn decode(answer: &str) -> Result<Self::Answer, PihostError> {
-        serde_json::from_str(answer).map_err(|error| PihostError::Internal {
+        crate::isolate_json::parse(answer).map_err(|error| PihostError::Internal {
             context: format!("the answer of {}", Self::EXPORT.name()),
             message: error.to_string(),
         })
@@ -557,5 +557,11 @@ mod tests {
         );
         assert_eq!(ListRegistrations.encode().expect("encoded").argument, "null");
         assert_eq!(AbortTool("call-1").encode().expect("encoded").argument, r#""call-1""#);
+    }
+
+    #[test]
+    fn an_answer_with_half_a_surrogate_pair_decodes_with_a_replacement_character() {
+        let outcome = ExecuteTool::decode(r#"{"result":{"text":"cut \ud83d"}}"#).expect("decoded");
+        assert_eq!(outcome.result, Some(serde_json::json!({ "text": "cut \u{fffd}" })));
     }
 }

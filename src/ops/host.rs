@@ -31,7 +31,7 @@ pub struct ToolUpdateSinks(pub HashMap<String, tokio::sync::mpsc::UnboundedSende
 
 /// `{ "method": method, ...fields }` as one of the host call enums.
 fn decode<T: DeserializeOwned>(method: &str, fields: &str) -> Result<T, JsErrorBox> {
-    let mut value: serde_json::Value = serde_json::from_str(fields)
+    let mut value: serde_json::Value = crate::isolate_json::parse(fields)
         .map_err(|error| JsErrorBox::type_error(format!("pihost: bad arguments for {method}: {error}")))?;
     let object = value
         .as_object_mut()
