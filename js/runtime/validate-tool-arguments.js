@@ -8,6 +8,7 @@
 
 import { SchemaChecker, codePointCount, deepEqual, isSchemaNode, matchesType, patternRegExp } from "../pi/typebox/check.js";
 import { Converter } from "../pi/typebox/convert.js";
+import { compileCheck } from "./compiled-check.js";
 import { testFormat } from "../pi/typebox/formats.js";
 import {
   ArrayIsArray,
@@ -483,9 +484,12 @@ export class ArgumentsValidator {
     this.checker = new SchemaChecker(schema, { flavour: "pi-schema" });
     this.keepsValidValues = coercionKeepsValidValues(schema);
     this.coercer = undefined;
+    this.compiledCheck = undefined;
   }
   check(value) {
-    return this.checker.check(this.schema, value);
+    // Compiled on the first check, as pi-schema compiles on the first validation.
+    this.compiledCheck ??= compileCheck(this.schema, this.checker);
+    return this.compiledCheck(value);
   }
   errors(value) {
     return this.check(value) ? [] : new Explainer(this.checker).errors(this.schema, value);

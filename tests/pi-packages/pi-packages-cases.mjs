@@ -410,6 +410,45 @@ export function buildCases({ typebox, value, compile, ai, agent, importCode }) {
     [{ name: "defaults", parameters: { type: "object", properties: { a: { type: "string", default: "x" }, n: { type: "integer", default: 1 } } } }, {}],
     [{ name: "additional", parameters: { type: "object", additionalProperties: { type: "number" }, patternProperties: { "^s": { type: "string" } } } }, { x: 1, s1: "a" }],
     [{ name: "prefix", parameters: { type: "object", properties: { t: { type: "array", prefixItems: [{ type: "number" }], items: { type: "string" } } } } }, { t: [1, "a"] }],
+    // The keywords pihost compiles (src: js/runtime/compiled-check.js), each passing and failing.
+    ...((bounds) => [
+      [bounds, { n: 1, s: "ab", l: ["x"], e: "b", d: "2024-01-31", p: "abc" }],
+      [bounds, { n: 0, s: "abcdef", l: [], e: "z", d: "2024-02-30", p: "ABC" }],
+      [bounds, { n: 10, s: "a", l: ["x", "y", "z", "w"], e: 2, p: "" }],
+      [bounds, { n: Infinity, s: "🎉🎉", l: ["x", 1] }],
+      [bounds, { n: undefined, s: undefined, l: undefined }],
+    ])({
+      name: "bounds",
+      parameters: {
+        type: "object",
+        required: ["n"],
+        additionalProperties: false,
+        properties: {
+          n: { type: "number", exclusiveMinimum: 0, maximum: 10 },
+          s: { type: "string", minLength: 2, maxLength: 3 },
+          l: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 3 },
+          e: { enum: ["a", "b", 2] },
+          d: { type: "string", format: "date" },
+          p: { type: "string", pattern: "^[a-z]+$" },
+        },
+      },
+    }),
+    ...((open) => [
+      [open, { a: 1, extra: "x", more: 2 }],
+      [open, { a: 1, extra: 3 }],
+      [open, { a: undefined }],
+      [open, {}],
+      [open, { a: 1, nested: { k: [1, 2] } }],
+      [open, { a: 1, nested: { k: [1, "2"] } }],
+    ])({
+      name: "open",
+      parameters: {
+        type: "object",
+        required: ["a"],
+        properties: { a: { type: "integer", minimum: 1 }, nested: { type: "object", properties: { k: { type: "array", items: { type: "integer" } } }, required: ["k"] } },
+        additionalProperties: { type: ["string", "object"] },
+      },
+    }),
     [{ name: "valid-all", parameters: T.Object({ n: T.Integer(), f: T.Number(), s: T.String(), b: T.Boolean(), l: T.Array(T.String()), o: T.Object({ z: T.Null() }) }) }, { n: 3, f: -0, s: "s", b: false, l: ["a"], o: { z: null } }],
   ];
   toolCalls.forEach(([toolDef, args], index) => {

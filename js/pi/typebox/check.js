@@ -109,7 +109,7 @@ export function patternRegExp(pattern) {
   return regexp;
 }
 
-function typeMatches(type, value, unknownTypesPass) {
+export function typeMatches(type, value, unknownTypesPass) {
   switch (type) {
     case "object":
       return isPlainRecord(value);
@@ -145,7 +145,7 @@ export function matchesType(schema, value, unknownTypesPass = true) {
   return ArrayPrototypeSome(types, (type) => typeMatches(type, value, unknownTypesPass));
 }
 
-function hasKey(value, key) {
+export function hasKey(value, key) {
   return ObjectHasOwn(value, key) || (key !== "__proto__" && key !== "constructor" && key in value);
 }
 
