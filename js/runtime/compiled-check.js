@@ -6,7 +6,7 @@
 // is checked by SchemaChecker itself. As pi-schema, it reads the schema
 // once: a schema changed after its first check is not seen.
 
-import { codePointCount, deepEqual, hasKey, isSchemaNode, patternRegExp, typeMatches } from "../pi/typebox/check.js";
+import { codePointCount, deepEqual, hasKey, isHole, isSchemaNode, patternRegExp, typeMatches } from "../pi/typebox/check.js";
 import { testFormat } from "../pi/typebox/formats.js";
 import { ArrayIsArray, ObjectHasOwn, ObjectKeys, SafeMap } from "./primordials.js";
 
@@ -51,7 +51,7 @@ function numberOrUndefined(value) {
   return typeof value === "number" ? value : undefined;
 }
 
-function bound(value) {
+function boundOrUndefined(value) {
   return typeof value === "number" || typeof value === "bigint" ? value : undefined;
 }
 
@@ -81,7 +81,7 @@ function compileNode(node, checker, compiled) {
   const requiredChecks = [];
   if (required !== undefined) {
     for (let index = 0; index < required.length; index++) {
-      if (required[index] === undefined && !(index in required)) continue;
+      if (isHole(required, index)) continue;
       const property = properties === undefined ? undefined : properties[required[index]];
       requiredChecks[requiredChecks.length] = {
         key: required[index],
@@ -98,10 +98,10 @@ function compileNode(node, checker, compiled) {
   const maxLength = numberOrUndefined(node.maxLength);
   const pattern = typeof node.pattern === "string" ? node.pattern : undefined;
   const format = typeof node.format === "string" ? node.format : undefined;
-  const minimum = bound(node.minimum);
-  const maximum = bound(node.maximum);
-  const exclusiveMinimum = bound(node.exclusiveMinimum);
-  const exclusiveMaximum = bound(node.exclusiveMaximum);
+  const minimum = boundOrUndefined(node.minimum);
+  const maximum = boundOrUndefined(node.maximum);
+  const exclusiveMinimum = boundOrUndefined(node.exclusiveMinimum);
+  const exclusiveMaximum = boundOrUndefined(node.exclusiveMaximum);
   const options = ArrayIsArray(node.enum) ? node.enum : undefined;
 
   const checkObject = (value) => {
@@ -157,7 +157,7 @@ function compileNode(node, checker, compiled) {
     if (options !== undefined) {
       let found = false;
       for (let index = 0; index < options.length && !found; index++) {
-        if (options[index] === undefined && !(index in options)) continue;
+        if (isHole(options, index)) continue;
         found = deepEqual(value, options[index]);
       }
       if (!found) return false;

@@ -306,7 +306,7 @@ export async function executeTool({ name, toolCallId, args }) {
       const run = (ready) => {
         // Arguments read from the host's JSON for this call are this call's
         // own; what prepareArguments answers may be held elsewhere.
-        const validate = ready === given && !registered.isolated ? validateOwnToolArguments : validateToolArguments;
+        const validate = ready === given ? validateOwnToolArguments : validateToolArguments;
         const validated = validate(tool, { type: "toolCall", id: toolCallId, name, arguments: ready });
         return tool.execute(toolCallId, validated, signal, (update) =>
           ops.op_pihost_tool_update(toolCallId, JSONParse(JSONStringify(update ?? null))),

@@ -310,7 +310,6 @@ export class ExtensionRunner {
     return paths;
   }
 
-  /** Every registered tool; the first registration of a name wins (N1). */
   /** The tool named `name` in getAllRegisteredTools (the first registered), without making the list. */
   findRegisteredTool(name) {
     let found;
@@ -321,6 +320,7 @@ export class ExtensionRunner {
     return found;
   }
 
+  /** Every registered tool; the first registration of a name wins (N1). */
   getAllRegisteredTools() {
     const tools = [];
     const names = new SafeSet();

@@ -410,7 +410,7 @@ function bound(limit) {
 }
 
 /** Whether `list[index]` is a hole, which every/some/filter skip. */
-function isHole(list, index) {
+export function isHole(list, index) {
   return list[index] === undefined && !(index in list);
 }
 
