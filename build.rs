@@ -3,6 +3,8 @@
 //! under the `pihost:` scheme without touching the disk; and embeds Deno's
 //! platform sources, transpiled once here (build/platform_sources.rs).
 
+#[path = "build/compact.rs"]
+mod compact;
 #[path = "build/platform_sources.rs"]
 mod platform_sources;
 #[path = "build/scan_needles.rs"]
@@ -60,24 +62,27 @@ fn main() -> std::io::Result<()> {
     collect(&js_root, &js_root, &mut files)?;
     files.sort();
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").map_err(std::io::Error::other)?);
-    // Modules with static imports are embedded with the engine's scan
-    // needles in (build/scan_needles.rs), from a copy in OUT_DIR.
-    let needled_root = out_dir.join("js-with-scan-needles");
+    // Modules are embedded compacted (build/compact.rs; not the templates,
+    // which pihost fills in) and with the engine's scan needles in
+    // (build/scan_needles.rs), from a copy in OUT_DIR.
+    let embedded_root = out_dir.join("js-embedded");
     let mut table = String::from("&[\n");
     for (name, path) in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let text = fs::read_to_string(path)?;
-        let embedded = match name
-            .ends_with(".js")
-            .then(|| scan_needles::with_scan_needles(path, &text))
-            .flatten()
-        {
-            Some(needled) => {
-                let copy = needled_root.join(name);
+        let is_script = name.ends_with(".js");
+        let compacted = (is_script && !name.starts_with("templates/"))
+            .then(|| compact::compact(path, &text))
+            .flatten();
+        let code = compacted.as_deref().unwrap_or(&text);
+        let needled = is_script.then(|| scan_needles::with_scan_needles(path, code)).flatten();
+        let embedded = match needled.or(compacted) {
+            Some(changed) => {
+                let copy = embedded_root.join(name);
                 if let Some(parent) = copy.parent() {
                     fs::create_dir_all(parent)?;
                 }
-                fs::write(&copy, needled)?;
+                fs::write(&copy, changed)?;
                 copy
             }
             None => path.clone(),

@@ -269,6 +269,7 @@ pub fn generate(out_dir: &Path) -> Result<(), String> {
             let text = fs::read_to_string(&file).map_err(|error| format!("{}: {error}", file.display()))?;
             let text = text.replace("__NODE_VERSION__", &node_version);
             let code = bind_deno_namespace(&file, transpile(&file, text)?)?;
+            let code = crate::compact::compact(&file, &code).unwrap_or(code);
             // deno_core embeds extension code as one-byte strings, and every
             // file an extension declares is ASCII; what is not (the crates'
             // tools and scripts) is not an extension file. A declared file
