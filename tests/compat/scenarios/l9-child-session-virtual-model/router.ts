@@ -57,6 +57,12 @@ export default function (pi: any) {
       }),
     );
     await runtime.refresh({ allowNetwork: false });
+    // pi's availability passes race: a pass queued later discards an earlier
+    // one's result, so an awaited refresh can return before the providers'
+    // credentials are known. Wait until they are.
+    for (let tries = 0; tries < 50 && !runtime.hasConfiguredAuth(PROVIDER); tries++) {
+      await runtime.refresh({ allowNetwork: false });
+    }
     return runtime;
   };
 
