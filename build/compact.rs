@@ -21,7 +21,7 @@ use std::ops::Range;
 use std::path::Path;
 
 /// `text` without comments or indentation, or `None` when it cannot be
-/// parsed (then it is embedded as it is).
+/// parsed or its tokens would change (then it is embedded as it is).
 pub fn compact(path: &Path, text: &str) -> Option<String> {
     let (comments, tokens) = parse(path, text)?;
     let first_token = tokens.first().map_or(text.len(), |token| token.start);
