@@ -22,7 +22,11 @@ macro_rules! time {
 }
 
 fn main() {
-    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/fixtures/dispatch");
+    // FIXTURES=dir times another set of extensions (to see what a handler costs, against a set without it).
+    let fixtures = std::env::var_os("FIXTURES").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/fixtures/dispatch"),
+        std::path::PathBuf::from,
+    );
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -126,7 +126,7 @@ export function onEntryStopped(listener) {
 function stop(entry, error) {
   openEntries.delete(entry);
   if (entry.timers !== undefined) for (const cancel of entry.timers) cancel();
-  entry.fail(error);
+  fail(entry, error);
   for (const listener of stopListeners) listener(entry, error);
 }
 
@@ -166,6 +166,72 @@ function close(entry) {
 }
 
 /**
+ * The entry whose outcome promise is being made: `captureSettlers`, the
+ * promise's executor, keeps its settle functions there. One shared executor
+ * instead of a closure per entry (the executor runs at once, inside `new
+ * Promise`).
+ */
+let entryBeingMade;
+
+function captureSettlers(resolve, reject) {
+  entryBeingMade.resolve = resolve;
+  entryBeingMade.reject = reject;
+}
+
+// Settled first, closed after: a termination that lands in between (it was
+// meant for the extension's code, which ended a moment before) leaves the
+// entry open, so the host's stop still settles it.
+function succeed(entry, value) {
+  if (squeezedOut(entry)) return;
+  entry.resolve(value);
+  close(entry);
+}
+
+function fail(entry, error) {
+  if (squeezedOut(entry)) return;
+  entry.reject(asHeapLimitError(entry, error));
+  close(entry);
+}
+
+/**
+ * Settles `entry` with what its extension's native promise settles with. The
+ * promise's `then` may have been replaced by an extension: `await` of a
+ * native promise never calls it (and costs less per handler than `then`
+ * with two closures).
+ */
+async function settleWith(entry, promise) {
+  let value;
+  try {
+    value = await promise;
+  } catch (error) {
+    fail(entry, error);
+    return;
+  }
+  succeed(entry, value);
+}
+
+/** The job that runs an entry's extension code (see the top of this file). */
+function runEntry(entry, invoke, args) {
+  let result;
+  try {
+    result = runAs(entry, invoke, args);
+  } catch (error) {
+    fail(entry, error);
+    return;
+  }
+  if (typeof result === "object" && result !== null && ObjectGetPrototypeOf(result) === NativePromisePrototype) {
+    settleWith(entry, result);
+  } else if (isThenable(result)) {
+    result.then(
+      (value) => succeed(entry, value),
+      (error) => fail(entry, error),
+    );
+  } else {
+    succeed(entry, result);
+  }
+}
+
+/**
  * Runs `invoke` as code of the extension at `owner.path` (called with
  * `args` when given, as `invoke(...args)`: a handler needs no closure of
  * its own per call); `owner.where` says what runs ("while loading", `in its
@@ -177,45 +243,22 @@ function close(entry) {
  */
 export function enterExtension(owner, invoke, args) {
   // The owner's fields (path, where, event, limits) are read through its
-  // prototype: one object per call instead of a copy of every field.
-  const entry = { __proto__: owner, fail: undefined, parent: running, timers: undefined, timeout: undefined };
-  // One promise, settled by whichever comes first, the extension's code or
-  // the host's stop: this runs for every handler of every event, and each
-  // extra promise, job or closure is measurable per dispatch on this engine.
-  const outcome = new Promise((resolve, reject) => {
-    // Settled first, closed after: a termination that lands in between
-    // (it was meant for the extension's code, which ended a moment before)
-    // leaves the entry open, so the host's stop still settles it.
-    const succeed = (value) => {
-      if (squeezedOut(entry)) return;
-      resolve(value);
-      close(entry);
-    };
-    const fail = (error) => {
-      if (squeezedOut(entry)) return;
-      reject(asHeapLimitError(entry, error));
-      close(entry);
-    };
-    entry.fail = fail;
-    enqueueJob(() => {
-      let result;
-      try {
-        result = runAs(entry, invoke, args);
-      } catch (error) {
-        fail(error);
-        return;
-      }
-      // An extension's async code answers with a native promise, whose
-      // `then` another extension may have replaced: the original settles it.
-      if (typeof result === "object" && result !== null && ObjectGetPrototypeOf(result) === NativePromisePrototype) {
-        PromisePrototypeThen(result, succeed, fail);
-      } else if (isThenable(result)) {
-        result.then(succeed, fail);
-      } else {
-        succeed(result);
-      }
-    });
-  });
+  // prototype: one object per call instead of a copy of every field. This
+  // runs for every handler of every event, and each extra promise, job or
+  // closure is measurable per dispatch on this engine: one promise, settled
+  // by whichever comes first, the extension's code or the host's stop.
+  const entry = {
+    __proto__: owner,
+    resolve: undefined,
+    reject: undefined,
+    parent: running,
+    timers: undefined,
+    timeout: undefined,
+  };
+  entryBeingMade = entry;
+  const outcome = new Promise(captureSettlers);
+  entryBeingMade = undefined;
+  enqueueJob(() => runEntry(entry, invoke, args));
   openEntries.add(entry);
   if (owner.timeoutMs > 0) {
     // Unreferenced: a pending load timeout must not hide a promise that
@@ -232,7 +275,7 @@ export function enterExtension(owner, invoke, args) {
  * running now (a component's render runs for the call that showed it).
  */
 export function enterExtensionSync(owner, invoke) {
-  return runAs({ ...owner, fail: undefined, parent: owner.parent ?? running }, invoke);
+  return runAs({ ...owner, reject: undefined, parent: owner.parent ?? running }, invoke);
 }
 
 function timedOut(entry) {
@@ -242,7 +285,7 @@ function timedOut(entry) {
 /** The entry pihost can fail for `entry`: itself, or the nearest one it runs inside. */
 export function failable(entry) {
   let current = entry;
-  while (current && !current.fail) current = current.parent;
+  while (current && current.reject === undefined) current = current.parent;
   return current;
 }
 

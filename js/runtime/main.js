@@ -239,16 +239,22 @@ export function setHostState(state) {
 }
 
 /** Dispatches one event with its family's merge rule; resolves to { result }. */
+/**
+ * What dispatchEvent asks of the host for the host's own events: made once,
+ * not per event (the runner is the current one when an event needs it).
+ */
+const hostEvents = {
+  __proto__: null,
+  ownsEvent: true,
+  buildBoundaryContext: async (eventType, entries) =>
+    JSONParse((await ops.op_pihost_host_request("buildBoundaryContext", JSONStringify({ eventType, entries }))) || "null"),
+  emitProjectTrust: (trustEvent, ctx) => emitProjectTrustEvent(currentRunner().extensions, trustEvent, ctx),
+};
+
 export async function emitEvent(event) {
   const runner = currentRunner();
-  const buildBoundaryContext = async (eventType, entries) =>
-    JSONParse((await ops.op_pihost_host_request("buildBoundaryContext", JSONStringify({ eventType, entries }))) || "null");
   try {
-    const result = await dispatchEvent(runner, event, {
-      ownsEvent: true,
-      buildBoundaryContext,
-      emitProjectTrust: (trustEvent, ctx) => emitProjectTrustEvent(runner.extensions, trustEvent, ctx),
-    });
+    const result = await dispatchEvent(runner, event, hostEvents);
     // The host's session_start is pi's session starting: then pi reports the
     // MCP servers that no extension connects.
     if (event.type === "session_start") runner.reportUnhandledMcpServers();
@@ -367,7 +373,7 @@ function objectOf(map) {
   const entries = ArrayFromEntries(map);
   // As Object.fromEntries: own fields, "__proto__" included.
   for (let index = 0; index < entries.length; index++) {
-    ObjectDefineProperty(object, entries[index][0], { value: entries[index][1], writable: true, enumerable: true, configurable: true });
+    ObjectDefineProperty(object, entries[index][0], { __proto__: null, value: entries[index][1], writable: true, enumerable: true, configurable: true });
   }
   return object;
 }

@@ -62,6 +62,8 @@ const ReflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
 
 export const ObjectAssign = Object.assign;
 export const ObjectCreate = Object.create;
+/** What an object literal inherits from. */
+export const ObjectPrototype = Object.prototype;
 export const ObjectDefineProperty = Object.defineProperty;
 export const ObjectDefineProperties = Object.defineProperties;
 export const ObjectFreeze = Object.freeze;

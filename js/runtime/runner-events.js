@@ -9,8 +9,6 @@ import { normalizeBuildSystemPromptOptions } from "pihost:pi/coding-agent/system
 import {
   ArrayPrototypeSlice,
   ArrayPrototypeUnshift,
-  ObjectDefineProperties,
-  ObjectGetOwnPropertyDescriptors,
   SafeSet,
   StructuredClone,
 } from "pihost:runtime/primordials.js";
@@ -373,7 +371,8 @@ export const eventFamilies = {
   async emitBeforeAgentStart(trigger, systemPromptOptions) {
     const options = normalizeBuildSystemPromptOptions(systemPromptOptions);
     const render = () => this.buildSystemPromptFn(options);
-    const ctx = ObjectDefineProperties({}, ObjectGetOwnPropertyDescriptors(this.createContext()));
+    // pi copies a fresh context's descriptors to a new object: a fresh context is one.
+    const ctx = this.createContext();
     ctx.getSystemPrompt = () => {
       this.assertActive();
       return render();
