@@ -36,6 +36,11 @@ export default function (pi) {
     throw new Error("hostile " + what);
   };
 
+  // Every descriptor made as an object literal inherits these: a context
+  // built from such descriptors would get junk accessors or be refused.
+  Object.prototype.get = function () { return "junk"; };
+  Object.prototype.value = "junk";
+
   const array = Array.prototype;
   // The engine's own stack formatting maps with it (v8x's callsite
   // factory, engine note 42): junk there must not abort the process.

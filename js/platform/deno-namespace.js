@@ -130,16 +130,18 @@ export function createDenoNamespace(core, { facts, errors, unavailable }) {
   };
   for (const [name, [specifier, exported]] of Object.entries(MEMBERS)) {
     Object.defineProperty(namespace, name, {
+      __proto__: null,
       configurable: true,
       enumerable: true,
       get() {
         const value = core.loadExtScript(specifier)[exported];
-        Object.defineProperty(namespace, name, { value, writable: true, configurable: true, enumerable: true });
+        Object.defineProperty(namespace, name, { __proto__: null, value, writable: true, configurable: true, enumerable: true });
         return value;
       },
     });
   }
   Object.defineProperty(namespace, "exitCode", {
+    __proto__: null,
     configurable: true,
     enumerable: true,
     get: () => core.loadExtScript(OS).getExitCode(),

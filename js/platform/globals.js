@@ -68,6 +68,7 @@ const NODE_TIMERS = ["setTimeout", "clearTimeout", "setInterval", "clearInterval
 
 function lazyGlobal(name, load, { enumerable = false, getter = false } = {}) {
   defineProperty(globalThis, name, {
+    __proto__: null,
     configurable: true,
     enumerable,
     get() {
@@ -76,8 +77,8 @@ function lazyGlobal(name, load, { enumerable = false, getter = false } = {}) {
         globalThis,
         name,
         getter
-          ? { configurable: true, enumerable, get: () => value, set: (replacement) => replaceWith(name, replacement, enumerable) }
-          : { configurable: true, enumerable, writable: true, value },
+          ? { __proto__: null, configurable: true, enumerable, get: () => value, set: (replacement) => replaceWith(name, replacement, enumerable) }
+          : { __proto__: null, configurable: true, enumerable, writable: true, value },
       );
       return value;
     },
@@ -88,7 +89,7 @@ function lazyGlobal(name, load, { enumerable = false, getter = false } = {}) {
 }
 
 function replaceWith(name, value, enumerable) {
-  defineProperty(globalThis, name, { configurable: true, enumerable, writable: true, value });
+  defineProperty(globalThis, name, { __proto__: null, configurable: true, enumerable, writable: true, value });
 }
 
 /**
@@ -120,7 +121,7 @@ export function installGlobals(core, { nodeModule, navigatorFacts, console, time
         return handle;
       },
     }[name];
-    Object.defineProperty(globalThis, name, { configurable: true, enumerable: true, writable: true, value: deferred });
+    Object.defineProperty(globalThis, name, { __proto__: null, configurable: true, enumerable: true, writable: true, value: deferred });
   }
   lazyGlobal("WebSocket", () => core.createLazyLoader("ext:deno_websocket/01_websocket.js")().WebSocket);
   lazyGlobal("process", () => nodeModule("process").default, { getter: true });
@@ -134,8 +135,8 @@ export function installGlobals(core, { nodeModule, navigatorFacts, console, time
     getter: true,
   });
   lazyGlobal("navigator", () => navigator(navigatorFacts), { enumerable: true, getter: true });
-  Object.defineProperty(globalThis, "global", { configurable: true, enumerable: true, writable: true, value: globalThis });
-  Object.defineProperty(globalThis, "console", { configurable: true, enumerable: false, writable: true, value: console });
+  Object.defineProperty(globalThis, "global", { __proto__: null, configurable: true, enumerable: true, writable: true, value: globalThis });
+  Object.defineProperty(globalThis, "console", { __proto__: null, configurable: true, enumerable: false, writable: true, value: console });
 }
 
 function navigator({ hardwareConcurrency, language, platform, userAgent }) {
@@ -156,6 +157,6 @@ function navigator({ hardwareConcurrency, language, platform, userAgent }) {
       return userAgent;
     }
   }
-  Object.defineProperty(globalThis, "Navigator", { configurable: true, writable: true, value: Navigator });
+  Object.defineProperty(globalThis, "Navigator", { __proto__: null, configurable: true, writable: true, value: Navigator });
   return new Navigator();
 }

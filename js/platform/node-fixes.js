@@ -15,7 +15,7 @@ const apply = Reflect.apply;
 
 function nodeError(ErrorClass, code, message, extra) {
   const error = new ErrorClass(message);
-  defineProperty(error, "code", { value: code, enumerable: true, writable: true, configurable: true });
+  defineProperty(error, "code", { __proto__: null, value: code, enumerable: true, writable: true, configurable: true });
   assign(error, extra);
   return error;
 }
@@ -45,9 +45,10 @@ function patchOnce(target, name, wrap) {
   const original = target[name];
   if (typeof original !== "function" || original.__pihostNodeFix) return;
   const fixed = wrap(original);
-  defineProperty(fixed, "__pihostNodeFix", { value: true });
-  defineProperty(fixed, "name", { value: original.name, configurable: true });
+  defineProperty(fixed, "__pihostNodeFix", { __proto__: null, value: true });
+  defineProperty(fixed, "name", { __proto__: null, value: original.name, configurable: true });
   defineProperty(target, name, {
+    __proto__: null,
     value: fixed,
     writable: true,
     configurable: true,
@@ -432,6 +433,7 @@ const MODULE_FIXES = {
     const promises = getOwnPropertyDescriptor(exports, "promises");
     if (promises?.get && promises.configurable) {
       defineProperty(exports, "promises", {
+        __proto__: null,
         ...promises,
         get() {
           const value = promises.get.call(this);
@@ -556,6 +558,7 @@ const MODULE_FIXES = {
     if (prototype && !getOwnPropertyDescriptor(prototype, "authorized")) {
       const authorized = Symbol("authorized");
       defineProperty(prototype, "authorized", {
+        __proto__: null,
         configurable: true,
         enumerable: false,
         get() {
@@ -645,6 +648,7 @@ const MODULE_FIXES = {
     if (!prototype || Object.hasOwn(prototype, "destroy")) return;
     const originalDestroy = prototype.destroy;
     defineProperty(prototype, "destroy", {
+      __proto__: null,
       configurable: true,
       writable: true,
       value: function destroy(error, ...rest) {

@@ -53,6 +53,7 @@ function dispatch(event) {
   let stopped = false;
   // deno_node's stdin forwarding stops the other listeners for its messages.
   Object.defineProperty(event, "stopImmediatePropagation", {
+    __proto__: null,
     value: () => {
       stopped = true;
     },
@@ -221,7 +222,7 @@ function initializeWorkerThreads() {
   core.loadExtScript(scripts.worker_threads);
   const borrowed = { postMessage, addEventListener, removeEventListener };
   for (const [name, value] of Object.entries(borrowed)) {
-    Object.defineProperty(globalThis, name, { value, configurable: true, writable: true, enumerable: false });
+    Object.defineProperty(globalThis, name, { __proto__: null, value, configurable: true, writable: true, enumerable: false });
   }
   const metadata = facts.metadata ? messagePort.deserializeJsMessageData(facts.metadata) : undefined;
   internals.__initWorkerThreads(false, facts.threadId, metadata, null);
@@ -236,6 +237,7 @@ function initializeWorkerThreads() {
     delete globalThis.onmessage;
     const { parentPort } = nodeModule("worker_threads");
     Object.defineProperty(parentPort, "onmessage", {
+      __proto__: null,
       get: onmessage.get,
       set: onmessage.set,
       configurable: true,

@@ -12,7 +12,7 @@ import { ReflectApply } from "pihost:runtime/primordials.js";
 setHostEnvSource(() => ops.op_pihost_runtime_env());
 
 function defineHidden(name, value) {
-  Object.defineProperty(globalThis, name, { value, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(globalThis, name, { __proto__: null, value, writable: true, configurable: true, enumerable: false });
 }
 
 // The grep and find tools' searches (js/pi/coding-agent/search-backend.js),
@@ -79,7 +79,7 @@ for (const name of Object.getOwnPropertyNames(globalThis)) {
   if (name.startsWith("__v8x")) {
     const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
     if (descriptor.configurable && descriptor.enumerable) {
-      Object.defineProperty(globalThis, name, { ...descriptor, enumerable: false });
+      Object.defineProperty(globalThis, name, { __proto__: null, ...descriptor, enumerable: false });
     }
   }
 }

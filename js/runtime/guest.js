@@ -91,7 +91,7 @@ function remoteObject(id) {
       },
       getOwnPropertyDescriptor(_target, key) {
         if (typeof key === "symbol" || !callMain({ op: "has", id, key })) return undefined;
-        return { value: callMain({ op: "get", id, key }), writable: true, enumerable: true, configurable: true };
+        return { __proto__: null, value: callMain({ op: "get", id, key }), writable: true, enumerable: true, configurable: true };
       },
       defineProperty() {
         return false;

@@ -81,6 +81,7 @@ async function request(method, fields) {
 // pi-ai's complete/stream calls (js/pi/pi-ai.js) go to the host, which runs
 // the model; no answer means no provider, which pi-ai turns into pi's error.
 ObjectDefineProperty(globalThis, "__pihostModelRequest", {
+  __proto__: null,
   value: async (kind, model, context, options) => {
     const fields = { kind, model, context, options: options && { ...options, signal: undefined } };
     const answer = await request("model.complete", fields);
@@ -95,6 +96,7 @@ ObjectDefineProperty(globalThis, "__pihostModelRequest", {
 // pi-ai's classify/generateImages with a catalog model (host-model-runtime.js)
 // go to the host the same way: `model.classify`, `model.generateImages`.
 ObjectDefineProperty(globalThis, "__pihostModelOperation", {
+  __proto__: null,
   value: (method, model, context, options) => request(method, { model, context, options: options && { ...options, signal: undefined } }),
   writable: false,
   configurable: true,
@@ -159,7 +161,7 @@ function createHostUI() {
   });
   // Colours are computed in the isolate (an embedder draws the ANSI text
   // it gets): pi's dark theme, or the one initTheme chose.
-  ObjectDefineProperty(ui, "theme", { get: () => currentTheme(), enumerable: true, configurable: true });
+  ObjectDefineProperty(ui, "theme", { __proto__: null, get: () => currentTheme(), enumerable: true, configurable: true });
   return ui;
 }
 

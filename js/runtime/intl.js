@@ -1034,7 +1034,7 @@ const segmentsPrototype = {
         return this;
       },
     };
-    Object.defineProperty(iterator, Symbol.toStringTag, { value: "Segmenter String Iterator" });
+    Object.defineProperty(iterator, Symbol.toStringTag, { __proto__: null, value: "Segmenter String Iterator" });
     return iterator;
   },
 };
@@ -1562,7 +1562,7 @@ function dateParts(options, clock) {
 // --- installation --------------------------------------------------------------
 
 function define(target, name, value) {
-  Object.defineProperty(target, name, { value, writable: true, configurable: true, enumerable: false });
+  Object.defineProperty(target, name, { __proto__: null, value, writable: true, configurable: true, enumerable: false });
 }
 
 /**
@@ -1574,11 +1574,11 @@ function publicConstructor(Implementation, name, make = (locales, options) => ne
   const constructor = function (locales, options) {
     return make(locales, options);
   };
-  Object.defineProperty(constructor, "name", { value: name });
-  Object.defineProperty(constructor, "prototype", { value: Implementation.prototype, writable: false });
+  Object.defineProperty(constructor, "name", { __proto__: null, value: name });
+  Object.defineProperty(constructor, "prototype", { __proto__: null, value: Implementation.prototype, writable: false });
   define(Implementation.prototype, "constructor", constructor);
   define(constructor, "supportedLocalesOf", supportedLocalesOf);
-  Object.defineProperty(constructor, "length", { value: 0 });
+  Object.defineProperty(constructor, "length", { __proto__: null, value: 0 });
   return constructor;
 }
 

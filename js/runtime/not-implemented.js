@@ -25,8 +25,8 @@ function stubFunction(moduleName, name, mark) {
   const stub = function () {
     throw stubError(moduleName, name, mark);
   };
-  ObjectDefineProperty(stub, "name", { value: name });
-  ObjectDefineProperty(stub, NOT_IMPLEMENTED, { value: mark });
+  ObjectDefineProperty(stub, "name", { __proto__: null, value: name });
+  ObjectDefineProperty(stub, NOT_IMPLEMENTED, { __proto__: null, value: mark });
   return stub;
 }
 
