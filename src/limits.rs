@@ -461,7 +461,7 @@ fn watch(shared: &Arc<Shared>) {
     // never outlasts it. Entering costs the engine no wake-up.
     let wall_limit = shared.limit.saturating_mul(WALL_CLOCK_FACTOR);
     // The fired entry not stopped yet, since when, and whether that was said.
-    let mut stuck: Option<(u64, Instant, bool)> = None;
+    let mut stuck: Option<StillRunning> = None;
     while !shared.stop.load(Ordering::Acquire) {
         let entry = shared.entry.load(Ordering::Acquire);
         if entry & FIRED != 0 {
@@ -504,29 +504,65 @@ fn watch(shared: &Arc<Shared>) {
     }
 }
 
-/// How long a terminated run may go on before it is given up: the user is
-/// told, the runtime's thread is left to finish at the lowest priority, and
-/// the listener ([`Watchdog::on_stuck`]) replaces the runtime.
-const STUCK_AFTER: Duration = Duration::from_secs(5);
+/// How much CPU time a terminated run may go on using before it is given
+/// up: the user is told, the runtime's thread is left to finish at the
+/// lowest priority, and the listener ([`Watchdog::on_stuck`]) replaces the
+/// runtime. CPU time, not the clock: on a busy machine a run that is being
+/// stopped gets little of the CPU, and giving up its runtime then would
+/// throw away a runtime that was about to stop as asked. Giving up loses
+/// the extensions' state, so it waits for runs that do stop: a loop that
+/// catches the squeeze's errors around a sort of 200,000 numbers took 4–5 s
+/// of CPU after its stop in a release build and 8 s in a debug build.
+const STUCK_AFTER: Duration = Duration::from_secs(15);
+
+/// How long by the clock a terminated run may go on, whatever CPU time it
+/// used, before it is given up all the same: a run blocked in a native call
+/// uses none.
+const STUCK_AFTER_BY_THE_CLOCK: Duration = Duration::from_secs(60);
 
 /// How long a terminated run may go on before its heap is squeezed.
 const SQUEEZE_AFTER: Duration = Duration::from_millis(25);
 
+/// A terminated run that has not stopped yet.
+struct StillRunning {
+    /// Its entry word (with [`FIRED`]).
+    entry: u64,
+    /// When the watchdog first saw it terminated.
+    since: Instant,
+    /// The CPU time of the runtime's thread then, when its clock is known.
+    cpu_since: Option<u64>,
+    /// Whether it was given up.
+    given_up: bool,
+}
+
 /// Gives up, once, the terminated run `entry` if it still goes on after
-/// [`STUCK_AFTER`]: the squeeze did not stop it either (a loop of native
-/// calls that neither poll nor allocate, docs/engine-notes.md, note 34).
-/// How long the run has gone on since it was terminated.
-fn say_if_stuck(shared: &Shared, stuck: &mut Option<(u64, Instant, bool)>, entry: u64) -> Duration {
+/// [`STUCK_AFTER`] of CPU time (or [`STUCK_AFTER_BY_THE_CLOCK`]): the
+/// squeeze did not stop it either (a loop of native calls that neither poll
+/// nor allocate, docs/engine-notes.md, note 34). How long by the clock the
+/// run has gone on since it was terminated.
+fn say_if_stuck(shared: &Shared, stuck: &mut Option<StillRunning>, entry: u64) -> Duration {
     match stuck {
-        Some((seen, since, said)) if *seen == entry => {
-            if !*said && since.elapsed() >= STUCK_AFTER {
-                *said = true;
-                give_up(shared);
+        Some(run) if run.entry == entry => {
+            let by_the_clock = run.since.elapsed();
+            if !run.given_up {
+                let cpu_used = match (shared.clock.and_then(|clock| clock.now()), run.cpu_since) {
+                    (Some(now), Some(then)) => Duration::from_nanos(now.saturating_sub(then)),
+                    _ => by_the_clock,
+                };
+                if cpu_used >= STUCK_AFTER || by_the_clock >= STUCK_AFTER_BY_THE_CLOCK {
+                    run.given_up = true;
+                    give_up(shared);
+                }
             }
-            since.elapsed()
+            by_the_clock
         }
         _ => {
-            *stuck = Some((entry, Instant::now(), false));
+            *stuck = Some(StillRunning {
+                entry,
+                since: Instant::now(),
+                cpu_since: shared.clock.and_then(|clock| clock.now()),
+                given_up: false,
+            });
             Duration::ZERO
         }
     }
@@ -539,9 +575,10 @@ fn say_if_stuck(shared: &Shared, stuck: &mut Option<(u64, Instant, bool)>, entry
 fn give_up(shared: &Shared) {
     let loading = shared.loading.lock().ok().and_then(|slot| slot.clone());
     tracing::error!(
-        "pihost: extension code{} stopped for its CPU limit is still running {} s later: it is in a loop of native calls the engine cannot interrupt (docs/engine-notes.md, note 34); its runtime is given up",
+        "pihost: extension code{} stopped for its CPU limit is still running (another {} s of CPU time, or {} s by the clock): it is in a loop of native calls the engine cannot interrupt (docs/engine-notes.md, note 34); its runtime is given up",
         loading.as_deref().map(|path| format!(" of {path}")).unwrap_or_default(),
-        STUCK_AFTER.as_secs()
+        STUCK_AFTER.as_secs(),
+        STUCK_AFTER_BY_THE_CLOCK.as_secs()
     );
     if let Some(thread) = shared.thread_id {
         run_only_when_idle(thread);

@@ -802,7 +802,7 @@ fn an_isolated_loop_of_builtin_sorts_is_stopped_and_the_others_go_on() {
     );
 }
 
-/// A loop of calls that allocate nothing is not reached by the squeeze: 5 s
+/// A loop of calls that allocate nothing is not reached by the squeeze: 15 s of CPU time
 /// after its stop the guest is given up (its thread left to finish at the
 /// lowest priority), and its call fails as a CPU stop.
 #[test]
