@@ -180,7 +180,10 @@ const writeJson = (file, value) => {
 /** Starts the HTTP fixture with `args`; resolves with its base URL and a function that stops it. */
 function startHttpFixture(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn("python3", [HTTP_FIXTURE, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    // Its stderr is passed on, not inherited: a server that outlived this
+    // process must not hold the pipe of whoever waits for this one's output.
+    const child = spawn("python3", [HTTP_FIXTURE, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    child.stderr.on("data", (chunk) => process.stderr.write(chunk));
     let output = "";
     child.on("error", reject);
     child.stdout.on("data", (chunk) => {
