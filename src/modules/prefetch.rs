@@ -176,7 +176,7 @@ fn links_of(url: &ModuleSpecifier, rewrite_for: Option<u64>) -> Option<Vec<Modul
         return Some(Vec::new());
     };
     let Some(shape) = &module.es_module else {
-        return Some(required_files(&module.code, &path));
+        return Some(required_files(&module.commonjs_requires, &path));
     };
     if let Some(window) = rewrite_for
         && !module.code.is_empty()
@@ -194,40 +194,22 @@ fn links_of(url: &ModuleSpecifier, rewrite_for: Option<u64>) -> Option<Vec<Modul
     Some(links)
 }
 
-/// The files a CommonJS file's literal `require("…")` calls name, resolved
-/// as `require` resolves them from its folder (built-ins and native addons
-/// left out: those are not source).
-fn required_files(code: &str, path: &std::path::Path) -> Vec<ModuleSpecifier> {
+/// The files a CommonJS file's literal `require("…")` calls name
+/// (`TranspiledModule::commonjs_requires`), resolved as `require` resolves
+/// them from its folder (built-ins and native addons left out: those are
+/// not source).
+fn required_files(requires: &[String], path: &std::path::Path) -> Vec<ModuleSpecifier> {
     let Some(folder) = path.parent() else {
         return Vec::new();
     };
-    let mut seen = HashSet::new();
-    required_literals(code)
-        .filter(|specifier| seen.insert(*specifier))
+    requires
+        .iter()
+        .map(String::as_str)
         .filter(|specifier| !specifier.starts_with("node:") && !super::is_node_builtin(specifier))
         .filter_map(|specifier| super::resolve::resolve(specifier, folder, super::resolve::REQUIRE_CONDITIONS))
         .filter(|found| found.extension().is_none_or(|extension| extension != "node"))
         .filter_map(|found| ModuleSpecifier::from_file_path(found).ok())
         .collect()
-}
-
-/// The string literals of `require("…")` / `require('…')` calls in `code`,
-/// by a look at its text: one inside a comment or a string is found too,
-/// which is harmless here (it is only read ahead, never evaluated).
-fn required_literals(code: &str) -> impl Iterator<Item = &str> {
-    const CALL: &str = "require(";
-    code.match_indices(CALL).filter_map(move |(at, _)| {
-        let before = code[..at].chars().next_back();
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.') {
-            return None;
-        }
-        let rest = code[at + CALL.len()..].trim_start();
-        let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
-        let body = &rest[1..];
-        let end = body.find([quote, '\\', '\n'])?;
-        let after = body[end..].strip_prefix(quote)?.trim_start();
-        (after.starts_with(')') && end > 0).then(|| &body[..end])
-    })
 }
 
 #[cfg(test)]
@@ -242,16 +224,6 @@ mod tests {
             assert!(std::time::Instant::now() < deadline, "{what_was_not_done}");
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
-    }
-
-    #[test]
-    fn literal_requires_are_found_and_other_calls_are_not() {
-        let code = r#"const a = require("./a"); const b = require( 'b/sub' );
-            const c = obj.require("./not"); const d = myrequire("./not2");
-            const e = require(name); const f = require("./f" + x); require("");
-            const g = require("./g\\h"); __webpack_require__("./no");"#;
-        let found: Vec<&str> = required_literals(code).collect();
-        assert_eq!(found, vec!["./a", "b/sub"]);
     }
 
     #[test]
@@ -273,6 +245,22 @@ mod tests {
         imports_of(&url);
         wait_for("the required files were not read ahead", || {
             sources::tests::is_known(&required) && sources::tests::is_known(&package.join("main.js"))
+        });
+    }
+
+    #[test]
+    fn a_commonjs_file_whose_code_an_engine_took_is_still_followed() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let entry = folder.path().join("taken.cjs");
+        let required = folder.path().join("still-read.js");
+        std::fs::write(&entry, "module.exports = require('./still-read.js');\n").expect("write");
+        std::fs::write(&required, "module.exports = 1;\n").expect("write");
+        // As `require` does: the engine gets the code, the cache keeps the shape.
+        assert!(sources::source_file(&entry).is_ok());
+        sources::release_code(&entry);
+        imports_of(&ModuleSpecifier::from_file_path(&entry).expect("url"));
+        wait_for("what the released file requires was not read ahead", || {
+            sources::tests::is_known(&required)
         });
     }
 

@@ -161,9 +161,11 @@ pub(crate) fn source_shape(path: &Path) -> Result<SourceFile, SourceError> {
     file_for(path, Need::Shape)
 }
 
-/// Drops the code of the ES module at `path`, which an engine has now, and
-/// keeps its shape: a process held every module's code for its whole life,
-/// a copy of what the engine keeps (about 22 MB for the real-packages set).
+/// Drops the code of the module at `path`, which an engine has now, and
+/// keeps its shape (a CommonJS file's exports and what it requires too): a
+/// process held every module's code for its whole life, a copy of what the
+/// engine keeps (about 22 MB for the real-packages set, 11 MB of it
+/// CommonJS).
 /// Another runtime that loads the file takes it from the disk cache again;
 /// without a disk cache nothing is dropped, since it would be transpiled
 /// again.
@@ -180,7 +182,7 @@ pub(crate) fn release_code(path: &Path) {
     let SourceFile::Code(module) = &known.file else {
         return;
     };
-    if known.code_released || module.format != transpile::ModuleFormat::EcmaScript {
+    if known.code_released {
         return;
     }
     known.file = SourceFile::Code(Arc::new(module.without_code()));
@@ -258,6 +260,26 @@ pub(crate) mod tests {
             // Without a disk cache the code stays.
             assert_eq!(shape.code, first.code);
         } else {
+            assert!(shape.code.is_empty(), "released: {}", shape.code);
+        }
+        assert_eq!(code_of(source_file(&path).expect("again")).code, first.code);
+    }
+
+    #[test]
+    fn a_released_commonjs_file_keeps_its_exports_and_requires() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let path = folder.path().join("released.cjs");
+        std::fs::write(&path, "const x = require('./x.js');\nexports.y = x;\n").expect("write");
+        let code_of = |file: SourceFile| match file {
+            SourceFile::Code(module) => module,
+            SourceFile::Json(_) => panic!("code"),
+        };
+        let first = code_of(source_file(&path).expect("read"));
+        release_code(&path);
+        let shape = code_of(source_shape(&path).expect("shape"));
+        assert_eq!(shape.commonjs_exports, vec!["y"]);
+        assert_eq!(shape.commonjs_requires, vec!["./x.js"]);
+        if transpile::disk_cache::location() != transpile::disk_cache::Location::Off {
             assert!(shape.code.is_empty(), "released: {}", shape.code);
         }
         assert_eq!(code_of(source_file(&path).expect("again")).code, first.code);

@@ -72,17 +72,22 @@ pub fn op_pihost_require_file<'s, 'i>(
         sources::SourceFile::Json(text) => return answer(scope, "json", &text),
         sources::SourceFile::Code(module) => module,
     };
-    match module.format {
-        ModuleFormat::EcmaScript => Err(JsErrorBox::generic(format!(
-            "pihost: require() of the ES module {path} is not supported yet; use import"
-        ))),
+    let compiled = match module.format {
+        ModuleFormat::EcmaScript => {
+            return Err(JsErrorBox::generic(format!(
+                "pihost: require() of the ES module {path} is not supported yet; use import"
+            )));
+        }
         ModuleFormat::CommonJs if module.strict => crate::function_modules::compile(
             scope,
             path,
             &crate::function_modules::module_source(COMMONJS_PARAMETERS, &module.code),
         ),
         ModuleFormat::CommonJs => answer(scope, "sloppy", &module.code),
-    }
+    };
+    // The engine has the code now (require caches what it evaluates).
+    sources::release_code(Path::new(path));
+    compiled
 }
 
 /// The parameters of a CommonJS module's function, as Node's wrapper has them.

@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 use super::{EsModuleShape, MODULE_GLOBAL_NAMES, ModuleFormat, SourceMapping, TranspiledModule};
 
 /// Bumped whenever the layout of an entry changes.
-const FORMAT: u32 = 2;
+const FORMAT: u32 = 3;
 const MAGIC: &[u8; 8] = b"PIHOSTTC";
 /// Magic, format, body length and the body's SHA-256.
 const HEADER_LEN: usize = 8 + 4 + 8 + 32;
@@ -144,6 +144,7 @@ struct Entry {
     declared_module_globals: Vec<String>,
     commonjs_exports: Vec<String>,
     commonjs_reexports: Vec<String>,
+    commonjs_requires: Vec<String>,
     strict: bool,
     es_module: Option<EsModuleShape>,
 }
@@ -213,6 +214,7 @@ fn decode(bytes: &[u8], source: &str) -> Option<TranspiledModule> {
         declared_module_globals,
         commonjs_exports: entry.commonjs_exports,
         commonjs_reexports: entry.commonjs_reexports,
+        commonjs_requires: entry.commonjs_requires,
         strict: entry.strict,
         es_module: entry.es_module,
     })
@@ -237,6 +239,7 @@ fn encode(module: &TranspiledModule, source: &str) -> Option<Vec<u8>> {
             .collect(),
         commonjs_exports: module.commonjs_exports.clone(),
         commonjs_reexports: module.commonjs_reexports.clone(),
+        commonjs_requires: module.commonjs_requires.clone(),
         strict: module.strict,
         es_module: module.es_module.clone(),
     };
@@ -349,9 +352,33 @@ mod tests {
             declared_module_globals: vec!["require"],
             commonjs_exports: Vec::new(),
             commonjs_reexports: Vec::new(),
+            commonjs_requires: Vec::new(),
             strict: false,
             es_module: Some(EsModuleShape::default()),
         }
+    }
+
+    #[test]
+    fn a_commonjs_entry_keeps_its_exports_and_what_it_requires() {
+        let source = "\"use strict\";\nexports.a = require(\"./a\");\nmodule.exports = require(\"b\");\n";
+        let transpiled = TranspiledModule {
+            code: source.to_string(),
+            source_map: None,
+            format: ModuleFormat::CommonJs,
+            declared_module_globals: Vec::new(),
+            commonjs_exports: vec!["a".to_string()],
+            commonjs_reexports: vec!["b".to_string()],
+            commonjs_requires: vec!["./a".to_string(), "b".to_string()],
+            strict: true,
+            es_module: None,
+        };
+        let back = decode(&encode(&transpiled, source).expect("encodes"), source).expect("decodes");
+        assert_eq!(back.format, ModuleFormat::CommonJs);
+        assert_eq!(back.commonjs_exports, transpiled.commonjs_exports);
+        assert_eq!(back.commonjs_reexports, transpiled.commonjs_reexports);
+        assert_eq!(back.commonjs_requires, transpiled.commonjs_requires);
+        assert!(back.strict);
+        assert_eq!(back.code, source);
     }
 
     #[test]

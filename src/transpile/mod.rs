@@ -54,6 +54,12 @@ pub struct TranspiledModule {
     /// For CommonJS: the specifiers whose exports it re-exports
     /// (`module.exports = require("./x")`, `__exportStar(require("x"))`).
     pub commonjs_reexports: Vec<String>,
+    /// For CommonJS: the specifiers of its literal `require("…")` calls, found
+    /// in its text (one in a comment or a string too: they are only read
+    /// ahead, never evaluated), each once, in order. Kept so that what it
+    /// requires can be read ahead after its code was handed to an engine and
+    /// released.
+    pub commonjs_requires: Vec<String>,
     /// For CommonJS: whether its code opens with a `"use strict"` directive,
     /// so that it runs the same as the body of a function in an ES module
     /// (whose code is always strict) as in a script.
@@ -75,6 +81,7 @@ impl TranspiledModule {
             declared_module_globals: self.declared_module_globals.clone(),
             commonjs_exports: self.commonjs_exports.clone(),
             commonjs_reexports: self.commonjs_reexports.clone(),
+            commonjs_requires: self.commonjs_requires.clone(),
             strict: self.strict,
             es_module: self.es_module.clone(),
         }
@@ -402,6 +409,11 @@ fn transpile_uncached(
             es_module,
         )
     };
+    let commonjs_requires = if is_commonjs {
+        literal_requires(&code)
+    } else {
+        Vec::new()
+    };
     Ok(TranspiledModule {
         code,
         source_map,
@@ -409,9 +421,33 @@ fn transpile_uncached(
         declared_module_globals,
         commonjs_exports,
         commonjs_reexports,
+        commonjs_requires,
         strict,
         es_module,
     })
+}
+
+/// The string literals of `require("…")` / `require('…')` calls in `code`,
+/// each once, by a look at its text.
+fn literal_requires(code: &str) -> Vec<String> {
+    const CALL: &str = "require(";
+    let mut seen = BTreeSet::new();
+    code.match_indices(CALL)
+        .filter_map(move |(at, _)| {
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.') {
+                return None;
+            }
+            let rest = code[at + CALL.len()..].trim_start();
+            let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+            let body = &rest[1..];
+            let end = body.find([quote, '\\', '\n'])?;
+            let after = body[end..].strip_prefix(quote)?.trim_start();
+            (after.starts_with(')') && end > 0).then(|| &body[..end])
+        })
+        .filter(|specifier| seen.insert(*specifier))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Whether the program's directive prologue has `"use strict"`.
@@ -775,6 +811,37 @@ fn collect_pattern_names(pattern: &Pat, names: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn literal_requires_are_found_once_and_other_calls_are_not() {
+        let code = r#"const a = require("./a"); const b = require( 'b/sub' );
+            const c = obj.require("./not"); const d = myrequire("./not2");
+            const e = require(name); const f = require("./f" + x); require("");
+            const g = require("./g\\h"); __webpack_require__("./no"); require("./a");"#;
+        assert_eq!(literal_requires(code), vec!["./a", "b/sub"]);
+    }
+
+    #[test]
+    fn a_commonjs_file_keeps_what_it_requires_and_an_es_module_nothing() {
+        let url = ModuleSpecifier::parse("file:///project/lib.js").expect("url");
+        let commonjs = transpile_uncached(
+            &url,
+            MediaType::JavaScript,
+            "const fs = require('fs');\nmodule.exports = require(\"./impl\");\n",
+        )
+        .expect("transpiles");
+        assert_eq!(commonjs.format, ModuleFormat::CommonJs);
+        assert_eq!(commonjs.commonjs_requires, vec!["fs", "./impl"]);
+        assert_eq!(commonjs.without_code().commonjs_requires, commonjs.commonjs_requires);
+        let module_url = ModuleSpecifier::parse("file:///project/lib.mjs").expect("url");
+        let es_module = transpile_uncached(
+            &module_url,
+            MediaType::Mjs,
+            "import x from './x.js';\nexport default require('./y');\n",
+        )
+        .expect("transpiles");
+        assert!(es_module.commonjs_requires.is_empty());
+    }
 
     #[test]
     fn a_minified_files_map_is_made_again_from_the_file_only_while_it_is_unchanged() {
