@@ -40,6 +40,11 @@ export default function (pi) {
   // built from such descriptors would get junk accessors or be refused.
   Object.prototype.get = function () { return "junk"; };
   Object.prototype.value = "junk";
+  // What pihost reads off the owner of each call into an extension, when
+  // the owner does not say: a 1 ms limit on every handler, and none ever
+  // stalled.
+  Object.prototype.timeoutMs = 1;
+  Object.prototype.settlesFromOutside = function () { return true; };
 
   const array = Array.prototype;
   // The engine's own stack formatting maps with it (v8x's callsite
@@ -137,7 +142,11 @@ export default function (pi) {
     messages[messages.length] = { role: "user", content: "appended", timestamp: 7 };
     return { messages: messages };
   });
-  pi.on("input", async (event) => ({ action: "transform", text: "[" + event.text + "]" }));
+  pi.on("input", async (event) => {
+    // Waits for a timer: a handler's time is not limited unless the host says so.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return { action: "transform", text: "[" + event.text + "]" };
+  });
   pi.on("session_before_fork", async () => ({ cancel: true }));
   pi.on("agent_end", async () => {
     pi.sendMessage({ customType: "good", content: "agent ended", display: true });

@@ -275,7 +275,7 @@ export function enterExtension(owner, invoke, args) {
  * running now (a component's render runs for the call that showed it).
  */
 export function enterExtensionSync(owner, invoke) {
-  return runAs({ ...owner, reject: undefined, parent: owner.parent ?? running }, invoke);
+  return runAs({ __proto__: null, ...owner, reject: undefined, parent: owner.parent ?? running }, invoke);
 }
 
 function timedOut(entry) {

@@ -68,7 +68,7 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
       assertActive();
       // A fresh wrapper per registration, so registering one function twice
       // gives two entries and each unsubscribe removes its own.
-      const owner = { path: extension.path, where: `in its "${event}" handler`, event: String(event) };
+      const owner = { __proto__: null, path: extension.path, where: `in its "${event}" handler`, event: String(event) };
       const registered = (...args) => enterExtension(owner, handler, args);
       const list = extension.handlers.get(event) ?? [];
       list[list.length] = registered;

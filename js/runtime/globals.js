@@ -56,7 +56,7 @@ function reportUncaught(event, error, promise) {
 // names it when the host has to stop the callback, and is cancelled with it.
 timerHooks.wrap = (callback) => {
   const creator = currentOwner();
-  const owner = { path: creator?.path ?? "<unknown>", where: "in a timer callback", event: "timer" };
+  const owner = { __proto__: null, path: creator?.path ?? "<unknown>", where: "in a timer callback", event: "timer" };
   return function (...args) {
     return enterExtensionSync(owner, () => ReflectApply(callback, this, args));
   };

@@ -179,6 +179,7 @@ async function load({ runtime, eventBus, loadTimeoutMs }) {
 
 /** Who runs when the main runtime calls in: the extension (its prompts, its limits name it). */
 const callOwner = {
+  __proto__: null,
   path: facts.path,
   where: "in a call from the host's runtime",
   event: "call",

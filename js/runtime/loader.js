@@ -92,6 +92,7 @@ export async function loadExtensionFromFactory(factory, { path, cwd, eventBus, r
 /** Who runs while the extension at `path` loads; the load timeout covers its module and factory together. */
 function loadOwner(path, started) {
   return () => ({
+    __proto__: null,
     path,
     where: "while loading",
     event: "load",

@@ -299,6 +299,7 @@ export async function executeTool({ name, toolCallId, args }) {
   runningTools.set(toolCallId, controller);
   try {
     const owner = {
+      __proto__: null,
       path: registered.sourceInfo?.path ?? "<unknown>",
       where: `in tool "${name}"`,
       event: `tool ${name}`,
@@ -339,7 +340,7 @@ export async function runCommand({ name, args }) {
   const command = runner.getCommand(name);
   if (!command) throw new Error(`Unknown command: /${name}`);
   const ctx = runner.createCommandContext();
-  const owner = { path: command.sourceInfo?.path ?? "<unknown>", where: `in command "/${name}"`, event: `/${name}` };
+  const owner = { __proto__: null, path: command.sourceInfo?.path ?? "<unknown>", where: `in command "/${name}"`, event: `/${name}` };
   return resultJson(await enterExtension(owner, () => command.handler(args ?? "", ctx)));
 }
 

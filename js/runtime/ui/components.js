@@ -120,7 +120,7 @@ export function attachScreen({ columns, rows, push = false }) {
 }
 
 function ownerNamed(path) {
-  return { path, where: "in its ui.custom component", event: "ui.custom" };
+  return { __proto__: null, path, where: "in its ui.custom component", event: "ui.custom" };
 }
 
 /** A component extension code shows on its own (`tui.showOverlay`): it lives until hidden. */
@@ -165,7 +165,7 @@ export function showCustom(factory, options) {
   refuseIsolated(factory, "ctx.ui.custom");
   const caller = currentOwner();
   // Its render and keys run for the call that showed it, which pihost fails if they run away.
-  const owner = { ...ownerNamed(caller?.path ?? "<unknown>"), parent: caller };
+  const owner = { __proto__: null, ...ownerNamed(caller?.path ?? "<unknown>"), parent: caller };
   const id = nextComponentId++;
   const isOverlay = options?.overlay ?? false;
   return new Promise((resolve, reject) => {
@@ -225,7 +225,7 @@ export function showCustom(factory, options) {
 
 /** `ctx.ui.onTerminalInput(handler)`: the handler sees every key before the focused component. */
 export function addTerminalInputHandler(handler) {
-  const owner = { path: currentOwner()?.path ?? "<unknown>", where: "in its onTerminalInput handler", event: "ui.onTerminalInput" };
+  const owner = { __proto__: null, path: currentOwner()?.path ?? "<unknown>", where: "in its onTerminalInput handler", event: "ui.onTerminalInput" };
   return screen.addInputListener((data) => {
     try {
       return enterExtensionSync(owner, () => handler(data));
@@ -251,7 +251,7 @@ function disposeFixed(surface) {
  * call in its errors.
  */
 function placeFixed(slot, make, fields, event) {
-  const owner = { path: currentOwner()?.path ?? "<unknown>", where: `in its ${fields.kind}`, event };
+  const owner = { __proto__: null, path: currentOwner()?.path ?? "<unknown>", where: `in its ${fields.kind}`, event };
   const existing = fixedSurfaces.get(slot);
   if (existing) {
     fixedSurfaces.delete(slot);
@@ -378,7 +378,7 @@ export function setScreenEditor(factory, tellHost) {
     if (previous) tellHost.setEditorText(text);
     return;
   }
-  const owner = { path: currentOwner()?.path ?? "<unknown>", where: "in its editor component", event: "ui.setEditorComponent" };
+  const owner = { __proto__: null, path: currentOwner()?.path ?? "<unknown>", where: "in its editor component", event: "ui.setEditorComponent" };
   // Called at once, as pi does: a factory that throws throws to the extension.
   const component = factory(screen.tui, getEditorTheme(), getKeybindings());
   component.onSubmit = (submitted) => submitToHost(component, submitted);
