@@ -242,15 +242,18 @@ pub(crate) mod tests {
         cached(path, version, Need::Code).is_some()
     }
 
+    fn code_of(file: SourceFile) -> Arc<transpile::TranspiledModule> {
+        match file {
+            SourceFile::Code(module) => module,
+            SourceFile::Json(_) => panic!("a JSON file where code was expected"),
+        }
+    }
+
     #[test]
     fn a_released_modules_shape_stays_and_its_code_is_read_again_when_asked_for() {
         let folder = tempfile::tempdir().expect("temp dir");
         let path = folder.path().join("released.ts");
         std::fs::write(&path, "import { x } from './x.js';\nexport const y: number = x;\n").expect("write");
-        let code_of = |file: SourceFile| match file {
-            SourceFile::Code(module) => module,
-            SourceFile::Json(_) => panic!("code"),
-        };
         let first = code_of(source_file(&path).expect("read"));
         assert!(first.code.contains("export const y = x"), "{}", first.code);
         release_code(&path);
@@ -270,10 +273,6 @@ pub(crate) mod tests {
         let folder = tempfile::tempdir().expect("temp dir");
         let path = folder.path().join("released.cjs");
         std::fs::write(&path, "const x = require('./x.js');\nexports.y = x;\n").expect("write");
-        let code_of = |file: SourceFile| match file {
-            SourceFile::Code(module) => module,
-            SourceFile::Json(_) => panic!("code"),
-        };
         let first = code_of(source_file(&path).expect("read"));
         release_code(&path);
         let shape = code_of(source_shape(&path).expect("shape"));
