@@ -571,10 +571,10 @@ export class ExtensionRunner {
     return this.runtime.getActiveTools();
   }
 
-  /** A context whose every property reads the runner's state when used (R1, R2). */
   /**
-   * A context for one event (R2): own getters and methods in pi's order, as
-   * pi's object literal has them. They depend only on the runner and the
+   * A context for one event whose every property reads the runner's state
+   * when used (R1, R2): own getters and methods in pi's order, as pi's
+   * object literal has them. They depend only on the runner and the
    * model readers the context is made with, so the functions are made once
    * per pair of readers and every context gets the same ones: a literal of
    * 19 new functions per event is a measurable part of each dispatch on
