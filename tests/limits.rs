@@ -787,10 +787,13 @@ fn large_allocations_and_long_native_work_are_stopped_and_the_process_stays_unde
 fn a_run_that_outlives_its_termination_gives_its_runtime_up_and_the_others_go_on() {
     let _serial = one_at_a_time();
     let project = Project::new();
-    // Under the 64 MB heap limit, so that nothing is squeezed: indexOf
-    // allocates nothing. Each call takes milliseconds; the engine polls
-    // for the termination every few thousand.
-    let search = "const a = new Array(2_000_000).fill(1); for (;;) a.indexOf(2);";
+    // Under the 64 MB heap limit, and indexOf allocates nothing: the squeeze
+    // does not reach it. The engine polls for the termination only every
+    // few thousand calls; one search of a 30 MB string takes 150 ms in a
+    // debug build, so that poll comes minutes after the stop, far past the
+    // watchdog's 15 s of CPU. (A search of a 2-million-element array, 7 ms,
+    // reached it after 12-16 s: sometimes before the give-up.)
+    let search = "const s = \"x\".repeat(30_000_000); for (;;) s.indexOf(\"y\");";
     let at_load = project.write(
         "stuck-at-load.ts",
         &format!("export default function () {{ {search} }}\n"),
