@@ -239,7 +239,9 @@ function runEntry(entry, invoke, args) {
  * or rejects as `invoke` does, or rejects with the host's error when the
  * entry is stopped. `owner.timeoutMs` bounds how long it may take;
  * `owner.settlesFromOutside()` tells whether something outside the event loop
- * (an abort) can still settle it.
+ * (an abort) can still settle it. `owner` has no prototype (`__proto__:
+ * null`): a field it leaves out must not be read from an Object.prototype
+ * an extension patched.
  */
 export function enterExtension(owner, invoke, args) {
   // The owner's fields (path, where, event, limits) are read through its
@@ -273,6 +275,7 @@ export function enterExtension(owner, invoke, args) {
  * event-bus listener, a renderer): callers that need the answer at once.
  * `owner.parent` names the entry it runs for when that is not the one
  * running now (a component's render runs for the call that showed it).
+ * `owner` has no prototype, as for enterExtension.
  */
 export function enterExtensionSync(owner, invoke) {
   return runAs({ __proto__: null, ...owner, reject: undefined, parent: owner.parent ?? running }, invoke);
