@@ -218,10 +218,15 @@ fn install_tls_provider() {
 /// as a terminal nobody types into: an extension must never read the
 /// host's stdin, which under `pihost serve` carries the protocol.
 fn stdio() -> Result<deno_io::Stdio, RuntimeStartError> {
-    let (reader, writer) = std::io::pipe().map_err(RuntimeStartError::StdinPipe)?;
-    // The writing end stays open for the life of the process, so reads wait
-    // instead of seeing the end of input.
-    std::mem::forget(writer);
+    let reader = match silent_stdin() {
+        Ok(pipe) => pipe.try_clone().map_err(RuntimeStartError::StdinPipe)?,
+        Err(error) => {
+            return Err(RuntimeStartError::StdinPipe(std::io::Error::new(
+                error.kind(),
+                error.to_string(),
+            )));
+        }
+    };
     // Where stdout carries a protocol or a report (the CLI, `pihost
     // serve`), what extensions print goes to stderr.
     let stdout = if crate::stdio::stdout_goes_to_stderr() {
@@ -236,6 +241,20 @@ fn stdio() -> Result<deno_io::Stdio, RuntimeStartError> {
         stdin: deno_io::StdioPipe::file(std::fs::File::from(std::os::fd::OwnedFd::from(reader))),
         stdout,
         stderr: deno_io::StdioPipe::inherit(),
+    })
+}
+
+/// The pipe every runtime's stdin reads: one per process, whose writing end
+/// stays open for the process's life, so reads wait instead of seeing the
+/// end of input. Each runtime reads a duplicate of its reading end, closed
+/// with the runtime (a pipe per runtime left an open descriptor behind every
+/// session a `serve` process ever ran).
+fn silent_stdin() -> &'static std::io::Result<std::io::PipeReader> {
+    static PIPE: std::sync::OnceLock<std::io::Result<std::io::PipeReader>> = std::sync::OnceLock::new();
+    PIPE.get_or_init(|| {
+        let (reader, writer) = std::io::pipe()?;
+        std::mem::forget(writer);
+        Ok(reader)
     })
 }
 
