@@ -11,8 +11,13 @@ and after each flood round, to show whether it stays flat.
 
 Prints one JSON line per round (requests, seconds, requests per second, lost,
 answered twice, resident MiB after) and exits 1 when a request was lost or
-answered twice. Serve runs one session per process: the issue's "many
-sessions" need the shared mode, which is not built.
+answered twice.
+
+    SESSIONS=50 python3 benches/serve_flood.py    the flood spread over 50 sessions of one process
+
+With SESSIONS > 1 the process holds that many sessions (`params.session`,
+docs/protocol.md), each its own runtime, and the requests go to them in
+turn; the memory after opening them is printed first.
 """
 
 import json
@@ -31,6 +36,9 @@ requests_per_round = int(os.environ.get("REQUESTS", "100000"))
 rounds = int(os.environ.get("ROUNDS", "3"))
 # "mixed" (default) alternates the two requests; "emit" or "tool" sends only one kind.
 mode = os.environ.get("MODE", "mixed")
+session_count = int(os.environ.get("SESSIONS", "1"))
+# One session: the default one, named by no request.
+sessions = [None] if session_count <= 1 else [f"s{n}" for n in range(session_count)]
 
 # What serve says on stderr goes to a file, shown when the process ends early.
 stderr_log = tempfile.NamedTemporaryFile(prefix="serve-flood-", suffix=".log", delete=False)
@@ -71,18 +79,29 @@ def call(request_id, method, params):
             return message["result"]
 
 
-call(1, "initialize", {"agentDir": os.path.join(fixtures, ".no-agent-dir")})
-call(2, "load", {"paths": ["stream.ts"]})
-call(3, "bind", {"state": {}})
+def addressed(params, session):
+    return params if session is None else {**params, "session": session}
+
+
+started = time.perf_counter()
+for number, session in enumerate(sessions):
+    first = 10 * number + 1
+    call(first, "initialize", addressed({"agentDir": os.path.join(fixtures, ".no-agent-dir")}, session))
+    call(first + 1, "load", addressed({"paths": ["stream.ts"]}, session))
+    call(first + 2, "bind", addressed({"state": {}}, session))
+if session_count > 1:
+    print(json.dumps({"sessions": session_count, "openSeconds": round(time.perf_counter() - started, 2),
+                      "residentMiB": round(resident_mib(), 1)}), flush=True)
 
 event = {"type": "tool_call", "toolName": "bash", "toolCallId": "1", "input": {"command": "ls"}}
 
 
 def request(request_id):
+    session = sessions[(request_id // 2) % len(sessions)]
     if mode == "emit" or (mode == "mixed" and request_id % 2 == 0):
-        return {"jsonrpc": "2.0", "id": request_id, "method": "emit", "params": {"event": event}}
+        return {"jsonrpc": "2.0", "id": request_id, "method": "emit", "params": addressed({"event": event}, session)}
     return {"jsonrpc": "2.0", "id": request_id, "method": "executeTool",
-            "params": {"name": "stream", "toolCallId": f"call-{request_id}", "args": {"count": 1}}}
+            "params": addressed({"name": "stream", "toolCallId": f"call-{request_id}", "args": {"count": 1}}, session)}
 
 
 def flood(first_id, count):
@@ -107,7 +126,8 @@ def flood(first_id, count):
     elapsed = time.perf_counter() - started
     thread.join()
     # Anything answered twice would come after the last first answer: give it a moment, then count.
-    write({"jsonrpc": "2.0", "id": first_id + count, "method": "emit", "params": {"event": {"type": "unhandled_probe"}}})
+    write({"jsonrpc": "2.0", "id": first_id + count, "method": "emit",
+           "params": addressed({"event": {"type": "unhandled_probe"}}, sessions[0])})
     process.stdin.flush()
     while True:
         message = read()
@@ -122,7 +142,7 @@ def flood(first_id, count):
 
 
 failed = False
-next_id = 100
+next_id = 10 * len(sessions) + 100
 elapsed, lost, twice = flood(next_id, min(10000, requests_per_round))
 next_id += min(10000, requests_per_round) + 1
 print(json.dumps({"round": "warm-up", "residentMiB": round(resident_mib(), 1)}), flush=True)

@@ -17,7 +17,7 @@ use crate::ui::TerminalSize;
 
 /// The protocol version `initialize` answers with; it changes when a message
 /// changes incompatibly.
-pub const PROTOCOL_VERSION: &str = "2026-11-30";
+pub const PROTOCOL_VERSION: &str = "2026-12-06";
 
 /// `initialize`: where the session runs and what the agent can answer.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -335,7 +335,7 @@ pub enum Method {
     UiResize,
     /// Closes an extension component.
     UiClose,
-    /// Ends the session and the process.
+    /// Ends the session it names, or every session and the process.
     Shutdown,
 }
 
@@ -448,33 +448,58 @@ pub fn schema() -> Value {
             Method::UiClose => (sub::<UiCloseParams>(g), none.clone()),
             Method::Shutdown => (none.clone(), none.clone()),
         };
+        let params = if params == none {
+            json!({ "anyOf": [none, { "$ref": SESSION_ADDRESS }] })
+        } else {
+            addressed(params)
+        };
         methods.insert(method.name().to_string(), json!({ "params": params, "result": result }));
     }
     let methods = Value::Object(methods);
     let notifications = json!({
-        "$/cancelRequest": sub::<CancelParams>(&mut generator),
+        "$/cancelRequest": addressed(sub::<CancelParams>(&mut generator)),
     });
     let to_agent = json!({
-        "requests": sub::<HostRequest>(&mut generator),
+        "requests": addressed(sub::<HostRequest>(&mut generator)),
         "notifications": {
-            "host": sub::<HostNotification>(&mut generator),
-            "provider": sub::<ProviderChange>(&mut generator),
-            "toolUpdate": sub::<ToolUpdateParams>(&mut generator),
-            "extensionError": sub::<ExtensionError>(&mut generator),
-            "engineRestarted": sub::<EngineRestartedParams>(&mut generator),
+            "host": addressed(sub::<HostNotification>(&mut generator)),
+            "provider": addressed(sub::<ProviderChange>(&mut generator)),
+            "toolUpdate": addressed(sub::<ToolUpdateParams>(&mut generator)),
+            "extensionError": addressed(sub::<ExtensionError>(&mut generator)),
+            "engineRestarted": addressed(sub::<EngineRestartedParams>(&mut generator)),
         },
     });
-    let definitions: Map<String, Value> = generator.take_definitions(true).into_iter().collect();
+    let mut definitions: Map<String, Value> = generator.take_definitions(true).into_iter().collect();
+    definitions.insert(
+        "SessionAddress".to_string(),
+        json!({
+            "type": "object",
+            "properties": {
+                "session": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "The session the message is for. One `pihost serve` process holds several sessions, each started by an `initialize` that names it and ended by a `shutdown` that names it; a request without `session` is for the default session, and what pihost sends for the default session never carries the member."
+                }
+            }
+        }),
+    );
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "pihost serve protocol",
-        "description": "Newline-delimited JSON-RPC 2.0 on stdio. `methods`: agent → pihost requests (params and result); `notifications`: agent → pihost notifications; `toAgent`: pihost → agent (requests are sent as host/<method> with the variant's fields as params, minus `method`).",
+        "description": "Newline-delimited JSON-RPC 2.0 on stdio. `methods`: agent → pihost requests (params and result); `notifications`: agent → pihost notifications; `toAgent`: pihost → agent (requests are sent as host/<method> with the variant's fields as params, minus `method`). Every message's params may name the session it is for (`session`, `$defs/SessionAddress`).",
         "version": PROTOCOL_VERSION,
         "methods": methods,
         "notifications": notifications,
         "toAgent": to_agent,
         "$defs": definitions,
     })
+}
+
+const SESSION_ADDRESS: &str = "#/$defs/SessionAddress";
+
+/// A message's schema with the session it may name (`session`).
+fn addressed(schema: Value) -> Value {
+    json!({ "allOf": [schema, { "$ref": SESSION_ADDRESS }] })
 }
 
 fn sub<T: JsonSchema>(generator: &mut SchemaGenerator) -> Value {

@@ -34,6 +34,10 @@ use crate::protocol::{
 };
 use crate::ui::{FrameDelivery, TerminalSize};
 
+mod sessions;
+
+use sessions::{AllGates, Registry, SessionKey, addressed, describe, take_session};
+
 pub use crate::protocol::PROTOCOL_VERSION;
 
 /// JSON-RPC error codes pihost answers with.
@@ -60,7 +64,11 @@ type Pending = crate::stdio::PendingRequests;
 struct AgentHost {
     out: mpsc::UnboundedSender<String>,
     pending: Pending,
-    next_id: AtomicU64,
+    /// The ids of pihost's requests, shared by every session: the agent
+    /// answers them all on one stdin.
+    next_id: Arc<AtomicU64>,
+    /// The session this host is for, named in everything it sends.
+    session: SessionKey,
     requests: HashSet<String>,
     notifications: bool,
     /// Whether the agent declared a screen (`capabilities.ui`): its
@@ -92,6 +100,7 @@ impl Host for AgentHost {
         );
         if self.notifications || (screen_traffic && self.screen) {
             let (method, params) = method_of(&notification);
+            let params = addressed(&self.session, params);
             let line = json!({ "jsonrpc": "2.0", "method": format!("host/{method}"), "params": params });
             let _ = self.out.send(line.to_string());
         }
@@ -99,6 +108,7 @@ impl Host for AgentHost {
 
     fn request(&self, request: HostRequest) -> HostFuture {
         let (method, params) = method_of(&request);
+        let params = addressed(&self.session, params);
         if !self.requests.contains(&method) {
             let answer = request.headless_answer();
             return Box::pin(async move { Ok(answer) });
@@ -141,6 +151,7 @@ impl Host for AgentHost {
     fn provider(&self, change: ProviderChange) -> Result<(), HostError> {
         if self.notifications {
             let (method, params) = method_of(&change);
+            let params = addressed(&self.session, params);
             let line = json!({ "jsonrpc": "2.0", "method": format!("host/{method}"), "params": params });
             let _ = self.out.send(line.to_string());
         }
@@ -148,7 +159,14 @@ impl Host for AgentHost {
     }
 }
 
+/// One session of the process: its runtime, its agent host, the extension
+/// errors it has not written yet.
 struct Session {
+    state: tokio::sync::Mutex<SessionState>,
+    errors: UnwrittenErrors,
+}
+
+struct SessionState {
     pihost: Option<Pihost>,
     host: Option<Arc<AgentHost>>,
     default_paths: Vec<String>,
@@ -204,39 +222,23 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     let (writer, out) = crate::stdio::ProtocolWriter::start();
     let pending: Pending = Arc::new(Mutex::new(HashMap::new()));
     let closed = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let errors = UnwrittenErrors::default();
-    let session = Arc::new(tokio::sync::Mutex::new(Session {
-        pihost: None,
-        host: None,
-        default_paths: Vec::new(),
-        running_tools: HashMap::new(),
-        stop_forwarding_errors: None,
-    }));
     let mut stdin = BufReader::new(tokio::io::stdin()).lines();
     let mut tasks = tokio::task::JoinSet::new();
-    // Requests that change the session (initialize, load, bind, …) take
-    // effect in the order they were sent: every request starts only after the
-    // session changes sent before it are done. Other requests run side by side,
-    // so a tool can run while the agent answers a UI request.
-    let (done, gate) = tokio::sync::watch::channel(true);
-    // Requests to the screen (`ui/input`, …) also take effect in the order
-    // they were sent, among themselves: keys typed in a row must reach the
-    // component in that row. They do not wait on other requests.
-    let screen_gate = gate.clone();
-    drop(done);
     let shared = Shared {
-        session: session.clone(),
+        sessions: Arc::new(Registry::default()),
         out: out.clone(),
-        errors: errors.clone(),
         pending: pending.clone(),
+        next_request_id: Arc::new(AtomicU64::new(1)),
         defaults: default_options.clone(),
         default_dispatch_timeout_ms,
         closed: closed.clone(),
     };
-    let mut gates = Gates {
-        session: gate,
-        screen: screen_gate,
-    };
+    // Requests that change a session (initialize, load, bind, …) take effect
+    // in the order they were sent: every request of the session starts only
+    // after the changes sent before it are done. Other requests run side by
+    // side, so a tool can run while the agent answers a UI request; sessions
+    // never wait on one another.
+    let mut gates = AllGates::default();
     // Requests past the cap wait here, in the order they came.
     let mut waiting: std::collections::VecDeque<Request> = std::collections::VecDeque::new();
     loop {
@@ -269,27 +271,41 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
             crate::stdio::answer_pending(&pending, &message, "agent");
             continue;
         }
+        let id = message.get("id").cloned();
         let Some(method) = message.get("method").and_then(Value::as_str).map(str::to_string) else {
-            let id = message.get("id").cloned().unwrap_or(Value::Null);
             let _ = out.send(error_response(
-                &id,
+                id.as_ref().unwrap_or(&Value::Null),
                 codes::INVALID_REQUEST,
                 "invalid request: no method",
             ));
             continue;
         };
+        let mut params = message.get("params").cloned().unwrap_or(Value::Null);
+        let session = match take_session(&mut params) {
+            Ok(session) => session,
+            Err(error) => {
+                if let Some(id) = &id {
+                    let _ = out.send(params_error(id, error));
+                }
+                continue;
+            }
+        };
         let request = Request {
-            id: message.get("id").cloned(),
-            params: message.get("params").cloned().unwrap_or(Value::Null),
+            id,
+            params,
             known: Method::named(&method),
             method,
+            session,
         };
-        if request.known == Some(Method::Shutdown) {
+        if request.known == Some(Method::Shutdown) && request.session.is_none() {
             // What came before the shutdown runs (bounded, below) as it would have without the cap.
             for earlier in waiting.drain(..) {
                 start_request(earlier, &shared, &mut gates, &mut tasks);
             }
-            shutdown(&session, &out, &errors, request.id.as_ref()).await;
+            shutdown_all(&shared).await;
+            if let Some(id) = &request.id {
+                let _ = out.send(result_response(id, Value::Null));
+            }
             break;
         }
         // A cancellation and the screen's input never wait behind the requests they are for.
@@ -301,7 +317,7 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     }
     // EOF (or shutdown). The agent can no longer answer, so its pending
     // requests fail now; the calls already sent finish (bounded), then the
-    // extensions get session_shutdown and the engine stops.
+    // extensions get session_shutdown and the engines stop.
     closed.store(true, Ordering::SeqCst);
     if let Ok(mut pending) = pending.lock() {
         pending.clear();
@@ -310,36 +326,45 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     if tokio::time::timeout(Duration::from_secs(10), drain).await.is_err() {
         tracing::warn!("requests still running 10 s after stdin closed; stopping them");
     }
-    if session.lock().await.pihost.is_some() {
-        shutdown(&session, &out, &errors, None).await;
-    }
+    shutdown_all(&shared).await;
     tasks.shutdown().await;
-    // The agent host holds a sender of the output; the writer ends when the
-    // last sender is gone.
-    session.lock().await.host = None;
+    // Agent hosts hold senders of the output; the writer ends when the last
+    // sender is gone.
+    drop(shared);
     drop(out);
     writer.finish().await;
 }
 
-async fn shutdown(
-    session: &Arc<tokio::sync::Mutex<Session>>,
-    out: &mpsc::UnboundedSender<String>,
-    errors: &UnwrittenErrors,
-    id: Option<&Value>,
-) {
-    let pihost = session.lock().await.pihost.take();
-    if let Some(pihost) = pihost {
-        let _ = pihost
-            .emit(&json!({ "type": "session_shutdown", "reason": "quit" }))
-            .await;
-        let _ = pihost.shutdown().await;
+/// Ends every session, side by side: each one's extensions get
+/// `session_shutdown` and its engine stops.
+async fn shutdown_all(shared: &Shared) {
+    let mut ending = tokio::task::JoinSet::new();
+    for (_, session) in shared.sessions.drain() {
+        let out = shared.out.clone();
+        ending.spawn(async move { session.shut_down(&out).await });
     }
-    if let Some(stop) = session.lock().await.stop_forwarding_errors.take() {
-        let _ = stop.send(());
-    }
-    if let Some(id) = id {
-        errors.write(out);
-        let _ = out.send(result_response(id, Value::Null));
+    while ending.join_next().await.is_some() {}
+}
+
+impl Session {
+    /// Ends the session: its extensions get `session_shutdown`, its engine
+    /// stops, and what it reported goes out.
+    async fn shut_down(&self, out: &mpsc::UnboundedSender<String>) {
+        let pihost = self.state.lock().await.pihost.take();
+        if let Some(pihost) = pihost {
+            let _ = pihost
+                .emit(&json!({ "type": "session_shutdown", "reason": "quit" }))
+                .await;
+            let _ = pihost.shutdown().await;
+        }
+        let mut state = self.state.lock().await;
+        if let Some(stop) = state.stop_forwarding_errors.take() {
+            let _ = stop.send(());
+        }
+        // Its host holds a sender of the output.
+        state.host = None;
+        drop(state);
+        self.errors.write(out);
     }
 }
 
@@ -362,19 +387,29 @@ fn envelope(result: Option<Value>) -> Value {
 /// the call that caused it (the engine reports the error before it answers
 /// the call, but a separate forwarding task may run after the response's);
 /// the forwarding task writes them in between.
-#[derive(Clone, Default)]
-struct UnwrittenErrors(Arc<Mutex<Option<tokio::sync::broadcast::Receiver<ExtensionError>>>>);
+#[derive(Clone)]
+struct UnwrittenErrors {
+    errors: Arc<Mutex<Option<tokio::sync::broadcast::Receiver<ExtensionError>>>>,
+    session: SessionKey,
+}
 
 impl UnwrittenErrors {
+    fn of(session: SessionKey) -> Self {
+        Self {
+            errors: Arc::default(),
+            session,
+        }
+    }
+
     fn watch(&self, errors: tokio::sync::broadcast::Receiver<ExtensionError>) {
-        if let Ok(mut slot) = self.0.lock() {
+        if let Ok(mut slot) = self.errors.lock() {
             *slot = Some(errors);
         }
     }
 
     /// Writes every error received so far, in order.
     fn write(&self, out: &mpsc::UnboundedSender<String>) {
-        let Ok(mut slot) = self.0.lock() else {
+        let Ok(mut slot) = self.errors.lock() else {
             return;
         };
         let Some(errors) = slot.as_mut() else {
@@ -384,9 +419,10 @@ impl UnwrittenErrors {
             match errors.try_recv() {
                 Ok(error) => {
                     if error.event == "engineRestarted" {
-                        let _ = out.send(restarted_notification(&error.error));
+                        let _ = out.send(restarted_notification(&self.session, &error.error));
                     }
-                    let line = json!({ "jsonrpc": "2.0", "method": "extensionError", "params": error });
+                    let params = addressed(&self.session, encode(&error));
+                    let line = json!({ "jsonrpc": "2.0", "method": "extensionError", "params": params });
                     let _ = out.send(line.to_string());
                 }
                 Err(tokio::sync::broadcast::error::TryRecvError::Lagged(missed)) => {
@@ -401,10 +437,10 @@ impl UnwrittenErrors {
 /// What every request handler shares.
 #[derive(Clone)]
 struct Shared {
-    session: Arc<tokio::sync::Mutex<Session>>,
+    sessions: Arc<Registry<Session>>,
     out: mpsc::UnboundedSender<String>,
-    errors: UnwrittenErrors,
     pending: Pending,
+    next_request_id: Arc<AtomicU64>,
     defaults: EngineOptions,
     default_dispatch_timeout_ms: u64,
     closed: Arc<std::sync::atomic::AtomicBool>,
@@ -416,27 +452,23 @@ struct Request {
     id: Option<Value>,
     params: Value,
     known: Option<Method>,
+    session: SessionKey,
 }
 
-/// The ends of the order the requests keep: session changes (initialize,
-/// load, bind, …) take effect in the order they were sent, every request
-/// starting after those before it; requests to the screen keep their order
-/// among themselves.
-struct Gates {
-    session: tokio::sync::watch::Receiver<bool>,
-    screen: tokio::sync::watch::Receiver<bool>,
-}
-
-fn start_request(request: Request, shared: &Shared, gates: &mut Gates, tasks: &mut tokio::task::JoinSet<()>) {
+fn start_request(request: Request, shared: &Shared, gates: &mut AllGates, tasks: &mut tokio::task::JoinSet<()>) {
     let Request {
         method,
         id,
         params,
         known,
+        session,
     } = request;
+    let gates = gates.of(&session, &shared.sessions);
     let mut wait_for = gates.session.clone();
     let mut wait_for_screen = None;
-    let finished = if known.is_some_and(Method::changes_session) {
+    // A session's own shutdown is a change of it: it comes after the changes
+    // sent before it, and what is sent after it finds the session gone.
+    let finished = if known.is_some_and(|method| method.changes_session() || method == Method::Shutdown) {
         let (finished, next_gate) = tokio::sync::watch::channel(false);
         gates.session = next_gate;
         Some(finished)
@@ -454,9 +486,11 @@ fn start_request(request: Request, shared: &Shared, gates: &mut Gates, tasks: &m
         if let Some(mut previous) = wait_for_screen {
             let _ = previous.wait_for(|open| *open).await;
         }
-        let response = handle(&method, id.clone(), params, &shared).await;
+        let response = handle(&method, id.clone(), params, &session, &shared).await;
         if let (Some(id), Some(response)) = (id, response) {
-            shared.errors.write(&shared.out);
+            if let Some(session) = shared.sessions.get(&session) {
+                session.errors.write(&shared.out);
+            }
             let _ = shared.out.send(response(&id));
         }
         if let Some(finished) = finished {
@@ -465,16 +499,16 @@ fn start_request(request: Request, shared: &Shared, gates: &mut Gates, tasks: &m
     });
 }
 
-async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared) -> Option<Respond> {
-    let session = &shared.session;
+async fn handle(method: &str, id: Option<Value>, params: Value, key: &SessionKey, shared: &Shared) -> Option<Respond> {
     if method == "$/cancelRequest" {
         let Ok(CancelParams { id: target }) = decode(params) else {
             return None;
         };
+        let session = shared.sessions.get(key)?;
         let target = target.to_string();
         let (pihost, tool_call_id) = {
-            let session = session.lock().await;
-            (session.pihost.clone(), session.running_tools.get(&target).cloned())
+            let state = session.state.lock().await;
+            (state.pihost.clone(), state.running_tools.get(&target).cloned())
         };
         if let (Some(pihost), Some(tool_call_id)) = (pihost, tool_call_id) {
             let _ = pihost.abort_tool(&tool_call_id).await;
@@ -486,18 +520,30 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
         return fail(move |id| error_response(id, codes::METHOD_NOT_FOUND, format!("method not found: {method}")));
     };
     if method == Method::Initialize {
-        return initialize(params, shared).await;
+        return initialize(params, key, shared).await;
     }
-    let pihost = session.lock().await.pihost.clone();
-    let Some(pihost) = pihost else {
-        return fail(|id| error_response(id, codes::SERVER_ERROR, "not initialized: send initialize first"));
+    let session = shared.sessions.get(key);
+    let pihost = match &session {
+        Some(session) => session.state.lock().await.pihost.clone(),
+        None => None,
     };
+    let (Some(session), Some(pihost)) = (session, pihost) else {
+        let message = match key {
+            None => "not initialized: send initialize first".to_string(),
+            Some(_) => format!(
+                "no {}: send initialize with it first (a session that was shut down is gone)",
+                describe(key)
+            ),
+        };
+        return fail(move |id| error_response(id, codes::SERVER_ERROR, message));
+    };
+    let session = &session;
     match method {
         Method::Load | Method::Reload => {
             let LoadParams { paths } = params!(params);
             let paths = match paths {
                 Some(paths) if !paths.is_empty() => paths,
-                _ => session.lock().await.default_paths.clone(),
+                _ => session.state.lock().await.default_paths.clone(),
             };
             let report = if method == Method::Load {
                 pihost.load(&paths).await
@@ -512,7 +558,7 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
         Method::Bind | Method::SetHostState => {
             let StateParams { state } = params!(params);
             let result = if method == Method::Bind {
-                let host = session.lock().await.host.clone();
+                let host = session.state.lock().await.host.clone();
                 match host {
                     Some(host) => pihost.bind(host, &state).await,
                     None => return fail(|id| error_response(id, codes::SERVER_ERROR, "not initialized")),
@@ -529,10 +575,10 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             let EmitParams { event, timeout_ms } = params!(params);
             match within(&pihost, timeout_ms).emit(&encode(&event)).await {
                 Ok(result) => ok(envelope(result)),
-                Err(error) => failed(error, shared).await,
+                Err(error) => failed(error, session, shared).await,
             }
         }
-        Method::ExecuteTool => execute_tool(id.as_ref(), params!(params), &pihost, shared).await,
+        Method::ExecuteTool => execute_tool(id.as_ref(), params!(params), &pihost, session, shared).await,
         Method::RunCommand => {
             let RunCommandParams { name, args, timeout_ms } = params!(params);
             match within(&pihost, timeout_ms)
@@ -540,7 +586,7 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
                 .await
             {
                 Ok(result) => ok(envelope(result)),
-                Err(error) => failed(error, shared).await,
+                Err(error) => failed(error, session, shared).await,
             }
         }
         Method::ListTools | Method::ListCommands | Method::ListFlags => match pihost.registrations().await {
@@ -576,7 +622,7 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             }
         }
         Method::UiInput | Method::UiResize | Method::UiClose => {
-            let has_screen = session.lock().await.host.as_ref().is_some_and(|host| host.screen);
+            let has_screen = session.state.lock().await.host.as_ref().is_some_and(|host| host.screen);
             if !has_screen {
                 return fail(|id| {
                     error_response(
@@ -588,9 +634,15 @@ async fn handle(method: &str, id: Option<Value>, params: Value, shared: &Shared)
             }
             screen_request(method, params, &pihost).await
         }
-        // Answered before a request is handled (initialize needs no
-        // engine; shutdown ends the loop).
-        Method::Initialize | Method::Shutdown => ok(Value::Null),
+        // One session ends; the others and the process go on (a shutdown
+        // that names no session ends the loop before it gets here).
+        Method::Shutdown => {
+            shared.sessions.remove(key);
+            session.shut_down(&shared.out).await;
+            ok(Value::Null)
+        }
+        // Answered before: it needs no engine.
+        Method::Initialize => ok(Value::Null),
     }
 }
 
@@ -601,6 +653,7 @@ async fn execute_tool(
     id: Option<&Value>,
     params: ExecuteToolParams,
     pihost: &Pihost,
+    session: &Session,
     shared: &Shared,
 ) -> Option<Respond> {
     let ExecuteToolParams {
@@ -612,13 +665,14 @@ async fn execute_tool(
     let request_key = id.map(Value::to_string).unwrap_or_default();
     let tool_call_id = tool_call_id.unwrap_or_else(|| format!("call-{request_key}"));
     let args = args.unwrap_or_else(|| json!({}));
-    shared
-        .session
+    session
+        .state
         .lock()
         .await
         .running_tools
         .insert(request_key.clone(), tool_call_id.clone());
-    let (updates, forwarder) = ToolUpdates::forward(shared.out.clone(), tool_call_id.clone());
+    let (updates, forwarder) =
+        ToolUpdates::forward(shared.out.clone(), session.errors.session.clone(), tool_call_id.clone());
     let result = within(pihost, timeout_ms)
         .execute_tool(&name, &tool_call_id, &args, Some(updates))
         .await;
@@ -629,10 +683,10 @@ async fn execute_tool(
         Err(PihostError::Timeout { .. } | PihostError::EngineStuck { .. })
     );
     forwarder.finish(still_running).await;
-    shared.session.lock().await.running_tools.remove(&request_key);
+    session.state.lock().await.running_tools.remove(&request_key);
     match result {
         Ok(result) => ok(envelope(result)),
-        Err(error) => failed(error, shared).await,
+        Err(error) => failed(error, session, shared).await,
     }
 }
 
@@ -646,6 +700,7 @@ impl ToolUpdates {
     /// The sender the tool's updates go to, and what forwards them.
     fn forward(
         out: mpsc::UnboundedSender<String>,
+        session: SessionKey,
         tool_call_id: String,
     ) -> (mpsc::UnboundedSender<Value>, ToolUpdates) {
         let (updates, mut received) = mpsc::unbounded_channel::<Value>();
@@ -656,6 +711,7 @@ impl ToolUpdates {
                     tool_call_id: tool_call_id.clone(),
                     update,
                 };
+                let params = addressed(&session, encode(&params));
                 let line = json!({ "jsonrpc": "2.0", "method": "toolUpdate", "params": params });
                 let _ = out.send(line.to_string());
             };
@@ -755,25 +811,28 @@ fn within(pihost: &Pihost, timeout_ms: Option<u64>) -> Pihost {
     }
 }
 
-fn restarted_notification(reason: &str) -> String {
+fn restarted_notification(session: &SessionKey, reason: &str) -> String {
     let params = EngineRestartedParams {
         reason: reason.to_string(),
     };
+    let params = addressed(session, encode(&params));
     json!({ "jsonrpc": "2.0", "method": "engineRestarted", "params": params }).to_string()
 }
 
 /// Answers a failed request; when the engine died under it, a new one is
 /// started with the same extensions first, so the session goes on.
-async fn failed(error: PihostError, shared: &Shared) -> Option<Respond> {
+async fn failed(error: PihostError, session: &Session, shared: &Shared) -> Option<Respond> {
     if let PihostError::EngineCrashed { message } = &error {
         // One restart per crash, however many requests saw it.
-        let session = shared.session.lock().await;
-        if let Some(pihost) = &session.pihost
+        let state = session.state.lock().await;
+        if let Some(pihost) = &state.pihost
             && pihost.is_crashed()
         {
             match pihost.restart().await {
                 Ok(_) => {
-                    let _ = shared.out.send(restarted_notification(message));
+                    let _ = shared
+                        .out
+                        .send(restarted_notification(&session.errors.session, message));
                 }
                 Err(restart_error) => tracing::error!("cannot restart the crashed engine: {restart_error}"),
             }
@@ -782,11 +841,15 @@ async fn failed(error: PihostError, shared: &Shared) -> Option<Respond> {
     fail(move |id| pihost_error(id, error))
 }
 
-async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
-    let (session, out, pending) = (&shared.session, &shared.out, &shared.pending);
+async fn initialize(params: Value, key: &SessionKey, shared: &Shared) -> Option<Respond> {
+    let (out, pending) = (&shared.out, &shared.pending);
     let defaults = shared.defaults.clone();
-    if session.lock().await.pihost.is_some() {
-        return fail(|id| error_response(id, codes::INVALID_REQUEST, "already initialized"));
+    if shared.sessions.contains(key) {
+        let message = match key {
+            None => "already initialized".to_string(),
+            Some(_) => format!("{} is already initialized", describe(key)),
+        };
+        return fail(move |id| error_response(id, codes::INVALID_REQUEST, message));
     }
     let InitializeParams {
         cwd,
@@ -838,7 +901,8 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
     let host = Arc::new(AgentHost {
         out: out.clone(),
         pending: pending.clone(),
-        next_id: AtomicU64::new(1),
+        next_id: shared.next_request_id.clone(),
+        session: key.clone(),
         requests,
         notifications: capabilities.notifications.unwrap_or(false),
         screen: screen.is_some(),
@@ -861,9 +925,10 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
     }
     // One receiver holds the errors to write; a second only wakes the
     // forwarding task when one arrives.
-    shared.errors.watch(pihost.errors());
+    let errors = UnwrittenErrors::of(key.clone());
+    errors.watch(pihost.errors());
     let mut arrived = pihost.errors();
-    let unwritten = shared.errors.clone();
+    let unwritten = errors.clone();
     let error_out = out.clone();
     let (stop_forwarding_errors, mut stop) = oneshot::channel::<()>();
     tokio::spawn(async move {
@@ -879,13 +944,16 @@ async fn initialize(params: Value, shared: &Shared) -> Option<Respond> {
             }
         }
     });
-    {
-        let mut session = session.lock().await;
-        session.stop_forwarding_errors = Some(stop_forwarding_errors);
-        session.pihost = Some(pihost);
-        session.host = Some(host);
-        session.default_paths = paths.unwrap_or_default();
-    }
+    shared.sessions.get_or_insert(key, || Session {
+        state: tokio::sync::Mutex::new(SessionState {
+            pihost: Some(pihost),
+            host: Some(host),
+            default_paths: paths.unwrap_or_default(),
+            running_tools: HashMap::new(),
+            stop_forwarding_errors: Some(stop_forwarding_errors),
+        }),
+        errors,
+    });
     ok(encode(&InitializeResult {
         protocol_version: PROTOCOL_VERSION.to_string(),
         server_info: ServerInfo {

@@ -114,14 +114,22 @@ fn the_protocol_schema_in_docs_is_generated_from_the_rust_types() {
         "docs/protocol.schema.json is out of date: regenerate it with\n  cargo run -- serve --schema > docs/protocol.schema.json"
     );
     let schema: serde_json::Value = serde_json::from_str(&generated).expect("the schema is JSON");
-    let execute_tool = &schema["methods"]["executeTool"]["params"]["$ref"];
-    assert_eq!(execute_tool, "#/$defs/ExecuteToolParams");
+    // Every message may name its session, besides its own params.
+    let execute_tool = &schema["methods"]["executeTool"]["params"]["allOf"];
+    assert_eq!(execute_tool[0]["$ref"], "#/$defs/ExecuteToolParams");
+    assert_eq!(execute_tool[1]["$ref"], "#/$defs/SessionAddress");
+    assert_eq!(
+        schema["$defs"]["SessionAddress"]["properties"]["session"]["type"],
+        "string"
+    );
     assert_eq!(
         schema["$defs"]["ExecuteToolParams"]["required"],
         serde_json::json!(["name"]),
         "a tool call needs a name"
     );
-    let requests = schema["toAgent"]["requests"]["$ref"].as_str().expect("host requests");
+    let requests = schema["toAgent"]["requests"]["allOf"][0]["$ref"]
+        .as_str()
+        .expect("host requests");
     let name = requests.trim_start_matches("#/$defs/");
     let variants = schema["$defs"][name]["oneOf"]
         .as_array()
