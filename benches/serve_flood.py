@@ -18,6 +18,11 @@ answered twice.
 With SESSIONS > 1 the process holds that many sessions (`params.session`,
 docs/protocol.md), each its own runtime, and the requests go to them in
 turn; the memory after opening them is printed first.
+
+    SESSIONS=6 CHURN=5 python3 benches/serve_flood.py    then shuts the sessions down and opens them again, 5 times
+
+prints the memory after each such round (engine note 50: a shut-down
+session's runtime leaves part of its heap behind).
 """
 
 import json
@@ -83,12 +88,16 @@ def addressed(params, session):
     return params if session is None else {**params, "session": session}
 
 
+def open_sessions(first_id):
+    for number, session in enumerate(sessions):
+        first = first_id + 3 * number
+        call(first, "initialize", addressed({"agentDir": os.path.join(fixtures, ".no-agent-dir")}, session))
+        call(first + 1, "load", addressed({"paths": ["stream.ts"]}, session))
+        call(first + 2, "bind", addressed({"state": {}}, session))
+
+
 started = time.perf_counter()
-for number, session in enumerate(sessions):
-    first = 10 * number + 1
-    call(first, "initialize", addressed({"agentDir": os.path.join(fixtures, ".no-agent-dir")}, session))
-    call(first + 1, "load", addressed({"paths": ["stream.ts"]}, session))
-    call(first + 2, "bind", addressed({"state": {}}, session))
+open_sessions(1)
 if session_count > 1:
     print(json.dumps({"sessions": session_count, "openSeconds": round(time.perf_counter() - started, 2),
                       "residentMiB": round(resident_mib(), 1)}), flush=True)
@@ -142,7 +151,7 @@ def flood(first_id, count):
 
 
 failed = False
-next_id = 10 * len(sessions) + 100
+next_id = 3 * len(sessions) + 100
 elapsed, lost, twice = flood(next_id, min(10000, requests_per_round))
 next_id += min(10000, requests_per_round) + 1
 print(json.dumps({"round": "warm-up", "residentMiB": round(resident_mib(), 1)}), flush=True)
@@ -159,6 +168,15 @@ for number in range(1, rounds + 1):
         "answeredTwice": twice,
         "residentMiB": round(resident_mib(), 1),
     }), flush=True)
+
+churn = int(os.environ.get("CHURN", "0")) if session_count > 1 else 0
+for number in range(1, churn + 1):
+    for session in sessions:
+        call(next_id, "shutdown", {"session": session})
+        next_id += 1
+    open_sessions(next_id)
+    next_id += 3 * len(sessions)
+    print(json.dumps({"churn": number, "sessions": session_count, "residentMiB": round(resident_mib(), 1)}), flush=True)
 
 call(next_id, "shutdown", {})
 process.wait(timeout=30)
