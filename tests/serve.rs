@@ -1005,6 +1005,9 @@ export default function (pi) {
     onUpdate?.({ content: [{ type: "text", text: "half way" }] });
     return { content: [{ type: "text", text: "counted" }], details: {} };
   } });
+  pi.registerTool({ name: "wait", parameters: { type: "object" }, execute: (id, args, signal) => new Promise((resolve) => {
+    signal.addEventListener("abort", () => resolve({ content: [{ type: "text", text: "aborted" }], details: {} }));
+  }) });
 }
 "#;
 
@@ -1096,6 +1099,16 @@ fn sessions_addressed_by_id_are_isolated_from_one_another() {
         (&reported["params"]["error"], &reported["params"]["session"]),
         (&json!("turn_start broke"), &json!("a"))
     );
+
+    // A cancellation names the session of the request it cancels.
+    agent.request_to("b", 42, "executeTool", json!({ "name": "wait" }));
+    std::thread::sleep(Duration::from_millis(200));
+    let cancel = |session: &str| json!({ "jsonrpc": "2.0", "method": "$/cancelRequest", "params": { "id": 42, "session": session } });
+    agent.send(&cancel("a").to_string());
+    let early = agent.lines.recv_timeout(Duration::from_millis(300));
+    assert!(early.is_err(), "session a's cancellation reached session b: {early:?}");
+    agent.send(&cancel("b").to_string());
+    assert_eq!(agent.response(42)["result"]["result"]["content"][0]["text"], "aborted");
 
     // A session stopped by its CPU limit does not hold the others up.
     agent.request_to("a", 37, "runCommand", json!({ "name": "spin" }));
