@@ -164,6 +164,8 @@ impl Host for AgentHost {
 struct Session {
     state: tokio::sync::Mutex<SessionState>,
     errors: UnwrittenErrors,
+    /// Its place among the process's `max_sessions`, freed with it.
+    _room: tokio::sync::OwnedSemaphorePermit,
 }
 
 struct SessionState {
@@ -213,10 +215,23 @@ fn encode<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
+/// How many sessions a `serve` process holds at once unless told otherwise
+/// (`--max-sessions`): each is a runtime on a thread of its own, about
+/// 20 MiB with a small extension set and more with a heavy one, so an agent
+/// that opened sessions without bound would exhaust the machine.
+pub const DEFAULT_MAX_SESSIONS: usize = 64;
+
 /// Runs the protocol until stdin closes or the agent asks for shutdown.
 /// `default_options` and `default_dispatch_timeout_ms` (0: none) hold for
-/// sessions whose `initialize` names no others.
+/// sessions whose `initialize` names no others; at most
+/// [`DEFAULT_MAX_SESSIONS`] sessions are open at once.
 pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: u64) {
+    serve_sessions(default_options, default_dispatch_timeout_ms, DEFAULT_MAX_SESSIONS).await;
+}
+
+/// [`serve`], holding at most `max_sessions` sessions at once: an
+/// `initialize` past them fails (-32002) until one is shut down.
+pub async fn serve_sessions(default_options: EngineOptions, default_dispatch_timeout_ms: u64, max_sessions: usize) {
     // stdout carries the protocol: what extensions print must not land there.
     crate::stdio::route_extension_stdout_to_stderr(true);
     let (writer, out) = crate::stdio::ProtocolWriter::start();
@@ -226,6 +241,10 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
     let mut tasks = tokio::task::JoinSet::new();
     let shared = Shared {
         sessions: Arc::new(Registry::default()),
+        session_room: Arc::new(tokio::sync::Semaphore::new(
+            max_sessions.min(tokio::sync::Semaphore::MAX_PERMITS),
+        )),
+        max_sessions,
         out: out.clone(),
         pending: pending.clone(),
         next_request_id: Arc::new(AtomicU64::new(1)),
@@ -438,6 +457,9 @@ impl UnwrittenErrors {
 #[derive(Clone)]
 struct Shared {
     sessions: Arc<Registry<Session>>,
+    /// A permit per open session, held until the session is gone.
+    session_room: Arc<tokio::sync::Semaphore>,
+    max_sessions: usize,
     out: mpsc::UnboundedSender<String>,
     pending: Pending,
     next_request_id: Arc<AtomicU64>,
@@ -851,6 +873,18 @@ async fn initialize(params: Value, key: &SessionKey, shared: &Shared) -> Option<
         };
         return fail(move |id| error_response(id, codes::INVALID_REQUEST, message));
     }
+    let Ok(room) = shared.session_room.clone().try_acquire_owned() else {
+        let max = shared.max_sessions;
+        return fail(move |id| {
+            error_response(
+                id,
+                codes::SERVER_ERROR,
+                format!(
+                    "too many sessions: {max} are open, the most this process holds (pihost serve --max-sessions); shut one down first"
+                ),
+            )
+        });
+    };
     let InitializeParams {
         cwd,
         agent_dir,
@@ -953,6 +987,7 @@ async fn initialize(params: Value, key: &SessionKey, shared: &Shared) -> Option<
             stop_forwarding_errors: Some(stop_forwarding_errors),
         }),
         errors,
+        _room: room,
     });
     ok(encode(&InitializeResult {
         protocol_version: PROTOCOL_VERSION.to_string(),

@@ -48,10 +48,16 @@ impl Agent {
 
     /// `pihost serve` in `project`, with no extension written for it.
     fn spawn(project: &Project) -> Self {
+        Self::spawn_with(project, &[])
+    }
+
+    /// The same, with more arguments for `serve`.
+    fn spawn_with(project: &Project, args: &[&str]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pihost"))
             .arg("serve")
             .arg("--cwd")
             .arg(project.root.path())
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -1252,4 +1258,31 @@ fn open_descriptors(pid: u32) -> usize {
 
 fn threads(pid: u32) -> usize {
     std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, |entries| entries.count())
+}
+
+/// A process holds at most `--max-sessions` sessions: one more is refused
+/// with a clear error (not a process the machine kills), until one is shut
+/// down.
+#[test]
+fn sessions_past_the_most_a_process_holds_are_refused_until_one_ends() {
+    let project = Project::new();
+    project.write("ext.ts", SESSION_EXTENSION);
+    let mut agent = Agent::spawn_with(&project, &["--max-sessions", "2"]);
+    agent.open_session("a", 10, json!({}));
+    agent.open_session("b", 20, json!({}));
+    agent.request_to("c", 30, "initialize", json!({ "paths": ["ext.ts"] }));
+    let refused = agent.response(30);
+    assert_eq!(refused["error"]["code"], -32002, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("too many sessions: 2 are open") && message.contains("--max-sessions"),
+        "{message}"
+    );
+    // The default session counts as one.
+    agent.request(31, "initialize", json!({}));
+    assert_eq!(agent.response(31)["error"]["code"], -32002);
+    agent.request_to("a", 32, "shutdown", json!({}));
+    assert_eq!(agent.response(32)["result"], Value::Null);
+    agent.open_session("c", 40, json!({}));
+    assert_eq!(agent.command_result("c", 43, "calls", ""), 0);
 }

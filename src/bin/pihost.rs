@@ -109,6 +109,9 @@ enum Verb {
         /// Default dispatch timeout of a session (initialize's dispatchTimeoutMs overrides it); 0 is none.
         #[arg(long, default_value_t = pihost::protocol::DEFAULT_SERVE_DISPATCH_TIMEOUT_MS)]
         timeout_ms: u64,
+        /// How many sessions (`params.session`, each a runtime of its own) may be open at once.
+        #[arg(long, default_value_t = pihost::serve::DEFAULT_MAX_SESSIONS as u64, value_parser = clap::value_parser!(u64).range(1..))]
+        max_sessions: u64,
     },
     /// Serve the extensions' tools over the Model Context Protocol on
     /// stdin/stdout (revision 2025-11-25; see docs/mcp.md), for MCP clients
@@ -503,11 +506,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             limits,
             permissions,
             timeout_ms,
+            max_sessions,
             ..
         } => {
             let options = served_options(cwd, &limits, &permissions)?;
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-            runtime.block_on(pihost::serve::serve(options, timeout_ms));
+            let max_sessions = usize::try_from(max_sessions).unwrap_or(usize::MAX);
+            runtime.block_on(pihost::serve::serve_sessions(options, timeout_ms, max_sessions));
             Ok(ExitCode::SUCCESS)
         }
         Verb::Mcp {
