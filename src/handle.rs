@@ -896,6 +896,10 @@ impl Drop for CrashMark {
     }
 }
 
+/// How many times one extension may fill the heap beyond recovery before a
+/// restart leaves it out of the session.
+const HEAP_FILLS_BEFORE_LEAVING_OUT: u32 = 3;
+
 fn run_engine_thread(parts: ThreadParts, ready: oneshot::Sender<Result<Option<InspectReport>, PihostError>>) {
     let crash = parts.crash.clone();
     let errors = parts.errors.clone();
@@ -955,6 +959,7 @@ fn engine_thread_body(mut parts: ThreadParts, ready: oneshot::Sender<Result<Opti
         }
         let mut in_flight: Vec<InFlight> = Vec::new();
         let _crash_mark = CrashMark(parts.crash.clone());
+        let mut heap_fills: BTreeMap<String, u32> = BTreeMap::new();
         loop {
             let mut extension_errors = engine.take_error_stream();
             let turned = std::future::poll_fn(|cx| {
@@ -973,17 +978,32 @@ fn engine_thread_body(mut parts: ThreadParts, ready: oneshot::Sender<Result<Opti
                 return;
             }
             // The heap stayed full after the stop: only a new runtime helps.
-            let reason =
-                "an extension filled the heap beyond recovery; pihost restarted the engine with the same extensions";
+            // Each runtime dropped full keeps most of that heap (engine note
+            // 50), so an extension that fills it again and again is left out
+            // before the process runs out of memory.
+            let filled_by = engine.heap_filled_by().map(str::to_string);
+            let left_out = filled_by.as_ref().filter(|path| {
+                let fills = heap_fills.entry(path.to_string()).or_default();
+                *fills += 1;
+                *fills >= HEAP_FILLS_BEFORE_LEAVING_OUT
+                    && parts.replay.lock().is_ok_and(|mut replay| replay.leave_out(path))
+            });
+            let reason = match left_out {
+                Some(path) => format!(
+                    "extension \"{path}\" filled the heap beyond recovery {HEAP_FILLS_BEFORE_LEAVING_OUT} times; pihost restarted the engine without it"
+                ),
+                None => "an extension filled the heap beyond recovery; pihost restarted the engine with the same extensions"
+                    .to_string(),
+            };
             for done in in_flight.drain(..) {
                 let _ = done.reply.send(Err(PihostError::EngineRestarted {
                     call: done.label.clone(),
                 }));
             }
             let _ = parts.errors.send(ExtensionError {
-                extension_path: "<pihost>".to_string(),
+                extension_path: filled_by.unwrap_or_else(|| "<pihost>".to_string()),
                 event: "engineRestarted".to_string(),
-                error: reason.to_string(),
+                error: reason,
                 stack: None,
             });
             drop(engine);

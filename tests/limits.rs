@@ -413,9 +413,10 @@ fn the_handle_stops_each_bad_call_and_the_same_runtime_answers_the_next() {
 }
 
 #[test]
-fn a_heap_that_stays_full_restarts_the_engine_with_the_same_extensions() {
+fn a_heap_that_stays_full_restarts_the_engine_and_an_extension_filling_it_a_third_time_is_left_out() {
     let _serial = one_at_a_time();
     let battery = Battery::new();
+    let bad = battery.project.path("bad-at-run.ts").display().to_string();
     runtime().block_on(async {
         let (pihost, mut errors) = loaded(&battery).await;
         pihost.set_flag("unused", &json!(true)).await.expect("flag");
@@ -425,15 +426,35 @@ fn a_heap_that_stays_full_restarts_the_engine_with_the_same_extensions() {
         assert!(restarted.contains("restarted the engine"), "{restarted}");
         // The new runtime has the same extensions, bound to the same host.
         healthy_answers(&pihost).await;
+        let has_hoard = || async {
+            let registrations = pihost.registrations().await.expect("registrations");
+            registrations.tools.iter().any(|tool| tool.name == "hoard-tool")
+        };
+        assert!(has_hoard().await);
+        // Each runtime dropped full keeps much of its heap (engine note 50):
+        // an extension that fills it a third time is left out, so a runaway
+        // cannot grow the process until the machine kills it.
+        pihost
+            .execute_tool("hoard-tool", "h2", &json!({}), None)
+            .await
+            .expect_err("second fill");
         assert!(
-            pihost
-                .registrations()
+            next_error(&mut errors, "engineRestarted")
                 .await
-                .expect("registrations")
-                .tools
-                .iter()
-                .any(|tool| tool.name == "hoard-tool")
+                .contains("with the same extensions")
         );
+        pihost
+            .execute_tool("hoard-tool", "h3", &json!({}), None)
+            .await
+            .expect_err("third fill");
+        let left_out = next_error(&mut errors, "engineRestarted").await;
+        assert!(
+            left_out.contains(&format!("\"{bad}\" filled the heap beyond recovery 3 times"))
+                && left_out.contains("without it"),
+            "{left_out}"
+        );
+        assert!(!has_hoard().await);
+        healthy_answers(&pihost).await;
     });
 }
 

@@ -195,6 +195,8 @@ pub struct Engine {
     /// Set when a heap stop left the runtime as full as before: only a new
     /// runtime helps ([`Engine::restart`]).
     beyond_saving: bool,
+    /// The extension whose run filled the heap beyond saving, when known.
+    heap_filled_by: Option<String>,
     /// This engine's number in the process, which names its permission
     /// prompt session.
     number: u64,
@@ -400,6 +402,7 @@ impl Engine {
             side_modules: HashMap::new(),
             watchdog: Some(watchdog),
             beyond_saving: false,
+            heap_filled_by: None,
             number: {
                 static ENGINES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
                 ENGINES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
@@ -471,6 +474,12 @@ impl Engine {
     /// makes a new one with the same extensions.
     pub fn needs_restart(&self) -> bool {
         self.beyond_saving
+    }
+
+    /// The extension (its path as loaded) whose run left the heap full, when
+    /// [`Engine::needs_restart`] says so and the stop could name it.
+    pub fn heap_filled_by(&self) -> Option<&str> {
+        self.heap_filled_by.as_deref().filter(|_| self.beyond_saving)
     }
 
     /// Replaces the runtime with a new one and brings it to where this one
@@ -910,6 +919,9 @@ impl Engine {
             heap_mb,
         };
         let blamed = self.call_now(&request);
+        if stop == Stop::Heap {
+            self.heap_filled_by = blamed.as_ref().ok().map(|blamed| blamed.extension_path.clone());
+        }
         let while_loading = match &blamed {
             Ok(blamed) => {
                 tracing::warn!(
