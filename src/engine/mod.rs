@@ -919,9 +919,12 @@ impl Engine {
             heap_mb,
         };
         let blamed = self.call_now(&request);
-        if stop == Stop::Heap {
-            self.heap_filled_by = blamed.as_ref().ok().map(|blamed| blamed.extension_path.clone());
-        }
+        // Only a heap stop's run can have filled the heap; a CPU stop forgets
+        // an earlier heap stop's blame.
+        self.heap_filled_by = match (&stop, &blamed) {
+            (Stop::Heap, Ok(blamed)) => Some(blamed.extension_path.clone()),
+            _ => None,
+        };
         let while_loading = match &blamed {
             Ok(blamed) => {
                 tracing::warn!(
