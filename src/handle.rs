@@ -982,12 +982,16 @@ fn engine_thread_body(mut parts: ThreadParts, ready: oneshot::Sender<Result<Opti
             // 50), so an extension that fills it again and again is left out
             // before the process runs out of memory.
             let filled_by = engine.heap_filled_by().map(str::to_string);
-            let left_out = filled_by.as_ref().filter(|path| {
-                let fills = heap_fills.entry(path.to_string()).or_default();
-                *fills += 1;
-                *fills >= HEAP_FILLS_BEFORE_LEAVING_OUT
-                    && parts.replay.lock().is_ok_and(|mut replay| replay.leave_out(path))
-            });
+            let left_out = match &filled_by {
+                Some(path) => {
+                    let fills = heap_fills.entry(path.clone()).or_default();
+                    *fills += 1;
+                    let leave_out = *fills >= HEAP_FILLS_BEFORE_LEAVING_OUT
+                        && parts.replay.lock().is_ok_and(|mut replay| replay.leave_out(path));
+                    leave_out.then_some(path)
+                }
+                None => None,
+            };
             let reason = match left_out {
                 Some(path) => format!(
                     "extension \"{path}\" filled the heap beyond recovery {HEAP_FILLS_BEFORE_LEAVING_OUT} times; pihost restarted the engine without it"

@@ -366,6 +366,11 @@ async fn shutdown_all(shared: &Shared) {
 }
 
 impl Session {
+    /// The session's id on the wire, as its messages name it.
+    fn key(&self) -> &SessionKey {
+        &self.errors.session
+    }
+
     /// Ends the session: its extensions get `session_shutdown`, its engine
     /// stops, and what it reported goes out.
     async fn shut_down(&self, out: &mpsc::UnboundedSender<String>) {
@@ -693,8 +698,7 @@ async fn execute_tool(
         .await
         .running_tools
         .insert(request_key.clone(), tool_call_id.clone());
-    let (updates, forwarder) =
-        ToolUpdates::forward(shared.out.clone(), session.errors.session.clone(), tool_call_id.clone());
+    let (updates, forwarder) = ToolUpdates::forward(shared.out.clone(), session.key().clone(), tool_call_id.clone());
     let result = within(pihost, timeout_ms)
         .execute_tool(&name, &tool_call_id, &args, Some(updates))
         .await;
@@ -852,9 +856,7 @@ async fn failed(error: PihostError, session: &Session, shared: &Shared) -> Optio
         {
             match pihost.restart().await {
                 Ok(_) => {
-                    let _ = shared
-                        .out
-                        .send(restarted_notification(&session.errors.session, message));
+                    let _ = shared.out.send(restarted_notification(session.key(), message));
                 }
                 Err(restart_error) => tracing::error!("cannot restart the crashed engine: {restart_error}"),
             }
