@@ -80,13 +80,14 @@ fn folder() -> Option<PathBuf> {
 }
 
 /// What changes the transpile's output besides the file: pihost's version,
-/// its transpile code, and the exact versions of every dependency (deno_ast
-/// and swc among them).
+/// its transpile code (where long lines break included), and the exact
+/// versions of every dependency (deno_ast and swc among them).
 static FINGERPRINT: LazyLock<[u8; 32]> = LazyLock::new(|| {
     let mut hasher = Sha256::new();
     hasher.update(FORMAT.to_le_bytes());
     hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
     hasher.update(include_str!("mod.rs").as_bytes());
+    hasher.update(include_str!("long_lines.rs").as_bytes());
     hasher.update(include_str!("disk_cache.rs").as_bytes());
     hasher.update(include_str!("../../Cargo.lock").as_bytes());
     hasher.finalize().into()

@@ -129,7 +129,11 @@ pub fn long_lines_source_map(specifier: &ModuleSpecifier, source: &str, digest: 
         maybe_syntax: None,
     })
     .ok()?;
-    long_lines::break_long_lines(&parsed, source, specifier.as_str()).map(|(_, map)| map)
+    let breaks = long_lines::line_breaks(&parsed, source);
+    if breaks.is_empty() {
+        return None;
+    }
+    long_lines::broken_lines_source_map(&parsed, source, &breaks, specifier.as_str())
 }
 
 /// The static shape of an ES module as the loader needs it for jiti's
@@ -320,7 +324,7 @@ fn transpile_uncached(
         specifier: specifier.clone(),
         text: source.into(),
         media_type,
-        capture_tokens: has_long_lines,
+        capture_tokens: false,
         scope_analysis: false,
         maybe_syntax: None,
     })
@@ -350,13 +354,15 @@ fn transpile_uncached(
     // source map. Only legacy decorators, which jiti compiles, need the emit.
     let (code, source_map, es_module) = if is_plain_javascript && !has_decorators(&parsed) {
         let broken = if has_long_lines {
-            long_lines::break_long_lines(&parsed, source, specifier.as_str())
+            Some(long_lines::line_breaks(&parsed, source))
+                .filter(|breaks| !breaks.is_empty())
+                .map(|breaks| long_lines::broken_code(source, &breaks))
         } else {
             None
         };
         let es_module = match (format, parsed.program_ref(), &broken) {
             // The shape's ranges index the code the engine gets.
-            (ModuleFormat::EcmaScript, _, Some((code, _))) => parse_es_module_shape(specifier, code),
+            (ModuleFormat::EcmaScript, _, Some(code)) => parse_es_module_shape(specifier, code),
             (ModuleFormat::EcmaScript, ProgramRef::Module(module), None) => {
                 Some(es_module_shape(module, parsed.range().start))
             }
@@ -365,7 +371,7 @@ fn transpile_uncached(
             (ModuleFormat::CommonJs, _, _) => None,
         };
         let (code, source_map) = match broken {
-            Some((code, _)) => (
+            Some(code) => (
                 code,
                 Some(SourceMapping::LongLines {
                     source_digest: source_digest(source),
