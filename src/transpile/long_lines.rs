@@ -123,20 +123,28 @@ fn spread_or_expression(item: &ExprOrSpread) -> Span {
         .unwrap_or_else(|| deno_ast::swc::common::Spanned::span(&*item.expr))
 }
 
+/// Visits of lists whose items carry their own span: each records where
+/// its items start, then walks into them.
+macro_rules! visit_spanned_lists {
+    ($($visit:ident: $item:ty),* $(,)?) => {
+        $(
+            fn $visit(&mut self, items: &[$item]) {
+                self.record(items, deno_ast::swc::common::Spanned::span);
+                items.visit_children_with(self);
+            }
+        )*
+    };
+}
+
 impl Visit for ItemStarts {
-    fn visit_stmts(&mut self, items: &[Stmt]) {
-        self.record(items, deno_ast::swc::common::Spanned::span);
-        items.visit_children_with(self);
-    }
-
-    fn visit_module_items(&mut self, items: &[ModuleItem]) {
-        self.record(items, deno_ast::swc::common::Spanned::span);
-        items.visit_children_with(self);
-    }
-
-    fn visit_exprs(&mut self, items: &[Box<Expr>]) {
-        self.record(items, |item| deno_ast::swc::common::Spanned::span(&**item));
-        items.visit_children_with(self);
+    visit_spanned_lists! {
+        visit_stmts: Stmt,
+        visit_module_items: ModuleItem,
+        visit_exprs: Box<Expr>,
+        visit_prop_or_spreads: PropOrSpread,
+        visit_var_declarators: VarDeclarator,
+        visit_params: Param,
+        visit_pats: Pat,
     }
 
     fn visit_expr_or_spreads(&mut self, items: &[ExprOrSpread]) {
@@ -146,26 +154,6 @@ impl Visit for ItemStarts {
 
     fn visit_opt_vec_expr_or_spreads(&mut self, items: &[Option<ExprOrSpread>]) {
         self.record(items.iter().flatten(), spread_or_expression);
-        items.visit_children_with(self);
-    }
-
-    fn visit_prop_or_spreads(&mut self, items: &[PropOrSpread]) {
-        self.record(items, deno_ast::swc::common::Spanned::span);
-        items.visit_children_with(self);
-    }
-
-    fn visit_var_declarators(&mut self, items: &[VarDeclarator]) {
-        self.record(items, deno_ast::swc::common::Spanned::span);
-        items.visit_children_with(self);
-    }
-
-    fn visit_params(&mut self, items: &[Param]) {
-        self.record(items, deno_ast::swc::common::Spanned::span);
-        items.visit_children_with(self);
-    }
-
-    fn visit_pats(&mut self, items: &[Pat]) {
-        self.record(items, deno_ast::swc::common::Spanned::span);
         items.visit_children_with(self);
     }
 }
