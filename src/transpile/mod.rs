@@ -161,6 +161,41 @@ pub struct EsModuleShape {
     pub literal_specifiers: Vec<SpecifierLiteral>,
 }
 
+impl EsModuleShape {
+    /// The same shape for the code [`long_lines::broken_code`] makes of the
+    /// shape's source with `breaks` (sorted byte offsets, each a line break
+    /// inserted before that byte): a range that starts at a break starts
+    /// after it, one that ends there ends before it.
+    fn after_line_breaks(mut self, breaks: &[usize]) -> Self {
+        if breaks.is_empty() {
+            return self;
+        }
+        let start = |at: usize| at + breaks.partition_point(|&line_break| line_break <= at);
+        let end = |at: usize| at + breaks.partition_point(|&line_break| line_break < at);
+        let moved = |range: &Range<usize>| start(range.start)..end(range.end);
+        for link in &mut self.links {
+            link.range = moved(&link.range);
+        }
+        for call in &mut self.dynamic_imports {
+            *call = moved(call);
+        }
+        if let Some(expression) = &mut self.default_expression {
+            *expression = moved(expression);
+        }
+        for export in &mut self.lexical_exports {
+            match export {
+                LexicalExport::Variables { keyword } => *keyword = moved(keyword),
+                LexicalExport::Class { range, .. } => *range = moved(range),
+            }
+        }
+        for literal in &mut self.literal_specifiers {
+            literal.range = moved(&literal.range);
+            literal.declaration_end = literal.declaration_end.map(end);
+        }
+        self
+    }
+}
+
 /// A module specifier written as a string literal.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SpecifierLiteral {
@@ -353,19 +388,19 @@ fn transpile_uncached(
     // spares the emit (most of the time on a large npm file) and needs no
     // source map. Only legacy decorators, which jiti compiles, need the emit.
     let (code, source_map, es_module) = if is_plain_javascript && !has_decorators(&parsed) {
-        let broken = if has_long_lines {
-            Some(long_lines::line_breaks(&parsed, source))
-                .filter(|breaks| !breaks.is_empty())
-                .map(|breaks| long_lines::broken_code(source, &breaks))
+        let breaks = if has_long_lines {
+            long_lines::line_breaks(&parsed, source)
         } else {
-            None
+            Vec::new()
         };
+        let broken = (!breaks.is_empty()).then(|| long_lines::broken_code(source, &breaks));
         let es_module = match (format, parsed.program_ref(), &broken) {
-            // The shape's ranges index the code the engine gets.
-            (ModuleFormat::EcmaScript, _, Some(code)) => parse_es_module_shape(specifier, code),
-            (ModuleFormat::EcmaScript, ProgramRef::Module(module), None) => {
-                Some(es_module_shape(module, parsed.range().start))
+            // The shape's ranges index the code the engine gets: the
+            // source's, moved past the line breaks before them.
+            (ModuleFormat::EcmaScript, ProgramRef::Module(module), _) => {
+                Some(es_module_shape(module, parsed.range().start).after_line_breaks(&breaks))
             }
+            (ModuleFormat::EcmaScript, ProgramRef::Script(_), Some(code)) => parse_es_module_shape(specifier, code),
             // An `.mjs` file without imports or exports.
             (ModuleFormat::EcmaScript, ProgramRef::Script(_), None) => Some(EsModuleShape::default()),
             (ModuleFormat::CommonJs, _, _) => None,
@@ -847,6 +882,37 @@ mod tests {
         )
         .expect("transpiles");
         assert!(es_module.commonjs_requires.is_empty());
+    }
+
+    #[test]
+    fn a_minified_es_modules_shape_indexes_its_broken_code() {
+        // Every kind of range the shape keeps, on lines long enough to break
+        // (some right where a statement starts after a `;`).
+        let filler: String = (0..300)
+            .map(|index| format!("var f{index}=[{index},{index}];"))
+            .collect();
+        let source = format!(
+            "import a,{{b as c}} from \"./a.js\";{filler}export {{d}} from './d.js';{filler}\
+             export const e=1,g=import(\"./g.js\");{filler}export let h=2;export class K{{m(){{return import('./k.js')}}}}\
+             {filler}export * from \"./star.js\";export default {{a,c,e}};{filler}"
+        );
+        let specifier = ModuleSpecifier::parse("file:///min-module.mjs").expect("url");
+        let transpiled = transpile_uncached(&specifier, MediaType::Mjs, &source).expect("transpiles");
+        assert!(
+            matches!(transpiled.source_map, Some(SourceMapping::LongLines { .. })),
+            "its lines were broken"
+        );
+        let shape = transpiled.es_module.expect("a module's shape");
+        assert_eq!(
+            Some(&shape),
+            parse_es_module_shape(&specifier, &transpiled.code).as_ref()
+        );
+        assert_eq!(shape.links.len(), 2);
+        assert_eq!(shape.dynamic_imports.len(), 2);
+        for literal in &shape.literal_specifiers {
+            let text = &transpiled.code[literal.range.clone()];
+            assert_eq!(&text[1..text.len() - 1], literal.value);
+        }
     }
 
     #[test]
