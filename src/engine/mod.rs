@@ -689,12 +689,22 @@ impl Engine {
     /// Prepares the runtime for the extensions a load request names
     /// (whoever sends it: [`Engine::load`], the handle, a restart): they
     /// may load their own files in a sandbox, and those a policy grants
-    /// more run in runtimes of their own.
+    /// more run in runtimes of their own; outside a sandbox, their module
+    /// graphs are read ahead (`modules::prefetch::ahead_of`).
     fn prepare_load_of(&mut self, load_request: &str) {
         let Ok(request) = serde_json::from_str::<calls::LoadRequest>(load_request) else {
             return;
         };
         let paths: Vec<PathBuf> = request.entries.into_iter().map(|entry| entry.resolved_path).collect();
+        // Reading ahead reads files before any permission check: only a
+        // load that may read everything gets it.
+        if self.options.permissions.allows_everything() {
+            crate::modules::prefetch::ahead_of(
+                paths
+                    .iter()
+                    .filter_map(|path| deno_core::ModuleSpecifier::from_file_path(path).ok()),
+            );
+        }
         let state = self.runtime.op_state();
         let state = state.borrow();
         state

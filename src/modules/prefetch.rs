@@ -14,6 +14,13 @@
 //! take instead of making it; a module the engine's thread asks for first
 //! is rewritten there, as without a prefetcher.
 //!
+//! A load of several extensions also names them all before the first one
+//! is loaded (`ahead_of`): whenever no module the engine's thread loaded
+//! is waiting to be followed, this thread reads and transpiles the next
+//! extensions' graphs, one file at a time, in load order. On a first start
+//! that keeps the second core busy while the engine's thread evaluates;
+//! the rewrites are still made when each extension's turn comes.
+//!
 //! Followed: the static imports and re-exports of ES modules, and the
 //! `require("literal")` calls of CommonJS files, found in their text. A
 //! computed `require` or an `import()` is found only when it runs; a
@@ -21,8 +28,8 @@
 //! under a sandbox are not prefetched: every read they make goes through
 //! the permission check on the engine's thread.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use deno_ast::ModuleSpecifier;
@@ -30,8 +37,13 @@ use deno_ast::ModuleSpecifier;
 use super::sources::{self, SourceFile};
 use crate::transpile::TranspiledModule;
 
-/// A module the engine's thread loaded, and the load window it did so in.
-type Request = (ModuleSpecifier, Option<u64>);
+/// What the engine's threads tell this one.
+enum Request {
+    /// A module the engine's thread loaded, and the load window it did so in.
+    Loaded(ModuleSpecifier, Option<u64>),
+    /// The entry of an extension a load will come to.
+    Ahead(ModuleSpecifier),
+}
 
 static QUEUE: LazyLock<Option<Mutex<Sender<Request>>>> = LazyLock::new(|| {
     let (sender, receiver) = channel();
@@ -48,14 +60,29 @@ pub(crate) fn imports_of(url: &ModuleSpecifier) {
     if url.scheme() != "file" || !enabled() {
         return;
     }
+    send(Request::Loaded(url.clone(), super::load_window::window()));
+}
+
+/// Starts reading, when nothing more pressing is waiting, the module graphs
+/// of the extensions whose entry files are `entries`, in that order.
+pub(crate) fn ahead_of(entries: impl IntoIterator<Item = ModuleSpecifier>) {
+    if !enabled() {
+        return;
+    }
+    for url in entries.into_iter().filter(|url| url.scheme() == "file") {
+        send(Request::Ahead(url));
+    }
+}
+
+fn send(request: Request) {
     if let Some(Ok(sender)) = QUEUE.as_ref().map(Mutex::lock) {
-        let _ = sender.send((url.clone(), super::load_window::window()));
+        let _ = sender.send(request);
     }
 }
 
 /// What was made ahead for the open load windows.
 #[derive(Default)]
-struct Ahead {
+struct MadeAhead {
     /// The windows open now, on any engine thread.
     open: HashSet<u64>,
     /// `(window, module URL)` to the transpiled module a rewrite was made
@@ -63,7 +90,7 @@ struct Ahead {
     rewrites: HashMap<(u64, ModuleSpecifier), (Arc<TranspiledModule>, Option<String>)>,
 }
 
-static AHEAD: LazyLock<Mutex<Ahead>> = LazyLock::new(Default::default);
+static AHEAD: LazyLock<Mutex<MadeAhead>> = LazyLock::new(Default::default);
 
 /// A load window opened: rewrites may be made ahead for it.
 pub(crate) fn open_window(window: u64) {
@@ -117,7 +144,29 @@ fn enabled() -> bool {
 fn walk(receiver: Receiver<Request>) {
     let mut seen: HashSet<ModuleSpecifier> = HashSet::new();
     let mut pending = Vec::new();
-    while let Ok((root, window)) = receiver.recv() {
+    let mut ahead = Ahead::default();
+    loop {
+        // Blocks only when there is nothing to read ahead either.
+        let request = if ahead.is_done() {
+            receiver.recv().ok()
+        } else {
+            match receiver.try_recv() {
+                Ok(request) => Some(request),
+                Err(TryRecvError::Empty) => {
+                    ahead.step(&seen);
+                    continue;
+                }
+                Err(TryRecvError::Disconnected) => None,
+            }
+        };
+        let (root, window) = match request {
+            Some(Request::Loaded(root, window)) => (root, window),
+            Some(Request::Ahead(entry)) => {
+                ahead.add(entry);
+                continue;
+            }
+            None => return,
+        };
         // The engine's thread has just loaded `root`: its links are looked
         // at even when it was seen before, since the walk may have passed
         // it by while it was in that thread's hands. It needs no rewrite.
@@ -132,7 +181,7 @@ fn walk(receiver: Receiver<Request>) {
         super::load_window::keeping_resolutions(|| {
             let mut deferred = Vec::new();
             while let Some((url, rewrite_for)) = pending.pop() {
-                let Some(links) = links_of(&url, rewrite_for) else {
+                let Some(links) = links_of(&url, rewrite_for, sources::source_shape) else {
                     deferred.push((url, rewrite_for));
                     continue;
                 };
@@ -149,14 +198,59 @@ fn walk(receiver: Receiver<Request>) {
     }
 }
 
+/// The graphs of the extensions a load will come to, read one file at a
+/// time. Its own record of what it read: the files stay for the walk of
+/// each extension's load to follow again, making that load's rewrites.
+#[derive(Default)]
+struct Ahead {
+    entries: VecDeque<ModuleSpecifier>,
+    pending: Vec<ModuleSpecifier>,
+    read: HashSet<ModuleSpecifier>,
+}
+
+impl Ahead {
+    fn add(&mut self, entry: ModuleSpecifier) {
+        self.entries.push_back(entry);
+    }
+
+    fn is_done(&self) -> bool {
+        self.entries.is_empty() && self.pending.is_empty()
+    }
+
+    /// Reads the next file, unless a load's walk (`seen`) or the engine's
+    /// thread has it already: then that graph is theirs to follow.
+    fn step(&mut self, seen: &HashSet<ModuleSpecifier>) {
+        if self.pending.is_empty()
+            && let Some(entry) = self.entries.pop_front()
+        {
+            self.pending.push(entry);
+        }
+        let Some(url) = self.pending.pop() else {
+            return;
+        };
+        if seen.contains(&url) || !self.read.insert(url.clone()) {
+            return;
+        }
+        for next in links_of(&url, None, sources::source_ahead).unwrap_or_default() {
+            if !seen.contains(&next) && !self.read.contains(&next) {
+                self.pending.push(next);
+            }
+        }
+    }
+}
+
 fn url_in_flight(url: &ModuleSpecifier) -> bool {
     url.to_file_path().is_ok_and(|path| sources::in_flight(&path))
 }
 
-/// The files `url` links to statically, after reading it (and making its
-/// rewrite for the load window `rewrite_for`); `None` when another thread
-/// is reading it now.
-fn links_of(url: &ModuleSpecifier, rewrite_for: Option<u64>) -> Option<Vec<ModuleSpecifier>> {
+/// The files `url` links to statically, after reading it with `read` (and
+/// making its rewrite for the load window `rewrite_for`); `None` when
+/// another thread is reading it now.
+fn links_of(
+    url: &ModuleSpecifier,
+    rewrite_for: Option<u64>,
+    read: fn(&std::path::Path) -> Result<SourceFile, sources::SourceError>,
+) -> Option<Vec<ModuleSpecifier>> {
     let Ok(path) = url.to_file_path() else {
         return Some(Vec::new());
     };
@@ -172,7 +266,7 @@ fn links_of(url: &ModuleSpecifier, rewrite_for: Option<u64>) -> Option<Vec<Modul
     // that thread's word that it did) has given it its code already
     // (`sources::release_code`): only its links are read then, and no
     // rewrite is made for it.
-    let Ok(SourceFile::Code(module)) = sources::source_shape(&path) else {
+    let Ok(SourceFile::Code(module)) = read(&path) else {
         return Some(Vec::new());
     };
     let Some(shape) = &module.es_module else {
@@ -224,6 +318,33 @@ mod tests {
             assert!(std::time::Instant::now() < deadline, "{what_was_not_done}");
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
+    }
+
+    #[test]
+    fn the_extensions_a_load_names_are_read_ahead_and_only_what_had_to_be_transpiled_is_kept() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let entry = folder.path().join("later-extension.mjs");
+        let imported = folder.path().join("imported.mjs");
+        let required = folder.path().join("required.cjs");
+        let entry_code = "import { x } from './imported.mjs';\nexport default function () { return x; }\n";
+        std::fs::write(&entry, entry_code).expect("write");
+        let deeper = folder.path().join("deeper.cjs");
+        std::fs::write(&imported, "import r from './required.cjs';\nexport const x = r;\n").expect("write");
+        std::fs::write(&required, "module.exports = require('./deeper.cjs');\n").expect("write");
+        std::fs::write(&deeper, "module.exports = 1;\n").expect("write");
+        // The entry as a second start finds it: in the transpile cache on disk.
+        let entry_url = ModuleSpecifier::from_file_path(&entry).expect("url");
+        let kept = crate::transpile::disk_cache::location() != crate::transpile::disk_cache::Location::Off;
+        crate::transpile::transpile(&entry_url, deno_ast::MediaType::Mjs, entry_code).expect("transpiles");
+        ahead_of([entry_url]);
+        wait_for("the graph of a named extension was not read ahead", || {
+            [&imported, &required, &deeper]
+                .into_iter()
+                .all(|file| sources::tests::is_known(file))
+        });
+        // Reading it again ahead would have kept its code in memory, which
+        // the extension's own load takes from the disk cache anyway.
+        assert_eq!(sources::tests::is_known(&entry), !kept, "the entry the disk cache had");
     }
 
     #[test]

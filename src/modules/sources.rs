@@ -161,6 +161,14 @@ pub(crate) fn source_shape(path: &Path) -> Result<SourceFile, SourceError> {
     file_for(path, Need::Shape)
 }
 
+/// The file at `path` read ahead of the load that will need it: kept for
+/// that load only when it had to be transpiled (a first start). A module
+/// the disk cache had is only looked at: reading ahead then holds no more
+/// code in memory than the loads themselves would.
+pub(crate) fn source_ahead(path: &Path) -> Result<SourceFile, SourceError> {
+    file_kept(path, Need::Shape, Keep::WhenTranspiled)
+}
+
 /// Drops the code of the module at `path`, which an engine has now, and
 /// keeps its shape (a CommonJS file's exports and what it requires too): a
 /// process held every module's code for its whole life, a copy of what the
@@ -189,7 +197,18 @@ pub(crate) fn release_code(path: &Path) {
     known.code_released = true;
 }
 
+/// Which files read are kept in [`FILES`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    Always,
+    WhenTranspiled,
+}
+
 fn file_for(path: &Path, need: Need) -> Result<SourceFile, SourceError> {
+    file_kept(path, need, Keep::Always)
+}
+
+fn file_kept(path: &Path, need: Need, keep: Keep) -> Result<SourceFile, SourceError> {
     let version = std::fs::metadata(path).ok().map(|metadata| version_of(&metadata));
     // Another thread may have this file in flight: wait for it and look
     // again (if it failed, or read another version, this thread tries).
@@ -209,17 +228,22 @@ fn file_for(path: &Path, need: Need) -> Result<SourceFile, SourceError> {
     load_timing::record(Stage::Read, started.elapsed());
     let source = super::decode_source(&bytes);
     let media_type = MediaType::from_path(path);
-    let file = if media_type == MediaType::Json {
-        SourceFile::Json(Arc::from(source.as_ref()))
+    let (file, origin) = if media_type == MediaType::Json {
+        (
+            SourceFile::Json(Arc::from(source.as_ref())),
+            transpile::Origin::DiskCache,
+        )
     } else {
         let started = Instant::now();
         let specifier = ModuleSpecifier::from_file_path(path)
             .map_err(|()| TranspileError::Parse(format!("pihost: not an absolute path: {}", path.display())))?;
-        let transpiled = transpile::transpile(&specifier, media_type, &source);
+        let transpiled = transpile::transpile_noting_origin(&specifier, media_type, &source);
         load_timing::record(Stage::Transpile, started.elapsed());
-        SourceFile::Code(transpiled?)
+        let (transpiled, origin) = transpiled?;
+        (SourceFile::Code(transpiled), origin)
     };
-    if let (Some(version), Ok(mut files)) = (version, FILES.lock()) {
+    let kept = keep == Keep::Always || origin == transpile::Origin::Transpiled;
+    if kept && let (Some(version), Ok(mut files)) = (version, FILES.lock()) {
         files.insert(
             path.to_path_buf(),
             Known {

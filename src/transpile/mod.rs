@@ -329,21 +329,39 @@ pub fn transpile(
     media_type: MediaType,
     source: &str,
 ) -> Result<Arc<TranspiledModule>, TranspileError> {
+    transpile_noting_origin(specifier, media_type, source).map(|(transpiled, _)| transpiled)
+}
+
+/// Where a transpiled module came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// The transpile cache on disk had it.
+    DiskCache,
+    /// It was transpiled now.
+    Transpiled,
+}
+
+/// [`transpile`], saying whether the disk cache had the module.
+pub fn transpile_noting_origin(
+    specifier: &ModuleSpecifier,
+    media_type: MediaType,
+    source: &str,
+) -> Result<(Arc<TranspiledModule>, Origin), TranspileError> {
     if !is_code(media_type) {
         return Err(TranspileError::UnsupportedMediaType(media_type.to_string()));
     }
     // Kept in memory by the loader's source cache (modules/sources.rs), per
     // file and version; here only on disk.
     let key = cache_key(specifier, media_type, source);
-    let transpiled = match disk_cache::read(&key, source) {
-        Some(kept) => kept,
+    let (transpiled, origin) = match disk_cache::read(&key, source) {
+        Some(kept) => (kept, Origin::DiskCache),
         None => {
             let transpiled = transpile_uncached(specifier, media_type, source)?;
             disk_cache::write(&key, &transpiled, source);
-            transpiled
+            (transpiled, Origin::Transpiled)
         }
     };
-    Ok(Arc::new(transpiled))
+    Ok((Arc::new(transpiled), origin))
 }
 
 fn transpile_uncached(
