@@ -90,11 +90,11 @@ struct MadeAhead {
     rewrites: HashMap<(u64, ModuleSpecifier), (Arc<TranspiledModule>, Option<String>)>,
 }
 
-static AHEAD: LazyLock<Mutex<MadeAhead>> = LazyLock::new(Default::default);
+static MADE_AHEAD: LazyLock<Mutex<MadeAhead>> = LazyLock::new(Default::default);
 
 /// A load window opened: rewrites may be made ahead for it.
 pub(crate) fn open_window(window: u64) {
-    if let Ok(mut ahead) = AHEAD.lock() {
+    if let Ok(mut ahead) = MADE_AHEAD.lock() {
         ahead.open.insert(window);
     }
 }
@@ -102,7 +102,7 @@ pub(crate) fn open_window(window: u64) {
 /// A load window closed: what was made ahead for it goes, and nothing more
 /// is kept for it.
 pub(crate) fn forget_window(window: u64) {
-    if let Ok(mut ahead) = AHEAD.lock() {
+    if let Ok(mut ahead) = MADE_AHEAD.lock() {
         ahead.open.remove(&window);
         ahead.rewrites.retain(|(kept_for, _), _| *kept_for != window);
     }
@@ -113,17 +113,17 @@ pub(crate) fn forget_window(window: u64) {
 /// is none.
 pub(crate) fn take_rewrite(url: &ModuleSpecifier, module: &Arc<TranspiledModule>) -> Option<Option<String>> {
     let window = super::load_window::window()?;
-    let (made_from, rewritten) = AHEAD.lock().ok()?.rewrites.remove(&(window, url.clone()))?;
+    let (made_from, rewritten) = MADE_AHEAD.lock().ok()?.rewrites.remove(&(window, url.clone()))?;
     Arc::ptr_eq(&made_from, module).then_some(rewritten)
 }
 
 /// Makes `url`'s rewrite for `window`, while that window is open.
 fn rewrite_ahead(url: &ModuleSpecifier, module: &Arc<TranspiledModule>, window: u64) {
-    if !AHEAD.lock().is_ok_and(|ahead| ahead.open.contains(&window)) {
+    if !MADE_AHEAD.lock().is_ok_and(|ahead| ahead.open.contains(&window)) {
         return;
     }
     let rewritten = super::lenient_imports::rewrite(url, module);
-    if let Ok(mut ahead) = AHEAD.lock()
+    if let Ok(mut ahead) = MADE_AHEAD.lock()
         && ahead.open.contains(&window)
     {
         ahead
@@ -326,15 +326,15 @@ mod tests {
         let entry = folder.path().join("later-extension.mjs");
         let imported = folder.path().join("imported.mjs");
         let required = folder.path().join("required.cjs");
+        let deeper = folder.path().join("deeper.cjs");
         let entry_code = "import { x } from './imported.mjs';\nexport default function () { return x; }\n";
         std::fs::write(&entry, entry_code).expect("write");
-        let deeper = folder.path().join("deeper.cjs");
         std::fs::write(&imported, "import r from './required.cjs';\nexport const x = r;\n").expect("write");
         std::fs::write(&required, "module.exports = require('./deeper.cjs');\n").expect("write");
         std::fs::write(&deeper, "module.exports = 1;\n").expect("write");
         // The entry as a second start finds it: in the transpile cache on disk.
         let entry_url = ModuleSpecifier::from_file_path(&entry).expect("url");
-        let kept = crate::transpile::disk_cache::location() != crate::transpile::disk_cache::Location::Off;
+        let disk_cache_on = crate::transpile::disk_cache::location() != crate::transpile::disk_cache::Location::Off;
         crate::transpile::transpile(&entry_url, deno_ast::MediaType::Mjs, entry_code).expect("transpiles");
         ahead_of([entry_url]);
         wait_for("the graph of a named extension was not read ahead", || {
@@ -344,7 +344,11 @@ mod tests {
         });
         // Reading it again ahead would have kept its code in memory, which
         // the extension's own load takes from the disk cache anyway.
-        assert_eq!(sources::tests::is_known(&entry), !kept, "the entry the disk cache had");
+        assert_eq!(
+            sources::tests::is_known(&entry),
+            !disk_cache_on,
+            "the entry the disk cache had"
+        );
     }
 
     #[test]
@@ -405,7 +409,7 @@ mod tests {
         imports_of(&url);
         let window = super::super::load_window::window().expect("a window is open");
         wait_for("middle.ts was not rewritten ahead", || {
-            AHEAD
+            MADE_AHEAD
                 .lock()
                 .is_ok_and(|ahead| ahead.rewrites.contains_key(&(window, middle_url.clone())))
         });
@@ -417,7 +421,7 @@ mod tests {
         assert_eq!(take_rewrite(&middle_url, &module), Some(made_here));
         assert_eq!(take_rewrite(&middle_url, &module), None, "taken once");
         super::super::load_window::end();
-        assert!(AHEAD.lock().is_ok_and(
+        assert!(MADE_AHEAD.lock().is_ok_and(
             |ahead| !ahead.open.contains(&window) && ahead.rewrites.keys().all(|(kept_for, _)| *kept_for != window)
         ));
     }

@@ -229,6 +229,8 @@ fn file_kept(path: &Path, need: Need, keep: Keep) -> Result<SourceFile, SourceEr
     let source = super::decode_source(&bytes);
     let media_type = MediaType::from_path(path);
     let (file, origin) = if media_type == MediaType::Json {
+        // Only read, never transpiled: reading it again costs as little as
+        // keeping it, so reading ahead does not keep it.
         (
             SourceFile::Json(Arc::from(source.as_ref())),
             transpile::Origin::DiskCache,
