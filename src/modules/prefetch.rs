@@ -181,7 +181,7 @@ fn walk(receiver: Receiver<Request>) {
         super::load_window::keeping_resolutions(|| {
             let mut deferred = Vec::new();
             while let Some((url, rewrite_for)) = pending.pop() {
-                let Some(links) = links_of(&url, rewrite_for, sources::source_shape) else {
+                let Some(links) = links_of(&url, rewrite_for, |path| sources::source_shape(path).ok()) else {
                     deferred.push((url, rewrite_for));
                     continue;
                 };
@@ -249,7 +249,7 @@ fn url_in_flight(url: &ModuleSpecifier) -> bool {
 fn links_of(
     url: &ModuleSpecifier,
     rewrite_for: Option<u64>,
-    read: fn(&std::path::Path) -> Result<SourceFile, sources::SourceError>,
+    read: fn(&std::path::Path) -> Option<SourceFile>,
 ) -> Option<Vec<ModuleSpecifier>> {
     let Ok(path) = url.to_file_path() else {
         return Some(Vec::new());
@@ -266,7 +266,7 @@ fn links_of(
     // that thread's word that it did) has given it its code already
     // (`sources::release_code`): only its links are read then, and no
     // rewrite is made for it.
-    let Ok(SourceFile::Code(module)) = read(&path) else {
+    let Some(SourceFile::Code(module)) = read(&path) else {
         return Some(Vec::new());
     };
     let Some(shape) = &module.es_module else {
@@ -321,34 +321,41 @@ mod tests {
     }
 
     #[test]
-    fn the_extensions_a_load_names_are_read_ahead_and_only_what_had_to_be_transpiled_is_kept() {
+    fn the_extensions_a_load_names_are_read_ahead_down_to_what_the_disk_cache_has() {
         let folder = tempfile::tempdir().expect("temp dir");
+        // A first start's extension: its graph is read and transpiled ahead.
         let entry = folder.path().join("later-extension.mjs");
         let imported = folder.path().join("imported.mjs");
         let required = folder.path().join("required.cjs");
         let deeper = folder.path().join("deeper.cjs");
-        let entry_code = "import { x } from './imported.mjs';\nexport default function () { return x; }\n";
-        std::fs::write(&entry, entry_code).expect("write");
+        std::fs::write(
+            &entry,
+            "import { x } from './imported.mjs';\nexport default function () { return x; }\n",
+        )
+        .expect("write");
         std::fs::write(&imported, "import r from './required.cjs';\nexport const x = r;\n").expect("write");
         std::fs::write(&required, "module.exports = require('./deeper.cjs');\n").expect("write");
         std::fs::write(&deeper, "module.exports = 1;\n").expect("write");
-        // The entry as a second start finds it: in the transpile cache on disk.
-        let entry_url = ModuleSpecifier::from_file_path(&entry).expect("url");
+        // An extension a second start finds in the transpile cache on disk:
+        // its load reads it in its turn, and nothing below it is read ahead.
+        let cached = folder.path().join("cached-extension.mjs");
+        let below = folder.path().join("below-cached.mjs");
+        let cached_code = "import { y } from './below-cached.mjs';\nexport default function () { return y; }\n";
+        std::fs::write(&cached, cached_code).expect("write");
+        std::fs::write(&below, "export const y = 2;\n").expect("write");
+        let cached_url = ModuleSpecifier::from_file_path(&cached).expect("url");
+        crate::transpile::transpile(&cached_url, deno_ast::MediaType::Mjs, cached_code).expect("transpiles");
         let disk_cache_on = crate::transpile::disk_cache::location() != crate::transpile::disk_cache::Location::Off;
-        crate::transpile::transpile(&entry_url, deno_ast::MediaType::Mjs, entry_code).expect("transpiles");
-        ahead_of([entry_url]);
+        ahead_of([cached_url, ModuleSpecifier::from_file_path(&entry).expect("url")]);
         wait_for("the graph of a named extension was not read ahead", || {
-            [&imported, &required, &deeper]
+            [&entry, &imported, &required, &deeper]
                 .into_iter()
                 .all(|file| sources::tests::is_known(file))
         });
-        // Reading it again ahead would have kept its code in memory, which
-        // the extension's own load takes from the disk cache anyway.
-        assert_eq!(
-            sources::tests::is_known(&entry),
-            !disk_cache_on,
-            "the entry the disk cache had"
-        );
+        // The entries are read in order: the cached one's turn has passed.
+        for file in [&cached, &below] {
+            assert_eq!(sources::tests::is_known(file), !disk_cache_on, "{}", file.display());
+        }
     }
 
     #[test]

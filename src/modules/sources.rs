@@ -161,12 +161,26 @@ pub(crate) fn source_shape(path: &Path) -> Result<SourceFile, SourceError> {
     file_for(path, Need::Shape)
 }
 
-/// The file at `path` read ahead of the load that will need it: kept for
-/// that load only when it had to be transpiled (a first start). A module
-/// the disk cache had is only looked at: reading ahead then holds no more
-/// code in memory than the loads themselves would.
-pub(crate) fn source_ahead(path: &Path) -> Result<SourceFile, SourceError> {
-    file_kept(path, Need::Shape, Keep::WhenTranspiled)
+/// The module at `path` read ahead of the load that will need it, when it
+/// has to be transpiled (a first start): `None` when the transpile cache on
+/// disk has it, or it is no module. A second start's load reads those in its
+/// turn; reading them ahead too would only read each entry twice.
+pub(crate) fn source_ahead(path: &Path) -> Option<SourceFile> {
+    let version = std::fs::metadata(path).ok().map(|metadata| version_of(&metadata));
+    if let Some(file) = cached(path, version, Need::Shape) {
+        return Some(file);
+    }
+    let media_type = MediaType::from_path(path);
+    if !transpile::is_code(media_type) {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    let source = super::decode_source(&bytes);
+    let specifier = ModuleSpecifier::from_file_path(path).ok()?;
+    if transpile::is_on_disk(&specifier, media_type, &source) {
+        return None;
+    }
+    file_for(path, Need::Shape).ok()
 }
 
 /// Drops the code of the module at `path`, which an engine has now, and
@@ -197,18 +211,7 @@ pub(crate) fn release_code(path: &Path) {
     known.code_released = true;
 }
 
-/// Which files read are kept in [`FILES`].
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Keep {
-    Always,
-    WhenTranspiled,
-}
-
 fn file_for(path: &Path, need: Need) -> Result<SourceFile, SourceError> {
-    file_kept(path, need, Keep::Always)
-}
-
-fn file_kept(path: &Path, need: Need, keep: Keep) -> Result<SourceFile, SourceError> {
     let version = std::fs::metadata(path).ok().map(|metadata| version_of(&metadata));
     // Another thread may have this file in flight: wait for it and look
     // again (if it failed, or read another version, this thread tries).
@@ -228,24 +231,17 @@ fn file_kept(path: &Path, need: Need, keep: Keep) -> Result<SourceFile, SourceEr
     load_timing::record(Stage::Read, started.elapsed());
     let source = super::decode_source(&bytes);
     let media_type = MediaType::from_path(path);
-    let (file, origin) = if media_type == MediaType::Json {
-        // Only read, never transpiled: reading it again costs as little as
-        // keeping it, so reading ahead does not keep it.
-        (
-            SourceFile::Json(Arc::from(source.as_ref())),
-            transpile::Origin::DiskCache,
-        )
+    let file = if media_type == MediaType::Json {
+        SourceFile::Json(Arc::from(source.as_ref()))
     } else {
         let started = Instant::now();
         let specifier = ModuleSpecifier::from_file_path(path)
             .map_err(|()| TranspileError::Parse(format!("pihost: not an absolute path: {}", path.display())))?;
-        let transpiled = transpile::transpile_noting_origin(&specifier, media_type, &source);
+        let transpiled = transpile::transpile(&specifier, media_type, &source);
         load_timing::record(Stage::Transpile, started.elapsed());
-        let (transpiled, origin) = transpiled?;
-        (SourceFile::Code(transpiled), origin)
+        SourceFile::Code(transpiled?)
     };
-    let kept = keep == Keep::Always || origin == transpile::Origin::Transpiled;
-    if kept && let (Some(version), Ok(mut files)) = (version, FILES.lock()) {
+    if let (Some(version), Ok(mut files)) = (version, FILES.lock()) {
         files.insert(
             path.to_path_buf(),
             Known {

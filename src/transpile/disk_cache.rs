@@ -155,6 +155,11 @@ fn entry_path(dir: &Path, key: &[u8; 32]) -> PathBuf {
     dir.join(&hex[..2]).join(&hex[2..])
 }
 
+/// Whether an entry of `key` is there, sound or not.
+pub(super) fn has(key: &[u8; 32]) -> bool {
+    folder().is_some_and(|dir| entry_path(&dir, key).is_file())
+}
+
 /// The cached module of `key`, if a sound entry is there.
 pub(super) fn read(key: &[u8; 32], source: &str) -> Option<TranspiledModule> {
     let dir = folder()?;

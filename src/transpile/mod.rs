@@ -329,39 +329,27 @@ pub fn transpile(
     media_type: MediaType,
     source: &str,
 ) -> Result<Arc<TranspiledModule>, TranspileError> {
-    transpile_noting_origin(specifier, media_type, source).map(|(transpiled, _)| transpiled)
-}
-
-/// Where a transpiled module came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Origin {
-    /// The transpile cache on disk had it.
-    DiskCache,
-    /// It was transpiled now.
-    Transpiled,
-}
-
-/// [`transpile`], saying whether the disk cache had the module.
-pub fn transpile_noting_origin(
-    specifier: &ModuleSpecifier,
-    media_type: MediaType,
-    source: &str,
-) -> Result<(Arc<TranspiledModule>, Origin), TranspileError> {
     if !is_code(media_type) {
         return Err(TranspileError::UnsupportedMediaType(media_type.to_string()));
     }
     // Kept in memory by the loader's source cache (modules/sources.rs), per
     // file and version; here only on disk.
     let key = cache_key(specifier, media_type, source);
-    let (transpiled, origin) = match disk_cache::read(&key, source) {
-        Some(kept) => (kept, Origin::DiskCache),
+    let transpiled = match disk_cache::read(&key, source) {
+        Some(kept) => kept,
         None => {
             let transpiled = transpile_uncached(specifier, media_type, source)?;
             disk_cache::write(&key, &transpiled, source);
-            (transpiled, Origin::Transpiled)
+            transpiled
         }
     };
-    Ok((Arc::new(transpiled), origin))
+    Ok(Arc::new(transpiled))
+}
+
+/// Whether the transpile cache on disk has an entry for this source (not
+/// read, so not checked: only [`transpile`] says whether it is sound).
+pub fn is_on_disk(specifier: &ModuleSpecifier, media_type: MediaType, source: &str) -> bool {
+    disk_cache::has(&cache_key(specifier, media_type, source))
 }
 
 fn transpile_uncached(
