@@ -17,9 +17,11 @@
 //! A load of several extensions also names them all before the first one
 //! is loaded (`ahead_of`): whenever no module the engine's thread loaded
 //! is waiting to be followed, this thread reads and transpiles the next
-//! extensions' graphs, one file at a time, in load order. On a first start
-//! that keeps the second core busy while the engine's thread evaluates;
-//! the rewrites are still made when each extension's turn comes.
+//! extensions' graphs, one file at a time, in load order, down to the
+//! files the transpile cache on disk has (a second start's loads read those
+//! in their turn). On a first start that keeps the second core busy while
+//! the engine's thread evaluates; the rewrites are still made when each
+//! extension's turn comes.
 //!
 //! Followed: the static imports and re-exports of ES modules, and the
 //! `require("literal")` calls of CommonJS files, found in their text. A
