@@ -163,24 +163,25 @@ pub(crate) fn source_shape(path: &Path) -> Result<SourceFile, SourceError> {
 
 /// The module at `path` read ahead of the load that will need it, when it
 /// has to be transpiled (a first start): `None` when the transpile cache on
-/// disk has it, or it is no module. A second start's load reads those in its
-/// turn; reading them ahead too would only read each entry twice.
+/// disk has it, another thread has it in hand, or it is no module. A second
+/// start's load reads those in its turn; reading them ahead too would only
+/// read each entry twice.
 pub(crate) fn source_ahead(path: &Path) -> Option<SourceFile> {
     let version = std::fs::metadata(path).ok().map(|metadata| version_of(&metadata));
     if let Some(file) = cached(path, version, Need::Shape) {
         return Some(file);
     }
     let media_type = MediaType::from_path(path);
-    if !transpile::is_code(media_type) {
+    if !transpile::is_code(media_type) || in_flight(path) {
         return None;
     }
+    let _claim = claim(path)?;
     let bytes = std::fs::read(path).ok()?;
     let source = super::decode_source(&bytes);
     let specifier = ModuleSpecifier::from_file_path(path).ok()?;
-    if transpile::is_on_disk(&specifier, media_type, &source) {
-        return None;
-    }
-    file_for(path, Need::Shape).ok()
+    let file = SourceFile::Code(transpile::transpile_unless_on_disk(&specifier, media_type, &source)?.ok()?);
+    keep(path, version, &file);
+    Some(file)
 }
 
 /// Drops the code of the module at `path`, which an engine has now, and
@@ -241,6 +242,12 @@ fn file_for(path: &Path, need: Need) -> Result<SourceFile, SourceError> {
         load_timing::record(Stage::Transpile, started.elapsed());
         SourceFile::Code(transpiled?)
     };
+    keep(path, version, &file);
+    Ok(file)
+}
+
+/// Keeps `file`, read from `path` in `version`, for the threads that ask next.
+fn keep(path: &Path, version: Option<Version>, file: &SourceFile) {
     if let (Some(version), Ok(mut files)) = (version, FILES.lock()) {
         files.insert(
             path.to_path_buf(),
@@ -251,7 +258,6 @@ fn file_for(path: &Path, need: Need) -> Result<SourceFile, SourceError> {
             },
         );
     }
-    Ok(file)
 }
 
 #[cfg(test)]

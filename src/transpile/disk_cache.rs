@@ -155,9 +155,17 @@ fn entry_path(dir: &Path, key: &[u8; 32]) -> PathBuf {
     dir.join(&hex[..2]).join(&hex[2..])
 }
 
-/// Whether an entry of `key` is there, sound or not.
-pub(super) fn has(key: &[u8; 32]) -> bool {
-    folder().is_some_and(|dir| entry_path(&dir, key).is_file())
+/// Whether no entry of `key` is there, sound or not. A lacking entry is
+/// counted as a miss, as [`read`] counts one: the module is transpiled now.
+pub(super) fn lacks(key: &[u8; 32]) -> bool {
+    let Some(dir) = folder() else {
+        return true;
+    };
+    let lacking = !entry_path(&dir, key).is_file();
+    if lacking {
+        MISSES.fetch_add(1, Ordering::Relaxed);
+    }
+    lacking
 }
 
 /// The cached module of `key`, if a sound entry is there.

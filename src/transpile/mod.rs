@@ -335,21 +335,36 @@ pub fn transpile(
     // Kept in memory by the loader's source cache (modules/sources.rs), per
     // file and version; here only on disk.
     let key = cache_key(specifier, media_type, source);
-    let transpiled = match disk_cache::read(&key, source) {
-        Some(kept) => kept,
-        None => {
-            let transpiled = transpile_uncached(specifier, media_type, source)?;
-            disk_cache::write(&key, &transpiled, source);
-            transpiled
-        }
-    };
-    Ok(Arc::new(transpiled))
+    match disk_cache::read(&key, source) {
+        Some(kept) => Ok(Arc::new(kept)),
+        None => transpiled_now(&key, specifier, media_type, source),
+    }
 }
 
-/// Whether the transpile cache on disk has an entry for this source (not
-/// read, so not checked: only [`transpile`] says whether it is sound).
-pub fn is_on_disk(specifier: &ModuleSpecifier, media_type: MediaType, source: &str) -> bool {
-    disk_cache::has(&cache_key(specifier, media_type, source))
+/// [`transpile`], unless the transpile cache on disk has an entry for this
+/// source (not read, so not checked: then `None`, and [`transpile`] reads
+/// it when it is needed).
+pub fn transpile_unless_on_disk(
+    specifier: &ModuleSpecifier,
+    media_type: MediaType,
+    source: &str,
+) -> Option<Result<Arc<TranspiledModule>, TranspileError>> {
+    if !is_code(media_type) {
+        return Some(Err(TranspileError::UnsupportedMediaType(media_type.to_string())));
+    }
+    let key = cache_key(specifier, media_type, source);
+    disk_cache::lacks(&key).then(|| transpiled_now(&key, specifier, media_type, source))
+}
+
+fn transpiled_now(
+    key: &CacheKey,
+    specifier: &ModuleSpecifier,
+    media_type: MediaType,
+    source: &str,
+) -> Result<Arc<TranspiledModule>, TranspileError> {
+    let transpiled = transpile_uncached(specifier, media_type, source)?;
+    disk_cache::write(key, &transpiled, source);
+    Ok(Arc::new(transpiled))
 }
 
 fn transpile_uncached(
