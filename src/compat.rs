@@ -63,7 +63,7 @@ pub async fn run_scenario_in(engine: &mut Engine, dir: &Path) -> Result<serde_js
         source,
     })?;
     let answers = scenario.get("host").cloned().unwrap_or_else(|| serde_json::json!({}));
-    engine.put_host(Arc::new(ScenarioHost::new(answers)));
+    engine.put_host(crate::session::FIRST_SESSION, Arc::new(ScenarioHost::new(answers)));
     let request = serde_json::json!({
         "dir": dir,
         "scenario": scenario,

@@ -86,6 +86,15 @@ pub enum PihostError {
         /// The id asked for.
         id: u64,
     },
+    /// [`crate::Pihost::open_session`] on a runtime whose permissions
+    /// restrict something: its permission prompts, audit and isolated
+    /// extensions are the runtime's, not a session's, so its sessions are
+    /// not shared.
+    #[error("a session cannot be opened in this runtime: {reason}")]
+    SessionNotShared {
+        /// Why.
+        reason: String,
+    },
     /// A dispatch did not settle within the embedder's timeout; its handlers
     /// keep running in the isolate, and their late results are dropped.
     #[error("{call} did not settle within {millis} ms")]

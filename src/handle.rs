@@ -24,6 +24,7 @@ use crate::events::{
 use crate::host::{ExtensionError, Host, HostState};
 use crate::limits::Stuck;
 use crate::report::{InspectReport, JsLoadReport, LoadError};
+use crate::session::{FIRST_SESSION, SessionId};
 
 type Reply = oneshot::Sender<Result<String, PihostError>>;
 
@@ -41,6 +42,15 @@ enum Request {
         call: Encoded,
         reply: Reply,
     },
+    /// Open a session of the shared mode in the runtime.
+    OpenSession {
+        session: SessionId,
+        errors: broadcast::Sender<ExtensionError>,
+        handler_counts: crate::ops::host::HandlerCounts,
+        reply: Reply,
+    },
+    /// End a session of the shared mode; the runtime and its other sessions go on.
+    CloseSession { session: SessionId, reply: Reply },
     /// Stop the engine: calls still in flight are answered with an error.
     Shutdown { reply: oneshot::Sender<()> },
     /// Panic on the engine thread (crash-isolation tests).
@@ -51,7 +61,8 @@ enum Request {
 struct InFlight {
     call: PendingCall,
     label: String,
-    tool_call_id: Option<String>,
+    /// The session and id of the tool call it runs, if it runs one.
+    tool_call: Option<(SessionId, String)>,
     reply: Reply,
 }
 
@@ -63,9 +74,19 @@ struct InFlight {
 /// whose heap cannot be recovered is replaced by a new one with the same
 /// extensions, and if the engine thread dies every pending call fails with
 /// [`PihostError::EngineCrashed`] and [`Pihost::restart`] brings it back.
+///
+/// A handle is one session. [`Pihost::start`] makes an engine whose runtime
+/// holds one session (the isolated mode: a runtime per session);
+/// [`Pihost::open_session`] opens another session in the same runtime (the
+/// shared mode: modules and cached factories evaluated once, each session
+/// with its own extension instances, runner, host and host state).
 #[derive(Clone)]
 pub struct Pihost {
     engine: Arc<Mutex<EngineThread>>,
+    /// Which session of the engine's runtime this handle is.
+    session: SessionId,
+    /// The number the next session opened in this runtime gets.
+    next_session: Arc<std::sync::atomic::AtomicU32>,
     errors: broadcast::Sender<ExtensionError>,
     options: EngineOptions,
     dispatch_timeout: Arc<Mutex<Option<Duration>>>,
@@ -181,6 +202,8 @@ impl Pihost {
         };
         Ok(Self {
             engine: Arc::new(Mutex::new(engine)),
+            session: FIRST_SESSION,
+            next_session: Arc::new(std::sync::atomic::AtomicU32::new(FIRST_SESSION + 1)),
             errors,
             options,
             dispatch_timeout: Arc::new(Mutex::new(None)),
@@ -322,7 +345,10 @@ impl Pihost {
 
     /// Sends `request` to the engine thread; what tells its caller that the
     /// thread died or was given up.
-    fn send(&self, request: Request) -> Result<ThreadFate, PihostError> {
+    fn send(&self, mut request: Request) -> Result<ThreadFate, PihostError> {
+        if let Request::Call { call, .. } | Request::Bind { call, .. } = &mut request {
+            call.session = self.session;
+        }
         let engine = self.engine.lock().map_err(|_| stopped())?;
         let crash = engine.crash.clone();
         if let Some(message) = crash.lock().ok().and_then(|slot| slot.clone()) {
@@ -465,9 +491,67 @@ impl Pihost {
         Ok(report.into_report(&self.options.cwd, &self.options.agent_dir, started.elapsed()))
     }
 
-    /// Stops the engine thread. Calls still in flight fail; every handle
-    /// (all clones) answers "stopped" from now on.
+    /// Opens another session in this handle's runtime (the shared mode) and
+    /// returns its handle: nothing loaded, headless until bound. Its loads
+    /// evaluate a module only if no session of the runtime has yet, with
+    /// `use_cache` its factories come from pi's cache (L6), and its
+    /// extension instances, runner, flags, event bus, host, host state and
+    /// errors are its own. It shares the runtime's limits: a stopped run
+    /// fails only the call it was in, but an engine restart (a heap that
+    /// stayed full, a run that would not stop, a crash) brings back the
+    /// first session only; the others then answer that they are not open.
+    ///
+    /// A runtime whose permissions restrict anything does not share: its
+    /// prompts, its audit and its isolated extensions are the runtime's
+    /// ([`PihostError::SessionNotShared`]).
+    pub async fn open_session(&self) -> Result<Pihost, PihostError> {
+        if !self.options.permissions.allows_everything() {
+            return Err(PihostError::SessionNotShared {
+                reason: "its permissions restrict extensions (a sandbox or deny lists), and permission prompts, the audit and isolated extensions are not built per session".to_string(),
+            });
+        }
+        let session = self.next_session.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (errors, _) = broadcast::channel(1024);
+        let handler_counts = crate::ops::host::HandlerCounts::default();
+        let (reply, answer) = oneshot::channel();
+        let fate = self.send(Request::OpenSession {
+            session,
+            errors: errors.clone(),
+            handler_counts: handler_counts.clone(),
+            reply,
+        })?;
+        answer.await.map_err(|_| fate.gone())??;
+        Ok(Pihost {
+            session,
+            errors,
+            handler_counts,
+            dispatch_timeout: Arc::new(Mutex::new(None)),
+            ..self.clone()
+        })
+    }
+
+    /// Which session of its runtime this handle is: 0 for the one
+    /// [`Pihost::start`] made, another number for each [`Pihost::open_session`].
+    pub fn session(&self) -> SessionId {
+        self.session
+    }
+
+    /// Ends this handle's session. For the first session (the handle
+    /// [`Pihost::start`] gave) that stops the engine thread: calls still in
+    /// flight fail, and every handle of the runtime, each of its sessions,
+    /// answers "stopped" from now on. A session opened with
+    /// [`Pihost::open_session`] ends alone: its extensions' ctx and pi
+    /// objects go stale (R3), its running tools are aborted, the runtime and
+    /// the other sessions go on.
     pub async fn shutdown(&self) -> Result<(), PihostError> {
+        if self.session != FIRST_SESSION {
+            let (reply, answer) = oneshot::channel();
+            let fate = self.send(Request::CloseSession {
+                session: self.session,
+                reply,
+            })?;
+            return answer.await.map_err(|_| fate.gone())?.map(|_| ());
+        }
         let (reply, done) = oneshot::channel();
         let fate = self.send(Request::Shutdown { reply })?;
         // A given-up thread stops when its run ends, maybe minutes later.
@@ -1095,8 +1179,8 @@ fn serve(
             }
             Poll::Ready(Err(error)) => {
                 for done in in_flight.drain(..) {
-                    if let Some(id) = &done.tool_call_id {
-                        engine.set_tool_updates(id, None);
+                    if let Some((session, id)) = &done.tool_call {
+                        engine.set_tool_updates(*session, id, None);
                     }
                     let _ = done.reply.send(Err(PihostError::Internal {
                         context: done.label.clone(),
@@ -1144,15 +1228,17 @@ fn forward_errors(
 fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>, replay: &Arc<Mutex<Replay>>) {
     match request {
         Request::Bind { host, call, reply } => {
-            if let Ok(mut replay) = replay.lock() {
+            if call.session == FIRST_SESSION
+                && let Ok(mut replay) = replay.lock()
+            {
                 replay.record_bind(host.clone(), &call.argument);
             }
-            engine.put_host(host);
+            engine.put_host(call.session, host);
             match engine.start_call(&call) {
                 Ok(call) => in_flight.push(InFlight {
                     call,
                     label: "bind".to_string(),
-                    tool_call_id: None,
+                    tool_call: None,
                     reply,
                 }),
                 Err(error) => {
@@ -1165,24 +1251,39 @@ fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>, r
             let _ = reply.send(());
         }
         Request::Panic => {}
+        Request::OpenSession {
+            session,
+            errors,
+            handler_counts,
+            reply,
+        } => {
+            engine.add_shared_session(session, errors, handler_counts);
+            start_session_call(engine, &calls::OpenSession, session, reply, in_flight);
+        }
+        Request::CloseSession { session, reply } => {
+            start_session_call(engine, &calls::CloseSession, session, reply, in_flight);
+            engine.remove_shared_session(session);
+        }
         Request::Call {
             call,
             label,
             tool_updates,
             reply,
         } => {
-            if let Ok(mut replay) = replay.lock() {
+            if call.session == FIRST_SESSION
+                && let Ok(mut replay) = replay.lock()
+            {
                 replay.record(&call);
             }
-            let tool_call_id = tool_updates.map(|(id, updates)| {
-                engine.set_tool_updates(&id, updates);
-                id
+            let tool_call = tool_updates.map(|(id, updates)| {
+                engine.set_tool_updates(call.session, &id, updates);
+                (call.session, id)
             });
             match engine.start_call(&call) {
                 Ok(call) => in_flight.push(InFlight {
                     call,
                     label,
-                    tool_call_id,
+                    tool_call,
                     reply,
                 }),
                 Err(error) => {
@@ -1193,13 +1294,38 @@ fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>, r
     }
 }
 
+/// Starts `call`, one of pihost's own, for session `session`.
+fn start_session_call<C: RuntimeCall>(
+    engine: &mut Engine,
+    call: &C,
+    session: SessionId,
+    reply: Reply,
+    in_flight: &mut Vec<InFlight>,
+) {
+    let started = call.encode().and_then(|mut encoded| {
+        encoded.session = session;
+        engine.start_call(&encoded)
+    });
+    match started {
+        Ok(pending) => in_flight.push(InFlight {
+            call: pending,
+            label: call.label(),
+            tool_call: None,
+            reply,
+        }),
+        Err(error) => {
+            let _ = reply.send(Err(error));
+        }
+    }
+}
+
 fn finish(
     engine: &mut Engine,
     done: InFlight,
     result: Result<deno_core::v8::Global<deno_core::v8::Value>, Box<deno_core::error::JsError>>,
 ) {
-    if let Some(id) = &done.tool_call_id {
-        engine.set_tool_updates(id, None);
+    if let Some((session, id)) = &done.tool_call {
+        engine.set_tool_updates(*session, id, None);
     }
     let answer = match result {
         Ok(value) => Ok(engine.value_to_string(value)),

@@ -8,7 +8,12 @@ import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js
 import { wrapRegisteredTool, wrapToolDefinition } from "pihost:runtime/tool-wrapper.js";
 import { recordCalls, runScenario as runCompatScenario, SCENARIO_SET_THEME_RESULT } from "pihost:compat/driver.js";
 import { ops } from "pihost:runtime/ops.js";
-import { createHostBinding, createUI, setHostState as updateHostState, useScreenComponents } from "pihost:runtime/host-bridge.js";
+import { createHostSession, useScreenComponents } from "pihost:runtime/host-bridge.js";
+import { createHostModelRuntime } from "pihost:pi/coding-agent/host-model-runtime.js";
+
+// The scenario's host is session 0's, the one compat.rs binds.
+const hostSession = createHostSession(0, createHostModelRuntime());
+const { createHostBinding, createUI, setHostState: updateHostState } = hostSession;
 import { createTheme, setThemeInstance } from "pihost:pi/coding-agent/ui/theme.js";
 
 /** The implementation under test, in the shape the compat driver expects. */
@@ -61,7 +66,7 @@ const compatEnvironment = {
   // main.js's attachTerminal attaches it for a host.
   async attachScreen(size, _base, { reportError }) {
     screen = await import("pihost:runtime/ui/components.js");
-    useScreenComponents(screen);
+    useScreenComponents(screen, { id: 0, hostState: hostSession.hostState });
     screen.setComponentErrorReporter(reportError);
     updateHostState({ terminal: size });
     screen.attachScreen(size);

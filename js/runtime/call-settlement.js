@@ -13,10 +13,13 @@ export const CALL_PENDING = ObjectFreeze({ __proto__: null });
 
 const NativePromisePrototype = ObjectGetPrototypeOf(PromiseResolve());
 
-/** `fn` as Rust calls it: `(argument, callId)`, a promise's outcome reported by `op_pihost_call_settled`. */
+/**
+ * `fn` as Rust calls it: `(argument, callId, sessionId)`, `fn` getting the
+ * argument and the session, a promise's outcome reported by `op_pihost_call_settled`.
+ */
 export function reportingCall(fn) {
-  return (argument, callId) => {
-    const result = fn(argument);
+  return (argument, callId, sessionId) => {
+    const result = fn(argument, sessionId);
     if (typeof result !== "object" || result === null || typeof result.then !== "function") return result;
     const promise = ObjectGetPrototypeOf(result) === NativePromisePrototype ? result : PromiseResolve(result);
     PromisePrototypeThen(

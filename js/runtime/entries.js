@@ -134,6 +134,11 @@ export function currentOwner() {
   return running ?? getAsyncContext()?.[entryMark];
 }
 
+/** The session (of pihost's runtime) an entry's extension belongs to; -1 when none is known. */
+export function sessionOf(owner) {
+  return owner?.session ?? -1;
+}
+
 // Registered, so that the permission prompter in Rust can read it (src/permissions/prompt.rs).
 const entryMark = SymbolFor("pihost.entry");
 
@@ -336,7 +341,7 @@ export function failTerminated({ kind, limitMs, heapMb }) {
   if (target && openEntries.has(target)) {
     stop(target, new Error(message));
   } else {
-    ops.op_pihost_report_error({ extensionPath: path, event: blamed?.event ?? "callback", error: message });
+    ops.op_pihost_report_error(sessionOf(blamed), { extensionPath: path, event: blamed?.event ?? "callback", error: message });
   }
   return JSONStringify({ extensionPath: path, message, loading: blamed?.event === "load" });
 }

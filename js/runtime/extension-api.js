@@ -41,7 +41,8 @@ function isPlainObjectRecord(value) {
   return typeof value === "object" && value !== null && !ArrayIsArray(value);
 }
 
-export function createExtensionAPI(extension, runtime, cwd, eventBus) {
+/** `sessionId`: the session of pihost's runtime the extension is loaded for. */
+export function createExtensionAPI(extension, runtime, cwd, eventBus, sessionId = 0) {
   const pendingFlagValues = new SafeMap();
   const pendingRuntimeChanges = [];
   const loadingUnsubscribers = [];
@@ -68,21 +69,21 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus) {
       assertActive();
       // A fresh wrapper per registration, so registering one function twice
       // gives two entries and each unsubscribe removes its own.
-      const owner = { __proto__: null, path: extension.path, where: `in its "${event}" handler`, event: String(event) };
+      const owner = { __proto__: null, path: extension.path, session: sessionId, where: `in its "${event}" handler`, event: String(event) };
       const registered = (...args) => enterExtension(owner, handler, args);
       const list = extension.handlers.get(event) ?? [];
       list[list.length] = registered;
       extension.handlers.set(event, list);
       // Rust keeps a count per event so an event nobody handles is answered
       // without entering the isolate (H3).
-      ops.op_pihost_handler_count(String(event), 1);
+      ops.op_pihost_handler_count(sessionId, String(event), 1);
       return () => {
         const handlers = extension.handlers.get(event);
         if (!handlers) return;
         const index = ArrayPrototypeIndexOf(handlers, registered);
         if (index === -1) return;
         ArrayPrototypeSplice(handlers, index, 1);
-        ops.op_pihost_handler_count(String(event), -1);
+        ops.op_pihost_handler_count(sessionId, String(event), -1);
         if (handlers.length === 0) extension.handlers.delete(event);
       };
     },

@@ -3,7 +3,7 @@
 // the rule that an error nobody catches is reported, never fatal.
 import { core, ops } from "pihost:runtime/ops.js";
 import { nodeModule, timerHooks } from "pihost:platform/bootstrap.js";
-import { adoptTimer, currentOwner, enterExtensionSync } from "pihost:runtime/entries.js";
+import { adoptTimer, currentOwner, enterExtensionSync, sessionOf } from "pihost:runtime/entries.js";
 import "pihost:runtime/intl.js";
 import { setHostEnvSource } from "pihost:pi/host-env.js";
 import { ReflectApply } from "pihost:runtime/primordials.js";
@@ -44,7 +44,7 @@ function reportUncaught(event, error, promise) {
     else process.emit(event, error, "uncaughtException");
     return;
   }
-  ops.op_pihost_report_error({
+  ops.op_pihost_report_error(sessionOf(currentOwner()), {
     extensionPath: "<unknown>",
     event,
     error: error instanceof Error ? error.message : String(error),
@@ -56,7 +56,7 @@ function reportUncaught(event, error, promise) {
 // names it when the host has to stop the callback, and is cancelled with it.
 timerHooks.wrap = (callback) => {
   const creator = currentOwner();
-  const owner = { __proto__: null, path: creator?.path ?? "<unknown>", where: "in a timer callback", event: "timer" };
+  const owner = { __proto__: null, path: creator?.path ?? "<unknown>", session: creator?.session, where: "in a timer callback", event: "timer" };
   return function (...args) {
     return enterExtensionSync(owner, () => ReflectApply(callback, this, args));
   };

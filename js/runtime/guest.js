@@ -35,7 +35,7 @@ const post = (message) => ops.op_pihost_guest_post(toJson(message));
 // What would go to the main runtime's error stream goes there, through it.
 // Everything in this realm is the one extension's, so it is named even
 // where the main runtime could not tell whose a callback was.
-const reportToMain = (error) =>
+const reportToMain = (_session, error) =>
   post({
     t: "error",
     error: { ...error, extensionPath: !error?.extensionPath || error.extensionPath === "<unknown>" ? facts.path : error.extensionPath },

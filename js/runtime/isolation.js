@@ -21,7 +21,7 @@ import {
   SafeSet,
 } from "pihost:runtime/primordials.js";
 
-/** Every guest of the current load, stopped when the next load replaces it. */
+/** Every guest of each session's current load, stopped when that session's next load replaces it. */
 const liveGuests = new SafeSet();
 
 /** The policy key that makes `entry` a guest, or null. */
@@ -29,10 +29,10 @@ export function isolationOf(entry) {
   return ops.op_pihost_guest_policy(entry.resolvedPath);
 }
 
-/** Stops the guests of the last load (a reload, a new load). */
-export function stopGuests() {
+/** Stops the guests of a session's last load (a reload, a new load, the session's end). */
+export function stopGuests(sessionId) {
   const guests = ArrayFromValues(liveGuests);
-  for (let index = 0; index < guests.length; index++) guests[index].stop();
+  for (let index = 0; index < guests.length; index++) if (guests[index].sessionId === sessionId) guests[index].stop();
 }
 
 /** What crossing cannot carry: components drawn here from a guest's code. */
@@ -56,7 +56,7 @@ function limitMessage(path, failure) {
   return `Extension "${path}" stopped: ${failure.message}`;
 }
 
-function startGuest(entry) {
+function startGuest(entry, sessionId) {
   const id = ops.op_pihost_start_guest(entry.path, entry.resolvedPath, entry.moduleUrl);
   const calls = new SafeMap();
   let nextCall = 1;
@@ -97,7 +97,7 @@ function startGuest(entry) {
     objectsAsHandles: true,
   });
 
-  const guest = { id, membrane, call, extension: undefined, stop };
+  const guest = { id, sessionId, membrane, call, extension: undefined, stop };
 
   function end(message) {
     if (endedWith) return;
@@ -131,10 +131,10 @@ function startGuest(entry) {
         membrane.settle(message.id, message.outcome);
         return;
       case "record":
-        if (guest.extension) applyRecord(guest.extension, membrane.decode(message.record));
+        if (guest.extension) applyRecord(guest.extension, membrane.decode(message.record), sessionId);
         return;
       case "error":
-        ops.op_pihost_report_error(message.error);
+        ops.op_pihost_report_error(sessionId, message.error);
         return;
       case "release":
         membrane.release(message.id, message.count);
@@ -153,7 +153,7 @@ function startGuest(entry) {
       if (event.ended) {
         if (!endedWith) {
           const message = limitMessage(entry.path, event.ended);
-          ops.op_pihost_report_error({ extensionPath: entry.path, event: "isolated runtime", error: message });
+          ops.op_pihost_report_error(sessionId, { extensionPath: entry.path, event: "isolated runtime", error: message });
           end(message);
         }
         return;
@@ -161,7 +161,7 @@ function startGuest(entry) {
       try {
         receive(membrane.fromJson(event.message));
       } catch (error) {
-        ops.op_pihost_report_error({
+        ops.op_pihost_report_error(sessionId, {
           extensionPath: entry.path,
           event: "isolated runtime",
           error: `pihost: a message from the isolated runtime could not be handled: ${error?.message ?? error}`,
@@ -190,7 +190,7 @@ function safeMapOf(decoded) {
  * Makes the main-runtime record `extension` say what the guest's says now.
  * Components cannot cross: renderers become functions that say so.
  */
-function applyRecord(extension, described) {
+function applyRecord(extension, described, sessionId) {
   const before = handlerCounts(extension);
   const path = extension.path;
   extension.handlers = safeMapOf(described.handlers);
@@ -238,7 +238,7 @@ function applyRecord(extension, described) {
   for (let index = 0; index < added.length; index++) events.add(added[index]);
   for (const event of events) {
     const delta = (after.get(event) ?? 0) - (before.get(event) ?? 0);
-    if (delta !== 0) ops.op_pihost_handler_count(String(event), delta);
+    if (delta !== 0) ops.op_pihost_handler_count(sessionId, String(event), delta);
   }
 }
 
@@ -246,10 +246,10 @@ function applyRecord(extension, described) {
  * Loads `entry` in a guest runtime. Resolves to `{ extension, denials }`,
  * or `{ error, denials }` with the load error as the loader reports it.
  */
-export async function loadIsolated(entry, { policy, eventBus, runtime, loadTimeoutMs }) {
+export async function loadIsolated(entry, { policy, eventBus, runtime, loadTimeoutMs, sessionId }) {
   let guest;
   try {
-    guest = startGuest(entry);
+    guest = startGuest(entry, sessionId);
   } catch (error) {
     return { error: { path: entry.path, error: `Failed to load extension: ${error.message}` }, denials: [] };
   }
@@ -270,7 +270,7 @@ export async function loadIsolated(entry, { policy, eventBus, runtime, loadTimeo
     return { error: loaded.error, denials: loaded.denials };
   }
   const extension = { ...loaded.record, handlers: new SafeMap(), isolatedBy: policy };
-  applyRecord(extension, loaded.record);
+  applyRecord(extension, loaded.record, sessionId);
   guest.extension = extension;
   return { extension, denials: loaded.denials };
 }

@@ -2,7 +2,7 @@
 // export, run the factory with a fresh API object, and collect errors without
 // stopping. Factories are awaited one at a time, in discovery order.
 import { createExtensionAPI, createExtensionRecord } from "pihost:runtime/extension-api.js";
-import { enterExtension } from "pihost:runtime/entries.js";
+import { currentOwner, enterExtension } from "pihost:runtime/entries.js";
 import { ops } from "pihost:runtime/ops.js";
 import { nodeModule } from "pihost:platform/bootstrap.js";
 import { isolationOf, loadIsolated } from "pihost:runtime/isolation.js";
@@ -66,9 +66,9 @@ async function loadFactory(entry, cacheToken, owner) {
   return factory;
 }
 
-async function initializeExtension(factory, entry, cwd, eventBus, runtime, owner, createRecord) {
+async function initializeExtension(factory, entry, cwd, eventBus, runtime, owner, createRecord, sessionId) {
   const extension = createRecord(entry.path, entry.resolvedPath);
-  const load = createExtensionAPI(extension, runtime, cwd, eventBus);
+  const load = createExtensionAPI(extension, runtime, cwd, eventBus, sessionId);
   try {
     await enterExtension(owner(), () => factory(load.api));
     load.commit();
@@ -85,15 +85,18 @@ async function initializeExtension(factory, entry, cwd, eventBus, runtime, owner
  * paths are `<inline:name>`). What the factory throws is thrown.
  */
 export async function loadExtensionFromFactory(factory, { path, cwd, eventBus, runtime }) {
-  const owner = loadOwner(path, performance.now());
-  return await initializeExtension(factory, { path, resolvedPath: path }, cwd, eventBus, runtime, owner, createExtensionRecord);
+  // Called by extension code (pi's resource loader): the session is the caller's.
+  const sessionId = currentOwner()?.session;
+  const owner = loadOwner(path, performance.now(), sessionId);
+  return await initializeExtension(factory, { path, resolvedPath: path }, cwd, eventBus, runtime, owner, createExtensionRecord, sessionId);
 }
 
 /** Who runs while the extension at `path` loads; the load timeout covers its module and factory together. */
-function loadOwner(path, started) {
+function loadOwner(path, started, sessionId) {
   return () => ({
     __proto__: null,
     path,
+    session: sessionId,
     where: "while loading",
     event: "load",
     timeoutMs: loadTimeoutMs > 0 ? MathMax(1, loadTimeoutMs - (performance.now() - started)) : 0,
@@ -110,7 +113,7 @@ function errorMessage(error) {
  * `{ extensions, errors, timings, stages, denials }`; `errors` holds
  * `{ path, error, stack }`, `stages` where each load's time went.
  */
-export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache = false, createRecord = createExtensionRecord }) {
+export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache = false, createRecord = createExtensionRecord, sessionId = 0 }) {
   const extensions = [];
   const errors = [];
   const timings = new SafeMap();
@@ -131,13 +134,13 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
     // are recorded by the loader in Rust, the factory's time here.
     let imported;
     ops.op_pihost_load_timing_begin(entry.path);
-    const owner = loadOwner(entry.path, started);
+    const owner = loadOwner(entry.path, started, sessionId);
     try {
       const policy = isolationOf(entry);
       if (policy) {
         // A grant of its own: the extension loads in a runtime of its own
         // (js/runtime/isolation.js), and what it was refused there is its.
-        const loaded = await loadIsolated(entry, { policy, eventBus, runtime, loadTimeoutMs });
+        const loaded = await loadIsolated(entry, { policy, eventBus, runtime, loadTimeoutMs, sessionId });
         if (loaded.denials.length > 0) denials.set(entry.path, loaded.denials);
         if (loaded.extension) extensions[extensions.length] = loaded.extension;
         else errors[errors.length] = loaded.error;
@@ -147,7 +150,7 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
       if (!factory) {
         errors[errors.length] = { path: entry.path, error: `Extension does not export a valid factory function: ${entry.path}` };
       } else {
-        const extension = await initializeExtension(factory, entry, cwd, eventBus, runtime, owner, createRecord);
+        const extension = await initializeExtension(factory, entry, cwd, eventBus, runtime, owner, createRecord, sessionId);
         extensions[extensions.length] = extension;
       }
       }

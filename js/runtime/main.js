@@ -7,23 +7,15 @@ import { clearExtensionCache as clearCache, loadExtensions as loadExtensionList 
 import { describeLoad, describeTool } from "pihost:runtime/snapshot.js";
 import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js";
 import { ModelRegistry } from "pihost:pi/coding-agent/model-registry.js";
-import { hostModelRuntime } from "pihost:pi/coding-agent/host-model-runtime.js";
+import { createHostModelRuntime, resolveSessionModelRuntime } from "pihost:pi/coding-agent/host-model-runtime.js";
 import { wrapRegisteredTool } from "pihost:runtime/tool-wrapper.js";
 import { ops } from "pihost:runtime/ops.js";
-import {
-  createHostBinding,
-  createUI,
-  useScreenComponents,
-  hostState,
-  setHostState as updateHostState,
-  sessionView,
-  uiMode,
-} from "pihost:runtime/host-bridge.js";
+import { createHostSession, resolveCurrentSession, screenSessionOf, useScreenComponents } from "pihost:runtime/host-bridge.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
 export { CALL_PENDING, reportingCall } from "pihost:runtime/call-settlement.js";
 import { validateOwnToolArguments, validateToolArguments } from "pihost:runtime/validate-tool-arguments.js";
 import { reloadExtensions } from "pihost:runtime/reload.js";
-import { configureHeapLimit, enterExtension } from "pihost:runtime/entries.js";
+import { configureHeapLimit, currentOwner, enterExtension } from "pihost:runtime/entries.js";
 import { configureLoadLimits } from "pihost:runtime/loader.js";
 import { stopGuests } from "pihost:runtime/isolation.js";
 import {
@@ -43,7 +35,10 @@ export { failStalled, failTerminated } from "pihost:runtime/entries.js";
 
 // Every function here is called from Rust through its call table
 // (src/engine/calls.rs): arguments arrive as values, answers go back as JSON
-// text. Like the rest of pihost's runtime, it uses the built-ins captured
+// text. The second argument names the session the call is for: a runtime
+// holds one session (pihost's isolated mode, session 0) or many (its shared
+// mode), each with its own load, runner, host and host state; modules and
+// cached factories (L6) are the runtime's. Like the rest of pihost's runtime, it uses the built-ins captured
 // before any extension ran (primordials.js), so an extension that patches
 // JSON, arrays or maps cannot change what pihost tells the host.
 
@@ -54,16 +49,87 @@ export function configureLimits(limits) {
   return "null";
 }
 
-/** What the last load produced, kept for the host calls that follow it. */
-export const session = { runtime: undefined, eventBus: undefined, extensions: [], runner: undefined, bound: false };
-const runningTools = new SafeMap();
+/**
+ * One session: what its last load produced, kept for the host calls that
+ * follow it, and its side of the host bridge.
+ */
+function createSession(id) {
+  const models = createHostModelRuntime();
+  return {
+    id,
+    runtime: undefined,
+    eventBus: undefined,
+    extensions: [],
+    runner: undefined,
+    bound: false,
+    runningTools: new SafeMap(),
+    models,
+    host: createHostSession(id, models),
+  };
+}
+
+/** The sessions of this runtime by id; session 0 is there from the start. */
+const sessions = new SafeMap();
+sessions.set(0, createSession(0));
+
+function sessionFor(id) {
+  const session = sessions.get(id ?? 0);
+  if (session === undefined) throw new Error(`pihost: session ${id} is not open in this runtime`);
+  return session;
+}
+
+/**
+ * The session whose extension code runs now: the one its entry names, or
+ * the only one when there is a single session (pihost's isolated mode).
+ */
+function currentSession() {
+  const id = currentOwner()?.session;
+  if (id !== undefined) return sessions.get(id);
+  if (sessions.size === 1) for (const only of sessions.values()) return only;
+  return undefined;
+}
+resolveCurrentSession(() => currentSession()?.id);
+resolveSessionModelRuntime(() => currentSession()?.models.runtime);
+
+/** Opens session `id` in this runtime (shared mode): nothing loaded, no host bound. */
+export function openSession(_argument, id) {
+  if (sessions.has(id)) throw new Error(`pihost: session ${id} is already open`);
+  sessions.set(id, createSession(id));
+  return "null";
+}
+
+/**
+ * Ends session `id`: every ctx and pi object of its extensions throws from
+ * now on (R3), its running tools are aborted and its isolated extensions
+ * stopped. The modules and cached factories stay for the other sessions.
+ */
+export function closeSession(_argument, id) {
+  const session = sessions.get(id);
+  if (session === undefined) return "null";
+  sessions.delete(id);
+  session.runner?.invalidate("This extension's session was closed.");
+  for (const controller of session.runningTools.values()) controller.abort();
+  stopGuests(id);
+  if (hasScreen(session)) {
+    screen.resetScreen();
+    useScreenComponents(screen, undefined);
+  }
+  return "null";
+}
+
+function newRunner(session, loaded, cwd) {
+  const runner = new ExtensionRunner(loaded.extensions, loaded.runtime, cwd, session.host.sessionView.readonly(), new ModelRegistry(session.models.runtime));
+  runner.onError((error) => ops.op_pihost_report_error(session.id, error));
+  return runner;
+}
 
 /**
  * Loads extensions. `request`: { cwd, useCache, entries: [{ path, resolvedPath, moduleUrl }] }.
  * Resolves to the JSON of the load report.
  */
-export async function loadExtensions(request) {
-  stopGuests();
+export async function loadExtensions(request, sessionId) {
+  const session = sessionFor(sessionId);
+  stopGuests(session.id);
   // Each load gets its own shared runtime and bus, as each pi loadExtensions() call does.
   session.runtime = createExtensionRuntime();
   session.eventBus = createEventBus();
@@ -72,11 +138,11 @@ export async function loadExtensions(request) {
     eventBus: session.eventBus,
     runtime: session.runtime,
     useCache: request.useCache,
+    sessionId: session.id,
   });
   session.extensions = result.extensions;
-  sessionView.setDefaultCwd(request.cwd);
-  session.runner = new ExtensionRunner(result.extensions, session.runtime, request.cwd, sessionView.readonly(), new ModelRegistry(hostModelRuntime));
-  session.runner.onError((error) => ops.op_pihost_report_error(error));
+  session.host.sessionView.setDefaultCwd(request.cwd);
+  session.runner = newRunner(session, { extensions: result.extensions, runtime: session.runtime }, request.cwd);
   return JSONStringify(describeLoad(result, session.runtime));
 }
 
@@ -86,9 +152,13 @@ export function clearExtensionCache() {
   return "null";
 }
 
-function currentRunner() {
+function runnerOf(session) {
   if (!session.runner) throw new Error("pihost: no extensions are loaded");
   return session.runner;
+}
+
+function currentRunner(sessionId) {
+  return runnerOf(sessionFor(sessionId));
 }
 
 /** `undefined` and `null` stay apart: { result } with result left out when undefined. */
@@ -97,14 +167,16 @@ function resultJson(result) {
 }
 
 /** Binds the host (R1): its state, actions, UI and provider registry. */
-export function bindHost(state) {
-  const runner = currentRunner();
-  updateHostState(state);
-  const binding = createHostBinding();
+export function bindHost(state, sessionId) {
+  const session = sessionFor(sessionId);
+  const runner = runnerOf(session);
+  const { host } = session;
+  host.setHostState(state);
+  const binding = host.createHostBinding();
   runner.bindCore(binding.actions, binding.contextActions, binding.providerActions);
   runner.bindCommandContext(binding.commandActions);
-  runner.setUIContext(binding.ui, uiMode());
-  screen?.setComponentErrorReporter((error) => runner.emitError(error));
+  runner.setUIContext(binding.ui, host.uiMode());
+  if (hasScreen(session)) screen.setComponentErrorReporter((error) => runner.emitError(error));
   session.bound = true;
   return "null";
 }
@@ -115,13 +187,27 @@ export function bindHost(state) {
  */
 let screen;
 
-async function loadScreen() {
-  if (!screen) {
-    screen = await import("pihost:runtime/ui/components.js");
-    useScreenComponents(screen);
-    if (session.bound) screen.setComponentErrorReporter((error) => currentRunner().emitError(error));
+/** Whether pihost's screen draws for `session` (one session of a runtime can have it). */
+function hasScreen(session) {
+  return screen !== undefined && screenSessionOf()?.id === session.id;
+}
+
+async function loadScreen(session) {
+  const owner = screenSessionOf();
+  if (owner !== undefined && owner.id !== session.id && sessions.has(owner.id)) {
+    throw new Error(`pihost: the screen of this runtime draws for session ${owner.id}; a second session's screen is not built`);
+  }
+  if (!screen) screen = await import("pihost:runtime/ui/components.js");
+  if (!hasScreen(session)) {
+    useScreenComponents(screen, { id: session.id, hostState: session.host.hostState });
+    if (session.bound) screen.setComponentErrorReporter((error) => runnerOf(session).emitError(error));
   }
   return screen;
+}
+
+/** pihost's screen when it draws for session `sessionId`, or undefined. */
+function screenOf(sessionId) {
+  return hasScreen(sessionFor(sessionId)) ? screen : undefined;
 }
 
 /**
@@ -129,57 +215,65 @@ async function loadScreen() {
  * on: from now on the UI is pi's TUI (`ctx.mode` "tui") and `ctx.ui.custom`
  * shows the extension's own component. Again with another size: a resize.
  */
-export async function attachTerminal({ columns, rows, push }) {
+export async function attachTerminal({ columns, rows, push }, sessionId) {
+  const session = sessionFor(sessionId);
   const terminal = { columns, rows };
-  const { attachScreen } = await loadScreen();
-  updateHostState({ terminal });
+  const { attachScreen } = await loadScreen(session);
+  session.host.setHostState({ terminal });
   attachScreen({ ...terminal, push: push === true });
-  if (session.bound) currentRunner().setUIContext(createUI(), uiMode());
+  if (session.bound) runnerOf(session).setUIContext(session.host.createUI(), session.host.uiMode());
   return "null";
 }
 
 /** Resolves once a component has focus and can take keys. */
-export async function waitForComponent() {
-  await (await loadScreen()).waitForFocus();
+export async function waitForComponent(_argument, sessionId) {
+  await (await loadScreen(sessionFor(sessionId))).waitForFocus();
   return "null";
 }
 
 /** The component that has focus now: JSON `{ component, kind }`, or null. */
-export function focusedUiComponent() {
-  return JSONStringify(screen ? screen.focusedComponent() : null);
+export function focusedUiComponent(_argument, sessionId) {
+  const shown = screenOf(sessionId);
+  return JSONStringify(shown ? shown.focusedComponent() : null);
 }
 
 /** Sends one raw key sequence to the focused component; resolves to the JSON id of the component that got it. */
-export async function sendUiInput(data) {
-  return JSONStringify(screen ? await screen.sendInput(data) : null);
+export async function sendUiInput(data, sessionId) {
+  const shown = screenOf(sessionId);
+  return JSONStringify(shown ? await shown.sendInput(data) : null);
 }
 
 /**
  * Sends a raw key sequence to one component (`{ id, data }`); resolves to
  * JSON `{ delivered }`, or `{ unknown: true }` when no component has the id.
  */
-export async function sendUiInputTo({ id, data }) {
-  return JSONStringify(screen ? await screen.sendInputTo(id, data) : { unknown: true });
+export async function sendUiInputTo({ id, data }, sessionId) {
+  const shown = screenOf(sessionId);
+  return JSONStringify(shown ? await shown.sendInputTo(id, data) : { unknown: true });
 }
 
 /** Draws one component (`{ id, columns, rows }`) at a size of its own; JSON false for an unknown id. */
-export function resizeUiComponent({ id, columns, rows }) {
-  return JSONStringify(screen ? screen.resizeComponent(id, { columns, rows }) : false);
+export function resizeUiComponent({ id, columns, rows }, sessionId) {
+  const shown = screenOf(sessionId);
+  return JSONStringify(shown ? shown.resizeComponent(id, { columns, rows }) : false);
 }
 
 /** Closes one open component (`{ id, reason }`), rejecting its promise; JSON false for an unknown id. */
-export function closeUiComponent({ id, reason }) {
-  return JSONStringify(screen ? screen.closeComponent(id, reason) : false);
+export function closeUiComponent({ id, reason }, sessionId) {
+  const shown = screenOf(sessionId);
+  return JSONStringify(shown ? shown.closeComponent(id, reason) : false);
 }
 
 /** The frames drawn since the last call: JSON `[{ component, extension, kind, …, lines }]`. */
-export function takeUiFrames() {
-  return JSONStringify(screen ? screen.takeFrames() : []);
+export function takeUiFrames(_argument, sessionId) {
+  const shown = screenOf(sessionId);
+  return JSONStringify(shown ? shown.takeFrames() : []);
 }
 
 /** Closes every open component, rejecting its promise with the reason given (JSON text); resolves to their JSON ids. */
-export function closeUiComponents(reason) {
-  return JSONStringify(screen ? screen.closeOpenComponents(reason) : []);
+export function closeUiComponents(reason, sessionId) {
+  const shown = screenOf(sessionId);
+  return JSONStringify(shown ? shown.closeOpenComponents(reason) : []);
 }
 
 /** pi-tui key names ("down", "ctrl+c") as the raw sequences a terminal sends; an unknown name throws. */
@@ -200,32 +294,33 @@ export async function encodeKeys(names) {
  * bind the same host again, then session_start. Every later call reaches the
  * new runner (H2). `request` is a load request; resolves to the new load report.
  */
-export async function reload(request) {
+export async function reload(request, sessionId) {
+  const session = sessionFor(sessionId);
   const wasBound = session.bound;
   session.bound = false;
   let result;
-  const { runner } = await reloadExtensions(currentRunner(), {
+  const { runner } = await reloadExtensions(runnerOf(session), {
     bound: wasBound,
     async loadExtensions() {
-      stopGuests();
+      stopGuests(session.id);
       session.runtime = createExtensionRuntime();
       result = await loadExtensionList(request.entries, {
         cwd: request.cwd,
         eventBus: session.eventBus,
         runtime: session.runtime,
         useCache: request.useCache,
+        sessionId: session.id,
       });
       return { ...result, runtime: session.runtime };
     },
     createRunner(loaded) {
       session.extensions = loaded.extensions;
-      session.runner = new ExtensionRunner(loaded.extensions, loaded.runtime, request.cwd, sessionView.readonly(), new ModelRegistry(hostModelRuntime));
-      session.runner.onError((error) => ops.op_pihost_report_error(error));
+      session.runner = newRunner(session, loaded, request.cwd);
       return session.runner;
     },
     bind() {
-      screen?.resetScreen();
-      bindHost({});
+      if (hasScreen(session)) screen.resetScreen();
+      bindHost({}, session.id);
     },
   });
   session.runner = runner;
@@ -233,8 +328,8 @@ export async function reload(request) {
 }
 
 /** Replaces parts of the host state the getters read. */
-export function setHostState(state) {
-  updateHostState(state);
+export function setHostState(state, sessionId) {
+  sessionFor(sessionId).host.setHostState(state);
   return "null";
 }
 
@@ -243,18 +338,22 @@ export function setHostState(state) {
  * What dispatchEvent asks of the host for the host's own events: made once,
  * not per event (the runner is the current one when an event needs it).
  */
-const hostEvents = {
-  __proto__: null,
-  ownsEvent: true,
-  buildBoundaryContext: async (eventType, entries) =>
-    JSONParse((await ops.op_pihost_host_request("buildBoundaryContext", JSONStringify({ eventType, entries }))) || "null"),
-  emitProjectTrust: (trustEvent, ctx) => emitProjectTrustEvent(currentRunner().extensions, trustEvent, ctx),
-};
+function hostEventsOf(session) {
+  session.hostEvents ??= {
+    __proto__: null,
+    ownsEvent: true,
+    buildBoundaryContext: async (eventType, entries) =>
+      JSONParse((await ops.op_pihost_host_request(session.id, "buildBoundaryContext", JSONStringify({ eventType, entries }))) || "null"),
+    emitProjectTrust: (trustEvent, ctx) => emitProjectTrustEvent(runnerOf(session).extensions, trustEvent, ctx),
+  };
+  return session.hostEvents;
+}
 
-export async function emitEvent(event) {
-  const runner = currentRunner();
+export async function emitEvent(event, sessionId) {
+  const session = sessionFor(sessionId);
+  const runner = runnerOf(session);
   try {
-    const result = await dispatchEvent(runner, event, hostEvents);
+    const result = await dispatchEvent(runner, event, hostEventsOf(session));
     // The host's session_start is pi's session starting: then pi reports the
     // MCP servers that no extension connects.
     if (event.type === "session_start") runner.reportUnhandledMcpServers();
@@ -279,8 +378,10 @@ function wrappedTool(registered, runner) {
 }
 
 /** Runs a registered tool with a context made for this call (W1); updates stream to Rust. */
-export async function executeTool({ name, toolCallId, args }) {
-  const runner = currentRunner();
+export async function executeTool({ name, toolCallId, args }, sessionId) {
+  const session = sessionFor(sessionId);
+  const runner = runnerOf(session);
+  const { runningTools } = session;
   const registered = runner.findRegisteredTool(name);
   if (!registered) throw new Error(`Tool "${name}" is not registered by any extension`);
   const tool = wrappedTool(registered, runner);
@@ -301,6 +402,7 @@ export async function executeTool({ name, toolCallId, args }) {
     const owner = {
       __proto__: null,
       path: registered.sourceInfo?.path ?? "<unknown>",
+      session: session.id,
       where: `in tool "${name}"`,
       event: `tool ${name}`,
       settlesFromOutside: () => (listensForAbort || signal.onabort != null) && !signal.aborted,
@@ -316,7 +418,7 @@ export async function executeTool({ name, toolCallId, args }) {
         const validate = ready === given ? validateOwnToolArguments : validateToolArguments;
         const validated = validate(tool, { type: "toolCall", id: toolCallId, name, arguments: ready });
         return tool.execute(toolCallId, validated, signal, (update) =>
-          ops.op_pihost_tool_update(toolCallId, JSONParse(JSONStringify(update ?? null))),
+          ops.op_pihost_tool_update(session.id, toolCallId, JSONParse(JSONStringify(update ?? null))),
         );
       };
       // An isolated extension's prepareArguments answers from its own runtime.
@@ -329,24 +431,30 @@ export async function executeTool({ name, toolCallId, args }) {
 }
 
 /** Aborts a running tool's signal. */
-export function abortTool(toolCallId) {
-  runningTools.get(toolCallId)?.abort();
+export function abortTool(toolCallId, sessionId) {
+  sessionFor(sessionId).runningTools.get(toolCallId)?.abort();
   return "null";
 }
 
 /** Runs a command by its invocation name (N2) with a command context (R2). */
-export async function runCommand({ name, args }) {
-  const runner = currentRunner();
+export async function runCommand({ name, args }, sessionId) {
+  const runner = currentRunner(sessionId);
   const command = runner.getCommand(name);
   if (!command) throw new Error(`Unknown command: /${name}`);
   const ctx = runner.createCommandContext();
-  const owner = { __proto__: null, path: command.sourceInfo?.path ?? "<unknown>", where: `in command "/${name}"`, event: `/${name}` };
+  const owner = {
+    __proto__: null,
+    path: command.sourceInfo?.path ?? "<unknown>",
+    session: sessionId,
+    where: `in command "/${name}"`,
+    event: `/${name}`,
+  };
   return resultJson(await enterExtension(owner, () => command.handler(args ?? "", ctx)));
 }
 
 /** Commands with invocation names, tools (first registration wins), flags and values. */
-export function listRegistrations() {
-  const runner = currentRunner();
+export function listRegistrations(_argument, sessionId) {
+  const runner = currentRunner(sessionId);
   return JSONStringify({
     commands: ArrayPrototypeMap(runner.getRegisteredCommands(), (command) => ({
       name: command.name,
@@ -379,14 +487,14 @@ function objectOf(map) {
   return object;
 }
 
-export function setFlag({ name, value }) {
-  currentRunner().setFlagValue(name, value);
+export function setFlag({ name, value }, sessionId) {
+  currentRunner(sessionId).setFlagValue(name, value);
   return "null";
 }
 
 /** Extension shortcuts for a keybinding map, with the conflict diagnostics (N3). */
-export function resolveShortcuts(keybindings) {
-  const runner = currentRunner();
+export function resolveShortcuts(keybindings, sessionId) {
+  const runner = currentRunner(sessionId);
   const shortcuts = runner.getShortcuts(keybindings);
   return JSONStringify({
     shortcuts: ArrayPrototypeMap(ArrayFromEntries(shortcuts), ({ 0: key, 1: shortcut }) => ({
@@ -399,7 +507,7 @@ export function resolveShortcuts(keybindings) {
 }
 
 /** Makes every old ctx and pi object throw (R3). */
-export function invalidate(message) {
-  currentRunner().invalidate(message ?? undefined);
+export function invalidate(message, sessionId) {
+  currentRunner(sessionId).invalidate(message ?? undefined);
   return "null";
 }

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::error::PihostError;
 use crate::host::HostState;
+use crate::session::{FIRST_SESSION, SessionId};
 
 /// The functions of `js/runtime/main.js` Rust calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -48,11 +49,13 @@ pub(crate) enum Export {
     EncodeKeys,
     FailTerminated,
     FailStalled,
+    OpenSession,
+    CloseSession,
 }
 
 impl Export {
     /// Every export, in the order the engine keeps their functions.
-    pub(crate) const ALL: [Export; 26] = [
+    pub(crate) const ALL: [Export; 28] = [
         Export::ConfigureLimits,
         Export::LoadExtensions,
         Export::Reload,
@@ -79,6 +82,8 @@ impl Export {
         Export::EncodeKeys,
         Export::FailTerminated,
         Export::FailStalled,
+        Export::OpenSession,
+        Export::CloseSession,
     ];
 
     /// The export's name in `main.js`.
@@ -110,6 +115,8 @@ impl Export {
             Export::EncodeKeys => "encodeKeys",
             Export::FailTerminated => "failTerminated",
             Export::FailStalled => "failStalled",
+            Export::OpenSession => "openSession",
+            Export::CloseSession => "closeSession",
         }
     }
 
@@ -119,11 +126,13 @@ impl Export {
     }
 }
 
-/// A call ready for the engine thread: the export and its argument as JSON text.
+/// A call ready for the engine thread: the export, its argument as JSON
+/// text, and the session it is for.
 #[derive(Debug, Clone)]
 pub(crate) struct Encoded {
     pub(crate) export: Export,
     pub(crate) argument: String,
+    pub(crate) session: SessionId,
 }
 
 /// One call into the runtime: its export, argument (the value itself,
@@ -148,6 +157,7 @@ pub(crate) trait RuntimeCall: Serialize {
         Ok(Encoded {
             export: Self::EXPORT,
             argument,
+            session: FIRST_SESSION,
         })
     }
 
@@ -307,6 +317,22 @@ impl RuntimeCall for RunCommand<'_> {
     fn label(&self) -> String {
         format!("/{}", self.name)
     }
+}
+
+/// Opens the call's session in the runtime (shared mode).
+#[derive(Serialize)]
+pub(crate) struct OpenSession;
+impl RuntimeCall for OpenSession {
+    const EXPORT: Export = Export::OpenSession;
+    type Answer = ();
+}
+
+/// Ends the call's session: its extensions' ctx and pi objects go stale (R3).
+#[derive(Serialize)]
+pub(crate) struct CloseSession;
+impl RuntimeCall for CloseSession {
+    const EXPORT: Export = Export::CloseSession;
+    type Answer = ();
 }
 
 #[derive(Serialize)]

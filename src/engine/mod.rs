@@ -16,8 +16,9 @@ use crate::error::PihostError;
 use crate::host::{ExtensionError, Host, HostState};
 use crate::limits::{Limits, Stop, Watchdog};
 use crate::modules::PihostModuleLoader;
-use crate::ops::host::{BoundHost, ErrorSink, HandlerCounts, ToolUpdateSinks};
+use crate::ops::host::{BoundHost, ErrorSink, HandlerCounts, SharedSession, SharedSessions, ToolUpdateSinks};
 use crate::report::InspectReport;
+use crate::session::{FIRST_SESSION, SessionId};
 
 pub(crate) mod calls;
 use calls::{Encoded, Export, RuntimeCall};
@@ -543,7 +544,7 @@ impl Engine {
     /// Binds `host` to the loaded extensions (R1, A7): actions reach the host
     /// from now on, queued providers are flushed, getters read `state`.
     pub async fn bind(&mut self, host: Arc<dyn Host>, state: &HostState) -> Result<(), PihostError> {
-        self.put_host(host.clone());
+        self.put_host(FIRST_SESSION, host.clone());
         let call = calls::BindHost(state);
         self.replay.record_bind(host, &call.encode()?.argument);
         self.call(&call).await
@@ -573,14 +574,14 @@ impl Engine {
         args: &serde_json::Value,
         updates: Option<tokio::sync::mpsc::UnboundedSender<serde_json::Value>>,
     ) -> Result<Option<serde_json::Value>, PihostError> {
-        self.set_tool_updates(tool_call_id, updates);
+        self.set_tool_updates(FIRST_SESSION, tool_call_id, updates);
         let call = calls::ExecuteTool {
             name,
             tool_call_id,
             args,
         };
         let response = self.call(&call).await;
-        self.set_tool_updates(tool_call_id, None);
+        self.set_tool_updates(FIRST_SESSION, tool_call_id, None);
         if let Err(PihostError::Timeout { .. }) = &response {
             // A tool that outlived its time is told so through its signal.
             let _ = self.abort_tool(tool_call_id).await;
@@ -707,13 +708,15 @@ impl Engine {
         }
         let state = self.runtime.op_state();
         let state = state.borrow();
+        // Other sessions' extensions keep their folders and policies.
+        let shared = !state.borrow::<SharedSessions>().0.is_empty();
         state
             .borrow::<crate::permissions::ExtensionFolders>()
-            .set(paths.iter().cloned());
+            .set(paths.iter().cloned(), shared);
         // Which of them a policy grants more than the session: those run
         // in runtimes of their own (src/platform/guests.rs).
         let policies = state.borrow::<crate::permissions::policy::GuestPolicies>();
-        policies.set(&self.options.permissions, &self.options.cwd, paths.into_iter());
+        policies.set(&self.options.permissions, &self.options.cwd, paths.into_iter(), shared);
     }
 
     /// Calls `function` of the module `specifier` (one of pihost's own, under
@@ -731,7 +734,7 @@ impl Engine {
         let namespace = self.side_module(specifier).await?;
         let function = function_of(&mut self.runtime, &namespace, function)?;
         let argument = self.value_argument(specifier, argument)?;
-        let call = self.call_function(&function, argument);
+        let call = self.call_function(&function, argument, FIRST_SESSION);
         self.settle(specifier, call).await
     }
 
@@ -810,17 +813,26 @@ impl Engine {
         if matches!(call.export, Export::LoadExtensions | Export::Reload) {
             self.prepare_load_of(&call.argument);
         }
-        self.replay.record(call);
+        // A restart brings back the first session (the shared mode's other
+        // sessions are not replayed: docs/architecture.md).
+        if call.session == FIRST_SESSION {
+            self.replay.record(call);
+        }
         let function = self.functions[call.export.index()].clone();
         let argument = self.value_argument(call.export.name(), &call.argument)?;
-        Ok(self.call_function(&function, argument))
+        Ok(self.call_function(&function, argument, call.session))
     }
 
     /// Calls into the isolate under the CPU limit. A function that answers
     /// at once settles the call at once; one that answers with a promise
     /// reports its outcome through `op_pihost_call_settled` under the call's
     /// number, which the returned future waits for.
-    fn call_function(&mut self, function: &v8::Global<v8::Function>, argument: v8::Global<v8::Value>) -> PendingCall {
+    fn call_function(
+        &mut self,
+        function: &v8::Global<v8::Function>,
+        argument: v8::Global<v8::Value>,
+        session: SessionId,
+    ) -> PendingCall {
         self.next_call_id = self.next_call_id.wrapping_add(1).max(1);
         let id = self.next_call_id;
         let slot = std::rc::Rc::new(crate::ops::settle::CallSlot::default());
@@ -830,13 +842,14 @@ impl Engine {
             .borrow_mut::<crate::ops::settle::PendingCalls>()
             .0
             .insert(id, slot.clone());
-        let number = {
+        let (number, session) = {
             deno_core::scope!(scope, &mut self.runtime);
             let number: v8::Local<v8::Value> = v8::Integer::new_from_unsigned(scope, id).into();
-            v8::Global::new(scope, number)
+            let session: v8::Local<v8::Value> = v8::Integer::new_from_unsigned(scope, session).into();
+            (v8::Global::new(scope, number), v8::Global::new(scope, session))
         };
         self.enter();
-        let mut answered = Box::pin(self.runtime.call_with_args(function, &[argument, number]));
+        let mut answered = Box::pin(self.runtime.call_with_args(function, &[argument, number, session]));
         self.leave();
         // The wrapped function never answers with a promise, so deno_core's future is ready now.
         let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
@@ -1050,27 +1063,73 @@ impl Engine {
         self.runtime.op_state().borrow().borrow::<HandlerCounts>().clone()
     }
 
-    pub(crate) fn put_host(&mut self, host: Arc<dyn Host>) {
+    /// Binds `host` to session `session`'s extensions. The first session's
+    /// host also answers permission prompts (unless the options name another).
+    pub(crate) fn put_host(&mut self, session: SessionId, host: Arc<dyn Host>) {
+        let state = self.runtime.op_state();
+        let mut state = state.borrow_mut();
+        if session != FIRST_SESSION {
+            if let Some(shared) = state.borrow_mut::<SharedSessions>().0.get_mut(&session) {
+                shared.host = host;
+            }
+            return;
+        }
         if self.options.permission_host.is_none() {
             crate::permissions::prompt::set_session_host(host.clone());
         }
-        self.runtime.op_state().borrow_mut().put(BoundHost(host));
+        state.put(BoundHost(host));
+    }
+
+    /// Makes room for session `session` of the shared mode: headless, its
+    /// errors going to `errors`, its handlers counted in `handler_counts`.
+    /// The runtime's side is the [`calls::OpenSession`] call that follows.
+    pub(crate) fn add_shared_session(
+        &mut self,
+        session: SessionId,
+        errors: tokio::sync::broadcast::Sender<ExtensionError>,
+        handler_counts: HandlerCounts,
+    ) {
+        let shared = SharedSession {
+            host: Arc::new(crate::host::HeadlessHost),
+            errors,
+            handler_counts,
+        };
+        self.runtime
+            .op_state()
+            .borrow_mut()
+            .borrow_mut::<SharedSessions>()
+            .0
+            .insert(session, shared);
+    }
+
+    /// Forgets session `session` of the shared mode (after its
+    /// [`calls::CloseSession`] call): its host, error stream and tool updates.
+    pub(crate) fn remove_shared_session(&mut self, session: SessionId) {
+        let state = self.runtime.op_state();
+        let mut state = state.borrow_mut();
+        state.borrow_mut::<SharedSessions>().0.remove(&session);
+        state
+            .borrow_mut::<ToolUpdateSinks>()
+            .0
+            .retain(|(owner, _), _| *owner != session);
     }
 
     pub(crate) fn set_tool_updates(
         &mut self,
+        session: SessionId,
         tool_call_id: &str,
         updates: Option<tokio::sync::mpsc::UnboundedSender<serde_json::Value>>,
     ) {
         let state = self.runtime.op_state();
         let mut state = state.borrow_mut();
         let sinks = &mut state.borrow_mut::<ToolUpdateSinks>().0;
+        let key = (session, tool_call_id.to_string());
         match updates {
             Some(updates) => {
-                sinks.insert(tool_call_id.to_string(), updates);
+                sinks.insert(key, updates);
             }
             None => {
-                sinks.remove(tool_call_id);
+                sinks.remove(&key);
             }
         }
     }

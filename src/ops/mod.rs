@@ -56,6 +56,7 @@ deno_core::extension!(
         state.put(host::ErrorSink::default());
         state.put(host::ToolUpdateSinks::default());
         state.put(host::HandlerCounts::default());
+        state.put(host::SharedSessions::default());
         state.put(settle::PendingCalls::default());
         state.put(codemode_sandbox::CodemodeSandboxes::default());
     },

@@ -17,6 +17,7 @@ pub use policy::{ExtensionGrant, POLICY_FILE, read_policy_file};
 pub use prompt::DEFAULT_PROMPT_TIMEOUT;
 
 use std::cell::RefCell;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -455,56 +456,73 @@ fn is_environment_file(path: &Path) -> bool {
 /// their imports resolve from: an extension's own files and its packages
 /// load in a sandbox without a read grant, any other file only with one.
 #[derive(Clone, Default)]
-pub(crate) struct ExtensionFolders(std::rc::Rc<RefCell<Vec<PathBuf>>>);
+pub(crate) struct ExtensionFolders {
+    folders: std::rc::Rc<RefCell<Vec<PathBuf>>>,
+    /// The entries whose folders are in `folders`.
+    entries: std::rc::Rc<RefCell<HashSet<PathBuf>>>,
+}
 
 impl ExtensionFolders {
-    /// Replaces the folders with those of the extensions at `entries`.
-    pub(crate) fn set(&self, entries: impl Iterator<Item = PathBuf>) {
-        let mut folders = Vec::new();
+    /// Replaces the folders with those of the extensions at `entries`, or,
+    /// with `keep_known` (another session of the runtime still has its
+    /// extensions), adds those.
+    pub(crate) fn set(&self, entries: impl Iterator<Item = PathBuf>, keep_known: bool) {
+        let mut folders = if keep_known { self.snapshot() } else { Vec::new() };
+        let mut known_entries = self.entries.borrow_mut();
+        if !keep_known {
+            known_entries.clear();
+        }
+        // Entries of one folder share its packages' folders: each folder's
+        // ancestors are searched once (a search resolves every ancestor's links).
+        let mut searched = HashSet::new();
         for entry in entries {
-            for folder in extension_folders(&entry) {
+            // Another session's load of the same entry added its folders.
+            if !known_entries.insert(entry.clone()) {
+                continue;
+            }
+            let Some(own) = own_folder(&entry) else { continue };
+            if !searched.insert(own.clone()) {
+                continue;
+            }
+            for folder in std::iter::once(own.clone()).chain(package_folders(&own)) {
                 if !folders.contains(&folder) {
                     folders.push(folder);
                 }
             }
         }
-        *self.0.borrow_mut() = folders;
+        *self.folders.borrow_mut() = folders;
     }
 
     /// The same folders, for a worker the runtime starts.
     pub(crate) fn snapshot(&self) -> Vec<PathBuf> {
-        self.0.borrow().clone()
+        self.folders.borrow().clone()
     }
 
     /// Takes a parent runtime's folders (a worker's runtime).
     pub(crate) fn replace(&self, folders: Vec<PathBuf>) {
-        *self.0.borrow_mut() = folders;
+        *self.folders.borrow_mut() = folders;
     }
 
     fn contains(&self, path: &Path) -> bool {
-        self.0.borrow().iter().any(|folder| path.starts_with(folder))
+        self.folders.borrow().iter().any(|folder| path.starts_with(folder))
     }
 }
 
 /// An extension's own folder (the package folder pi was given, or the
-/// entry file's folder) and every `node_modules` folder Node's resolution
-/// would search from there; links resolved.
-fn extension_folders(entry: &Path) -> Vec<PathBuf> {
-    let Ok(entry) = std::fs::canonicalize(entry) else {
-        return Vec::new();
-    };
-    let own = if entry.is_dir() {
-        entry
+/// entry file's folder), links resolved.
+fn own_folder(entry: &Path) -> Option<PathBuf> {
+    let entry = std::fs::canonicalize(entry).ok()?;
+    if entry.is_dir() {
+        Some(entry)
     } else {
-        match entry.parent() {
-            Some(parent) => parent.to_path_buf(),
-            None => return Vec::new(),
-        }
-    };
-    let packages = own
-        .ancestors()
-        .filter_map(|folder| std::fs::canonicalize(folder.join("node_modules")).ok());
-    std::iter::once(own.clone()).chain(packages).collect()
+        entry.parent().map(Path::to_path_buf)
+    }
+}
+
+/// Every `node_modules` folder Node's resolution would search from `own`; links resolved.
+fn package_folders(own: &Path) -> impl Iterator<Item = PathBuf> + '_ {
+    own.ancestors()
+        .filter_map(|folder| std::fs::canonicalize(folder.join("node_modules")).ok())
 }
 
 /// Checks that a module file may be loaded (`import`, `require`, a worker's

@@ -192,10 +192,20 @@ pub(crate) struct GuestPolicy {
 }
 
 impl GuestPolicies {
-    /// Decides, for each entry of a load, whether a grant makes it a guest.
-    pub(crate) fn set(&self, permissions: &Permissions, cwd: &Path, entries: impl Iterator<Item = PathBuf>) {
+    /// Decides, for each entry of a load, whether a grant makes it a guest;
+    /// with `keep_known` (another session of the runtime still has its
+    /// extensions), the decisions for earlier loads' entries stay.
+    pub(crate) fn set(
+        &self,
+        permissions: &Permissions,
+        cwd: &Path,
+        entries: impl Iterator<Item = PathBuf>,
+        keep_known: bool,
+    ) {
         let mut policies = self.policies.borrow_mut();
-        policies.clear();
+        if !keep_known {
+            policies.clear();
+        }
         for entry in entries {
             if let Some((key, grant)) = permissions.grant_for(cwd, &entry) {
                 let policy = GuestPolicy {

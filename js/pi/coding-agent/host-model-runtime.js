@@ -81,82 +81,108 @@ export function hostBuiltinProviders() {
   return hostProviders;
 }
 
-// How the main session's registrations reach the host (the binding's
-// provider actions), so `ctx.modelRegistry.registerProvider` does what
-// `pi.registerProvider` does.
-let hostProviderActions;
-
-/** The host's provider actions, once a host is bound. */
-export function bindHostProviderActions(actions) {
-  hostProviderActions = actions;
-}
-
-function toHost(method) {
-  return (...args) => {
+/**
+ * A session's model runtime: the catalog, its requests going to the host,
+ * and what the session's extensions registered with the host. Each session
+ * of a runtime (pihost's shared mode) has its own, so one session's
+ * providers never show in another's.
+ */
+export function createHostModelRuntime() {
+  // How the session's registrations reach the host (the binding's provider
+  // actions), so `ctx.modelRegistry.registerProvider` does what
+  // `pi.registerProvider` does.
+  let hostProviderActions;
+  const toHost = (method) => (...args) => {
     if (!hostProviderActions) throw new Error(`pihost: ModelRuntime.${method} needs a bound host: the host keeps the session's models`);
     return hostProviderActions[method](...args);
   };
+  // What the session's extensions registered with the host, as pi's runtime
+  // keeps them (config objects and provider objects as given, functions
+  // included); the host bridge records each registration.
+  const registeredConfigs = new Map();
+  const registeredNativeProviders = new Map();
+  const runtime = {
+    getModels: (providerId) => allModels(providerId, getBuiltinModels),
+    getAllModels: (providerId) => allModels(providerId, getAllBuiltinModels),
+    getModel: (providerId, modelId) => getBuiltinModel(providerId, modelId),
+    getPhysicalModel: (providerId, modelId) => getBuiltinModel(providerId, modelId),
+    getModelsOfType: (type, providerId) => (MODELS_OF_TYPE[type] ? allModels(providerId, MODELS_OF_TYPE[type]) : []),
+    getModelOfType: (type, providerId, modelId) => MODEL_OF_TYPE[type]?.(providerId, modelId),
+    // Which providers have keys is the host's business; none is claimed.
+    getAvailableSnapshot: () => [],
+    getError: () => undefined,
+    hasConfiguredAuth: () => true,
+    checkAuth: async () => ({}),
+    isUsingOAuth: () => false,
+    getAuth: async () => hostAuth(),
+    getProviderAuthStatus: () => ({ configured: true, source: "runtime" }),
+    getCompatibilityRequestConfig: () => ({}),
+    stream: (model, context, options) => stream(model, context, options),
+    streamSimple: (model, context, options) => streamSimple(model, context, options),
+    complete: (model, context, options) => complete(model, context, options),
+    completeSimple: (model, context, options) => completeSimple(model, context, options),
+    // Credentials live with the host; none is ever being written here.
+    settleCredentialWrites: async () => {},
+    // The host refreshes its catalog itself; nothing here is fetched or fails.
+    refresh: async () => ({ aborted: false, errors: new Map() }),
+    getProvider: (providerId) => registeredNativeProviders.get(providerId) ?? hostBuiltinProviders().find((provider) => provider.id === providerId),
+    getProviders: () => {
+      const builtins = hostBuiltinProviders();
+      const added = [...registeredNativeProviders.values()].filter((provider) => !builtins.some((builtin) => builtin.id === provider.id));
+      return [...builtins.map((provider) => registeredNativeProviders.get(provider.id) ?? provider), ...added];
+    },
+    // As getAvailableSnapshot: which providers have keys is the host's business.
+    getAvailableOfType: async () => [],
+    classify: (model, context, options) => hostOperation("model.classify", "classifier", failedClassification, model, context, options),
+    generateImages: (model, context, options) => hostOperation("model.generateImages", "image", failedImages, model, context, options),
+    registerProvider: toHost("registerProvider"),
+    registerNativeProvider: toHost("registerNativeProvider"),
+    unregisterProvider: toHost("unregisterProvider"),
+    registerVirtualModel: toHost("registerVirtualModel"),
+    unregisterVirtualModel: toHost("unregisterVirtualModel"),
+    getRegisteredProviderConfig: (name) => registeredConfigs.get(name),
+    getRegisteredNativeProvider: (id) => registeredNativeProviders.get(id),
+    getRegisteredProviderIds: () => [...new Set([...registeredConfigs.keys(), ...registeredNativeProviders.keys()])],
+  };
+  return {
+    runtime,
+    /** The host's provider actions, once a host is bound. */
+    bindProviderActions(actions) {
+      hostProviderActions = actions;
+    },
+    /** Records a provider an extension registered with the host (`config`), or removes it (undefined). */
+    recordProviderRegistration(name, config) {
+      if (config === undefined) {
+        registeredConfigs.delete(name);
+        registeredNativeProviders.delete(name);
+      } else registeredConfigs.set(name, config);
+    },
+    /** Records a provider object an extension registered with the host. */
+    recordNativeProviderRegistration(provider) {
+      if (provider?.id !== undefined) registeredNativeProviders.set(provider.id, provider);
+    },
+  };
 }
 
-// What extensions of the main session registered with the host, as pi's
-// runtime keeps them (config objects and provider objects as given, functions
-// included); the host bridge records each registration.
-const registeredConfigs = new Map();
-const registeredNativeProviders = new Map();
+// Which session's model runtime `hostModelRuntime` stands for: the session
+// whose extension code runs (set by pihost's runtime, js/runtime/main.js).
+let currentSessionModels = () => undefined;
 
-/** Records a provider an extension registered with the host (`config`), or removes it (undefined). */
-export function recordHostProviderRegistration(name, config) {
-  if (config === undefined) {
-    registeredConfigs.delete(name);
-    registeredNativeProviders.delete(name);
-  } else registeredConfigs.set(name, config);
+/** `resolve()` answers the model runtime of the session whose code runs now. */
+export function resolveSessionModelRuntime(resolve) {
+  currentSessionModels = resolve;
 }
 
-/** Records a provider object an extension registered with the host. */
-export function recordHostNativeProviderRegistration(provider) {
-  if (provider?.id !== undefined) registeredNativeProviders.set(provider.id, provider);
+/**
+ * The model runtime of the session whose extension code runs now (what
+ * pi's createAgentSession and ModelRuntime give a child session): each
+ * method is the current session's.
+ */
+export const hostModelRuntime = {};
+for (const method of Object.keys(createHostModelRuntime().runtime)) {
+  hostModelRuntime[method] = (...args) => {
+    const runtime = currentSessionModels();
+    if (runtime === undefined) throw new Error(`pihost: ModelRuntime.${method} was called outside any session`);
+    return runtime[method](...args);
+  };
 }
-
-export const hostModelRuntime = {
-  getModels: (providerId) => allModels(providerId, getBuiltinModels),
-  getAllModels: (providerId) => allModels(providerId, getAllBuiltinModels),
-  getModel: (providerId, modelId) => getBuiltinModel(providerId, modelId),
-  getPhysicalModel: (providerId, modelId) => getBuiltinModel(providerId, modelId),
-  getModelsOfType: (type, providerId) => (MODELS_OF_TYPE[type] ? allModels(providerId, MODELS_OF_TYPE[type]) : []),
-  getModelOfType: (type, providerId, modelId) => MODEL_OF_TYPE[type]?.(providerId, modelId),
-  // Which providers have keys is the host's business; none is claimed.
-  getAvailableSnapshot: () => [],
-  getError: () => undefined,
-  hasConfiguredAuth: () => true,
-  checkAuth: async () => ({}),
-  isUsingOAuth: () => false,
-  getAuth: async () => hostAuth(),
-  getProviderAuthStatus: () => ({ configured: true, source: "runtime" }),
-  getCompatibilityRequestConfig: () => ({}),
-  stream: (model, context, options) => stream(model, context, options),
-  streamSimple: (model, context, options) => streamSimple(model, context, options),
-  complete: (model, context, options) => complete(model, context, options),
-  completeSimple: (model, context, options) => completeSimple(model, context, options),
-  // Credentials live with the host; none is ever being written here.
-  settleCredentialWrites: async () => {},
-  // The host refreshes its catalog itself; nothing here is fetched or fails.
-  refresh: async () => ({ aborted: false, errors: new Map() }),
-  getProvider: (providerId) => registeredNativeProviders.get(providerId) ?? hostBuiltinProviders().find((provider) => provider.id === providerId),
-  getProviders: () => {
-    const builtins = hostBuiltinProviders();
-    const added = [...registeredNativeProviders.values()].filter((provider) => !builtins.some((builtin) => builtin.id === provider.id));
-    return [...builtins.map((provider) => registeredNativeProviders.get(provider.id) ?? provider), ...added];
-  },
-  // As getAvailableSnapshot: which providers have keys is the host's business.
-  getAvailableOfType: async () => [],
-  classify: (model, context, options) => hostOperation("model.classify", "classifier", failedClassification, model, context, options),
-  generateImages: (model, context, options) => hostOperation("model.generateImages", "image", failedImages, model, context, options),
-  registerProvider: toHost("registerProvider"),
-  registerNativeProvider: toHost("registerNativeProvider"),
-  unregisterProvider: toHost("unregisterProvider"),
-  registerVirtualModel: toHost("registerVirtualModel"),
-  unregisterVirtualModel: toHost("unregisterVirtualModel"),
-  getRegisteredProviderConfig: (name) => registeredConfigs.get(name),
-  getRegisteredNativeProvider: (id) => registeredNativeProviders.get(id),
-  getRegisteredProviderIds: () => [...new Set([...registeredConfigs.keys(), ...registeredNativeProviders.keys()])],
-};

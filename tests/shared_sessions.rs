@@ -1,0 +1,297 @@
+//! The shared mode (issue 24): many sessions in one runtime, each with its
+//! own extension instances, runner, flags, event bus, host and host state,
+//! the modules and cached factories evaluated once for all of them.
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use pihost::host::{HostNotification, HostState, RecordedCall, RecordingHost};
+use pihost::{Pihost, PihostError};
+use serde_json::{Value, json};
+use support::*;
+
+/// Counts its module's evaluations and its factory's runs; a tool answers
+/// what its session sees.
+const COUNTING: &str = r#"
+globalThis.__moduleEvaluations = (globalThis.__moduleEvaluations ?? 0) + 1;
+let factoryRuns = 0;
+export default function (pi) {
+  factoryRuns++;
+  const instance = factoryRuns;
+  let calls = 0;
+  pi.registerFlag("mode", { type: "string", default: "plain" });
+  pi.registerTool({
+    name: "where", parameters: { type: "object" },
+    execute: async (_id, _args, _signal, onUpdate, ctx) => {
+      calls++;
+      onUpdate?.({ content: [{ type: "text", text: `update from instance ${instance}` }] });
+      return { content: [{ type: "text", text: "" }], details: {
+        moduleEvaluations: globalThis.__moduleEvaluations,
+        instance,
+        calls,
+        flag: pi.getFlag("mode"),
+        model: ctx.model?.id ?? null,
+        activeTools: pi.getActiveTools(),
+      } };
+    },
+  });
+  pi.registerCommand("say", { handler: async (args) => pi.sendMessage({ customType: "said", content: args, display: true }) });
+  pi.on("turn_start", async () => { throw new Error(`instance ${instance} failed`); });
+}
+"#;
+
+fn paths_of(pihost: &Pihost, project: &Project) -> Vec<pihost::discovery::DiscoveredExtension> {
+    pihost.discover(&[project.path("counting.ts").display().to_string()])
+}
+
+async fn loaded(session: &Pihost, project: &Project, model: &str) -> Arc<RecordingHost> {
+    let report = session
+        .load_extensions(&paths_of(session, project), true)
+        .await
+        .expect("load");
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    let host = Arc::new(RecordingHost::new());
+    let state = HostState {
+        model: Some(json!({ "id": model, "provider": "test" })),
+        active_tools: Some(vec![format!("tool-of-{model}")]),
+        ..HostState::default()
+    };
+    session.bind(host.clone(), &state).await.expect("bind");
+    host
+}
+
+async fn where_is(session: &Pihost, call_id: &str) -> (Value, Vec<Value>) {
+    let (updates, mut received) = tokio::sync::mpsc::unbounded_channel();
+    let result = session
+        .execute_tool("where", call_id, &json!({}), Some(updates))
+        .await
+        .expect("tool")
+        .expect("a result");
+    let mut seen = Vec::new();
+    while let Ok(update) = received.try_recv() {
+        seen.push(update);
+    }
+    (result["details"].clone(), seen)
+}
+
+fn messages_sent(host: &RecordingHost) -> Vec<String> {
+    host.calls()
+        .into_iter()
+        .filter_map(|call| match call {
+            RecordedCall::Notification(HostNotification::SendMessage { message, .. }) => {
+                message.get("content").and_then(Value::as_str).map(str::to_string)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn sessions_of_one_runtime_share_modules_and_keep_their_own_state() {
+    let project = Project::new();
+    project.write("counting.ts", COUNTING);
+    runtime().block_on(async {
+        let first = Pihost::start(project.options()).await.expect("start");
+        let first_host = loaded(&first, &project, "model-a").await;
+        let second = first.open_session().await.expect("open a session");
+        assert_ne!(second.session(), first.session());
+        let second_host = loaded(&second, &project, "model-b").await;
+
+        second.set_flag("mode", &json!("fancy")).await.expect("flag");
+        let (in_first, first_updates) = where_is(&first, "call-1").await;
+        let (in_second, second_updates) = where_is(&second, "call-1").await;
+        let (again_in_second, _) = where_is(&second, "call-2").await;
+
+        // One evaluation of the module for both sessions (pi's L6 cache);
+        // the factory ran once per session, each instance with its own state.
+        assert_eq!(in_first["moduleEvaluations"], json!(1));
+        assert_eq!(in_second["moduleEvaluations"], json!(1));
+        assert_eq!(
+            (in_first["instance"].clone(), in_second["instance"].clone()),
+            (json!(1), json!(2))
+        );
+        assert_eq!(again_in_second["calls"], json!(2));
+        assert_eq!(in_first["calls"], json!(1));
+        // Flags, host state and tool updates (the same tool call id in both) are each session's.
+        assert_eq!(
+            (in_first["flag"].clone(), in_second["flag"].clone()),
+            (json!("plain"), json!("fancy"))
+        );
+        assert_eq!(
+            (in_first["model"].clone(), in_second["model"].clone()),
+            (json!("model-a"), json!("model-b"))
+        );
+        assert_eq!(in_second["activeTools"], json!(["tool-of-model-b"]));
+        assert_eq!(first_updates.len(), 1, "{first_updates:?}");
+        assert_eq!(first_updates[0]["content"][0]["text"], json!("update from instance 1"));
+        assert_eq!(second_updates.len(), 1, "{second_updates:?}");
+        assert_eq!(second_updates[0]["content"][0]["text"], json!("update from instance 2"));
+
+        // Actions reach the session's own host only.
+        second
+            .run_command("say", "hello from the second")
+            .await
+            .expect("command");
+        first.run_command("say", "hello from the first").await.expect("command");
+        assert_eq!(messages_sent(&first_host), vec!["hello from the first"]);
+        assert_eq!(messages_sent(&second_host), vec!["hello from the second"]);
+    });
+}
+
+#[test]
+fn a_sessions_errors_reach_its_own_subscribers() {
+    let project = Project::new();
+    project.write("counting.ts", COUNTING);
+    runtime().block_on(async {
+        let first = Pihost::start(project.options()).await.expect("start");
+        loaded(&first, &project, "model-a").await;
+        let second = first.open_session().await.expect("open a session");
+        loaded(&second, &project, "model-b").await;
+        let mut first_errors = first.errors();
+        let mut second_errors = second.errors();
+        second
+            .emit(&json!({ "type": "turn_start", "turnIndex": 0 }))
+            .await
+            .expect("emit");
+        let error = tokio::time::timeout(Duration::from_secs(5), second_errors.recv())
+            .await
+            .expect("the second session hears its error")
+            .expect("an error");
+        assert_eq!(error.error, "instance 2 failed");
+        first.emit(&json!({ "type": "agent_start" })).await.expect("emit");
+        assert!(
+            first_errors.try_recv().is_err(),
+            "the first session heard another session's error"
+        );
+    });
+}
+
+#[test]
+fn a_closed_session_goes_stale_and_the_others_go_on() {
+    let project = Project::new();
+    project.write("counting.ts", COUNTING);
+    runtime().block_on(async {
+        let first = Pihost::start(project.options()).await.expect("start");
+        loaded(&first, &project, "model-a").await;
+        let second = first.open_session().await.expect("open a session");
+        loaded(&second, &project, "model-b").await;
+        let third = first.open_session().await.expect("open a session");
+        loaded(&third, &project, "model-c").await;
+
+        second.shutdown().await.expect("close the second session");
+        let after = second.execute_tool("where", "call-9", &json!({}), None).await;
+        match after {
+            Err(PihostError::Extension { message, .. }) | Err(PihostError::Internal { message, .. }) => {
+                assert!(message.contains("is not open"), "{message}");
+            }
+            other => panic!("a closed session answered {other:?}"),
+        }
+        let (in_first, _) = where_is(&first, "call-10").await;
+        let (in_third, _) = where_is(&third, "call-10").await;
+        assert_eq!(
+            (in_first["instance"].clone(), in_third["instance"].clone()),
+            (json!(1), json!(3))
+        );
+        assert_eq!(in_third["model"], json!("model-c"));
+    });
+}
+
+/// Another session's extension looks for this session's objects wherever
+/// pihost could have left them: the global object, the event bus, the
+/// session manager, the host state getters.
+const PROBING: &str = r#"
+export default function (pi) {
+  pi.registerTool({
+    name: "probe", parameters: { type: "object" },
+    execute: async (_id, _args, _signal, _onUpdate, ctx) => {
+      const found = [];
+      for (const key of Reflect.ownKeys(globalThis)) {
+        let value;
+        try { value = globalThis[key]; } catch { continue; }
+        if (value && typeof value === "object" && ("runner" in value || "hostState" in value || "sessionView" in value)) found.push(String(key));
+      }
+      let heard = null;
+      pi.events.on("secret", (data) => { heard = data; });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return { content: [{ type: "text", text: "" }], details: {
+        found,
+        heard,
+        model: ctx.model?.id ?? null,
+        entries: ctx.sessionManager.getEntries().map((entry) => entry.customType ?? entry.type),
+        sessionName: pi.getSessionName() ?? null,
+      } };
+    },
+  });
+  pi.registerCommand("tell", { handler: async (secret) => {
+    pi.events.emit("secret", secret);
+    pi.appendEntry("secret-entry", { secret });
+    pi.setSessionName(`secret ${secret}`);
+  } });
+}
+"#;
+
+#[test]
+fn a_sessions_extension_cannot_reach_another_sessions_objects() {
+    let project = Project::new();
+    let path = project.write("probing.ts", PROBING);
+    runtime().block_on(async {
+        let first = Pihost::start(project.options()).await.expect("start");
+        let second = first.open_session().await.expect("open a session");
+        for (session, model) in [(&first, "model-a"), (&second, "model-b")] {
+            let report = session
+                .load_extensions(&session.discover(std::slice::from_ref(&path)), true)
+                .await
+                .expect("load");
+            assert!(report.errors.is_empty(), "{:#?}", report.errors);
+            let state = HostState {
+                model: Some(json!({ "id": model, "provider": "test" })),
+                ..HostState::default()
+            };
+            session
+                .bind(Arc::new(RecordingHost::new()), &state)
+                .await
+                .expect("bind");
+        }
+        let probe = tokio::spawn({
+            let second = second.clone();
+            async move { second.execute_tool("probe", "p", &json!({}), None).await }
+        });
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        first.run_command("tell", "s3cret").await.expect("tell");
+        let details = probe.await.expect("join").expect("probe").expect("result")["details"].clone();
+        assert_eq!(
+            details["found"],
+            json!([]),
+            "pihost's session objects on the global object"
+        );
+        assert_eq!(
+            details["heard"],
+            Value::Null,
+            "another session's event bus reached this one"
+        );
+        assert_eq!(details["model"], json!("model-b"));
+        assert!(
+            !details["entries"].to_string().contains("secret"),
+            "another session's entries: {}",
+            details["entries"]
+        );
+        assert_eq!(details["sessionName"], Value::Null);
+    });
+}
+
+#[test]
+fn a_sandboxed_runtime_does_not_share_its_sessions() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let mut options = project.options();
+        options.permissions.sandbox = true;
+        let first = Pihost::start(options).await.expect("start");
+        match first.open_session().await {
+            Err(PihostError::SessionNotShared { reason }) => assert!(reason.contains("permission"), "{reason}"),
+            Err(other) => panic!("another error: {other}"),
+            Ok(_) => panic!("a sandboxed runtime opened a shared session"),
+        }
+    });
+}
