@@ -153,6 +153,11 @@ pub struct InitializeResult {
     pub cwd: PathBuf,
     /// The agent directory the session uses.
     pub agent_dir: PathBuf,
+    /// Whether the session shares a runtime with the process's other sessions
+    /// of the same options (`pihost serve --shared-sessions`; never for
+    /// permissions that restrict anything).
+    #[serde(default)]
+    pub shared_runtime: bool,
 }
 
 /// The name and version of the server.

@@ -177,6 +177,8 @@ struct SessionState {
     /// Ends the forwarding of extension errors: an engine thread given up
     /// (src/handle.rs) keeps their channel open until its run ends.
     stop_forwarding_errors: Option<oneshot::Sender<()>>,
+    /// The session shares a runtime: its loads take pi's cached factories.
+    cached_factories: bool,
 }
 
 fn error_response(id: &Value, code: i64, message: impl Into<String>) -> String {
@@ -232,6 +234,34 @@ pub async fn serve(default_options: EngineOptions, default_dispatch_timeout_ms: 
 /// [`serve`], holding at most `max_sessions` sessions at once: an
 /// `initialize` past them fails (-32002) until one is shut down.
 pub async fn serve_sessions(default_options: EngineOptions, default_dispatch_timeout_ms: u64, max_sessions: usize) {
+    let policy = SessionPolicy {
+        max_sessions,
+        share_runtimes: false,
+    };
+    serve_with(default_options, default_dispatch_timeout_ms, policy).await;
+}
+
+/// How a `serve` process holds its sessions.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionPolicy {
+    /// At most this many open at once: an `initialize` past them fails
+    /// (-32002) until one is shut down.
+    pub max_sessions: usize,
+    /// The shared mode (`--shared-sessions`): sessions whose `initialize`
+    /// gives the same cwd, agent directory, limits and permissions share a
+    /// runtime ([`crate::Pihost::open_session`]) and load with pi's factory
+    /// cache (L6), so each module is evaluated once for all of them. A
+    /// session whose permissions restrict anything still gets a runtime of
+    /// its own (`initialize` answers `sharedRuntime: false`).
+    pub share_runtimes: bool,
+}
+
+/// [`serve`] with the sessions held as `policy` says.
+pub async fn serve_with(default_options: EngineOptions, default_dispatch_timeout_ms: u64, policy: SessionPolicy) {
+    let SessionPolicy {
+        max_sessions,
+        share_runtimes,
+    } = policy;
     // stdout carries the protocol: what extensions print must not land there.
     crate::stdio::route_extension_stdout_to_stderr(true);
     let (writer, out) = crate::stdio::ProtocolWriter::start();
@@ -251,6 +281,7 @@ pub async fn serve_sessions(default_options: EngineOptions, default_dispatch_tim
         defaults: default_options.clone(),
         default_dispatch_timeout_ms,
         closed: closed.clone(),
+        runtimes: share_runtimes.then(|| Arc::new(tokio::sync::Mutex::new(HashMap::new()))),
     };
     // Requests that change a session (initialize, load, bind, …) take effect
     // in the order they were sent: every request of the session starts only
@@ -471,6 +502,45 @@ struct Shared {
     defaults: EngineOptions,
     default_dispatch_timeout_ms: u64,
     closed: Arc<std::sync::atomic::AtomicBool>,
+    /// The shared mode's runtimes, by what their sessions' options have in
+    /// common: each a first session that loads nothing, so that no agent
+    /// session's shutdown stops the others (`None`: a runtime per session).
+    runtimes: Option<Arc<tokio::sync::Mutex<HashMap<String, Pihost>>>>,
+}
+
+impl Shared {
+    /// A new session for `options`: in the shared mode, opened in the
+    /// runtime of the sessions with the same options (started on first
+    /// use), unless its permissions restrict anything; otherwise a runtime
+    /// of its own. Whether it shares one.
+    async fn start_session(&self, options: &EngineOptions) -> Result<(Pihost, bool), PihostError> {
+        let Some(runtimes) = self
+            .runtimes
+            .as_ref()
+            .filter(|_| options.permissions.allows_everything())
+        else {
+            return Ok((Pihost::start(options.clone()).await?, false));
+        };
+        let key = format!(
+            "{:?}|{:?}|{:?}|{:?}|{:?}",
+            options.cwd, options.agent_dir, options.config_dir_name, options.limits, options.permissions
+        );
+        let mut runtimes = runtimes.lock().await;
+        let first = match runtimes.get(&key) {
+            Some(first) => first.clone(),
+            None => {
+                // Nobody's prompts: its permissions restrict nothing.
+                let first = Pihost::start(EngineOptions {
+                    permission_host: None,
+                    ..options.clone()
+                })
+                .await?;
+                runtimes.insert(key, first.clone());
+                first
+            }
+        };
+        Ok((first.open_session().await?, true))
+    }
 }
 
 /// A request read from the agent, not started yet.
@@ -572,10 +642,12 @@ async fn handle(method: &str, id: Option<Value>, params: Value, key: &SessionKey
                 Some(paths) if !paths.is_empty() => paths,
                 _ => session.state.lock().await.default_paths.clone(),
             };
-            let report = if method == Method::Load {
-                pihost.load(&paths).await
-            } else {
-                pihost.reload(&paths).await
+            let cached_factories = session.state.lock().await.cached_factories;
+            let report = match method {
+                // A shared runtime's sessions take their factories from pi's cache (L6).
+                Method::Load if cached_factories => pihost.load_extensions(&pihost.discover(&paths), true).await,
+                Method::Load => pihost.load(&paths).await,
+                _ => pihost.reload(&paths).await,
             };
             match report {
                 Ok(report) => ok(encode(&report)),
@@ -947,8 +1019,8 @@ async fn initialize(params: Value, key: &SessionKey, shared: &Shared) -> Option<
     });
     // Prompts while loading, before `bind`, reach the agent too.
     options.permission_host = Some(crate::PermissionHost(host.clone()));
-    let pihost = match Pihost::start(options.clone()).await {
-        Ok(pihost) => pihost,
+    let (pihost, shared_runtime) = match shared.start_session(&options).await {
+        Ok(started) => started,
         Err(error) => return fail(move |id| pihost_error(id, error)),
     };
     pihost.set_dispatch_timeout(Limits::millis(
@@ -987,6 +1059,7 @@ async fn initialize(params: Value, key: &SessionKey, shared: &Shared) -> Option<
             default_paths: paths.unwrap_or_default(),
             running_tools: HashMap::new(),
             stop_forwarding_errors: Some(stop_forwarding_errors),
+            cached_factories: shared_runtime,
         }),
         errors,
         _room: room,
@@ -999,5 +1072,6 @@ async fn initialize(params: Value, key: &SessionKey, shared: &Shared) -> Option<
         },
         cwd: options.cwd,
         agent_dir: options.agent_dir,
+        shared_runtime,
     }))
 }

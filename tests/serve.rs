@@ -1299,3 +1299,53 @@ fn sessions_past_the_most_a_process_holds_are_refused_until_one_ends() {
     agent.open_session("c", 40, json!({}));
     assert_eq!(agent.command_result("c", 43, "calls", ""), 0);
 }
+
+/// Counts its module's evaluations and its factory's runs.
+const COUNTING_EXTENSION: &str = r#"
+globalThis.__evaluations = (globalThis.__evaluations ?? 0) + 1;
+let factoryRuns = 0;
+export default function (pi) {
+  const instance = ++factoryRuns;
+  pi.registerCommand("where", { handler: async () => ({ evaluations: globalThis.__evaluations, instance }) });
+}
+"#;
+
+/// `--shared-sessions`: sessions with the same options share one runtime
+/// (one engine thread, each module evaluated once, a factory run per
+/// session), a session's shutdown leaves the others running, and a session
+/// whose permissions restrict anything gets a runtime of its own.
+#[test]
+fn shared_sessions_share_one_runtime_and_end_one_at_a_time() {
+    let project = Project::new();
+    project.write("count.ts", COUNTING_EXTENSION);
+    let mut agent = Agent::spawn_with(&project, &["--shared-sessions"]);
+    let pid = agent.child.id();
+    agent.request_to("a", 10, "initialize", json!({ "paths": ["count.ts"] }));
+    assert_eq!(agent.response(10)["result"]["sharedRuntime"], true);
+    agent.request_to("a", 11, "load", json!({}));
+    assert_eq!(agent.response(11)["result"]["errors"], json!([]));
+    agent.open_session("b", 20, json!({ "paths": ["count.ts"] }));
+    assert_eq!(engine_threads(pid), 1, "two sessions, one runtime");
+    assert_eq!(
+        agent.command_result("a", 30, "where", ""),
+        json!({ "evaluations": 1, "instance": 1 })
+    );
+    assert_eq!(
+        agent.command_result("b", 31, "where", ""),
+        json!({ "evaluations": 1, "instance": 2 })
+    );
+    agent.request_to("a", 32, "shutdown", json!({}));
+    assert_eq!(agent.response(32)["result"], Value::Null);
+    assert_eq!(
+        agent.command_result("b", 33, "where", ""),
+        json!({ "evaluations": 1, "instance": 2 })
+    );
+    agent.request_to(
+        "c",
+        40,
+        "initialize",
+        json!({ "paths": ["count.ts"], "permissions": { "sandbox": true, "allowRead": ["."] } }),
+    );
+    assert_eq!(agent.response(40)["result"]["sharedRuntime"], false);
+    assert_eq!(engine_threads(pid), 2, "a sandboxed session has a runtime of its own");
+}

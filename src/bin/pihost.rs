@@ -112,6 +112,12 @@ enum Verb {
         /// How many sessions (`params.session`, each a runtime of its own) may be open at once.
         #[arg(long, default_value_t = pihost::serve::DEFAULT_MAX_SESSIONS as u64, value_parser = clap::value_parser!(u64).range(1..))]
         max_sessions: u64,
+        /// Sessions with the same options share one runtime (the shared mode:
+        /// modules evaluated once, ~1 ms and well under 1 MiB a further small
+        /// session) instead of each having its own; not for permissions that
+        /// restrict anything.
+        #[arg(long)]
+        shared_sessions: bool,
     },
     /// Serve the extensions' tools over the Model Context Protocol on
     /// stdin/stdout (revision 2025-11-25; see docs/mcp.md), for MCP clients
@@ -507,12 +513,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             permissions,
             timeout_ms,
             max_sessions,
+            shared_sessions,
             ..
         } => {
             let options = served_options(cwd, &limits, &permissions)?;
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-            let max_sessions = usize::try_from(max_sessions).unwrap_or(usize::MAX);
-            runtime.block_on(pihost::serve::serve_sessions(options, timeout_ms, max_sessions));
+            let policy = pihost::serve::SessionPolicy {
+                max_sessions: usize::try_from(max_sessions).unwrap_or(usize::MAX),
+                share_runtimes: shared_sessions,
+            };
+            runtime.block_on(pihost::serve::serve_with(options, timeout_ms, policy));
             Ok(ExitCode::SUCCESS)
         }
         Verb::Mcp {
