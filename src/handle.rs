@@ -85,6 +85,9 @@ pub struct Pihost {
     engine: Arc<Mutex<EngineThread>>,
     /// Which session of the engine's runtime this handle is.
     session: SessionId,
+    /// Closes a session opened with [`Pihost::open_session`] when its last
+    /// handle is dropped (the first session's last handle stops the engine).
+    _closer: Option<Arc<SessionCloser>>,
     /// The number the next session opened in this runtime gets.
     next_session: Arc<std::sync::atomic::AtomicU32>,
     errors: broadcast::Sender<ExtensionError>,
@@ -95,6 +98,26 @@ pub struct Pihost {
     replay: Arc<Mutex<Replay>>,
     /// Held while a given-up engine is replaced, so only one caller does it.
     replacing: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// Closes a shared session in its runtime when the last handle of the
+/// session is dropped, as [`Pihost::shutdown`] would (without waiting).
+struct SessionCloser {
+    session: SessionId,
+    engine: Arc<Mutex<EngineThread>>,
+}
+
+impl Drop for SessionCloser {
+    fn drop(&mut self) {
+        if let Ok(engine) = self.engine.lock() {
+            let (reply, _) = oneshot::channel();
+            // A closed session, or an engine gone, leaves nothing to close.
+            let _ = engine.requests.send(Request::CloseSession {
+                session: self.session,
+                reply,
+            });
+        }
+    }
 }
 
 /// The engine thread a handle talks to, and why it died if it did.
@@ -203,6 +226,7 @@ impl Pihost {
         Ok(Self {
             engine: Arc::new(Mutex::new(engine)),
             session: FIRST_SESSION,
+            _closer: None,
             next_session: Arc::new(std::sync::atomic::AtomicU32::new(FIRST_SESSION + 1)),
             errors,
             options,
@@ -523,6 +547,10 @@ impl Pihost {
         answer.await.map_err(|_| fate.gone())??;
         Ok(Pihost {
             session,
+            _closer: Some(Arc::new(SessionCloser {
+                session,
+                engine: self.engine.clone(),
+            })),
             errors,
             handler_counts,
             dispatch_timeout: Arc::new(Mutex::new(None)),
@@ -542,7 +570,8 @@ impl Pihost {
     /// answers "stopped" from now on. A session opened with
     /// [`Pihost::open_session`] ends alone: its extensions' ctx and pi
     /// objects go stale (R3), its running tools are aborted, the runtime and
-    /// the other sessions go on.
+    /// the other sessions go on (dropping the last clone of its handle does
+    /// the same).
     pub async fn shutdown(&self) -> Result<(), PihostError> {
         if self.session != FIRST_SESSION {
             let (reply, answer) = oneshot::channel();

@@ -17,8 +17,14 @@ use support::*;
 const COUNTING: &str = r#"
 globalThis.__moduleEvaluations = (globalThis.__moduleEvaluations ?? 0) + 1;
 let factoryRuns = 0;
+const apis = [];
 export default function (pi) {
   factoryRuns++;
+  apis.push(pi);
+  // How many sessions' pi objects still work (a closed session's throw, R3).
+  pi.registerCommand("live", { handler: async () => apis.filter((api) => {
+    try { api.getFlag("mode"); return true; } catch { return false; }
+  }).length });
   const instance = factoryRuns;
   let calls = 0;
   pi.registerFlag("mode", { type: "string", default: "plain" });
@@ -76,6 +82,18 @@ async fn where_is(session: &Pihost, call_id: &str) -> (Value, Vec<Value>) {
     (result["details"].clone(), seen)
 }
 
+/// A runtime with two sessions of the counting extension, each bound to its
+/// own recording host, with models "model-a" and "model-b".
+async fn two_sessions(project: &Project) -> [(Pihost, Arc<RecordingHost>); 2] {
+    project.write("counting.ts", COUNTING);
+    let first = Pihost::start(project.options()).await.expect("start");
+    let first_host = loaded(&first, project, "model-a").await;
+    let second = first.open_session().await.expect("open a session");
+    assert_ne!(second.session(), first.session());
+    let second_host = loaded(&second, project, "model-b").await;
+    [(first, first_host), (second, second_host)]
+}
+
 fn messages_sent(host: &RecordingHost) -> Vec<String> {
     host.calls()
         .into_iter()
@@ -91,13 +109,8 @@ fn messages_sent(host: &RecordingHost) -> Vec<String> {
 #[test]
 fn sessions_of_one_runtime_share_modules_and_keep_their_own_state() {
     let project = Project::new();
-    project.write("counting.ts", COUNTING);
     runtime().block_on(async {
-        let first = Pihost::start(project.options()).await.expect("start");
-        let first_host = loaded(&first, &project, "model-a").await;
-        let second = first.open_session().await.expect("open a session");
-        assert_ne!(second.session(), first.session());
-        let second_host = loaded(&second, &project, "model-b").await;
+        let [(first, first_host), (second, second_host)] = two_sessions(&project).await;
 
         second.set_flag("mode", &json!("fancy")).await.expect("flag");
         let (in_first, first_updates) = where_is(&first, "call-1").await;
@@ -143,12 +156,8 @@ fn sessions_of_one_runtime_share_modules_and_keep_their_own_state() {
 #[test]
 fn a_sessions_errors_reach_its_own_subscribers() {
     let project = Project::new();
-    project.write("counting.ts", COUNTING);
     runtime().block_on(async {
-        let first = Pihost::start(project.options()).await.expect("start");
-        loaded(&first, &project, "model-a").await;
-        let second = first.open_session().await.expect("open a session");
-        loaded(&second, &project, "model-b").await;
+        let [(first, _), (second, _)] = two_sessions(&project).await;
         let mut first_errors = first.errors();
         let mut second_errors = second.errors();
         second
@@ -171,12 +180,8 @@ fn a_sessions_errors_reach_its_own_subscribers() {
 #[test]
 fn a_closed_session_goes_stale_and_the_others_go_on() {
     let project = Project::new();
-    project.write("counting.ts", COUNTING);
     runtime().block_on(async {
-        let first = Pihost::start(project.options()).await.expect("start");
-        loaded(&first, &project, "model-a").await;
-        let second = first.open_session().await.expect("open a session");
-        loaded(&second, &project, "model-b").await;
+        let [(first, _), (second, _)] = two_sessions(&project).await;
         let third = first.open_session().await.expect("open a session");
         loaded(&third, &project, "model-c").await;
 
@@ -293,5 +298,35 @@ fn a_sandboxed_runtime_does_not_share_its_sessions() {
             Err(other) => panic!("another error: {other}"),
             Ok(_) => panic!("a sandboxed runtime opened a shared session"),
         }
+    });
+}
+
+#[test]
+fn dropping_every_handle_of_a_shared_session_closes_it() {
+    let project = Project::new();
+    runtime().block_on(async {
+        let [(first, _), (second, _)] = two_sessions(&project).await;
+        let third = first.open_session().await.expect("open a session");
+        loaded(&third, &project, "model-c").await;
+        assert_eq!(first.run_command("live", "").await.expect("live"), Some(json!(3)));
+        let clone = second.with_dispatch_timeout(None);
+        drop(second);
+        assert_eq!(
+            first.run_command("live", "").await.expect("live"),
+            Some(json!(3)),
+            "a clone still holds it"
+        );
+        drop(clone);
+        drop(third.clone());
+        let mut live = None;
+        for _ in 0..50 {
+            live = first.run_command("live", "").await.expect("live");
+            if live == Some(json!(2)) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(live, Some(json!(2)), "the second session was closed, the third is held");
+        assert_eq!(third.run_command("live", "").await.expect("live"), Some(json!(2)));
     });
 }
