@@ -95,9 +95,100 @@ pub struct Pihost {
     dispatch_timeout: Arc<Mutex<Option<Duration>>>,
     handler_counts: crate::ops::host::HandlerCounts,
     /// What the engine was brought to, to bring a new one there too.
-    replay: Arc<Mutex<Replay>>,
+    replay: Arc<Mutex<Replays>>,
     /// Held while a given-up engine is replaced, so only one caller does it.
     replacing: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// What brings every session of a runtime back on a new engine: the first
+/// session's [`Replay`], and each shared session's with where its errors go
+/// and its handler counts.
+#[derive(Clone, Default)]
+struct Replays {
+    first: Replay,
+    /// Where the first session's errors go.
+    first_errors: Option<broadcast::Sender<ExtensionError>>,
+    shared: BTreeMap<SessionId, SharedSessionRecord>,
+}
+
+#[derive(Clone)]
+struct SharedSessionRecord {
+    errors: broadcast::Sender<ExtensionError>,
+    handler_counts: crate::ops::host::HandlerCounts,
+    replay: Replay,
+}
+
+impl Replays {
+    fn record(&mut self, call: &Encoded) {
+        match call.session {
+            FIRST_SESSION => self.first.record(call),
+            session => {
+                if let Some(shared) = self.shared.get_mut(&session) {
+                    shared.replay.record(call);
+                }
+            }
+        }
+    }
+
+    fn record_bind(&mut self, session: SessionId, host: Arc<dyn Host>, state: &str) {
+        match session {
+            FIRST_SESSION => self.first.record_bind(host, state),
+            session => {
+                if let Some(shared) = self.shared.get_mut(&session) {
+                    shared.replay.record_bind(host, state);
+                }
+            }
+        }
+    }
+
+    /// Leaves the extension at `path` out of every session's recorded load;
+    /// whether the first session's had it.
+    fn leave_out(&mut self, path: &str) -> bool {
+        for shared in self.shared.values_mut() {
+            shared.replay.leave_out(path);
+        }
+        self.first.leave_out(path)
+    }
+
+    fn load_order(&self) -> Vec<String> {
+        self.first.load_order()
+    }
+
+    /// Tells every session's subscribers what happened to the engine they share.
+    fn tell_every_session(&self, error: &ExtensionError) {
+        // No subscriber is fine: errors are also in the engine's log.
+        let streams = self
+            .first_errors
+            .iter()
+            .chain(self.shared.values().map(|shared| &shared.errors));
+        for errors in streams {
+            let _ = errors.send(error.clone());
+        }
+    }
+
+    /// Brings a fresh engine to every recorded session; the first session's load report.
+    async fn apply(&self, engine: &mut Engine) -> Result<Option<InspectReport>, PihostError> {
+        let report = self.first.apply(engine, FIRST_SESSION).await?;
+        for (session, shared) in &self.shared {
+            engine.add_shared_session(*session, shared.errors.clone(), shared.handler_counts.clone());
+            let opened = engine.call_in(*session, &calls::OpenSession).await;
+            let back = match opened {
+                Ok(()) => shared.replay.apply(engine, *session).await.map(|_| ()),
+                Err(error) => Err(error),
+            };
+            // One session that cannot come back does not keep the others away.
+            if let Err(error) = back {
+                let _ = shared.errors.send(ExtensionError {
+                    extension_path: "<pihost>".to_string(),
+                    event: "engineRestarted".to_string(),
+                    error: format!("this session could not be brought back on the new runtime: {error}"),
+                    stack: None,
+                });
+                engine.remove_shared_session(*session);
+            }
+        }
+        Ok(report)
+    }
 }
 
 /// Closes a shared session in its runtime when the last handle of the
@@ -214,7 +305,10 @@ impl Pihost {
     pub async fn start(options: EngineOptions) -> Result<Self, PihostError> {
         let (errors, _) = broadcast::channel(1024);
         let handler_counts = crate::ops::host::HandlerCounts::default();
-        let replay = Arc::new(Mutex::new(Replay::default()));
+        let replay = Arc::new(Mutex::new(Replays {
+            first_errors: Some(errors.clone()),
+            ..Replays::default()
+        }));
         let (engine, _) = match spawn_engine(&options, &errors, &handler_counts, &replay).await? {
             Spawned::Ready(engine, report) => (engine, report),
             Spawned::GivenUp(stuck) => {
@@ -244,6 +338,21 @@ impl Pihost {
     /// the handle talks to the new engine. The report is the new load's.
     pub async fn restart(&self) -> Result<Option<InspectReport>, PihostError> {
         let _one = self.replacing.lock().await;
+        self.restart_now().await
+    }
+
+    /// [`Pihost::restart`] if the engine thread died, and not again when
+    /// another handle (another session of the runtime) already restarted it
+    /// since; whether this call did.
+    pub async fn restart_if_crashed(&self) -> Result<bool, PihostError> {
+        let _one = self.replacing.lock().await;
+        if !self.is_crashed() {
+            return Ok(false);
+        }
+        self.restart_now().await.map(|_| true)
+    }
+
+    async fn restart_now(&self) -> Result<Option<InspectReport>, PihostError> {
         let old = self
             .engine
             .lock()
@@ -319,12 +428,15 @@ impl Pihost {
         let mut left_out: Vec<LoadError> = self.leave_out(&stuck, &message).into_iter().collect();
         let (report, more) = self.start_past_stuck_loads().await?;
         left_out.extend(more);
-        let _ = self.errors.send(ExtensionError {
+        let restarted = ExtensionError {
             extension_path: stuck.loading.clone().unwrap_or_else(|| "<pihost>".to_string()),
             event: "engineRestarted".to_string(),
             error: format!("{message}; pihost restarted the engine with the other extensions"),
             stack: None,
-        });
+        };
+        if let Ok(replay) = self.replay.lock() {
+            replay.tell_every_session(&restarted);
+        }
         Ok(report.map(|report| with_left_out(report, left_out, &order)))
     }
 
@@ -521,9 +633,9 @@ impl Pihost {
     /// `use_cache` its factories come from pi's cache (L6), and its
     /// extension instances, runner, flags, event bus, host, host state and
     /// errors are its own. It shares the runtime's limits: a stopped run
-    /// fails only the call it was in, but an engine restart (a heap that
-    /// stayed full, a run that would not stop, a crash) brings back the
-    /// first session only; the others then answer that they are not open.
+    /// fails only the call it was in, and an engine restart (a heap that
+    /// stayed full, a run that would not stop, a crash, [`Pihost::restart`])
+    /// brings every session of the runtime back, each to where it was.
     ///
     /// A runtime whose permissions restrict anything does not share: its
     /// prompts, its audit and its isolated extensions are the runtime's
@@ -937,7 +1049,7 @@ async fn spawn_engine(
     options: &EngineOptions,
     errors: &broadcast::Sender<ExtensionError>,
     handler_counts: &crate::ops::host::HandlerCounts,
-    replay: &Arc<Mutex<Replay>>,
+    replay: &Arc<Mutex<Replays>>,
 ) -> Result<Spawned, PihostError> {
     let (requests, receiver) = mpsc::unbounded_channel();
     let (ready, is_ready) = oneshot::channel::<Result<Option<InspectReport>, PihostError>>();
@@ -989,7 +1101,7 @@ struct ThreadParts {
     requests: mpsc::UnboundedReceiver<Request>,
     errors: broadcast::Sender<ExtensionError>,
     handler_counts: crate::ops::host::HandlerCounts,
-    replay: Arc<Mutex<Replay>>,
+    replay: Arc<Mutex<Replays>>,
     crash: Arc<Mutex<Option<String>>>,
     /// Told when a run the engine stopped goes on regardless.
     stuck: Arc<watch::Sender<Option<Stuck>>>,
@@ -1015,7 +1127,7 @@ const HEAP_FILLS_BEFORE_LEAVING_OUT: u32 = 3;
 
 fn run_engine_thread(parts: ThreadParts, ready: oneshot::Sender<Result<Option<InspectReport>, PihostError>>) {
     let crash = parts.crash.clone();
-    let errors = parts.errors.clone();
+    let replay = parts.replay.clone();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || engine_thread_body(parts, ready)));
     if let Err(payload) = outcome {
         let message = format!("the engine thread panicked: {}", panic_text(payload.as_ref()));
@@ -1023,12 +1135,15 @@ fn run_engine_thread(parts: ThreadParts, ready: oneshot::Sender<Result<Option<In
         if let Ok(mut slot) = crash.lock() {
             *slot = Some(message.clone());
         }
-        let _ = errors.send(ExtensionError {
+        let crashed = ExtensionError {
             extension_path: "<pihost>".to_string(),
             event: "engineCrashed".to_string(),
             error: message,
             stack: None,
-        });
+        };
+        if let Ok(replay) = replay.lock() {
+            replay.tell_every_session(&crashed);
+        }
     }
 }
 
@@ -1036,14 +1151,17 @@ fn run_engine_thread(parts: ThreadParts, ready: oneshot::Sender<Result<Option<In
 async fn engine_for(parts: &ThreadParts) -> Result<(Engine, Option<InspectReport>), PihostError> {
     let mut engine = Engine::new(parts.options.clone()).await?;
     engine.share_handler_counts(parts.handler_counts.clone());
-    let (stuck, errors, cpu_limit) = (parts.stuck.clone(), parts.errors.clone(), parts.options.limits.cpu);
+    let (stuck, replays, cpu_limit) = (parts.stuck.clone(), parts.replay.clone(), parts.options.limits.cpu);
     engine.on_stuck(Box::new(move |notice| {
-        let _ = errors.send(ExtensionError {
+        let stuck_error = ExtensionError {
             extension_path: notice.loading.clone().unwrap_or_else(|| "<pihost>".to_string()),
             event: "engineStuck".to_string(),
             error: stuck_message(&notice, cpu_limit),
             stack: None,
-        });
+        };
+        if let Ok(replays) = replays.lock() {
+            replays.tell_every_session(&stuck_error);
+        }
         stuck.send_replace(Some(notice));
     }));
     let replay = parts.replay.lock().map(|replay| replay.clone()).unwrap_or_default();
@@ -1117,12 +1235,15 @@ fn engine_thread_body(mut parts: ThreadParts, ready: oneshot::Sender<Result<Opti
                     call: done.label.clone(),
                 }));
             }
-            let _ = parts.errors.send(ExtensionError {
+            let restarted = ExtensionError {
                 extension_path: filled_by.unwrap_or_else(|| "<pihost>".to_string()),
                 event: "engineRestarted".to_string(),
                 error: reason,
                 stack: None,
-            });
+            };
+            if let Ok(replay) = parts.replay.lock() {
+                replay.tell_every_session(&restarted);
+            }
             drop(engine);
             engine = match engine_for(&parts).await {
                 Ok((engine, _)) => engine,
@@ -1157,7 +1278,7 @@ fn serve(
     in_flight: &mut Vec<InFlight>,
     mut extension_errors: Option<&mut mpsc::UnboundedReceiver<ExtensionError>>,
     errors: &broadcast::Sender<ExtensionError>,
-    replay: &Arc<Mutex<Replay>>,
+    replay: &Arc<Mutex<Replays>>,
     cx: &mut Context<'_>,
 ) -> Poll<Served> {
     let mut handles_gone = false;
@@ -1254,13 +1375,11 @@ fn forward_errors(
     }
 }
 
-fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>, replay: &Arc<Mutex<Replay>>) {
+fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>, replay: &Arc<Mutex<Replays>>) {
     match request {
         Request::Bind { host, call, reply } => {
-            if call.session == FIRST_SESSION
-                && let Ok(mut replay) = replay.lock()
-            {
-                replay.record_bind(host.clone(), &call.argument);
+            if let Ok(mut replay) = replay.lock() {
+                replay.record_bind(call.session, host.clone(), &call.argument);
             }
             engine.put_host(call.session, host);
             match engine.start_call(&call) {
@@ -1286,10 +1405,21 @@ fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>, r
             handler_counts,
             reply,
         } => {
+            if let Ok(mut replay) = replay.lock() {
+                let record = SharedSessionRecord {
+                    errors: errors.clone(),
+                    handler_counts: handler_counts.clone(),
+                    replay: Replay::default(),
+                };
+                replay.shared.insert(session, record);
+            }
             engine.add_shared_session(session, errors, handler_counts);
             start_session_call(engine, &calls::OpenSession, session, reply, in_flight);
         }
         Request::CloseSession { session, reply } => {
+            if let Ok(mut replay) = replay.lock() {
+                replay.shared.remove(&session);
+            }
             start_session_call(engine, &calls::CloseSession, session, reply, in_flight);
             engine.remove_shared_session(session);
         }
@@ -1299,9 +1429,7 @@ fn start(engine: &mut Engine, request: Request, in_flight: &mut Vec<InFlight>, r
             tool_updates,
             reply,
         } => {
-            if call.session == FIRST_SESSION
-                && let Ok(mut replay) = replay.lock()
-            {
+            if let Ok(mut replay) = replay.lock() {
                 replay.record(&call);
             }
             let tool_call = tool_updates.map(|(id, updates)| {

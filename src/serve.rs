@@ -923,13 +923,13 @@ async fn failed(error: PihostError, session: &Session, shared: &Shared) -> Optio
     if let PihostError::EngineCrashed { message } = &error {
         // One restart per crash, however many requests saw it.
         let state = session.state.lock().await;
-        if let Some(pihost) = &state.pihost
-            && pihost.is_crashed()
-        {
-            match pihost.restart().await {
-                Ok(_) => {
+        // (Sessions sharing a runtime: the first to see the crash restarts it.)
+        if let Some(pihost) = &state.pihost {
+            match pihost.restart_if_crashed().await {
+                Ok(true) => {
                     let _ = shared.out.send(restarted_notification(session.key(), message));
                 }
+                Ok(false) => {}
                 Err(restart_error) => tracing::error!("cannot restart the crashed engine: {restart_error}"),
             }
         }

@@ -330,3 +330,71 @@ fn dropping_every_handle_of_a_shared_session_closes_it() {
         assert_eq!(third.run_command("live", "").await.expect("live"), Some(json!(2)));
     });
 }
+
+const HOARDING: &str = r#"
+export default function (pi) {
+  pi.registerTool({ name: "hoard", parameters: { type: "object" }, execute: async () => {
+    globalThis.hoard = []; for (;;) globalThis.hoard.push(new Array(1000).fill(Math.random()));
+  } });
+}
+"#;
+
+/// A runaway in one session fills the shared heap beyond recovery: the
+/// runtime is replaced, every session hears it, and every session comes
+/// back with its own extensions, flags and host state.
+#[test]
+fn a_session_that_fills_the_heap_brings_every_session_back_on_a_new_runtime() {
+    let project = Project::new();
+    project.write("counting.ts", COUNTING);
+    let hoarding = project.write("hoarding.ts", HOARDING);
+    runtime().block_on(async {
+        let mut options = project.options();
+        options.limits.max_heap_mb = Some(64);
+        let first = Pihost::start(options).await.expect("start");
+        loaded(&first, &project, "model-a").await;
+        let second = first.open_session().await.expect("open a session");
+        let paths = [project.path("counting.ts").display().to_string(), hoarding];
+        let report = second
+            .load_extensions(&second.discover(&paths), true)
+            .await
+            .expect("load");
+        assert!(report.errors.is_empty(), "{:#?}", report.errors);
+        let state = HostState {
+            model: Some(json!({ "id": "model-b", "provider": "test" })),
+            ..HostState::default()
+        };
+        second.bind(Arc::new(RecordingHost::new()), &state).await.expect("bind");
+        second.set_flag("mode", &json!("fancy")).await.expect("flag");
+        let (mut first_errors, mut second_errors) = (first.errors(), second.errors());
+
+        let hoard = second.execute_tool("hoard", "h", &json!({}), None).await;
+        assert!(hoard.is_err(), "{hoard:?}");
+        for errors in [&mut first_errors, &mut second_errors] {
+            let restarted = loop {
+                let error = tokio::time::timeout(Duration::from_secs(30), errors.recv())
+                    .await
+                    .expect("every session hears of the restart")
+                    .expect("an error");
+                if error.event == "engineRestarted" {
+                    break error;
+                }
+            };
+            assert!(restarted.error.contains("restarted the engine"), "{}", restarted.error);
+        }
+        let (in_first, _) = where_is(&first, "after-1").await;
+        let (in_second, _) = where_is(&second, "after-2").await;
+        assert_eq!(
+            (in_first["flag"].clone(), in_second["flag"].clone()),
+            (json!("plain"), json!("fancy"))
+        );
+        assert_eq!(
+            (in_first["model"].clone(), in_second["model"].clone()),
+            (json!("model-a"), json!("model-b"))
+        );
+        let tools = second.registrations().await.expect("registrations").tools;
+        assert!(
+            tools.iter().any(|tool| tool.name == "hoard"),
+            "the second session's extensions came back"
+        );
+    });
+}

@@ -9,7 +9,7 @@ import { ExtensionRunner, emitProjectTrustEvent } from "pihost:runtime/runner.js
 import { ModelRegistry } from "pihost:pi/coding-agent/model-registry.js";
 import { createHostModelRuntime, resolveSessionModelRuntime } from "pihost:pi/coding-agent/host-model-runtime.js";
 import { wrapRegisteredTool } from "pihost:runtime/tool-wrapper.js";
-import { ops } from "pihost:runtime/ops.js";
+import { ops, resolveOpSession } from "pihost:runtime/ops.js";
 import { createHostSession, resolveCurrentSession, screenSessionOf, useScreenComponents } from "pihost:runtime/host-bridge.js";
 import { dispatchEvent } from "pihost:runtime/dispatch.js";
 export { CALL_PENDING, reportingCall } from "pihost:runtime/call-settlement.js";
@@ -89,6 +89,7 @@ function currentSession() {
   return undefined;
 }
 resolveCurrentSession(() => currentSession()?.id);
+resolveOpSession(() => currentSession()?.id ?? -1);
 resolveSessionModelRuntime(() => currentSession()?.models.runtime);
 
 /** Opens session `id` in this runtime (shared mode): nothing loaded, no host bound. */

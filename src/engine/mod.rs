@@ -283,29 +283,38 @@ impl Replay {
         }
     }
 
-    /// Brings a fresh engine to the recorded session: load, flags, bind, and
-    /// `session_start` with reason "reload" (H1) when a host is bound.
-    pub(crate) async fn apply(&self, engine: &mut Engine) -> Result<Option<InspectReport>, PihostError> {
+    /// Brings session `session` of a fresh engine (opened there already) to
+    /// the recorded session: load, flags, bind, and `session_start` with
+    /// reason "reload" (H1) when a host is bound.
+    pub(crate) async fn apply(
+        &self,
+        engine: &mut Engine,
+        session: SessionId,
+    ) -> Result<Option<InspectReport>, PihostError> {
         let Some(load) = &self.load else { return Ok(None) };
         let started = Instant::now();
-        let report = engine.call(&calls::LoadExtensions(load)).await?;
+        let report = engine.call_in(session, &calls::LoadExtensions(load)).await?;
         for (name, value) in &self.flags {
-            engine.set_flag(name, value).await?;
+            engine.call_in(session, &calls::SetFlag { name, value }).await?;
         }
         if let Some(host) = &self.host {
             let state: HostState = serde_json::from_value(serde_json::Value::Object(self.state.clone()))
                 .map_err(|error| internal("host state", error))?;
-            engine.bind(host.clone(), &state).await?;
+            engine.put_host(session, host.clone());
+            engine.call_in(session, &calls::BindHost(&state)).await?;
             if let Some(terminal) = &self.terminal {
-                engine
-                    .call_encoded(terminal.clone(), "attachTerminal".to_string())
-                    .await?;
+                let terminal = Encoded {
+                    session,
+                    ..terminal.clone()
+                };
+                engine.call_encoded(terminal, "attachTerminal".to_string()).await?;
             }
-            engine
-                .emit(&serde_json::json!({ "type": "session_start", "reason": "reload" }))
-                .await?;
+            let started = serde_json::json!({ "type": "session_start", "reason": "reload" });
+            engine.call_in(session, &calls::EmitEvent(&started)).await?;
         }
-        engine.replay = self.clone();
+        if session == FIRST_SESSION {
+            engine.replay = self.clone();
+        }
         Ok(Some(report.into_report(
             &engine.options.cwd,
             &engine.options.agent_dir,
@@ -497,7 +506,7 @@ impl Engine {
             fresh.runtime.op_state().borrow_mut().put(sink);
             fresh.errors = self.errors.take();
         }
-        let report = replay.apply(&mut fresh).await?;
+        let report = replay.apply(&mut fresh, FIRST_SESSION).await?;
         *self = fresh;
         Ok(report)
     }
@@ -624,8 +633,20 @@ impl Engine {
     /// Makes `call` and awaits its answer, running the event loop meanwhile;
     /// a call that runs extension code is bounded by the dispatch timeout.
     pub(crate) async fn call<C: RuntimeCall>(&mut self, call: &C) -> Result<C::Answer, PihostError> {
+        self.call_in(FIRST_SESSION, call).await
+    }
+
+    /// [`Engine::call`] for session `session` of the runtime.
+    pub(crate) async fn call_in<C: RuntimeCall>(
+        &mut self,
+        session: SessionId,
+        call: &C,
+    ) -> Result<C::Answer, PihostError> {
         let label = call.label();
-        let encoded = call.encode()?;
+        let encoded = Encoded {
+            session,
+            ..call.encode()?
+        };
         let answer = match (C::RUNS_EXTENSION_CODE, self.dispatch_timeout) {
             (true, Some(limit)) => tokio::time::timeout(limit, self.call_encoded(encoded, label.clone()))
                 .await

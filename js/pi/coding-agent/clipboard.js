@@ -8,15 +8,14 @@
 // owns (under `serve` it carries the protocol).
 import { spawn } from "node:child_process";
 import process from "node:process";
-import { ops } from "../../runtime/ops.js";
-import { currentOwner, sessionOf } from "../../runtime/entries.js";
+import { opSession, ops } from "../../runtime/ops.js";
 
 const PROGRAM_TIMEOUT_MS = 5000;
 
 /** Asks the agent; true when it copied the text. */
 async function copyThroughAgent(text) {
   if (!ops) return false;
-  const answer = await ops.op_pihost_host_request(sessionOf(currentOwner()), "clipboard.copy", JSON.stringify({ text }));
+  const answer = await ops.op_pihost_host_request(opSession(), "clipboard.copy", JSON.stringify({ text }));
   return answer !== "" && JSON.parse(answer) === true;
 }
 

@@ -166,7 +166,10 @@ export function createHostModelRuntime() {
 
 // Which session's model runtime `hostModelRuntime` stands for: the session
 // whose extension code runs (set by pihost's runtime, js/runtime/main.js).
-let currentSessionModels = () => undefined;
+// Outside pihost's runtime (these modules under Node, in the differential
+// tests) there are no sessions: one model runtime stands for the process.
+let currentSessionModels;
+let processModels;
 
 /** `resolve()` answers the model runtime of the session whose code runs now. */
 export function resolveSessionModelRuntime(resolve) {
@@ -181,7 +184,7 @@ export function resolveSessionModelRuntime(resolve) {
 export const hostModelRuntime = {};
 for (const method of Object.keys(createHostModelRuntime().runtime)) {
   hostModelRuntime[method] = (...args) => {
-    const runtime = currentSessionModels();
+    const runtime = currentSessionModels ? currentSessionModels() : (processModels ??= createHostModelRuntime().runtime);
     if (runtime === undefined) throw new Error(`pihost: ModelRuntime.${method} was called outside any session`);
     return runtime[method](...args);
   };
