@@ -398,3 +398,94 @@ fn a_session_that_fills_the_heap_brings_every_session_back_on_a_new_runtime() {
         );
     });
 }
+
+/// Sessions loading at once load one after another, each its own instances.
+#[test]
+fn sessions_loading_at_once_each_get_their_extensions() {
+    let project = Project::new();
+    project.write("counting.ts", COUNTING);
+    runtime().block_on(async {
+        let first = Pihost::start(project.options()).await.expect("start");
+        let mut sessions = vec![first.clone()];
+        for _ in 0..3 {
+            sessions.push(first.open_session().await.expect("open a session"));
+        }
+        let mut loads = tokio::task::JoinSet::new();
+        for session in sessions.clone() {
+            let paths = paths_of(&session, &project);
+            loads.spawn(async move { session.load_extensions(&paths, true).await });
+        }
+        while let Some(report) = loads.join_next().await {
+            let report = report.expect("join").expect("load");
+            assert!(report.errors.is_empty(), "{:#?}", report.errors);
+        }
+        let mut instances = Vec::new();
+        for (index, session) in sessions.iter().enumerate() {
+            session
+                .bind(Arc::new(RecordingHost::new()), &HostState::default())
+                .await
+                .expect("bind");
+            let (details, _) = where_is(session, &format!("w{index}")).await;
+            assert_eq!(details["moduleEvaluations"], json!(1));
+            instances.push(details["instance"].as_u64().expect("an instance"));
+        }
+        instances.sort_unstable();
+        assert_eq!(instances, vec![1, 2, 3, 4]);
+    });
+}
+
+/// What a load reports about each extension's modules is that extension's,
+/// even when two sessions load at once.
+#[test]
+fn loads_at_once_report_each_extensions_own_modules() {
+    let project = Project::new();
+    for index in 0..6 {
+        project.write(
+            &format!("parts/part{index}.ts"),
+            &format!("export const part{index} = {index};\n"),
+        );
+    }
+    let imports: String = (0..6)
+        .map(|index| format!("import {{ part{index} }} from \"./parts/part{index}.ts\";\n"))
+        .collect();
+    let many = project.write(
+        "many.ts",
+        &format!("{imports}export default function (pi) {{ pi.registerFlag(\"sum\", {{ type: \"string\", default: String(part0 + part5) }}); }}\n"),
+    );
+    let lone = project.write("lone.ts", "export default function (pi) {}\n");
+    let modules = |report: pihost::InspectReport| {
+        let extension = &report.extensions[0];
+        extension.timing.as_ref().map(|timing| timing.modules)
+    };
+    runtime().block_on(async {
+        // A runtime whose first load (it evaluates the platform modules a
+        // load needs) is over, and two more sessions.
+        let warmed = || async {
+            let first = Pihost::start(project.options()).await.expect("start");
+            first
+                .load_extensions(&first.discover(std::slice::from_ref(&lone)), false)
+                .await
+                .expect("load");
+            let second = first.open_session().await.expect("open a session");
+            let third = first.open_session().await.expect("open a session");
+            (first, second, third)
+        };
+        let (_first, second, third) = warmed().await;
+        let mut one_after_another = Vec::new();
+        for (session, path) in [(&second, &many), (&third, &lone)] {
+            let report = session
+                .load_extensions(&session.discover(std::slice::from_ref(path)), false)
+                .await;
+            one_after_another.push(modules(report.expect("load")));
+        }
+        assert!(one_after_another[0] > one_after_another[1], "{one_after_another:?}");
+        let (_first, second, third) = warmed().await;
+        let (many_paths, lone_paths) = (second.discover(std::slice::from_ref(&many)), third.discover(&[lone]));
+        let (many_report, lone_report) = tokio::join!(
+            second.load_extensions(&many_paths, false),
+            third.load_extensions(&lone_paths, false)
+        );
+        let together = vec![modules(many_report.expect("load")), modules(lone_report.expect("load"))];
+        assert_eq!(together, one_after_another);
+    });
+}

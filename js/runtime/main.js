@@ -128,8 +128,27 @@ function newRunner(session, loaded, cwd) {
  * Loads extensions. `request`: { cwd, useCache, entries: [{ path, resolvedPath, moduleUrl }] }.
  * Resolves to the JSON of the load report.
  */
-export async function loadExtensions(request, sessionId) {
+/**
+ * Loads and reloads of the runtime's sessions run one at a time: what the
+ * engine notes while an extension loads (the loading mark a stuck load is
+ * blamed by, `--timing`'s stages) is about one extension at a time.
+ */
+let previousLoad = PromiseResolve();
+const settledAnyway = () => undefined;
+
+function inTurn(load) {
+  const run = () => load();
+  const turn = PromisePrototypeThen(previousLoad, run, run);
+  previousLoad = PromisePrototypeThen(turn, settledAnyway, settledAnyway);
+  return turn;
+}
+
+export function loadExtensions(request, sessionId) {
   const session = sessionFor(sessionId);
+  return inTurn(() => loadInto(session, request));
+}
+
+async function loadInto(session, request) {
   stopGuests(session.id);
   // Each load gets its own shared runtime and bus, as each pi loadExtensions() call does.
   session.runtime = createExtensionRuntime();
@@ -295,8 +314,12 @@ export async function encodeKeys(names) {
  * bind the same host again, then session_start. Every later call reaches the
  * new runner (H2). `request` is a load request; resolves to the new load report.
  */
-export async function reload(request, sessionId) {
+export function reload(request, sessionId) {
   const session = sessionFor(sessionId);
+  return inTurn(() => reloadInto(session, request));
+}
+
+async function reloadInto(session, request) {
   const wasBound = session.bound;
   session.bound = false;
   let result;
