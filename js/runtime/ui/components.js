@@ -11,6 +11,16 @@ import { Text } from "pihost:pi/pi-tui/components/text.js";
 import { getKeybindings } from "pihost:pi/pi-tui/keybindings.js";
 import { addOutsideSettler, currentOwner, enterExtensionSync, failable, onEntryStopped } from "pihost:runtime/entries.js";
 import { screenSessionOf } from "pihost:runtime/host-bridge.js";
+
+// The session the screen draws for, until it is closed: what a late callback
+// of a closed session's component reads and names then is no session's.
+const NO_SESSION_STATE = { __proto__: null };
+function screenHostState() {
+  return screenSessionOf()?.hostState ?? NO_SESSION_STATE;
+}
+function screenSessionId() {
+  return screenSessionOf()?.id ?? -1;
+}
 import { core, ops } from "pihost:runtime/ops.js";
 import { VirtualScreen } from "pihost:runtime/ui/virtual-tui.js";
 import { isFromAnotherRealm } from "pihost:runtime/membrane.js";
@@ -112,7 +122,7 @@ export function attachScreen({ columns, rows, push = false }) {
         ...(hidden ? { hidden: true } : {}),
         lines,
       };
-      if (pushFrames) ops.op_pihost_host_notify(screenSessionOf().id, "ui.frame", JSONStringify(frame));
+      if (pushFrames) ops.op_pihost_host_notify(screenSessionId(), "ui.frame", JSONStringify(frame));
       else frames[frames.length] = frame;
     },
     adopt: (component) => adoptComponent(component),
@@ -120,7 +130,7 @@ export function attachScreen({ columns, rows, push = false }) {
 }
 
 function ownerNamed(path) {
-  return { __proto__: null, path, session: screenSessionOf().id, where: "in its ui.custom component", event: "ui.custom" };
+  return { __proto__: null, path, session: screenSessionId(), where: "in its ui.custom component", event: "ui.custom" };
 }
 
 /** A component extension code shows on its own (`tui.showOverlay`): it lives until hidden. */
@@ -225,7 +235,7 @@ export function showCustom(factory, options) {
 
 /** `ctx.ui.onTerminalInput(handler)`: the handler sees every key before the focused component. */
 export function addTerminalInputHandler(handler) {
-  const owner = { __proto__: null, path: currentOwner()?.path ?? "<unknown>", session: screenSessionOf().id, where: "in its onTerminalInput handler", event: "ui.onTerminalInput" };
+  const owner = { __proto__: null, path: currentOwner()?.path ?? "<unknown>", session: screenSessionId(), where: "in its onTerminalInput handler", event: "ui.onTerminalInput" };
   return screen.addInputListener((data) => {
     try {
       return enterExtensionSync(owner, () => handler(data));
@@ -251,7 +261,7 @@ function disposeFixed(surface) {
  * call in its errors.
  */
 function placeFixed(slot, make, fields, event) {
-  const owner = { __proto__: null, path: currentOwner()?.path ?? "<unknown>", session: screenSessionOf().id, where: `in its ${fields.kind}`, event };
+  const owner = { __proto__: null, path: currentOwner()?.path ?? "<unknown>", session: screenSessionId(), where: `in its ${fields.kind}`, event };
   const existing = fixedSurfaces.get(slot);
   if (existing) {
     fixedSurfaces.delete(slot);
@@ -352,7 +362,7 @@ function submitToHost(component, text) {
   const submitted = StringPrototypeTrim(String(text ?? ""));
   if (!submitted) return;
   component.addToHistory?.(submitted);
-  ops.op_pihost_host_notify(screenSessionOf().id, "ui.editorSubmit", JSONStringify({ text: submitted }));
+  ops.op_pihost_host_notify(screenSessionId(), "ui.editorSubmit", JSONStringify({ text: submitted }));
 }
 
 /**
@@ -366,7 +376,7 @@ function submitToHost(component, text) {
 export function setScreenEditor(factory, tellHost) {
   refuseIsolated(factory, "ctx.ui.setEditorComponent");
   const previous = editor;
-  const text = previous ? editorText(previous.surface.component) : (screenSessionOf().hostState.editorText ?? "");
+  const text = previous ? editorText(previous.surface.component) : (screenHostState().editorText ?? "");
   if (previous) {
     editor = undefined;
     screen.remove(previous.surface);
@@ -378,20 +388,20 @@ export function setScreenEditor(factory, tellHost) {
     if (previous) tellHost.setEditorText(text);
     return;
   }
-  const owner = { __proto__: null, path: currentOwner()?.path ?? "<unknown>", session: screenSessionOf().id, where: "in its editor component", event: "ui.setEditorComponent" };
+  const owner = { __proto__: null, path: currentOwner()?.path ?? "<unknown>", session: screenSessionId(), where: "in its editor component", event: "ui.setEditorComponent" };
   // Called at once, as pi does: a factory that throws throws to the extension.
   const component = factory(screen.tui, getEditorTheme(), getKeybindings());
   component.onSubmit = (submitted) => submitToHost(component, submitted);
   component.onChange = (changed) => {
-    screenSessionOf().hostState.editorText = changed;
+    screenHostState().editorText = changed;
   };
   component.setText?.(text);
   const theme = currentTheme();
   if (component.borderColor !== undefined && theme.getThinkingBorderColor) {
-    component.borderColor = theme.getThinkingBorderColor(screenSessionOf().hostState.thinkingLevel || "off");
+    component.borderColor = theme.getThinkingBorderColor(screenHostState().thinkingLevel || "off");
   }
-  component.setPaddingX?.(screenSessionOf().hostState.settings?.editorPaddingX ?? 0);
-  component.setAutocompleteMaxVisible?.(screenSessionOf().hostState.settings?.autocompleteMaxVisible ?? 5);
+  component.setPaddingX?.(screenHostState().settings?.editorPaddingX ?? 0);
+  component.setAutocompleteMaxVisible?.(screenHostState().settings?.autocompleteMaxVisible ?? 5);
   const surface = {
     id: nextComponentId++,
     kind: "editor",
@@ -455,7 +465,7 @@ export function withScreenComponents(ui) {
   ui.setEditorText = (text) => {
     if (!editor) return tellHost.setEditorText(text);
     editor.surface.component.setText(text);
-    screenSessionOf().hostState.editorText = text;
+    screenHostState().editorText = text;
     screen.requestRender();
   };
   ui.pasteToEditor = (text) => {
