@@ -646,6 +646,7 @@ impl Pihost {
                 reason: "its permissions restrict extensions (a sandbox or deny lists), and permission prompts, the audit and isolated extensions are not built per session".to_string(),
             });
         }
+        self.replace_if_given_up().await?;
         let session = self.next_session.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let (errors, _) = broadcast::channel(1024);
         let handler_counts = crate::ops::host::HandlerCounts::default();
@@ -656,13 +657,15 @@ impl Pihost {
             handler_counts: handler_counts.clone(),
             reply,
         })?;
+        let closer = SessionCloser {
+            session,
+            engine: self.engine.clone(),
+        };
+        // A session that failed to open is forgotten again (the closer's drop).
         answer.await.map_err(|_| fate.gone())??;
         Ok(Pihost {
             session,
-            _closer: Some(Arc::new(SessionCloser {
-                session,
-                engine: self.engine.clone(),
-            })),
+            _closer: Some(Arc::new(closer)),
             errors,
             handler_counts,
             dispatch_timeout: Arc::new(Mutex::new(None)),
