@@ -489,3 +489,52 @@ fn loads_at_once_report_each_extensions_own_modules() {
         assert_eq!(together, one_after_another);
     });
 }
+
+const ASKING: &str = r#"
+import { complete, getModel } from "@earendil-works/pi-ai";
+export default function (pi) {
+  pi.registerCommand("ask", { handler: async () => {
+    try { await complete(getModel("anthropic", "claude-sonnet-4-5"), { messages: [] }); } catch {}
+    return "asked";
+  } });
+}
+"#;
+
+/// A pi-ai call an extension makes reaches its own session's host, the
+/// first session's too (its calls name no session).
+#[test]
+fn a_model_call_reaches_the_host_of_the_session_that_made_it() {
+    let project = Project::new();
+    let path = project.write("asking.ts", ASKING);
+    let model_calls = |host: &RecordingHost| {
+        host.calls()
+            .into_iter()
+            .filter(|call| {
+                matches!(
+                    call,
+                    RecordedCall::Request(pihost::host::HostRequest::ModelComplete { .. })
+                )
+            })
+            .count()
+    };
+    runtime().block_on(async {
+        let first = Pihost::start(project.options()).await.expect("start");
+        let second = first.open_session().await.expect("open a session");
+        let mut hosts = Vec::new();
+        for session in [&first, &second] {
+            let report = session
+                .load_extensions(&session.discover(std::slice::from_ref(&path)), true)
+                .await
+                .expect("load");
+            assert!(report.errors.is_empty(), "{:#?}", report.errors);
+            let host = Arc::new(RecordingHost::new());
+            session.bind(host.clone(), &HostState::default()).await.expect("bind");
+            hosts.push(host);
+        }
+        first.run_command("ask", "").await.expect("ask");
+        assert_eq!((model_calls(&hosts[0]), model_calls(&hosts[1])), (1, 0));
+        second.run_command("ask", "").await.expect("ask");
+        second.run_command("ask", "").await.expect("ask");
+        assert_eq!((model_calls(&hosts[0]), model_calls(&hosts[1])), (1, 2));
+    });
+}

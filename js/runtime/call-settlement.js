@@ -15,7 +15,8 @@ const NativePromisePrototype = ObjectGetPrototypeOf(PromiseResolve());
 
 /**
  * `fn` as Rust calls it: `(argument, callId, sessionId)`, `fn` getting the
- * argument and the session, a promise's outcome reported by `op_pihost_call_settled`.
+ * argument and the session (undefined for the runtime's first session), a
+ * promise's outcome reported by `op_pihost_call_settled`.
  */
 export function reportingCall(fn) {
   return (argument, callId, sessionId) => {

@@ -35,9 +35,9 @@ export { failStalled, failTerminated } from "pihost:runtime/entries.js";
 
 // Every function here is called from Rust through its call table
 // (src/engine/calls.rs): arguments arrive as values, answers go back as JSON
-// text. The second argument names the session the call is for: a runtime
-// holds one session (pihost's isolated mode, session 0) or many (its shared
-// mode), each with its own load, runner, host and host state; modules and
+// text. The second argument names the session the call is for (none: the
+// first, session 0): a runtime holds one session (pihost's isolated mode)
+// or many (its shared mode), each with its own load, runner, host and host state; modules and
 // cached factories (L6) are the runtime's. Like the rest of pihost's runtime, it uses the built-ins captured
 // before any extension ran (primordials.js), so an extension that patches
 // JSON, arrays or maps cannot change what pihost tells the host.
@@ -462,14 +462,15 @@ export function abortTool(toolCallId, sessionId) {
 
 /** Runs a command by its invocation name (N2) with a command context (R2). */
 export async function runCommand({ name, args }, sessionId) {
-  const runner = currentRunner(sessionId);
+  const session = sessionFor(sessionId);
+  const runner = runnerOf(session);
   const command = runner.getCommand(name);
   if (!command) throw new Error(`Unknown command: /${name}`);
   const ctx = runner.createCommandContext();
   const owner = {
     __proto__: null,
     path: command.sourceInfo?.path ?? "<unknown>",
-    session: sessionId,
+    session: session.id,
     where: `in command "/${name}"`,
     event: `/${name}`,
   };

@@ -203,6 +203,8 @@ pub struct Engine {
     number: u64,
     /// What to do again on a new runtime to get back to where this one is.
     replay: Replay,
+    /// The shared mode's session numbers as the engine's values, by session.
+    session_numbers: HashMap<SessionId, v8::Global<v8::Value>>,
 }
 
 impl Drop for Engine {
@@ -418,6 +420,7 @@ impl Engine {
                 ENGINES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
             },
             replay: Replay::default(),
+            session_numbers: HashMap::new(),
         };
         engine.watch_heap();
         if !allows_everything {
@@ -863,14 +866,25 @@ impl Engine {
             .borrow_mut::<crate::ops::settle::PendingCalls>()
             .0
             .insert(id, slot.clone());
-        let (number, session) = {
+        let number = {
             deno_core::scope!(scope, &mut self.runtime);
             let number: v8::Local<v8::Value> = v8::Integer::new_from_unsigned(scope, id).into();
-            let session: v8::Local<v8::Value> = v8::Integer::new_from_unsigned(scope, session).into();
-            (v8::Global::new(scope, number), v8::Global::new(scope, session))
+            v8::Global::new(scope, number)
         };
+        // The first session's calls name none (main.js takes that as the
+        // first); another session's number is made once: each handle the
+        // engine drops scans every live one (engine note 41).
+        let mut arguments = vec![argument, number];
+        if session != FIRST_SESSION {
+            arguments.push(self.take_session_number(session));
+        }
         self.enter();
-        let mut answered = Box::pin(self.runtime.call_with_args(function, &[argument, number, session]));
+        let mut answered = Box::pin(self.runtime.call_with_args(function, &arguments));
+        if session != FIRST_SESSION
+            && let Some(number) = arguments.pop()
+        {
+            self.session_numbers.insert(session, number);
+        }
         self.leave();
         // The wrapped function never answers with a promise, so deno_core's future is ready now.
         let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
@@ -1123,9 +1137,21 @@ impl Engine {
             .insert(session, shared);
     }
 
+    /// Session `session`'s number as the engine's value, made once per
+    /// session and taken out for a call (a clone would be a new handle).
+    fn take_session_number(&mut self, session: SessionId) -> v8::Global<v8::Value> {
+        if let Some(number) = self.session_numbers.remove(&session) {
+            return number;
+        }
+        deno_core::scope!(scope, &mut self.runtime);
+        let number: v8::Local<v8::Value> = v8::Integer::new_from_unsigned(scope, session).into();
+        v8::Global::new(scope, number)
+    }
+
     /// Forgets session `session` of the shared mode (after its
     /// [`calls::CloseSession`] call): its host, error stream and tool updates.
     pub(crate) fn remove_shared_session(&mut self, session: SessionId) {
+        self.session_numbers.remove(&session);
         let state = self.runtime.op_state();
         let mut state = state.borrow_mut();
         state.borrow_mut::<SharedSessions>().0.remove(&session);
