@@ -94,6 +94,19 @@ async fn two_sessions(project: &Project) -> [(Pihost, Arc<RecordingHost>); 2] {
     [(first, first_host), (second, second_host)]
 }
 
+/// What the `where` tool of two sessions answered: the first's flag is the
+/// default and its model "model-a"; the second set "fancy" and has "model-b".
+fn assert_each_has_its_own_flag_and_model(in_first: &Value, in_second: &Value) {
+    assert_eq!(
+        (in_first["flag"].clone(), in_second["flag"].clone()),
+        (json!("plain"), json!("fancy"))
+    );
+    assert_eq!(
+        (in_first["model"].clone(), in_second["model"].clone()),
+        (json!("model-a"), json!("model-b"))
+    );
+}
+
 fn messages_sent(host: &RecordingHost) -> Vec<String> {
     host.calls()
         .into_iter()
@@ -128,14 +141,7 @@ fn sessions_of_one_runtime_share_modules_and_keep_their_own_state() {
         assert_eq!(again_in_second["calls"], json!(2));
         assert_eq!(in_first["calls"], json!(1));
         // Flags, host state and tool updates (the same tool call id in both) are each session's.
-        assert_eq!(
-            (in_first["flag"].clone(), in_second["flag"].clone()),
-            (json!("plain"), json!("fancy"))
-        );
-        assert_eq!(
-            (in_first["model"].clone(), in_second["model"].clone()),
-            (json!("model-a"), json!("model-b"))
-        );
+        assert_each_has_its_own_flag_and_model(&in_first, &in_second);
         assert_eq!(in_second["activeTools"], json!(["tool-of-model-b"]));
         assert_eq!(first_updates.len(), 1, "{first_updates:?}");
         assert_eq!(first_updates[0]["content"][0]["text"], json!("update from instance 1"));
@@ -383,14 +389,7 @@ fn a_session_that_fills_the_heap_brings_every_session_back_on_a_new_runtime() {
         }
         let (in_first, _) = where_is(&first, "after-1").await;
         let (in_second, _) = where_is(&second, "after-2").await;
-        assert_eq!(
-            (in_first["flag"].clone(), in_second["flag"].clone()),
-            (json!("plain"), json!("fancy"))
-        );
-        assert_eq!(
-            (in_first["model"].clone(), in_second["model"].clone()),
-            (json!("model-a"), json!("model-b"))
-        );
+        assert_each_has_its_own_flag_and_model(&in_first, &in_second);
         let tools = second.registrations().await.expect("registrations").tools;
         assert!(
             tools.iter().any(|tool| tool.name == "hoard"),
