@@ -119,25 +119,23 @@ struct SharedSessionRecord {
 }
 
 impl Replays {
+    /// Session `session`'s replay, if it is open.
+    fn of(&mut self, session: SessionId) -> Option<&mut Replay> {
+        match session {
+            FIRST_SESSION => Some(&mut self.first),
+            session => self.shared.get_mut(&session).map(|shared| &mut shared.replay),
+        }
+    }
+
     fn record(&mut self, call: &Encoded) {
-        match call.session {
-            FIRST_SESSION => self.first.record(call),
-            session => {
-                if let Some(shared) = self.shared.get_mut(&session) {
-                    shared.replay.record(call);
-                }
-            }
+        if let Some(replay) = self.of(call.session) {
+            replay.record(call);
         }
     }
 
     fn record_bind(&mut self, session: SessionId, host: Arc<dyn Host>, state: &str) {
-        match session {
-            FIRST_SESSION => self.first.record_bind(host, state),
-            session => {
-                if let Some(shared) = self.shared.get_mut(&session) {
-                    shared.replay.record_bind(host, state);
-                }
-            }
+        if let Some(replay) = self.of(session) {
+            replay.record_bind(host, state);
         }
     }
 
