@@ -20,6 +20,8 @@
 #   TARGETS=file    another list of targets; TIMEOUT=s per process (900)
 #   KEEP=1          keep the HOME/cache folders of each run (their paths go
 #                   to stderr) to look at what the caches hold
+#   DELETE_BETWEEN=1 delete each run's folders right after it, not at the
+#                   end (bench.py says why the default waits)
 #
 # Needs a release build of pihost (cargo build --release), the reference
 # (scripts/install-reference) and the packages (scripts/setup).
