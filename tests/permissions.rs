@@ -335,6 +335,41 @@ fn inspect_in_a_sandbox_lists_what_each_extension_was_refused() {
     );
 }
 
+/// A load whose factories come from pi's cache (L6) imports nothing, but
+/// what each factory is refused is still its own.
+#[test]
+fn a_load_from_cached_factories_still_lists_what_each_extension_was_refused() {
+    let project = support::Project::new();
+    let reads = project.write(
+        "reads.ts",
+        "import fs from 'node:fs';\nexport default function () { try { fs.readFileSync('/etc/hostname'); } catch {} }\n",
+    );
+    let quiet = project.write("quiet.ts", "export default function () {}\n");
+    support::runtime().block_on(async {
+        let mut options = project.options();
+        options.permissions.sandbox = true;
+        let pihost = pihost::Pihost::start(options).await.expect("start");
+        let found = pihost.discover(&[reads.clone(), quiet.clone()]);
+        let first = pihost.load_extensions(&found, true).await.expect("first load");
+        let again = pihost.load_extensions(&found, true).await.expect("load from the cache");
+        for report in [&first, &again] {
+            assert_eq!(report.extensions.len(), 2, "{report:#?}");
+            let denied: Vec<_> = report.extensions[0]
+                .denied
+                .iter()
+                .map(|denial| denial.target.as_str())
+                .collect();
+            assert_eq!(denied, ["read access to \"/etc/hostname\""], "{report:#?}");
+            assert!(report.extensions[1].denied.is_empty(), "{report:#?}");
+        }
+        let modules =
+            |report: &pihost::report::InspectReport| report.extensions[0].timing.as_ref().expect("a timing").modules;
+        assert!(modules(&first) >= 1, "{first:#?}");
+        assert_eq!(modules(&again), 0, "the factory came from the cache: {again:#?}");
+        pihost.shutdown().await.expect("shutdown");
+    });
+}
+
 #[test]
 fn bad_grants_are_a_clear_error() {
     let output = Command::new(env!("CARGO_BIN_EXE_pihost"))

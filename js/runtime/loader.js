@@ -55,11 +55,12 @@ async function importFresh(moduleUrl) {
   return await import(url);
 }
 
-async function loadFactory(entry, cacheToken, owner) {
-  if (isCurrentCacheToken(cacheToken)) {
-    const cached = extensionCache.get(entry.resolvedPath);
-    if (cached) return cached;
-  }
+/** The factory cached for `entry` (L6) when the token is current; undefined otherwise. */
+function cachedFactory(entry, cacheToken) {
+  return isCurrentCacheToken(cacheToken) ? extensionCache.get(entry.resolvedPath) : undefined;
+}
+
+async function importFactory(entry, cacheToken, owner) {
   const factory = defaultExport(await enterExtension(owner(), () => importFresh(entry.moduleUrl)));
   if (typeof factory !== "function") return undefined;
   if (isCurrentCacheToken(cacheToken)) extensionCache.set(entry.resolvedPath, factory);
@@ -108,6 +109,22 @@ function errorMessage(error) {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The stages of a load whose factory came from the cache (`report::LoadTiming`): nothing was imported. */
+function cachedLoadTiming(importMs, factoryMs) {
+  return {
+    resolveMs: 0,
+    readMs: 0,
+    transpileMs: 0,
+    rewriteMs: 0,
+    compileMs: 0,
+    evaluateMs: importMs,
+    factoryMs,
+    modules: 0,
+    bytes: 0,
+    slowestModules: [],
+  };
+}
+
 /**
  * Loads `entries` ({ path, resolvedPath, moduleUrl }) in order. Returns
  * `{ extensions, errors, timings, stages, denials }`; `errors` holds
@@ -127,6 +144,9 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
   if (entries.length > 0) nodeModule("process");
   ops.op_pihost_take_denials();
   const cacheToken = useCache ? useExtensionCacheCwd(cwd) : undefined;
+  // Asked once per load, not per extension: a shared runtime's sessions run
+  // cached factories, where these ops were much of a load's time.
+  const anyGuests = ops.op_pihost_has_guest_policies();
   for (let index = 0; index < entries.length; index++) {
     const entry = entries[index];
     const started = performance.now();
@@ -135,8 +155,9 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
     let imported;
     ops.op_pihost_load_timing_begin(entry.path);
     const owner = loadOwner(entry.path, started, sessionId);
+    let cached;
     try {
-      const policy = isolationOf(entry);
+      const policy = anyGuests ? isolationOf(entry) : undefined;
       if (policy) {
         // A grant of its own: the extension loads in a runtime of its own
         // (js/runtime/isolation.js), and what it was refused there is its.
@@ -145,7 +166,8 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
         if (loaded.extension) extensions[extensions.length] = loaded.extension;
         else errors[errors.length] = loaded.error;
       } else {
-      const factory = await loadFactory(entry, cacheToken, owner);
+      cached = cachedFactory(entry, cacheToken);
+      const factory = cached ?? (await importFactory(entry, cacheToken, owner));
       imported = performance.now();
       if (!factory) {
         errors[errors.length] = { path: entry.path, error: `Extension does not export a valid factory function: ${entry.path}` };
@@ -164,9 +186,15 @@ export async function loadExtensions(entries, { cwd, eventBus, runtime, useCache
     const ended = performance.now();
     const importMs = (imported ?? ended) - started;
     timings.set(entry.path, ended - started);
-    stages.set(entry.path, ops.op_pihost_load_timing_end(importMs, ended - started - importMs));
-    const denied = ops.op_pihost_take_denials();
-    if (denied.length > 0) denials.set(entry.path, ArrayConcat(denials.get(entry.path) ?? [], denied));
+    if (cached === undefined) {
+      stages.set(entry.path, ops.op_pihost_load_timing_end(importMs, ended - started - importMs));
+    } else {
+      ops.op_pihost_loaded_from_cache();
+      stages.set(entry.path, cachedLoadTiming(importMs, ended - started - importMs));
+    }
+    if (ops.op_pihost_has_denials()) {
+      denials.set(entry.path, ArrayConcat(denials.get(entry.path) ?? [], ops.op_pihost_take_denials()));
+    }
   }
   return { extensions, errors, timings, stages, denials };
 }

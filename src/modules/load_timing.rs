@@ -66,6 +66,11 @@ pub(crate) fn begin() {
     });
 }
 
+/// Ends the record without a report (nothing was loaded to split).
+pub(crate) fn discard() {
+    PROFILE.with_borrow_mut(|profile| *profile = Profile::default());
+}
+
 /// Adds `elapsed` to `stage` of the load being recorded, if any.
 pub(crate) fn record(stage: Stage, elapsed: Duration) {
     PROFILE.with_borrow_mut(|profile| {

@@ -20,6 +20,7 @@ deno_core::extension!(
     ops = [
         system::op_pihost_write,
         crate::permissions::op_pihost_take_denials,
+        crate::permissions::op_pihost_has_denials,
         process::op_pihost_exec_start,
         process::op_pihost_confine_command,
         process::op_pihost_exec_wait,
@@ -36,6 +37,7 @@ deno_core::extension!(
         modules::op_pihost_require_file,
         modules::op_pihost_load_timing_begin,
         modules::op_pihost_load_timing_end,
+        modules::op_pihost_loaded_from_cache,
         modules::op_pihost_resolve_entry,
         modules::op_pihost_discover_extensions,
         host::op_pihost_host_notify,

@@ -189,6 +189,19 @@ pub fn op_pihost_load_timing_begin(state: &mut OpState, #[string] path: &str) {
     }
 }
 
+/// Ends the record begun by [`op_pihost_load_timing_begin`] for an
+/// extension whose factory came from the cache (L6): nothing was imported,
+/// so there is no split to report (the loader makes its timing, all of it
+/// the factory's, without a value crossing per extension).
+#[op2(fast)]
+pub fn op_pihost_loaded_from_cache(state: &mut OpState) {
+    if let Some(mark) = state.try_borrow::<crate::limits::LoadingMark>() {
+        mark.set(None);
+    }
+    crate::modules::load_window::end();
+    crate::modules::load_timing::discard();
+}
+
 /// Ends the record begun by [`op_pihost_load_timing_begin`]: the extension's
 /// import took `import_ms` and its factory `factory_ms`.
 #[op2]

@@ -574,6 +574,13 @@ thread_local! {
     static DENIALS: RefCell<Vec<Denial>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Whether this thread's runtime recorded denials since the last
+/// [`op_pihost_take_denials`]: the loader takes them only then.
+#[deno_core::op2(fast)]
+pub(crate) fn op_pihost_has_denials() -> bool {
+    DENIALS.with(|denials| !denials.borrow().is_empty())
+}
+
 /// Takes the denials this thread's runtime recorded since the last call:
 /// the loader asks after each extension, whose touches they were.
 #[deno_core::op2]

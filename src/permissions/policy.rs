@@ -218,6 +218,12 @@ impl GuestPolicies {
         }
     }
 
+    /// Whether no entry of the current load is a guest (then the loader
+    /// need not ask about each one).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.policies.borrow().is_empty()
+    }
+
     pub(crate) fn get(&self, entry: &Path) -> Option<GuestPolicy> {
         self.policies.borrow().get(entry).cloned()
     }

@@ -44,6 +44,7 @@ const GUEST_STACK_MB: usize = 8;
 pub(super) fn ops() -> Vec<OpDecl> {
     vec![
         op_pihost_guest_policy(),
+        op_pihost_has_guest_policies(),
         op_pihost_start_guest(),
         op_pihost_guest_send(),
         op_pihost_guest_reply(),
@@ -243,6 +244,13 @@ fn op_pihost_guest_policy(state: &mut OpState, #[string] resolved_path: &str) ->
         .borrow::<GuestPolicies>()
         .get(std::path::Path::new(resolved_path))
         .map(|policy| policy.key)
+}
+
+/// Whether any extension of the current load is a guest: the loader asks
+/// [`op_pihost_guest_policy`] for each entry only then.
+#[op2(fast)]
+fn op_pihost_has_guest_policies(state: &mut OpState) -> bool {
+    !state.borrow::<GuestPolicies>().is_empty()
 }
 
 /// Starts the runtime of the extension at `resolved_path`, which the
