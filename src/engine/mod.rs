@@ -1248,12 +1248,13 @@ fn thrown_value_text(exception_message: &str) -> String {
 
 /// The JSON request `loadExtensions` in the isolate takes.
 pub(crate) fn load_request(cwd: &Path, extensions: &[DiscoveredExtension], use_cache: bool) -> calls::LoadRequest {
+    let mut urls = crate::modules::ModuleUrls::default();
     let entries = extensions
         .iter()
         .map(|extension| calls::LoadEntry {
             path: extension.path.clone(),
             resolved_path: extension.resolved_path.clone(),
-            module_url: module_url(&extension.resolved_path),
+            module_url: urls.of(&extension.resolved_path),
         })
         .collect();
     calls::LoadRequest {

@@ -168,10 +168,11 @@ pub fn op_pihost_discover_extensions(
     }
     let found = crate::discovery::try_discover_scanning(&options, scan)
         .map_err(|error| JsErrorBox::type_error(error.to_string()))?;
+    let mut urls = crate::modules::ModuleUrls::default();
     Ok(found
         .into_iter()
         .map(|entry| DiscoveredEntry {
-            module_url: crate::modules::module_url(&entry.resolved_path),
+            module_url: urls.of(&entry.resolved_path),
             resolved_path: entry.resolved_path.display().to_string(),
             path: entry.path,
         })
