@@ -301,14 +301,19 @@ fn grants_allow_exactly_what_they_name() {
     );
 }
 
-#[test]
-fn inspect_in_a_sandbox_lists_what_each_extension_was_refused() {
-    let project = support::Project::new();
+/// An extension whose factory reads /etc/hostname, and one that touches nothing.
+fn reading_and_quiet_extensions(project: &support::Project) -> (String, String) {
     let reads = project.write(
         "reads.ts",
         "import fs from 'node:fs';\nexport default function () { try { fs.readFileSync('/etc/hostname'); } catch {} }\n",
     );
-    let quiet = project.write("quiet.ts", "export default function () {}\n");
+    (reads, project.write("quiet.ts", "export default function () {}\n"))
+}
+
+#[test]
+fn inspect_in_a_sandbox_lists_what_each_extension_was_refused() {
+    let project = support::Project::new();
+    let (reads, quiet) = reading_and_quiet_extensions(&project);
     let output = Command::new(env!("CARGO_BIN_EXE_pihost"))
         .args(["inspect", "--json", "--sandbox", "--cwd"])
         .arg(project.path(""))
@@ -340,11 +345,7 @@ fn inspect_in_a_sandbox_lists_what_each_extension_was_refused() {
 #[test]
 fn a_load_from_cached_factories_still_lists_what_each_extension_was_refused() {
     let project = support::Project::new();
-    let reads = project.write(
-        "reads.ts",
-        "import fs from 'node:fs';\nexport default function () { try { fs.readFileSync('/etc/hostname'); } catch {} }\n",
-    );
-    let quiet = project.write("quiet.ts", "export default function () {}\n");
+    let (reads, quiet) = reading_and_quiet_extensions(&project);
     support::runtime().block_on(async {
         let mut options = project.options();
         options.permissions.sandbox = true;
