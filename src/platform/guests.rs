@@ -250,7 +250,9 @@ fn op_pihost_guest_policy(state: &mut OpState, #[string] resolved_path: &str) ->
 /// [`op_pihost_guest_policy`] for each entry only then.
 #[op2(fast)]
 fn op_pihost_has_guest_policies(state: &mut OpState) -> bool {
-    !state.borrow::<GuestPolicies>().is_empty()
+    state
+        .try_borrow::<GuestPolicies>()
+        .is_some_and(|policies| !policies.is_empty())
 }
 
 /// Starts the runtime of the extension at `resolved_path`, which the
