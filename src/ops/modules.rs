@@ -196,10 +196,7 @@ pub fn op_pihost_load_timing_begin(state: &mut OpState, #[string] path: &str) {
 /// the factory's, without a value crossing per extension).
 #[op2(fast)]
 pub fn op_pihost_loaded_from_cache(state: &mut OpState) {
-    if let Some(mark) = state.try_borrow::<crate::limits::LoadingMark>() {
-        mark.set(None);
-    }
-    crate::modules::load_window::end();
+    end_extension_load(state);
     crate::modules::load_timing::discard();
 }
 
@@ -208,9 +205,15 @@ pub fn op_pihost_loaded_from_cache(state: &mut OpState) {
 #[op2]
 #[serde]
 pub fn op_pihost_load_timing_end(state: &mut OpState, import_ms: f64, factory_ms: f64) -> crate::report::LoadTiming {
+    end_extension_load(state);
+    crate::modules::load_timing::end(import_ms, factory_ms)
+}
+
+/// No extension loads any more (what [`op_pihost_load_timing_begin`] marked
+/// and opened, either way a load ends).
+fn end_extension_load(state: &OpState) {
     if let Some(mark) = state.try_borrow::<crate::limits::LoadingMark>() {
         mark.set(None);
     }
     crate::modules::load_window::end();
-    crate::modules::load_timing::end(import_ms, factory_ms)
 }
