@@ -85,7 +85,8 @@ function mask(value) {
       if ((key === "timestamp" || key === "durationMs" || key === "timestampMs") && typeof item === "number") return "<time>";
       // Stack traces name the engine's frames.
       if (key === "stack" && typeof item === "string") return "<stack>";
-      if (typeof item === "string" && item.includes(port)) return item.split(port).join("<port>");
+      // The port alone, not digits that happen to contain it (a tool call id made from the clock).
+      if (typeof item === "string" && item.includes(port)) return item.replace(new RegExp(`(?<!\\d)${port}(?!\\d)`, "g"), "<port>");
       // Google's SDK names the engine's version.
       if (key === "x-goog-api-client" && typeof item === "string") return item.replace(/ gl-node\/\S+/, " gl-node/<version>");
       // pi's own user agent names the platform and the engine's version.
