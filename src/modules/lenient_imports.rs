@@ -26,8 +26,10 @@
 //! missing module still fails with the specifier and the importing file.
 //! The rewrite keeps every line where it was, so source maps stay right.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
+use std::rc::Rc;
 
 use deno_ast::{MediaType, ModuleSpecifier};
 
@@ -71,7 +73,7 @@ pub fn rewrite(url: &ModuleSpecifier, transpiled: &TranspiledModule) -> Option<S
         if link.has_attributes {
             continue;
         }
-        let exports = exports_of_specifier(&link.specifier, url.as_str(), &mut BTreeSet::new(), 0);
+        let exports = exports_of_link(&link.specifier, url.as_str());
         let view = virtual_view(link, &exports);
         let to_view = view.is_some();
         let written = view
@@ -428,6 +430,42 @@ fn import_statements(
     statements.join(" ")
 }
 
+thread_local! {
+    /// What each module exports, kept under the load window's number
+    /// (`load_window::kept_work`): a package's barrel module is imported by
+    /// many of its files, and its names (through every `export *`) were
+    /// gathered again for each import.
+    static KEPT_EXPORTS: RefCell<(u64, HashMap<String, Rc<Exports>>)> = RefCell::new((0, HashMap::new()));
+}
+
+/// What the module `specifier` (imported by `referrer`) exports, worked out
+/// once per load window and module.
+fn exports_of_link(specifier: &str, referrer: &str) -> Rc<Exports> {
+    let Ok(url) = resolve_specifier(specifier, referrer) else {
+        return Rc::new(Exports::Unknown);
+    };
+    let Some(kept_work) = super::load_window::kept_work() else {
+        return Rc::new(exports_of(&url, &mut BTreeSet::new(), 0));
+    };
+    let kept = KEPT_EXPORTS.with_borrow_mut(|(kept_for, exports)| {
+        if *kept_for != kept_work {
+            *kept_for = kept_work;
+            exports.clear();
+        }
+        exports.get(url.as_str()).cloned()
+    });
+    if let Some(exports) = kept {
+        return exports;
+    }
+    let exports = Rc::new(exports_of(&url, &mut BTreeSet::new(), 0));
+    KEPT_EXPORTS.with_borrow_mut(|(kept_for, kept)| {
+        if *kept_for == kept_work {
+            kept.insert(url.to_string(), exports.clone());
+        }
+    });
+    exports
+}
+
 fn exports_of_specifier(specifier: &str, referrer: &str, visited: &mut BTreeSet<String>, depth: usize) -> Exports {
     match resolve_specifier(specifier, referrer) {
         Ok(url) => exports_of(&url, visited, depth),
@@ -615,6 +653,34 @@ mod tests {
         assert!(code.contains("import { a, counter as c } from \"./lib\";"), "{code}");
         assert!(code.contains("var gone;"), "{code}");
         assert!(!code.contains("{ a, gone"), "{code}");
+    }
+
+    #[test]
+    fn what_a_target_exports_is_kept_for_one_load_and_looked_at_again_in_the_next() {
+        let folder = Folder::new(&[
+            ("lib.ts", "export const a = 1;\n"),
+            (
+                "ext.ts",
+                "import { a, later } from \"./lib\";\nexport const seen = [a, later];\n",
+            ),
+        ]);
+        crate::modules::load_window::begin();
+        let first = folder.rewritten("ext.ts").expect("rewritten");
+        assert!(first.contains("var later;"), "{first}");
+        crate::modules::load_window::end();
+        // The extension's author adds the export, and the next load sees it.
+        std::fs::write(
+            folder.0.path().join("lib.ts"),
+            "export const a = 1;\nexport const later = 2;\n",
+        )
+        .expect("write");
+        crate::modules::load_window::begin();
+        let next = folder.rewritten("ext.ts");
+        crate::modules::load_window::end();
+        assert!(
+            next.as_deref().is_none_or(|code| !code.contains("var later;")),
+            "{next:?}"
+        );
     }
 
     #[test]

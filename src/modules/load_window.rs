@@ -10,7 +10,8 @@
 //! of a module to look at its target's exports, and deno_core resolves the
 //! same imports again right after, to link them; the second request takes
 //! the first answer. Failures are never kept. The prefetcher keeps the
-//! rewrites it made ahead under the window's number (`super::prefetch`).
+//! rewrites it made ahead under the window's number (`super::prefetch`),
+//! and the rewrite what each target exports under [`kept_work`]'s number.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -21,6 +22,23 @@ use deno_core::ModuleSpecifier;
 thread_local! {
     static MEMO: RefCell<Option<HashMap<(String, String), ModuleSpecifier>>> = const { RefCell::new(None) };
     static WINDOW: Cell<Option<u64>> = const { Cell::new(None) };
+    /// The number of the work kept on this thread now (a window's, or
+    /// `keeping_resolutions`'), `None` when nothing is kept.
+    static KEPT_WORK: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// Numbers of kept work, unique in the process.
+static KEPT_WORK_OPENED: AtomicU64 = AtomicU64::new(0);
+
+fn keep_work() {
+    KEPT_WORK.set(Some(KEPT_WORK_OPENED.fetch_add(1, Ordering::Relaxed) + 1));
+}
+
+/// The number under which work done now on this thread may be kept and
+/// used again (it changes whenever a window opens or closes), or `None`
+/// when nothing may be kept.
+pub(crate) fn kept_work() -> Option<u64> {
+    KEPT_WORK.get()
 }
 
 /// Window numbers, unique in the process (several engines load at once).
@@ -31,6 +49,7 @@ static WINDOWS_OPENED: AtomicU64 = AtomicU64::new(0);
 pub(crate) fn begin() {
     end();
     MEMO.set(Some(HashMap::new()));
+    keep_work();
     let window = WINDOWS_OPENED.fetch_add(1, Ordering::Relaxed) + 1;
     super::prefetch::open_window(window);
     WINDOW.set(Some(window));
@@ -39,6 +58,7 @@ pub(crate) fn begin() {
 /// The extension's load ended: nothing is kept any more.
 pub(crate) fn end() {
     MEMO.set(None);
+    KEPT_WORK.set(None);
     if let Some(window) = WINDOW.take() {
         super::prefetch::forget_window(window);
     }
@@ -55,9 +75,13 @@ pub(crate) fn keeping_resolutions<R>(work: impl FnOnce() -> R) -> R {
         *memo = Some(HashMap::new());
         true
     });
+    if opened {
+        keep_work();
+    }
     let result = work();
     if opened {
         MEMO.set(None);
+        KEPT_WORK.set(None);
     }
     result
 }
