@@ -66,6 +66,7 @@ pub mod engine;
 pub mod engine_cache;
 pub mod error;
 pub mod events;
+pub(crate) mod freed_memory;
 pub(crate) mod function_modules;
 pub mod handle;
 pub mod host;

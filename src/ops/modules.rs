@@ -206,7 +206,10 @@ pub fn op_pihost_loaded_from_cache(state: &mut OpState) {
 #[serde]
 pub fn op_pihost_load_timing_end(state: &mut OpState, import_ms: f64, factory_ms: f64) -> crate::report::LoadTiming {
     end_extension_load(state);
-    crate::modules::load_timing::end(import_ms, factory_ms)
+    let timing = crate::modules::load_timing::end(import_ms, factory_ms);
+    let took = std::time::Duration::try_from_secs_f64((import_ms + factory_ms) / 1000.0).unwrap_or_default();
+    crate::freed_memory::after_load(took);
+    timing
 }
 
 /// No extension loads any more (what [`op_pihost_load_timing_begin`] marked
