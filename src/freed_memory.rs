@@ -10,27 +10,42 @@
 //! cold load 389 → 320 MB, of a warm one 303 → 293 MB.
 
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Loading time between two give-backs: each costs 0.05–3 ms (it walks
 /// every arena's free chunks), so loads that take microseconds (a shared
 /// session's cached factories) never pay for one, and a first start, whose
 /// pages come back as it allocates again, pays ~3 % (more page faults).
+/// It is also the least wall time between two: engines loading at once
+/// (a `serve` process opening many isolated sessions) add their loading
+/// times up, and would otherwise give back many times a second.
 const LOADING_BETWEEN: Duration = Duration::from_millis(100);
 
-/// Loading time since the last give-back, over every engine of the process.
-static LOADING: Mutex<Loading> = Mutex::new(Loading(Duration::ZERO));
+/// Loading time since the last give-back, over every engine of the
+/// process, and when that was.
+static LOADING: Mutex<Loading> = Mutex::new(Loading {
+    since_last: Duration::ZERO,
+    last: None,
+});
 
-struct Loading(Duration);
+struct Loading {
+    since_last: Duration,
+    last: Option<Instant>,
+}
 
 impl Loading {
-    /// Counts a load of `took`; whether it is time to give memory back.
-    fn add(&mut self, took: Duration) -> bool {
-        self.0 += took;
-        if self.0 < LOADING_BETWEEN {
+    /// Counts a load of `took` that ended at `now`; whether it is time to
+    /// give memory back.
+    fn add(&mut self, took: Duration, now: Instant) -> bool {
+        self.since_last += took;
+        let waited = self
+            .last
+            .is_none_or(|last| now.saturating_duration_since(last) >= LOADING_BETWEEN);
+        if self.since_last < LOADING_BETWEEN || !waited {
             return false;
         }
-        self.0 = Duration::ZERO;
+        self.since_last = Duration::ZERO;
+        self.last = Some(now);
         true
     }
 }
@@ -39,7 +54,9 @@ impl Loading {
 /// factory): gives the allocator's free pages back once loads have taken
 /// long enough since the last time.
 pub(crate) fn after_load(took: Duration) {
-    let due = LOADING.lock().is_ok_and(|mut loading| loading.add(took));
+    let due = LOADING
+        .lock()
+        .is_ok_and(|mut loading| loading.add(took, Instant::now()));
     if due {
         give_back();
     }
@@ -63,13 +80,37 @@ mod tests {
 
     #[test]
     fn memory_is_given_back_once_per_tenth_of_a_second_of_loading() {
-        let mut loading = Loading(Duration::ZERO);
+        let mut loading = Loading {
+            since_last: Duration::ZERO,
+            last: None,
+        };
         let millis = Duration::from_millis;
+        let start = Instant::now();
         // A shared session's cached factories: microseconds each, nothing given back.
-        assert!((0..1_000).all(|_| !loading.add(Duration::from_micros(50))));
-        assert!(!loading.add(millis(40)));
-        assert!(loading.add(millis(20)), "50 + 40 + 20 ms of loading");
-        assert!(!loading.add(millis(99)), "counted anew after a give-back");
-        assert!(loading.add(millis(250)), "one long load");
+        assert!((0..1_000).all(|_| !loading.add(Duration::from_micros(50), start)));
+        assert!(!loading.add(millis(40), start + millis(40)));
+        assert!(
+            loading.add(millis(20), start + millis(60)),
+            "50 + 40 + 20 ms of loading"
+        );
+        assert!(
+            !loading.add(millis(99), start + millis(200)),
+            "counted anew after a give-back"
+        );
+        assert!(loading.add(millis(250), start + millis(450)), "one long load");
+    }
+
+    #[test]
+    fn engines_loading_at_once_give_back_at_most_once_per_tenth_of_a_second() {
+        let mut loading = Loading {
+            since_last: Duration::ZERO,
+            last: None,
+        };
+        let millis = Duration::from_millis;
+        let start = Instant::now();
+        assert!(loading.add(millis(150), start));
+        // Fifty engines, each ending a 150 ms load within the next 50 ms.
+        assert!((1..=50).all(|at| !loading.add(millis(150), start + Duration::from_micros(at * 1_000))));
+        assert!(loading.add(millis(1), start + millis(100)), "due again after 100 ms");
     }
 }
