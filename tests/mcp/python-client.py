@@ -401,7 +401,8 @@ async def run_sdk_scenarios(run: Runner, session: ClientSession, seen: Seen) -> 
                 await started.wait()
             group.cancel_scope.cancel()  # the SDK sends notifications/cancelled for the request
         expect_equal("result of the cancelled call", [dump(r) for r in outcome], [])
-        await wait_for(f"marker file {marker}", marker.exists, 5)
+        # writeFileSync creates the file before it writes: wait for its text, not for it to exist.
+        await wait_for(f"marker file {marker}", lambda: marker.exists() and marker.read_text() != "", 5)
         expect_equal("marker content", marker.read_text(), "aborted")
         await anyio.sleep(0.5)
         expect_equal("responses sent for the cancelled request", dropped.records[dropped_before:], [])
@@ -602,7 +603,8 @@ async def raw_scenarios(run: Runner) -> None:
                 "progress params", progress["params"], {"progressToken": "p40", "progress": 1, "message": "waiting"}
             )
             raw.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 40, "reason": "test"}})
-            await wait_for(f"marker file {marker}", marker.exists, 5)
+            # writeFileSync creates the file before it writes: wait for its text, not for it to exist.
+            await wait_for(f"marker file {marker}", lambda: marker.exists() and marker.read_text() != "", 5)
             expect_equal("marker content", marker.read_text(), "aborted")
             ping = await raw.request(41, "ping")
             expect_equal("ping after the cancel", ping.get("result"), {})

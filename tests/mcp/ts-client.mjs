@@ -363,7 +363,8 @@ await scenario("cancellation", async () => {
     clearTimeout(fallback);
   }
   expect("the call rejects once aborted", outcome instanceof Error, outcome);
-  await waitFor(`marker file ${marker}`, () => existsSync(marker), 5000);
+  // writeFileSync creates the file before it writes: wait for its text, not for it to exist.
+  await waitFor(`marker file ${marker}`, () => existsSync(marker) && readFileSync(marker, "utf8") !== "", 5000);
   expectEqual("marker content", readFileSync(marker, "utf8"), "aborted");
   await sleep(500);
   expectEqual("messages after the cancel (a response must not be sent)", seen.errors.slice(before), []);
