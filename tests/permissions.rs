@@ -1062,6 +1062,35 @@ fn an_isolated_tool_waiting_for_its_signal_is_settled_by_the_hosts_abort() {
     });
 }
 
+/// The runner keeps each event's list of handlers until some extension's
+/// handlers change (js/runtime/handler-snapshots.js); a guest's handlers
+/// reach the main runtime as a new record, which must count as a change.
+#[test]
+fn a_handler_an_isolated_extension_adds_after_an_event_runs_at_the_next() {
+    let project = support::Project::new();
+    let arming = project.write(
+        "arming.ts",
+        &format!(
+            "export default function (pi) {{\n  pi.registerTool({{ name: 'arm', label: 'arm', description: 'arms', {TOOL_PARAMETERS}, async execute() {{ pi.on('tool_call', () => ({{ block: true, reason: 'armed' }})); return {{ content: [] }}; }} }});\n}}\n"
+        ),
+    );
+    let watching = project.write(
+        "watching.ts",
+        "export default function (pi) {\n  pi.on('tool_call', () => undefined);\n}\n",
+    );
+    let host = refusing_host();
+    support::runtime().block_on(async {
+        let pihost = isolated_session(&project, &arming, environment_grant(), &[&watching], |_| {}, host).await;
+        let event = json!({ "type": "tool_call", "toolName": "bash", "toolCallId": "t1", "input": {} });
+        assert_eq!(pihost.emit(&event).await.expect("emit before"), None);
+        pihost.execute_tool("arm", "a1", &json!({}), None).await.expect("arm");
+        assert_eq!(
+            pihost.emit(&event).await.expect("emit after"),
+            Some(json!({ "block": true, "reason": "armed" }))
+        );
+    });
+}
+
 #[test]
 fn an_isolated_extensions_uncaught_error_reaches_the_host_in_its_name() {
     let ground = Ground::new();

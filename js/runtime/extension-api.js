@@ -5,6 +5,7 @@
 import { execCommand } from "pihost:runtime/exec.js";
 import { ops } from "pihost:runtime/ops.js";
 import { enterExtension } from "pihost:runtime/entries.js";
+import { noteHandlersChanged } from "pihost:runtime/handler-snapshots.js";
 import { validateMcpServerConfig } from "pihost:pi/coding-agent/mcp-servers.js";
 import {
   ArrayFromEntries,
@@ -74,6 +75,7 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus, sessionId 
       const list = extension.handlers.get(event) ?? [];
       list[list.length] = registered;
       extension.handlers.set(event, list);
+      noteHandlersChanged();
       // Rust keeps a count per event so an event nobody handles is answered
       // without entering the isolate (H3).
       ops.op_pihost_handler_count(sessionId, String(event), 1);
@@ -83,6 +85,7 @@ export function createExtensionAPI(extension, runtime, cwd, eventBus, sessionId 
         const index = ArrayPrototypeIndexOf(handlers, registered);
         if (index === -1) return;
         ArrayPrototypeSplice(handlers, index, 1);
+        noteHandlersChanged();
         ops.op_pihost_handler_count(sessionId, String(event), -1);
         if (handlers.length === 0) extension.handlers.delete(event);
       };

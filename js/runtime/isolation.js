@@ -11,6 +11,7 @@
 // session's permissions only, never with the guest's grant.
 import { core, ops } from "pihost:runtime/ops.js";
 import { createMembrane } from "pihost:runtime/membrane.js";
+import { noteHandlersChanged } from "pihost:runtime/handler-snapshots.js";
 import {
   ArrayFromEntries,
   ArrayFromKeys,
@@ -194,6 +195,7 @@ function applyRecord(extension, described, sessionId) {
   const before = handlerCounts(extension);
   const path = extension.path;
   extension.handlers = safeMapOf(described.handlers);
+  noteHandlersChanged();
   extension.commands = safeMapOf(described.commands);
   extension.flags = safeMapOf(described.flags);
   extension.shortcuts = safeMapOf(described.shortcuts);

@@ -6,6 +6,7 @@
 // (E8) mean what they mean in pi.
 import { getCurrentSystemMessage } from "pihost:pi/ai/system-messages.js";
 import { normalizeBuildSystemPromptOptions } from "pihost:pi/coding-agent/system-prompt.js";
+import { snapshotHandlers } from "pihost:runtime/handler-snapshots.js";
 import {
   ArrayPrototypeSlice,
   ArrayPrototypeUnshift,
@@ -38,24 +39,6 @@ function isUserBashResult(value) {
     typeof result.truncated === "boolean" &&
     (result.fullOutputPath === undefined || typeof result.fullOutputPath === "string")
   );
-}
-
-/**
- * Every handler for `event`, in extension order then registration order,
- * copied (E1): `{ extension, handler }` each. An index loop over one flat
- * list: this runs for every event.
- */
-function snapshotHandlers(extensions, event) {
-  const snapshot = [];
-  for (let index = 0; index < extensions.length; index++) {
-    const extension = extensions[index];
-    const registered = extension.handlers.get(event);
-    if (registered === undefined) continue;
-    for (let handler = 0; handler < registered.length; handler++) {
-      snapshot[snapshot.length] = { extension, handler: registered[handler] };
-    }
-  }
-  return snapshot;
 }
 
 function sameMessages(left, right) {
