@@ -23,10 +23,7 @@ const LOADING_BETWEEN: Duration = Duration::from_millis(100);
 
 /// Loading time since the last give-back, over every engine of the
 /// process, and when that was.
-static LOADING: Mutex<Loading> = Mutex::new(Loading {
-    since_last: Duration::ZERO,
-    last: None,
-});
+static LOADING: Mutex<Loading> = Mutex::new(Loading::new());
 
 struct Loading {
     since_last: Duration,
@@ -34,6 +31,14 @@ struct Loading {
 }
 
 impl Loading {
+    /// Nothing loaded yet, nothing given back.
+    const fn new() -> Self {
+        Loading {
+            since_last: Duration::ZERO,
+            last: None,
+        }
+    }
+
     /// Counts a load of `took` that ended at `now`; whether it is time to
     /// give memory back.
     fn add(&mut self, took: Duration, now: Instant) -> bool {
@@ -80,10 +85,7 @@ mod tests {
 
     #[test]
     fn memory_is_given_back_once_per_tenth_of_a_second_of_loading() {
-        let mut loading = Loading {
-            since_last: Duration::ZERO,
-            last: None,
-        };
+        let mut loading = Loading::new();
         let millis = Duration::from_millis;
         let start = Instant::now();
         // A shared session's cached factories: microseconds each, nothing given back.
@@ -102,10 +104,7 @@ mod tests {
 
     #[test]
     fn engines_loading_at_once_give_back_at_most_once_per_tenth_of_a_second() {
-        let mut loading = Loading {
-            since_last: Duration::ZERO,
-            last: None,
-        };
+        let mut loading = Loading::new();
         let millis = Duration::from_millis;
         let start = Instant::now();
         assert!(loading.add(millis(150), start));
