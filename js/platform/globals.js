@@ -4,7 +4,7 @@
 // and `navigator` as getters), so a runtime only pays for what its
 // extensions touch.
 
-import { fixGlobal } from "pihost:platform/node-fixes.js";
+import { fixGlobal, performanceWithOrigin } from "pihost:platform/node-fixes.js";
 
 // A lazy global is installed when first touched, maybe after an extension
 // replaced Object's or Function.prototype's methods: what installs it and
@@ -126,7 +126,7 @@ export function installGlobals(core, { nodeModule, navigatorFacts, console, time
   lazyGlobal("WebSocket", () => core.createLazyLoader("ext:deno_websocket/01_websocket.js")().WebSocket);
   lazyGlobal("process", () => nodeModule("process").default, { getter: true });
   lazyGlobal("Buffer", () => nodeModule("buffer").Buffer, { getter: true });
-  lazyGlobal("performance", () => core.loadExtScript("ext:deno_web/15_performance.js").performance, {
+  lazyGlobal("performance", () => performanceWithOrigin(core), {
     enumerable: true,
     getter: true,
   });

@@ -369,7 +369,24 @@ export function loadNativeAddon(core, filename) {
   }
 }
 
+/**
+ * deno_web's performance, its time origin set: Deno's runtime bootstrap sets
+ * it, which pihost does not run, and without it `performance.timeOrigin` is
+ * undefined (Node's is the epoch time the process started; deno_web's op
+ * gives the runtime's start, whenever it is asked).
+ */
+export function performanceWithOrigin(core) {
+  const script = core.loadExtScript("ext:deno_web/15_performance.js");
+  if (script.performance.timeOrigin === undefined) {
+    script.setTimeOrigin();
+  }
+  return script.performance;
+}
+
 const MODULE_FIXES = {
+  perf_hooks(_exports, core) {
+    performanceWithOrigin(core);
+  },
   process(exports, core) {
     // deno_node's dlopen reaches a global Node does not have (reportError)
     // before it tries; Node's checks its arguments, then loads.

@@ -60,5 +60,11 @@ export async function run({ dir }) {
     },
     tty: [tty.isatty(1), typeof tty.WriteStream],
     perf: perf === performance,
+    // The epoch time the process (pihost: the runtime) started, before now.
+    timeOrigin: [
+      typeof performance.timeOrigin,
+      performance.timeOrigin <= Date.now() && Date.now() - performance.timeOrigin < 600000,
+      Math.abs(performance.timeOrigin + performance.now() - Date.now()) < 1000,
+    ],
   };
 }
