@@ -58,6 +58,7 @@
 //! # }).unwrap();
 //! ```
 
+pub mod cache_folder;
 pub mod compat;
 pub mod confine;
 pub mod discovery;
@@ -82,6 +83,7 @@ pub mod report;
 pub mod serve;
 pub mod session;
 pub(crate) mod stack_traces;
+pub mod startup_snapshot;
 mod stdio;
 pub mod transpile;
 pub mod ui;

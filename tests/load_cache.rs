@@ -399,3 +399,105 @@ fn the_engines_bytecode_is_kept_apart_for_each_build_of_pihost() {
         "the engine cached bytecode where the user said"
     );
 }
+
+/// What an extension sees of its process and its moment, as its tool's
+/// description: a runtime from the kept snapshot must see its own.
+const PROCESS_PROBE: &str = r#"
+import { randomUUID } from "node:crypto";
+import { performance as hooksPerformance } from "node:perf_hooks";
+export default function (pi: any) {
+  const seen = {
+    cwd: process.cwd(),
+    env: process.env.PIHOST_PROBE_VALUE,
+    argv0: process.argv.length > 0,
+    random: Math.random(),
+    uuid: randomUUID(),
+    temporal: typeof Temporal === "object" && Math.abs(Temporal.Now.instant().epochMilliseconds - Date.now()) < 60000,
+    timeOrigin: Math.abs(performance.timeOrigin - Date.now()) < 60000 && hooksPerformance.timeOrigin === performance.timeOrigin,
+    url: new URL("a/b", "https://example.com/x/").href,
+    encoded: new TextEncoder().encode("é").length,
+    cloned: structuredClone(new Map([[1, 2]])).get(1),
+  };
+  pi.registerTool({ name: "probe", label: "probe", description: JSON.stringify(seen), parameters: { type: "object", properties: {} }, async execute() { return { content: [] }; } });
+}
+"#;
+
+#[test]
+fn a_runtime_from_the_kept_startup_snapshot_sees_its_own_process_and_a_damaged_one_is_made_again() {
+    let project = Project::new();
+    let entry = project.write("probe.ts", PROCESS_PROBE);
+    let caches = tempfile::tempdir().expect("temp dir");
+    let snapshots = caches.path().join("snapshots");
+    let run = |value: &str| {
+        let mut command = inspect_command(&project, &caches.path().join("transpile"));
+        command
+            .env("PIHOST_STARTUP_SNAPSHOT_DIR", &snapshots)
+            .env_remove("PIHOST_STARTUP_SNAPSHOT")
+            .env("PIHOST_LOG", "pihost::startup_snapshot=debug")
+            .env("PIHOST_PROBE_VALUE", value)
+            .current_dir(project.root.path())
+            .args(["--json", &entry]);
+        let (stdout, stderr, code) = output_text(&command.output().expect("pihost runs"));
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+        let report: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("no JSON ({error}):\n{stdout}\n{stderr}"));
+        let description = report["extensions"][0]["tools"][0]["description"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no probe tool: {report}"))
+            .to_string();
+        let seen: serde_json::Value = serde_json::from_str(&description).expect("the probe's JSON");
+        (seen, stderr)
+    };
+    let snapshot_files = || -> Vec<PathBuf> {
+        std::fs::read_dir(&snapshots)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|extension| extension == "snapshot"))
+            .collect()
+    };
+
+    let (from_source, log) = run("first");
+    assert!(log.contains("runtimes start from source"), "{log}");
+    let kept = snapshot_files();
+    assert_eq!(kept.len(), 1, "the first start kept a snapshot: {kept:?}\n{log}");
+
+    let (second, log) = run("second");
+    assert!(log.contains("runtimes start from the startup snapshot"), "{log}");
+    let (third, _) = run("third");
+    for (seen, value) in [(&from_source, "first"), (&second, "second"), (&third, "third")] {
+        assert_eq!(seen["env"], value, "{seen}");
+        assert_eq!(
+            seen["cwd"].as_str().map(PathBuf::from),
+            Some(project.root.path().canonicalize().expect("project root")),
+            "{seen}"
+        );
+        for fact in ["argv0", "temporal", "timeOrigin"] {
+            assert_eq!(seen[fact], true, "{fact}: {seen}");
+        }
+        assert_eq!(seen["url"], "https://example.com/x/a/b");
+        assert_eq!(seen["encoded"], 2);
+        assert_eq!(seen["cloned"], 2);
+    }
+    assert_ne!(
+        second["random"], third["random"],
+        "each process draws its own random numbers"
+    );
+    assert_ne!(second["uuid"], third["uuid"]);
+
+    // A bad disk or a crash mid-write: the snapshot is never used damaged.
+    let mut bytes = std::fs::read(&kept[0]).expect("snapshot");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&kept[0], &bytes).expect("damage");
+    let (after_damage, log) = run("fourth");
+    assert!(log.contains("is damaged"), "{log}");
+    assert!(log.contains("runtimes start from source"), "{log}");
+    assert_eq!(after_damage["env"], "fourth");
+    let (_, log) = run("fifth");
+    assert!(
+        log.contains("runtimes start from the startup snapshot"),
+        "the damaged snapshot was made again: {log}"
+    );
+}

@@ -489,7 +489,10 @@ fn main() -> ExitCode {
     // Every verb's stdout is its report (or serve's protocol): what
     // extensions print goes to stderr, where it cannot corrupt either.
     pihost::route_extension_stdout_to_stderr(true);
-    match run(Cli::parse()) {
+    let outcome = run(Cli::parse());
+    // A first start keeps the runtime's snapshot for the starts after it.
+    pihost::startup_snapshot::finish_making();
+    match outcome {
         Ok(code) => code,
         Err(error) => {
             eprintln!("pihost: {error:#}");

@@ -1189,19 +1189,20 @@ impl Engine {
 fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, crate::platform::RuntimeStartError> {
     let permissions = crate::platform::PermissionSlot::default();
     let extension_folders = crate::permissions::ExtensionFolders::default();
-    let mut extensions = crate::platform::extensions(&permissions)?;
-    extensions.push(crate::ops::pihost_ops::init());
-    let runtime = JsRuntime::try_new(RuntimeOptions {
-        module_loader: Some(Rc::new(PihostModuleLoader::sandboxed(
-            permissions.clone(),
-            extension_folders.clone(),
-        ))),
-        extensions,
-        create_params: heap_limit.map(|bytes| v8::Isolate::create_params().heap_limits(0, bytes)),
-        // Transferred ArrayBuffers move between runtimes (workers) through it.
-        shared_array_buffer_store: Some(crate::platform::shared_array_buffers()),
-        ..Default::default()
-    })?;
+    let mut options = runtime_options(&permissions, &extension_folders)?;
+    options.create_params = heap_limit.map(|bytes| v8::Isolate::create_params().heap_limits(0, bytes));
+    options.startup_snapshot = crate::startup_snapshot::kept(&options.extensions);
+    let from_source = options.startup_snapshot.is_none();
+    let runtime = JsRuntime::try_new(options)?;
+    if from_source {
+        crate::startup_snapshot::make_in_background(|| {
+            runtime_options(
+                &crate::platform::PermissionSlot::default(),
+                &crate::permissions::ExtensionFolders::default(),
+            )
+            .ok()
+        });
+    }
     crate::platform::put_state(&mut runtime.op_state().borrow_mut(), permissions);
     runtime.op_state().borrow_mut().put(extension_folders);
     // Workers and guests this runtime starts get runtimes made the same way.
@@ -1210,6 +1211,26 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, crate::platform::R
         make: js_runtime,
     });
     Ok(runtime)
+}
+
+/// What every runtime is made of (a snapshot's runtime too, whose
+/// extensions must be the same).
+fn runtime_options(
+    permissions: &crate::platform::PermissionSlot,
+    extension_folders: &crate::permissions::ExtensionFolders,
+) -> Result<RuntimeOptions, crate::platform::RuntimeStartError> {
+    let mut extensions = crate::platform::extensions(permissions)?;
+    extensions.push(crate::ops::pihost_ops::init());
+    Ok(RuntimeOptions {
+        module_loader: Some(Rc::new(PihostModuleLoader::sandboxed(
+            permissions.clone(),
+            extension_folders.clone(),
+        ))),
+        extensions,
+        // Transferred ArrayBuffers move between runtimes (workers) through it.
+        shared_array_buffer_store: Some(crate::platform::shared_array_buffers()),
+        ..Default::default()
+    })
 }
 
 /// A call into the isolate that has started and not settled yet.

@@ -14,13 +14,14 @@
 //! platform's cache folder (`$XDG_CACHE_HOME` or `~/.cache` on Linux).
 //! `PIHOST_TRANSPILE_CACHE=off` (or [`set_location`]) turns it off.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{LazyLock, Mutex};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+use crate::cache_folder::ChosenLocation;
 
 use super::{EsModuleShape, MODULE_GLOBAL_NAMES, ModuleFormat, SourceMapping, TranspiledModule};
 
@@ -32,51 +33,29 @@ const HEADER_LEN: usize = 8 + 4 + 8 + 32;
 /// The default bound of the folder's size.
 const DEFAULT_MAX_BYTES: u64 = 512 * 1024 * 1024;
 
-/// Where the cache lives, or that there is none.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Location {
-    /// Entries are read from and written to this folder.
-    Folder(PathBuf),
-    /// No disk cache: every process transpiles every file.
-    Off,
-}
+pub use crate::cache_folder::Location;
 
-static LOCATION: LazyLock<Mutex<Location>> = LazyLock::new(|| Mutex::new(default_location()));
-
-fn default_location() -> Location {
-    if std::env::var("PIHOST_TRANSPILE_CACHE").is_ok_and(|value| value == "off" || value == "0") {
-        return Location::Off;
-    }
-    if let Some(dir) = std::env::var_os("PIHOST_TRANSPILE_CACHE_DIR").filter(|dir| !dir.is_empty()) {
-        return Location::Folder(PathBuf::from(dir));
-    }
-    match dirs::cache_dir() {
-        Some(dir) => Location::Folder(dir.join("pihost").join("transpile")),
-        None => Location::Off,
-    }
-}
+static LOCATION: ChosenLocation = ChosenLocation::new(|| {
+    Mutex::new(Location::from_environment(
+        "PIHOST_TRANSPILE_CACHE",
+        "PIHOST_TRANSPILE_CACHE_DIR",
+        dirs::cache_dir().map(|dir| dir.join("pihost").join("transpile")),
+    ))
+});
 
 /// Sets where this process keeps transpiled modules (it replaces the
 /// environment's choice).
 pub fn set_location(location: Location) {
-    if let Ok(mut current) = LOCATION.lock() {
-        *current = location;
-    }
+    LOCATION.set(location);
 }
 
 /// Where this process keeps transpiled modules.
 pub fn location() -> Location {
-    LOCATION
-        .lock()
-        .map(|location| location.clone())
-        .unwrap_or(Location::Off)
+    LOCATION.get()
 }
 
 fn folder() -> Option<PathBuf> {
-    match location() {
-        Location::Folder(dir) => Some(dir),
-        Location::Off => None,
-    }
+    LOCATION.folder()
 }
 
 /// What changes the transpile's output besides the file: pihost's version,
@@ -279,7 +258,7 @@ pub(super) fn write(key: &[u8; 32], module: &TranspiledModule, source: &str) {
         return;
     };
     let path = entry_path(&dir, key);
-    if let Err(error) = write_atomically(&path, &bytes) {
+    if let Err(error) = crate::cache_folder::write_atomically(&path, &bytes, ".tmp-") {
         tracing::debug!("pihost: cannot keep a transpiled module in {}: {error}", dir.display());
         return;
     }
@@ -289,24 +268,6 @@ pub(super) fn write(key: &[u8; 32], module: &TranspiledModule, source: &str) {
             .name("pihost-cache-trim".to_string())
             .spawn(move || trim(&dir, max_bytes()));
     }
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    static UNIQUE: AtomicU64 = AtomicU64::new(0);
-    let parent = path.parent().ok_or_else(|| std::io::Error::other("no parent folder"))?;
-    std::fs::create_dir_all(parent)?;
-    let temporary = parent.join(format!(
-        ".tmp-{}-{}",
-        std::process::id(),
-        UNIQUE.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = std::fs::File::create(&temporary)
-        .and_then(|mut file| file.write_all(bytes))
-        .and_then(|()| std::fs::rename(&temporary, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result
 }
 
 fn max_bytes() -> u64 {

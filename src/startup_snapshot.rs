@@ -1,0 +1,340 @@
+//! A runtime's start from a snapshot kept on disk, as Deno starts from the
+//! snapshot its build makes. Without one, every runtime binds its ops and
+//! evaluates Deno's crates' bootstrap JavaScript from source, and the first
+//! runtime of a process also compiles the engine's Temporal polyfill (engine
+//! notes 35 and 53): about 40 ms of every process's start. v8x restores a
+//! context captured after all that in about a third of the time.
+//!
+//! pihost's build cannot make the snapshot (a build script would compile
+//! the engine and Deno's crates a second time), so the first process that
+//! finds none makes it on a thread of its own, after its own runtime has
+//! started, and keeps it for the processes after it; that process starts
+//! as before.
+//!
+//! A snapshot is only valid for the binary that made it: it names the ops
+//! by their place in the binary's table. Its file is named by a hash of the
+//! binary's identity (path, size, modification time), pihost's build
+//! fingerprint and the extensions' names, ops and files, so another binary
+//! never reads it; its content carries a SHA-256, so a truncated or
+//! corrupted file is detected and made again, never used.
+//!
+//! Where: `$PIHOST_STARTUP_SNAPSHOT_DIR`, else this build's engine cache
+//! folder ([`crate::engine_cache::bytecode_cache_dir`], pruned with it).
+//! `PIHOST_STARTUP_SNAPSHOT=off` (or [`set_location`]) turns it off. Only
+//! the QuickJS backend uses it.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use std::thread::JoinHandle;
+use std::time::{Duration, SystemTime};
+
+use deno_core::{Extension, RuntimeOptions};
+use sha2::{Digest, Sha256};
+
+use crate::cache_folder::ChosenLocation;
+
+const MAGIC: &[u8; 8] = b"PIHOSTSS";
+/// Bumped whenever the file's layout changes.
+const FORMAT: u32 = 1;
+/// Magic, format, body length and the body's SHA-256.
+const HEADER_LEN: usize = 8 + 4 + 8 + 32;
+/// Snapshots of other binaries that no process used for this long are
+/// removed when a new one is kept.
+const UNUSED_FOR: Duration = Duration::from_secs(24 * 60 * 60);
+/// How a snapshot being written is named until it is whole.
+const TEMPORARY_PREFIX: &str = ".startup-snapshot-";
+
+pub use crate::cache_folder::Location;
+
+static LOCATION: ChosenLocation = ChosenLocation::new(|| {
+    // Made and read only on the QuickJS backend, where it was measured and
+    // tested; V8 builds start from source as before.
+    if !cfg!(feature = "quickjs") {
+        return Mutex::new(Location::Off);
+    }
+    Mutex::new(Location::from_environment(
+        "PIHOST_STARTUP_SNAPSHOT",
+        "PIHOST_STARTUP_SNAPSHOT_DIR",
+        crate::engine_cache::bytecode_cache_dir(),
+    ))
+});
+
+/// Sets where this process keeps its startup snapshot (it replaces the
+/// environment's choice). Runtimes that already started keep theirs; a
+/// snapshot this process already read is used until it ends.
+pub fn set_location(location: Location) {
+    LOCATION.set(location);
+}
+
+fn folder() -> Option<PathBuf> {
+    LOCATION.folder()
+}
+
+/// A snapshot file as this process found it: its body, or `None` when it
+/// was missing or damaged.
+struct ReadSnapshot {
+    path: PathBuf,
+    body: Option<&'static [u8]>,
+}
+
+/// The snapshot this process's runtimes start from, read (and checked) at
+/// most once per process and folder.
+static KEPT: Mutex<Option<ReadSnapshot>> = Mutex::new(None);
+
+/// The snapshot for runtimes with `extensions`, if one is kept and sound.
+/// `None` means: start from source (and call [`make_in_background`]).
+pub(crate) fn kept(extensions: &[Extension]) -> Option<&'static [u8]> {
+    let path = snapshot_path(&folder()?, extensions);
+    let mut kept = KEPT.lock().ok()?;
+    if let Some(read) = kept.as_ref()
+        && read.path == path
+    {
+        return read.body;
+    }
+    let snapshot = read(&path).map(|body| &*Box::leak(body.into_boxed_slice()));
+    match snapshot {
+        Some(_) => tracing::debug!("runtimes start from the startup snapshot {}", path.display()),
+        None => tracing::debug!("no startup snapshot at {}: runtimes start from source", path.display()),
+    }
+    *kept = Some(ReadSnapshot { path, body: snapshot });
+    snapshot
+}
+
+/// The file of the snapshot of this binary with `extensions`.
+fn snapshot_path(dir: &Path, extensions: &[Extension]) -> PathBuf {
+    let mut hasher = Sha256::new();
+    hasher.update(FORMAT.to_le_bytes());
+    hasher.update(env!("PIHOST_BUILD_FINGERPRINT").as_bytes());
+    hasher.update(binary_identity().as_bytes());
+    for extension in extensions {
+        hasher.update(extension.name.as_bytes());
+        hasher.update([0]);
+        for op in extension.ops.iter() {
+            hasher.update(op.name.as_bytes());
+            hasher.update([1]);
+        }
+        let files = [
+            &extension.js_files,
+            &extension.esm_files,
+            &extension.lazy_loaded_esm_files,
+            &extension.lazy_loaded_js_files,
+        ];
+        for file in files.into_iter().flat_map(|files| files.iter()) {
+            hasher.update(file.specifier.as_bytes());
+            hasher.update([2]);
+        }
+        hasher.update(extension.external_references.len().to_le_bytes());
+    }
+    let key: [u8; 32] = hasher.finalize().into();
+    let name: String = key[..12].iter().map(|byte| format!("{byte:02x}")).collect();
+    dir.join(format!("startup-{name}.snapshot"))
+}
+
+/// What changes whenever the binary does: a snapshot holds the places of
+/// its ops in this binary's table, which its build fingerprint (pihost's
+/// JavaScript and dependencies) does not cover.
+fn binary_identity() -> &'static str {
+    static IDENTITY: OnceLock<String> = OnceLock::new();
+    IDENTITY.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap_or_default();
+        let metadata = std::fs::metadata(&exe).ok();
+        let modified = metadata
+            .as_ref()
+            .and_then(|metadata| metadata.modified().ok())
+            .and_then(|time| time.duration_since(SystemTime::UNIX_EPOCH).ok())
+            .map_or(0, |age| age.as_nanos());
+        format!(
+            "{} {} {modified}",
+            exe.display(),
+            metadata.map_or(0, |metadata| metadata.len())
+        )
+    })
+}
+
+/// The body of the snapshot file at `path`, if it is whole. A damaged file
+/// is removed so that the next process makes it again.
+fn read(path: &Path) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(path).ok()?;
+    match decode(bytes) {
+        Some(body) => {
+            touch(path);
+            Some(body)
+        }
+        None => {
+            tracing::warn!(
+                "pihost: the startup snapshot {} is damaged; it will be made again",
+                path.display()
+            );
+            let _ = std::fs::remove_file(path);
+            None
+        }
+    }
+}
+
+fn decode(mut bytes: Vec<u8>) -> Option<Vec<u8>> {
+    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC || bytes[8..12] != FORMAT.to_le_bytes() {
+        return None;
+    }
+    let length = u64::from_le_bytes(bytes[12..20].try_into().ok()?);
+    if u64::try_from(bytes.len() - HEADER_LEN).ok()? != length {
+        return None;
+    }
+    let digest: [u8; 32] = Sha256::digest(&bytes[HEADER_LEN..]).into();
+    if digest[..] != bytes[20..HEADER_LEN] {
+        return None;
+    }
+    bytes.drain(..HEADER_LEN);
+    Some(bytes)
+}
+
+fn encode(body: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(HEADER_LEN + body.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&FORMAT.to_le_bytes());
+    bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&Sha256::digest(body));
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// The thread making this process's snapshot, if one was started.
+static MAKING: Mutex<Option<JoinHandle<()>>> = Mutex::new(None);
+
+/// Starts making the snapshot for runtimes built by `options` (which must
+/// give the same extensions as the runtime that found none), once per
+/// process, on a thread of its own.
+pub(crate) fn make_in_background(options: fn() -> Option<RuntimeOptions>) {
+    let Some(dir) = folder() else {
+        return;
+    };
+    let Ok(mut making) = MAKING.lock() else {
+        return;
+    };
+    if making.is_some() {
+        return;
+    }
+    let thread = std::thread::Builder::new()
+        .name("pihost-startup-snapshot".to_string())
+        .spawn(move || {
+            if let Err(error) = make(&dir, options) {
+                tracing::debug!("pihost: no startup snapshot made in {}: {error}", dir.display());
+            }
+        });
+    match thread {
+        Ok(thread) => *making = Some(thread),
+        Err(error) => tracing::debug!("pihost: cannot start making the startup snapshot: {error}"),
+    }
+}
+
+/// Waits until the snapshot this process started making is kept (the CLI
+/// calls it before it exits; a process that ends earlier leaves only a
+/// temporary file).
+pub fn finish_making() {
+    let thread = MAKING.lock().ok().and_then(|mut making| making.take());
+    if let Some(thread) = thread {
+        let _ = thread.join();
+    }
+}
+
+/// Makes and keeps the snapshot of runtimes built by `options` in `dir`.
+fn make(dir: &Path, options: fn() -> Option<RuntimeOptions>) -> std::io::Result<PathBuf> {
+    let options = options().ok_or_else(|| std::io::Error::other("the runtime's options could not be made"))?;
+    let path = snapshot_path(dir, &options.extensions);
+    // The engine's flags are set once per process; a snapshot runtime
+    // would set deno_core's snapshot flags (a fixed random seed among them)
+    // if it came first.
+    deno_core::JsRuntime::init_platform(None);
+    let tokio = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let _entered = tokio.enter();
+    let runtime = deno_core::JsRuntimeForSnapshot::try_new(options).map_err(std::io::Error::other)?;
+    let body = runtime.snapshot();
+    crate::cache_folder::write_atomically(&path, &encode(&body), TEMPORARY_PREFIX)?;
+    tracing::debug!("kept the startup snapshot {}", path.display());
+    remove_unused_snapshots(dir, &path, SystemTime::now());
+    // This process's later runtimes (sessions, workers, guests) start from
+    // it too.
+    if let Ok(mut kept) = KEPT.lock() {
+        *kept = Some(ReadSnapshot {
+            path: path.clone(),
+            body: Some(&*Box::leak(body)),
+        });
+    }
+    Ok(path)
+}
+
+/// Removes the snapshots (and left-over temporary files) of other binaries
+/// that no process used for [`UNUSED_FOR`]: every rebuild of pihost makes a
+/// snapshot of its own.
+fn remove_unused_snapshots(dir: &Path, kept: &Path, now: SystemTime) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        let ours = name.starts_with(TEMPORARY_PREFIX) || (name.starts_with("startup-") && name.ends_with(".snapshot"));
+        if !ours || path == kept {
+            continue;
+        }
+        let unused = entry
+            .metadata()
+            .and_then(|metadata| metadata.modified())
+            .is_ok_and(|last| now.duration_since(last).is_ok_and(|age| age > UNUSED_FOR));
+        if unused {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+/// Marks a snapshot as used, so that [`remove_unused_snapshots`] keeps it.
+fn touch(path: &Path) {
+    if let Err(error) = std::fs::File::options()
+        .append(true)
+        .open(path)
+        .and_then(|file| file.set_modified(SystemTime::now()))
+    {
+        tracing::debug!("cannot mark {}: {error}", path.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{UNUSED_FOR, decode, encode, remove_unused_snapshots};
+    use std::time::SystemTime;
+
+    #[test]
+    fn a_truncated_or_flipped_snapshot_is_refused() {
+        let body = b"a snapshot's bytes".repeat(100);
+        let bytes = encode(&body);
+        assert_eq!(decode(bytes.clone()).as_deref(), Some(&body[..]));
+        assert_eq!(decode(bytes[..bytes.len() - 1].to_vec()), None);
+        for at in [0, 9, 15, 30, bytes.len() - 1] {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 0x10;
+            assert_eq!(decode(flipped), None, "flipped at {at}");
+        }
+    }
+
+    #[test]
+    fn only_other_binaries_snapshots_unused_for_a_day_are_removed() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let now = SystemTime::now();
+        let old = now - UNUSED_FOR - std::time::Duration::from_secs(60);
+        let file = |name: &str, at: SystemTime| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, b"x").expect("writes");
+            std::fs::File::options()
+                .append(true)
+                .open(&path)
+                .and_then(|file| file.set_modified(at))
+                .expect("dates");
+            path
+        };
+        let kept = file("startup-aa.snapshot", old);
+        let stale = file("startup-bb.snapshot", old);
+        let fresh = file("startup-cc.snapshot", now);
+        let left_over = file(".startup-snapshot-1-0", old);
+        let other = file("last-used", old);
+        remove_unused_snapshots(dir.path(), &kept, now);
+        assert!(kept.exists() && fresh.exists() && other.exists());
+        assert!(!stale.exists() && !left_over.exists());
+    }
+}
