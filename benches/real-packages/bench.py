@@ -10,7 +10,8 @@ rusage os.wait4 returns for that child). For each run and each side:
         empty project folder and agent folder: no jiti cache (pi keeps it
         in os.tmpdir()/jiti), no Node compile cache (os.tmpdir()/
         node-compile-cache), no QuickJS bytecode cache ($XDG_CACHE_HOME/v8x),
-        nothing pihost keeps under the platform cache folder;
+        nothing pihost keeps under the platform cache folder (its
+        transpiled modules, its startup snapshot);
   warm  a second process with the same folders right after the cold one:
         what a user sees at every start after the first.
 
@@ -47,7 +48,7 @@ HERE = os.path.join(ROOT, "benches", "real-packages")
 # Variables that would send a cache elsewhere or change how either side runs.
 SCRUBBED = ("NODE_OPTIONS", "NODE_COMPILE_CACHE", "NODE_DISABLE_COMPILE_CACHE", "PI_CODING_AGENT_DIR",
             "PI_PACKAGE_DIR", "PI_TIMING", "V82JSC_BC_CACHE_DIR", "V82JSC_NO_BC_CACHE")
-SCRUBBED_PREFIXES = ("JITI_", "XDG_", "PIHOST_TRANSPILE_CACHE")
+SCRUBBED_PREFIXES = ("JITI_", "XDG_", "PIHOST_TRANSPILE_CACHE", "PIHOST_STARTUP_SNAPSHOT")
 
 
 def read_targets(path):
