@@ -85,9 +85,9 @@ fn op_pihost_exit() -> Result<(), JsErrorBox> {
 
 /// Stands in for deno_node's `op_vm_create_context` and
 /// `op_vm_create_context_without_contextify`: they make every new context
-/// from the V8 snapshot deno_runtime builds, which pihost's runtime does not
-/// have (on QuickJS there are no snapshots at all), and unwrap the missing
-/// snapshot, which aborts the host process. An extension gets an error it
+/// from the context template deno_runtime puts in its snapshot, which
+/// pihost's startup snapshot (src/startup_snapshot.rs) does not have, and
+/// unwrap the missing context, which aborts the host process. An extension gets an error it
 /// can catch instead (docs/engine-notes.md, note 22).
 #[op2(fast)]
 fn op_pihost_no_vm_contexts() -> Result<(), JsErrorBox> {
