@@ -379,7 +379,7 @@ impl Pihost {
                     if let Ok(mut slot) = self.engine.lock() {
                         *slot = engine;
                     }
-                    return Ok((report, left_out));
+                    return Ok((report.map(|report| *report), left_out));
                 }
                 Spawned::GivenUp(stuck) => {
                     let message = stuck_message(&stuck, self.options.limits.cpu);
@@ -1036,7 +1036,16 @@ pub fn inspect_blocking(options: EngineOptions, configured_paths: &[String]) -> 
         .map_err(PihostError::AsyncRuntime)?;
     let mut report = async_runtime.block_on(async {
         let pihost = Pihost::start(options).await?;
-        let report = pihost.load(configured_paths).await;
+        let runtime_start = crate::startup_snapshot::latest_runtime_from_snapshot().map(|from_startup_snapshot| {
+            crate::report::RuntimeStart {
+                ms: started.elapsed().as_secs_f64() * 1000.0,
+                from_startup_snapshot,
+            }
+        });
+        let mut report = pihost.load(configured_paths).await;
+        if let Ok(report) = report.as_mut() {
+            report.runtime_start = runtime_start;
+        }
         let _ = pihost.shutdown().await;
         report
     })?;
@@ -1082,7 +1091,10 @@ async fn spawn_engine(
         ready = is_ready => ready.map_err(|_| fate.gone())??,
         stuck = given_up(stuck.clone()) => return Ok(Spawned::GivenUp(stuck)),
     };
-    Ok(Spawned::Ready(EngineThread { requests, crash, stuck }, report))
+    Ok(Spawned::Ready(
+        EngineThread { requests, crash, stuck },
+        report.map(Box::new),
+    ))
 }
 
 /// The engine thread's stack size: what Linux gives a main thread.
@@ -1091,7 +1103,7 @@ const ENGINE_THREAD_STACK: usize = 8 * 1024 * 1024;
 /// How starting an engine thread ended.
 enum Spawned {
     /// Ready, brought to the session: the report of its load, if it had one.
-    Ready(EngineThread, Option<InspectReport>),
+    Ready(EngineThread, Option<Box<InspectReport>>),
     /// Given up while brought to the session: an extension's run went on past its stop.
     GivenUp(Stuck),
 }

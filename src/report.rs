@@ -31,6 +31,23 @@ pub struct InspectReport {
     /// The process's use of the on-disk transpile cache so far, when it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transpile_cache: Option<crate::transpile::disk_cache::CacheCounts>,
+    /// How the runtime that loaded started, when the report's call started
+    /// it (`handle::inspect_blocking`, the CLI's `inspect`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_start: Option<RuntimeStart>,
+}
+
+/// The start of the runtime a load ran in.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeStart {
+    /// Wall time in milliseconds from asking for the runtime to its being
+    /// ready for the load (the engine's thread, the runtime, pihost's own
+    /// JavaScript).
+    pub ms: f64,
+    /// Whether the runtime was restored from the build's startup snapshot
+    /// (src/startup_snapshot.rs) rather than built from source.
+    pub from_startup_snapshot: bool,
 }
 
 /// One loaded extension and what its factory registered.
@@ -234,6 +251,7 @@ impl JsLoadReport {
             pending_providers: self.pending_providers,
             total_load_ms: elapsed.as_secs_f64() * 1000.0,
             transpile_cache: crate::transpile::disk_cache::counts(),
+            runtime_start: None,
         }
     }
 }

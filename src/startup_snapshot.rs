@@ -24,6 +24,7 @@
 //! the QuickJS backend uses it.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
@@ -98,6 +99,24 @@ pub(crate) fn kept(extensions: &[Extension]) -> Option<&'static [u8]> {
     }
     *kept = Some(ReadSnapshot { path, body: snapshot });
     snapshot
+}
+
+/// How the process's latest runtime started: 0 none yet, 1 from source,
+/// 2 from a snapshot.
+static LATEST_RUNTIME: AtomicU8 = AtomicU8::new(0);
+
+/// Notes how a runtime started.
+pub(crate) fn note_runtime_start(from_snapshot: bool) {
+    LATEST_RUNTIME.store(if from_snapshot { 2 } else { 1 }, Ordering::Relaxed);
+}
+
+/// Whether the runtime this process started last came from the startup
+/// snapshot; `None` before any runtime started.
+pub fn latest_runtime_from_snapshot() -> Option<bool> {
+    match LATEST_RUNTIME.load(Ordering::Relaxed) {
+        0 => None,
+        started => Some(started == 2),
+    }
 }
 
 /// The file of the snapshot of this binary with `extensions`.

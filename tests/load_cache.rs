@@ -189,6 +189,7 @@ fn timing_shows_each_extensions_stages_and_slowest_modules() {
         "{stdout}"
     );
     assert!(stdout.contains("slowest    "), "{stdout}");
+    assert!(stdout.contains("runtime    started in "), "{stdout}");
     let timing_line = stdout
         .lines()
         .find(|line| line.trim_start().starts_with("timing"))
@@ -213,7 +214,7 @@ fn timing_shows_each_extensions_stages_and_slowest_modules() {
     );
     // Without --timing the table stays as it was.
     let (plain, _, _) = inspect(&project, cache.path(), &[&entry]);
-    assert!(!plain.contains("timing "), "{plain}");
+    assert!(!plain.contains("timing ") && !plain.contains("runtime    "), "{plain}");
 
     let report = inspect_json(&project, cache.path(), &[&entry]);
     let timing = &report["extensions"][0]["timing"];
@@ -445,7 +446,10 @@ fn a_runtime_from_the_kept_startup_snapshot_sees_its_own_process_and_a_damaged_o
             .as_str()
             .unwrap_or_else(|| panic!("no probe tool: {report}"))
             .to_string();
-        let seen: serde_json::Value = serde_json::from_str(&description).expect("the probe's JSON");
+        let mut seen: serde_json::Value = serde_json::from_str(&description).expect("the probe's JSON");
+        // What the report says of the runtime's start, beside what the
+        // extension saw.
+        seen["fromStartupSnapshot"] = report["runtimeStart"]["fromStartupSnapshot"].clone();
         (seen, stderr)
     };
     let snapshot_files = || -> Vec<PathBuf> {
@@ -460,11 +464,13 @@ fn a_runtime_from_the_kept_startup_snapshot_sees_its_own_process_and_a_damaged_o
 
     let (from_source, log) = run("first");
     assert!(log.contains("runtimes start from source"), "{log}");
+    assert_eq!(from_source["fromStartupSnapshot"], false, "the report says so too");
     let kept = snapshot_files();
     assert_eq!(kept.len(), 1, "the first start kept a snapshot: {kept:?}\n{log}");
 
     let (second, log) = run("second");
     assert!(log.contains("runtimes start from the startup snapshot"), "{log}");
+    assert_eq!(second["fromStartupSnapshot"], true, "the report says so too");
     let (third, _) = run("third");
     for (seen, value) in [(&from_source, "first"), (&second, "second"), (&third, "third")] {
         assert_eq!(seen["env"], value, "{seen}");

@@ -1120,6 +1120,14 @@ fn render_timing_summary(out: &mut String, report: &InspectReport) {
         out.push_str(&slowest.join(" · "));
         out.push('\n');
     }
+    if let Some(start) = report.runtime_start {
+        let how = if start.from_startup_snapshot {
+            "from the startup snapshot"
+        } else {
+            "from source (no startup snapshot kept yet, or PIHOST_STARTUP_SNAPSHOT=off)"
+        };
+        out.push_str(&format!("runtime    started in {:.1} ms, {how}\n", start.ms));
+    }
     match report.transpile_cache {
         Some(cache) => out.push_str(&format!(
             "transpile  {} from the disk cache, {} transpiled{}\n",

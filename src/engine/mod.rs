@@ -1194,6 +1194,7 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, crate::platform::R
     options.startup_snapshot = crate::startup_snapshot::kept(&options.extensions);
     let from_source = options.startup_snapshot.is_none();
     let runtime = JsRuntime::try_new(options)?;
+    crate::startup_snapshot::note_runtime_start(!from_source);
     if from_source {
         crate::startup_snapshot::make_in_background(|| {
             runtime_options(
