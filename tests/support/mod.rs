@@ -135,7 +135,7 @@ pub fn normalized_reference(report: &serde_json::Value, reference: &Path) -> ser
 pub fn comparable(report: &serde_json::Value) -> serde_json::Value {
     let mut report = report.clone();
     if let Some(object) = report.as_object_mut() {
-        for key in ["cwd", "agentDir", "totalLoadMs", "transpileCache"] {
+        for key in ["cwd", "agentDir", "totalLoadMs", "transpileCache", "runtimeStart"] {
             object.remove(key);
         }
     }
