@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{LazyLock, Mutex};
 
+use sha2::{Digest, Sha256};
+
 /// Where a cache lives, or that there is none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
@@ -76,4 +78,34 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8], temporary_prefix: &str
         let _ = std::fs::remove_file(&temporary);
     }
     result
+}
+
+/// A sealed file's header: magic, format, body length, the body's SHA-256.
+pub(crate) const SEAL_LEN: usize = 8 + 4 + 8 + 32;
+
+/// `body` behind a header that lets [`unseal`] detect a file of another
+/// kind or layout, a truncated one and a corrupted one.
+pub(crate) fn seal(magic: &[u8; 8], format: u32, body: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(SEAL_LEN + body.len());
+    bytes.extend_from_slice(magic);
+    bytes.extend_from_slice(&format.to_le_bytes());
+    bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&Sha256::digest(body));
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// The body [`seal`] put in `bytes`, if they are whole and of this magic
+/// and format.
+pub(crate) fn unseal<'a>(magic: &[u8; 8], format: u32, bytes: &'a [u8]) -> Option<&'a [u8]> {
+    let header = bytes.get(..SEAL_LEN)?;
+    if &header[..8] != magic || header[8..12] != format.to_le_bytes() {
+        return None;
+    }
+    let length = u64::from_le_bytes(header[12..20].try_into().ok()?);
+    let body = bytes.get(SEAL_LEN..)?;
+    if body.len() as u64 != length || Sha256::digest(body).as_slice() != &header[20..SEAL_LEN] {
+        return None;
+    }
+    Some(body)
 }

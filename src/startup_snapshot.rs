@@ -37,8 +37,6 @@ use crate::cache_folder::ChosenLocation;
 const MAGIC: &[u8; 8] = b"PIHOSTSS";
 /// Bumped whenever the file's layout changes.
 const FORMAT: u32 = 1;
-/// Magic, format, body length and the body's SHA-256.
-const HEADER_LEN: usize = 8 + 4 + 8 + 32;
 /// Snapshots of other binaries that no process used for this long are
 /// removed when a new one is kept.
 const UNUSED_FOR: Duration = Duration::from_secs(24 * 60 * 60);
@@ -174,7 +172,7 @@ fn binary_identity() -> &'static str {
 /// is removed so that the next process makes it again.
 fn read(path: &Path) -> Option<Vec<u8>> {
     let bytes = std::fs::read(path).ok()?;
-    match decode(bytes) {
+    match decode(&bytes) {
         Some(body) => {
             touch(path);
             Some(body)
@@ -190,30 +188,12 @@ fn read(path: &Path) -> Option<Vec<u8>> {
     }
 }
 
-fn decode(mut bytes: Vec<u8>) -> Option<Vec<u8>> {
-    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC || bytes[8..12] != FORMAT.to_le_bytes() {
-        return None;
-    }
-    let length = u64::from_le_bytes(bytes[12..20].try_into().ok()?);
-    if u64::try_from(bytes.len() - HEADER_LEN).ok()? != length {
-        return None;
-    }
-    let digest: [u8; 32] = Sha256::digest(&bytes[HEADER_LEN..]).into();
-    if digest[..] != bytes[20..HEADER_LEN] {
-        return None;
-    }
-    bytes.drain(..HEADER_LEN);
-    Some(bytes)
+fn decode(bytes: &[u8]) -> Option<Vec<u8>> {
+    crate::cache_folder::unseal(MAGIC, FORMAT, bytes).map(<[u8]>::to_vec)
 }
 
 fn encode(body: &[u8]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(HEADER_LEN + body.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&FORMAT.to_le_bytes());
-    bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&Sha256::digest(body));
-    bytes.extend_from_slice(body);
-    bytes
+    crate::cache_folder::seal(MAGIC, FORMAT, body)
 }
 
 /// The thread making this process's snapshot, if one was started.
@@ -323,12 +303,12 @@ mod tests {
     fn a_truncated_or_flipped_snapshot_is_refused() {
         let body = b"a snapshot's bytes".repeat(100);
         let bytes = encode(&body);
-        assert_eq!(decode(bytes.clone()).as_deref(), Some(&body[..]));
-        assert_eq!(decode(bytes[..bytes.len() - 1].to_vec()), None);
+        assert_eq!(decode(&bytes).as_deref(), Some(&body[..]));
+        assert_eq!(decode(&bytes[..bytes.len() - 1]), None);
         for at in [0, 9, 15, 30, bytes.len() - 1] {
             let mut flipped = bytes.clone();
             flipped[at] ^= 0x10;
-            assert_eq!(decode(flipped), None, "flipped at {at}");
+            assert_eq!(decode(&flipped), None, "flipped at {at}");
         }
     }
 

@@ -28,8 +28,6 @@ use super::{EsModuleShape, MODULE_GLOBAL_NAMES, ModuleFormat, SourceMapping, Tra
 /// Bumped whenever the layout of an entry changes.
 const FORMAT: u32 = 3;
 const MAGIC: &[u8; 8] = b"PIHOSTTC";
-/// Magic, format, body length and the body's SHA-256.
-const HEADER_LEN: usize = 8 + 4 + 8 + 32;
 /// The default bound of the folder's size.
 const DEFAULT_MAX_BYTES: u64 = 512 * 1024 * 1024;
 
@@ -177,15 +175,7 @@ pub(super) fn read(key: &[u8; 32], source: &str) -> Option<TranspiledModule> {
 }
 
 fn decode(bytes: &[u8], source: &str) -> Option<TranspiledModule> {
-    let header = bytes.get(..HEADER_LEN)?;
-    if &header[..8] != MAGIC || header[8..12] != FORMAT.to_le_bytes() {
-        return None;
-    }
-    let length = u64::from_le_bytes(header[12..20].try_into().ok()?);
-    let body = bytes.get(HEADER_LEN..)?;
-    if body.len() as u64 != length || Sha256::digest(body).as_slice() != &header[20..52] {
-        return None;
-    }
+    let body = crate::cache_folder::unseal(MAGIC, FORMAT, bytes)?;
     let entry: Entry = postcard::from_bytes(body).ok()?;
     let declared_module_globals = entry
         .declared_module_globals
@@ -237,13 +227,7 @@ fn encode(module: &TranspiledModule, source: &str) -> Option<Vec<u8>> {
         es_module: module.es_module.clone(),
     };
     let body = postcard::to_stdvec(&entry).ok()?;
-    let mut bytes = Vec::with_capacity(HEADER_LEN + body.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&FORMAT.to_le_bytes());
-    bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&Sha256::digest(&body));
-    bytes.extend_from_slice(&body);
-    Some(bytes)
+    Some(crate::cache_folder::seal(MAGIC, FORMAT, &body))
 }
 
 static WROTE: AtomicBool = AtomicBool::new(false);
@@ -318,6 +302,7 @@ pub(super) fn trim(dir: &Path, max: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cache_folder::SEAL_LEN as HEADER_LEN;
 
     fn module(code: &str) -> TranspiledModule {
         TranspiledModule {
