@@ -18,13 +18,19 @@
 //! never reads it; its content carries a SHA-256, so a truncated or
 //! corrupted file is detected and made again, never used.
 //!
-//! Where: `$PIHOST_STARTUP_SNAPSHOT_DIR`, else this build's engine cache
-//! folder ([`crate::engine_cache::bytecode_cache_dir`], pruned with it).
-//! `PIHOST_STARTUP_SNAPSHOT=off` (or [`set_location`]) turns it off. Only
-//! the QuickJS backend uses it.
+//! A snapshot can also be made ahead of time, as a build step
+//! (`pihost prepare`, [`prepare`]): it is then kept beside the binary
+//! (`<binary>.startup-<hash>.snapshot`), where every user's first start finds
+//! it, as Deno and Node carry theirs inside their binaries. Runtimes look
+//! there first.
+//!
+//! Where else: `$PIHOST_STARTUP_SNAPSHOT_DIR` (then only there), else this
+//! build's engine cache folder ([`crate::engine_cache::bytecode_cache_dir`],
+//! pruned with it). `PIHOST_STARTUP_SNAPSHOT=off` (or [`set_location`])
+//! turns it off. Only the QuickJS backend uses it.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime};
@@ -53,15 +59,22 @@ static LOCATION: ChosenLocation = ChosenLocation::new(|| {
     }
     Mutex::new(Location::from_environment(
         "PIHOST_STARTUP_SNAPSHOT",
-        "PIHOST_STARTUP_SNAPSHOT_DIR",
+        FOLDER_VARIABLE,
         crate::engine_cache::bytecode_cache_dir(),
     ))
 });
 
+const FOLDER_VARIABLE: &str = "PIHOST_STARTUP_SNAPSHOT_DIR";
+
+/// Whether the embedder chose the location ([`set_location`]).
+static CHOSEN_BY_EMBEDDER: AtomicBool = AtomicBool::new(false);
+
 /// Sets where this process keeps its startup snapshot (it replaces the
-/// environment's choice). Runtimes that already started keep theirs; a
-/// snapshot this process already read is used until it ends.
+/// environment's choice, and runtimes no longer look beside the binary).
+/// Runtimes that already started keep theirs; a snapshot this process
+/// already read is used until it ends.
 pub fn set_location(location: Location) {
+    CHOSEN_BY_EMBEDDER.store(true, Ordering::Relaxed);
     LOCATION.set(location);
 }
 
@@ -69,8 +82,15 @@ fn folder() -> Option<PathBuf> {
     LOCATION.folder()
 }
 
+/// Whether the folder was chosen (by the environment or the embedder), in
+/// which case only it is used.
+fn folder_chosen() -> bool {
+    CHOSEN_BY_EMBEDDER.load(Ordering::Relaxed) || std::env::var_os(FOLDER_VARIABLE).is_some_and(|dir| !dir.is_empty())
+}
+
 /// A snapshot file as this process found it: its body, or `None` when it
-/// was missing or damaged.
+/// was missing or damaged. `path` is the file in the cache folder, which
+/// names the search (a prepared snapshot beside the binary comes first).
 struct ReadSnapshot {
     path: PathBuf,
     body: Option<&'static [u8]>,
@@ -83,18 +103,29 @@ static KEPT: Mutex<Option<ReadSnapshot>> = Mutex::new(None);
 /// The snapshot for runtimes with `extensions`, if one is kept and sound.
 /// `None` means: start from source (and call [`make_in_background`]).
 pub(crate) fn kept(extensions: &[Extension]) -> Option<&'static [u8]> {
-    let path = snapshot_path(&folder()?, extensions);
+    let key = snapshot_key(extensions);
+    let path = folder()?.join(cached_name(&key));
     let mut kept = KEPT.lock().ok()?;
     if let Some(read) = kept.as_ref()
         && read.path == path
     {
         return read.body;
     }
-    let snapshot = read(&path).map(|body| &*Box::leak(body.into_boxed_slice()));
-    match snapshot {
-        Some(_) => tracing::debug!("runtimes start from the startup snapshot {}", path.display()),
-        None => tracing::debug!("no startup snapshot at {}: runtimes start from source", path.display()),
-    }
+    let prepared = if folder_chosen() { None } else { prepared_path(&key) };
+    let found = prepared
+        .filter(|prepared| prepared.exists())
+        .and_then(|prepared| Some((read(&prepared, false)?, prepared)))
+        .or_else(|| Some((read(&path, true)?, path.clone())));
+    let snapshot = match found {
+        Some((body, from)) => {
+            tracing::debug!("runtimes start from the startup snapshot {}", from.display());
+            Some(&*Box::leak(body.into_boxed_slice()))
+        }
+        None => {
+            tracing::debug!("no startup snapshot at {}: runtimes start from source", path.display());
+            None
+        }
+    };
     *kept = Some(ReadSnapshot { path, body: snapshot });
     snapshot
 }
@@ -117,8 +148,8 @@ pub fn latest_runtime_from_snapshot() -> Option<bool> {
     }
 }
 
-/// The file of the snapshot of this binary with `extensions`.
-fn snapshot_path(dir: &Path, extensions: &[Extension]) -> PathBuf {
+/// What names the snapshot of this binary with `extensions`.
+fn snapshot_key(extensions: &[Extension]) -> String {
     let mut hasher = Sha256::new();
     hasher.update(FORMAT.to_le_bytes());
     hasher.update(env!("PIHOST_BUILD_FINGERPRINT").as_bytes());
@@ -143,8 +174,25 @@ fn snapshot_path(dir: &Path, extensions: &[Extension]) -> PathBuf {
         hasher.update(extension.external_references.len().to_le_bytes());
     }
     let key: [u8; 32] = hasher.finalize().into();
-    let name: String = key[..12].iter().map(|byte| format!("{byte:02x}")).collect();
-    dir.join(format!("startup-{name}.snapshot"))
+    key[..12].iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// The snapshot's file name in a cache folder.
+fn cached_name(key: &str) -> String {
+    format!("startup-{key}.snapshot")
+}
+
+/// The binary's file name and folder, if it has them.
+fn binary_place() -> Option<(String, PathBuf)> {
+    let exe = std::env::current_exe().ok()?;
+    let name = exe.file_name()?.to_string_lossy().into_owned();
+    Some((name, exe.parent()?.to_path_buf()))
+}
+
+/// Where [`prepare`] keeps the snapshot: beside the binary.
+fn prepared_path(key: &str) -> Option<PathBuf> {
+    let (name, dir) = binary_place()?;
+    Some(dir.join(format!("{name}.startup-{key}.snapshot")))
 }
 
 /// What changes whenever the binary does: a snapshot holds the places of
@@ -169,12 +217,15 @@ fn binary_identity() -> &'static str {
 }
 
 /// The body of the snapshot file at `path`, if it is whole. A damaged file
-/// is removed so that the next process makes it again.
-fn read(path: &Path) -> Option<Vec<u8>> {
+/// is removed so that it is made again. A snapshot in a cache folder is
+/// marked as used (`mark_used`), so that its pruning keeps it.
+fn read(path: &Path, mark_used: bool) -> Option<Vec<u8>> {
     let bytes = std::fs::read(path).ok()?;
     match decode(&bytes) {
         Some(body) => {
-            touch(path);
+            if mark_used {
+                touch(path);
+            }
             Some(body)
         }
         None => {
@@ -215,7 +266,10 @@ pub(crate) fn make_in_background(options: fn() -> Option<RuntimeOptions>) {
     let thread = std::thread::Builder::new()
         .name("pihost-startup-snapshot".to_string())
         .spawn(move || {
-            if let Err(error) = make(&dir, options) {
+            let made = make(options, |key| dir.join(cached_name(key))).map(|path| {
+                remove_unused_snapshots(&dir, &path, SystemTime::now());
+            });
+            if let Err(error) = made {
                 tracing::debug!("pihost: no startup snapshot made in {}: {error}", dir.display());
             }
         });
@@ -235,10 +289,43 @@ pub fn finish_making() {
     }
 }
 
-/// Makes and keeps the snapshot of runtimes built by `options` in `dir`.
-fn make(dir: &Path, options: fn() -> Option<RuntimeOptions>) -> std::io::Result<PathBuf> {
+/// Makes the snapshot of this binary ahead of time, as a build step, so
+/// that no first start pays for making it (about a third of a first start's
+/// time): beside the binary, or in `$PIHOST_STARTUP_SNAPSHOT_DIR` when that
+/// is set. Snapshots older builds of the binary kept beside it are removed.
+/// `options` builds the runtimes the snapshot is for
+/// (`pihost::engine::prepare_startup_snapshot` passes pihost's).
+pub(crate) fn prepare(options: fn() -> Option<RuntimeOptions>) -> std::io::Result<PathBuf> {
+    if matches!(LOCATION.get(), Location::Off) {
+        return Err(std::io::Error::other(
+            "the startup snapshot is turned off (PIHOST_STARTUP_SNAPSHOT=off)",
+        ));
+    }
+    if folder_chosen() {
+        let dir = folder().ok_or_else(|| std::io::Error::other("no startup snapshot folder"))?;
+        std::fs::create_dir_all(&dir)?;
+        let path = make(options, |key| dir.join(cached_name(key)))?;
+        remove_unused_snapshots(&dir, &path, SystemTime::now());
+        return Ok(path);
+    }
+    let (name, dir) = binary_place().ok_or_else(|| std::io::Error::other("the binary's own path is not known"))?;
+    let path = make(options, |key| dir.join(format!("{name}.startup-{key}.snapshot")))?;
+    let earlier_builds = format!("{name}.startup-");
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        if file.starts_with(&earlier_builds) && file.ends_with(".snapshot") && entry.path() != path {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    Ok(path)
+}
+
+/// Makes and keeps the snapshot of runtimes built by `options` at the path
+/// `path_for` gives for its key.
+fn make(options: fn() -> Option<RuntimeOptions>, path_for: impl FnOnce(&str) -> PathBuf) -> std::io::Result<PathBuf> {
     let options = options().ok_or_else(|| std::io::Error::other("the runtime's options could not be made"))?;
-    let path = snapshot_path(dir, &options.extensions);
+    let path = path_for(&snapshot_key(&options.extensions));
     // The engine's flags are set once per process; a snapshot runtime
     // would set deno_core's snapshot flags (a fixed random seed among them)
     // if it came first.
@@ -249,7 +336,6 @@ fn make(dir: &Path, options: fn() -> Option<RuntimeOptions>) -> std::io::Result<
     let body = runtime.snapshot();
     crate::cache_folder::write_atomically(&path, &encode(&body), TEMPORARY_PREFIX)?;
     tracing::debug!("kept the startup snapshot {}", path.display());
-    remove_unused_snapshots(dir, &path, SystemTime::now());
     // This process's later runtimes (sessions, workers, guests) start from
     // it too.
     if let Ok(mut kept) = KEPT.lock() {

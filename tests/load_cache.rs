@@ -507,3 +507,116 @@ fn a_runtime_from_the_kept_startup_snapshot_sees_its_own_process_and_a_damaged_o
         "the damaged snapshot was made again: {log}"
     );
 }
+
+#[test]
+fn a_snapshot_prepared_beside_the_binary_serves_a_first_start_with_empty_caches() {
+    // A copy of the binary in a folder of its own: what `prepare` writes
+    // beside it touches no other test's binary.
+    let install = tempfile::tempdir().expect("temp dir");
+    let binary = install.path().join("pihost");
+    std::fs::copy(env!("CARGO_BIN_EXE_pihost"), &binary).expect("copies the binary");
+    let prepared = || -> Vec<PathBuf> {
+        std::fs::read_dir(install.path())
+            .expect("install folder")
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| path.extension().is_some_and(|extension| extension == "snapshot"))
+            .collect()
+    };
+    let prepare = || {
+        let (stdout, stderr, code) = output_text(
+            &Command::new(&binary)
+                .arg("prepare")
+                .env_remove("PIHOST_STARTUP_SNAPSHOT_DIR")
+                .env_remove("PIHOST_STARTUP_SNAPSHOT")
+                .output()
+                .expect("pihost runs"),
+        );
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+        PathBuf::from(stdout.trim())
+    };
+    let project = Project::new();
+    let entry = project.write("probe.ts", PROCESS_PROBE);
+    // A user's first start: nothing in any cache folder.
+    let first_start = |value: &str| {
+        let home = tempfile::tempdir().expect("temp dir");
+        let output = Command::new(&binary)
+            .env("HOME", home.path())
+            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .env("PIHOST_PROBE_VALUE", value)
+            .env("PIHOST_LOG", "pihost::startup_snapshot=debug")
+            .env_remove("PIHOST_STARTUP_SNAPSHOT_DIR")
+            .env_remove("PIHOST_STARTUP_SNAPSHOT")
+            .env_remove("PIHOST_TRANSPILE_CACHE_DIR")
+            .env_remove("V82JSC_BC_CACHE_DIR")
+            .current_dir(project.root.path())
+            .args(["inspect", "--json", &entry])
+            .output()
+            .expect("pihost runs");
+        let (stdout, stderr, code) = output_text(&output);
+        assert_eq!(code, 0, "{stdout}\n{stderr}");
+        let report: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("no JSON ({error}):\n{stdout}\n{stderr}"));
+        let seen: serde_json::Value = report["extensions"][0]["tools"][0]["description"]
+            .as_str()
+            .and_then(|description| serde_json::from_str(description).ok())
+            .unwrap_or_else(|| panic!("no probe: {report}"));
+        let made_one = walk_files(home.path())
+            .iter()
+            .any(|path| path.extension().is_some_and(|extension| extension == "snapshot"));
+        (
+            report["runtimeStart"]["fromStartupSnapshot"].clone(),
+            seen,
+            made_one,
+            stderr,
+        )
+    };
+
+    let path = prepare();
+    assert_eq!(prepared(), vec![path.clone()], "one snapshot, beside the binary");
+    let (from_snapshot, seen, made_one, log) = first_start("one");
+    assert_eq!(from_snapshot, true, "{log}");
+    assert!(log.contains(&path.display().to_string()), "{log}");
+    assert!(!made_one, "nothing made in the user's cache folder: {log}");
+    assert_eq!(seen["env"], "one");
+
+    // A rebuild of the binary (another size and time) and `prepare` again:
+    // the earlier build's snapshot is gone, the new one serves.
+    let mut file = std::fs::OpenOptions::new().append(true).open(&binary).expect("binary");
+    std::io::Write::write_all(&mut file, b"\0").expect("grows the binary");
+    drop(file);
+    let rebuilt = prepare();
+    assert_ne!(rebuilt, path, "a new build's snapshot has a name of its own");
+    assert_eq!(
+        prepared(),
+        vec![rebuilt.clone()],
+        "the earlier build's snapshot was removed"
+    );
+    let (from_snapshot, seen, _, log) = first_start("two");
+    assert_eq!(from_snapshot, true, "{log}");
+    assert_eq!(seen["env"], "two");
+
+    // Damaged: never used; the start falls back to the user's cache folder.
+    let mut bytes = std::fs::read(&rebuilt).expect("snapshot");
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&rebuilt, &bytes).expect("damage");
+    let (from_snapshot, seen, made_one, log) = first_start("three");
+    assert!(log.contains("is damaged"), "{log}");
+    assert_eq!(from_snapshot, false, "{log}");
+    assert!(made_one, "the start made one in its cache folder: {log}");
+    assert_eq!(seen["env"], "three");
+}
+
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk_files(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}

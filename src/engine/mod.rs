@@ -1196,13 +1196,7 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, crate::platform::R
     let runtime = JsRuntime::try_new(options)?;
     crate::startup_snapshot::note_runtime_start(!from_source);
     if from_source {
-        crate::startup_snapshot::make_in_background(|| {
-            runtime_options(
-                &crate::platform::PermissionSlot::default(),
-                &crate::permissions::ExtensionFolders::default(),
-            )
-            .ok()
-        });
+        crate::startup_snapshot::make_in_background(snapshot_runtime_options);
     }
     crate::platform::put_state(&mut runtime.op_state().borrow_mut(), permissions);
     runtime.op_state().borrow_mut().put(extension_folders);
@@ -1212,6 +1206,23 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, crate::platform::R
         make: js_runtime,
     });
     Ok(runtime)
+}
+
+/// Makes this binary's startup snapshot ahead of time (`pihost prepare`):
+/// beside the binary, or in `$PIHOST_STARTUP_SNAPSHOT_DIR`, so that no first
+/// start pays for making it. The path of the file it kept.
+pub fn prepare_startup_snapshot() -> Result<std::path::PathBuf, PihostError> {
+    crate::startup_snapshot::prepare(snapshot_runtime_options)
+        .map_err(|error| PihostError::StartupSnapshot(error.to_string()))
+}
+
+/// The options of the runtime a snapshot is made of: every runtime's.
+fn snapshot_runtime_options() -> Option<RuntimeOptions> {
+    runtime_options(
+        &crate::platform::PermissionSlot::default(),
+        &crate::permissions::ExtensionFolders::default(),
+    )
+    .ok()
 }
 
 /// What every runtime is made of (a snapshot's runtime too, whose
