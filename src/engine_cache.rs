@@ -5,6 +5,14 @@
 //! a later build crash (SIGSEGV) as soon as a load reached it (engine note
 //! 38). pihost's CLI therefore gives each build a folder of its own;
 //! embedders may do the same with [`scope_bytecode_cache_to_this_build`].
+//!
+//! The platform's own code (pihost's runtime, Deno's crates' modules, pi's
+//! packages) is the same for every user of a build, and compiling it from
+//! source is most of a first start. `pihost prepare` compiles it ahead of
+//! time, as a build step ([`stage_platform_bytecode`],
+//! [`keep_platform_bytecode`]), into a folder beside the binary, and a
+//! user's first start seeds its new cache folder from there: as Node
+//! carries its built-in modules compiled in its binary.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -47,10 +55,112 @@ pub unsafe fn scope_bytecode_cache_to_this_build() {
         return;
     }
     if let Some(dir) = bytecode_cache_dir() {
+        if !dir.exists()
+            && let Some(prepared) = prepared_platform_bytecode_dir().filter(|prepared| prepared.is_dir())
+        {
+            seed(&dir, &prepared);
+        }
         mark_used_and_prune(&dir, SystemTime::now());
         // SAFETY: the caller guarantees no other thread reads or writes the
         // environment now.
         unsafe { std::env::set_var(CACHE_DIR_VARIABLE, dir) };
+    }
+}
+
+/// Where `pihost prepare` keeps this build's platform bytecode: beside the
+/// binary, `<binary>.platform-bytecode-<build>`.
+pub fn prepared_platform_bytecode_dir() -> Option<PathBuf> {
+    let (name, dir) = binary_place()?;
+    Some(dir.join(format!("{name}{PREPARED_INFIX}{}", env!("PIHOST_BUILD_FINGERPRINT"))))
+}
+
+const PREPARED_INFIX: &str = ".platform-bytecode-";
+
+fn binary_place() -> Option<(String, PathBuf)> {
+    let exe = std::env::current_exe().ok()?;
+    let name = exe.file_name()?.to_string_lossy().into_owned();
+    Some((name, exe.parent()?.to_path_buf()))
+}
+
+/// Points the engine's bytecode cache at a new, empty folder beside the
+/// binary, for `pihost prepare` to fill with the platform's code (then
+/// [`keep_platform_bytecode`]). Its path.
+///
+/// # Safety
+/// As [`scope_bytecode_cache_to_this_build`], instead of which it is called.
+pub unsafe fn stage_platform_bytecode() -> std::io::Result<PathBuf> {
+    let prepared =
+        prepared_platform_bytecode_dir().ok_or_else(|| std::io::Error::other("the binary's own path is not known"))?;
+    let mut staging = prepared.into_os_string();
+    staging.push(format!(".staging-{}", std::process::id()));
+    let staging = PathBuf::from(staging);
+    if staging.exists() {
+        std::fs::remove_dir_all(&staging)?;
+    }
+    std::fs::create_dir_all(&staging)?;
+    // SAFETY: the caller guarantees no other thread reads or writes the
+    // environment now.
+    unsafe { std::env::set_var(CACHE_DIR_VARIABLE, &staging) };
+    Ok(staging)
+}
+
+/// Keeps what the engine compiled into `staging` as this build's prepared
+/// platform bytecode, in place of an earlier one, and removes other
+/// builds' (and abandoned stagings') beside the binary. The kept folder and
+/// its count of compiled units.
+pub fn keep_platform_bytecode(staging: &Path) -> std::io::Result<(PathBuf, usize)> {
+    let prepared =
+        prepared_platform_bytecode_dir().ok_or_else(|| std::io::Error::other("the binary's own path is not known"))?;
+    // Unfinished writes of the engine's (`<key>.tmp`) are not bytecode.
+    for entry in std::fs::read_dir(staging)?.flatten() {
+        if entry.path().extension().is_none_or(|extension| extension != "qbc") {
+            std::fs::remove_file(entry.path())?;
+        }
+    }
+    if prepared.exists() {
+        std::fs::remove_dir_all(&prepared)?;
+    }
+    std::fs::rename(staging, &prepared)?;
+    if let Some((name, dir)) = binary_place() {
+        let ours = format!("{name}{PREPARED_INFIX}");
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path != prepared && path.is_dir() && entry.file_name().to_string_lossy().starts_with(&ours) {
+                let _ = std::fs::remove_dir_all(&path);
+            }
+        }
+    }
+    let units = std::fs::read_dir(&prepared)?.flatten().count();
+    Ok((prepared, units))
+}
+
+/// Fills a build's new cache folder `dir` with the prepared platform
+/// bytecode: hard links where the two folders share a file system, copies
+/// elsewhere. A file that cannot be placed is left for the engine to
+/// compile; the engine replaces files by renaming, never writes into one,
+/// so a linked file stays as prepared.
+fn seed(dir: &Path, prepared: &Path) {
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let mut linking = true;
+    for entry in std::fs::read_dir(prepared).into_iter().flatten().flatten() {
+        let source = entry.path();
+        let target = dir.join(entry.file_name());
+        if linking {
+            match std::fs::hard_link(&source, &target) {
+                Ok(()) => continue,
+                // Another first start seeded it at the same moment.
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(_) => linking = false,
+            }
+        }
+        let mut temporary = target.clone().into_os_string();
+        temporary.push(format!(".seed-{}", std::process::id()));
+        let copied = std::fs::copy(&source, &temporary).and_then(|_| std::fs::rename(&temporary, &target));
+        if copied.is_err() {
+            let _ = std::fs::remove_file(&temporary);
+        }
     }
 }
 

@@ -78,6 +78,7 @@ pub(crate) mod modules;
 pub(crate) mod ops;
 pub mod permissions;
 pub(crate) mod platform;
+pub mod prepare;
 pub mod protocol;
 pub mod report;
 pub mod serve;

@@ -508,104 +508,174 @@ fn a_runtime_from_the_kept_startup_snapshot_sees_its_own_process_and_a_damaged_o
     );
 }
 
+/// A user's first start of `binary` in `project` with nothing in any
+/// cache folder.
+struct FirstStart {
+    from_snapshot: serde_json::Value,
+    /// What the probe extension saw.
+    seen: serde_json::Value,
+    /// Whether the start made a snapshot in the user's cache folder.
+    made_a_snapshot: bool,
+    /// The compiled units in the user's new engine cache folder.
+    compiled_units: std::collections::HashSet<String>,
+    log: String,
+}
+
+fn first_start(binary: &Path, project: &Project, entry: &str, value: &str) -> FirstStart {
+    let home = tempfile::tempdir().expect("temp dir");
+    let output = Command::new(binary)
+        .env("HOME", home.path())
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .env("PIHOST_PROBE_VALUE", value)
+        .env("PIHOST_LOG", "pihost::startup_snapshot=debug")
+        .env_remove("PIHOST_STARTUP_SNAPSHOT_DIR")
+        .env_remove("PIHOST_STARTUP_SNAPSHOT")
+        .env_remove("PIHOST_TRANSPILE_CACHE_DIR")
+        .env_remove("V82JSC_BC_CACHE_DIR")
+        .current_dir(project.root.path())
+        .args(["inspect", "--json", entry])
+        .output()
+        .expect("pihost runs");
+    let (stdout, log, code) = output_text(&output);
+    assert_eq!(code, 0, "{stdout}\n{log}");
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("no JSON ({error}):\n{stdout}\n{log}"));
+    let seen: serde_json::Value = report["extensions"][0]["tools"][0]["description"]
+        .as_str()
+        .and_then(|description| serde_json::from_str(description).ok())
+        .unwrap_or_else(|| panic!("no probe: {report}"));
+    let files = walk_files(home.path());
+    let with_extension = |wanted: &str| {
+        files
+            .iter()
+            .filter(|path| path.extension().is_some_and(|extension| extension == wanted))
+            .filter_map(|path| path.file_name().map(|name| name.to_string_lossy().into_owned()))
+            .collect::<std::collections::HashSet<_>>()
+    };
+    FirstStart {
+        from_snapshot: report["runtimeStart"]["fromStartupSnapshot"].clone(),
+        seen,
+        made_a_snapshot: !with_extension("snapshot").is_empty(),
+        compiled_units: with_extension("qbc"),
+        log,
+    }
+}
+
 #[test]
-fn a_snapshot_prepared_beside_the_binary_serves_a_first_start_with_empty_caches() {
+fn what_prepare_keeps_beside_the_binary_serves_a_first_start_with_empty_caches() {
     // A copy of the binary in a folder of its own: what `prepare` writes
     // beside it touches no other test's binary.
     let install = tempfile::tempdir().expect("temp dir");
     let binary = install.path().join("pihost");
     std::fs::copy(env!("CARGO_BIN_EXE_pihost"), &binary).expect("copies the binary");
-    let prepared = || -> Vec<PathBuf> {
-        std::fs::read_dir(install.path())
+    let beside = |directories: bool| -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(install.path())
             .expect("install folder")
             .flatten()
             .map(|entry| entry.path())
-            .filter(|path| path.extension().is_some_and(|extension| extension == "snapshot"))
-            .collect()
+            .filter(|path| {
+                if directories {
+                    path.is_dir()
+                } else {
+                    path.extension().is_some_and(|extension| extension == "snapshot")
+                }
+            })
+            .collect();
+        found.sort();
+        found
     };
-    let prepare = || {
+    // `prepare` prints the snapshot's path and the bytecode folder's.
+    let prepare = || -> (PathBuf, PathBuf) {
         let (stdout, stderr, code) = output_text(
             &Command::new(&binary)
                 .arg("prepare")
                 .env_remove("PIHOST_STARTUP_SNAPSHOT_DIR")
                 .env_remove("PIHOST_STARTUP_SNAPSHOT")
+                .env_remove("V82JSC_BC_CACHE_DIR")
+                .env_remove("V82JSC_NO_BC_CACHE")
                 .output()
                 .expect("pihost runs"),
         );
         assert_eq!(code, 0, "{stdout}\n{stderr}");
-        PathBuf::from(stdout.trim())
+        let named = |label: &str| {
+            stdout
+                .lines()
+                .find_map(|line| line.strip_prefix(label))
+                .and_then(|rest| rest.split_whitespace().next())
+                .map(PathBuf::from)
+                .unwrap_or_else(|| panic!("no {label} in {stdout}"))
+        };
+        (named("startup snapshot"), named("platform bytecode"))
     };
     let project = Project::new();
     let entry = project.write("probe.ts", PROCESS_PROBE);
-    // A user's first start: nothing in any cache folder.
-    let first_start = |value: &str| {
-        let home = tempfile::tempdir().expect("temp dir");
-        let output = Command::new(&binary)
-            .env("HOME", home.path())
-            .env("XDG_CACHE_HOME", home.path().join("cache"))
-            .env("PIHOST_PROBE_VALUE", value)
-            .env("PIHOST_LOG", "pihost::startup_snapshot=debug")
-            .env_remove("PIHOST_STARTUP_SNAPSHOT_DIR")
-            .env_remove("PIHOST_STARTUP_SNAPSHOT")
-            .env_remove("PIHOST_TRANSPILE_CACHE_DIR")
-            .env_remove("V82JSC_BC_CACHE_DIR")
-            .current_dir(project.root.path())
-            .args(["inspect", "--json", &entry])
-            .output()
-            .expect("pihost runs");
-        let (stdout, stderr, code) = output_text(&output);
-        assert_eq!(code, 0, "{stdout}\n{stderr}");
-        let report: serde_json::Value =
-            serde_json::from_str(&stdout).unwrap_or_else(|error| panic!("no JSON ({error}):\n{stdout}\n{stderr}"));
-        let seen: serde_json::Value = report["extensions"][0]["tools"][0]["description"]
-            .as_str()
-            .and_then(|description| serde_json::from_str(description).ok())
-            .unwrap_or_else(|| panic!("no probe: {report}"));
-        let made_one = walk_files(home.path())
-            .iter()
-            .any(|path| path.extension().is_some_and(|extension| extension == "snapshot"));
-        (
-            report["runtimeStart"]["fromStartupSnapshot"].clone(),
-            seen,
-            made_one,
-            stderr,
-        )
-    };
 
-    let path = prepare();
-    assert_eq!(prepared(), vec![path.clone()], "one snapshot, beside the binary");
-    let (from_snapshot, seen, made_one, log) = first_start("one");
-    assert_eq!(from_snapshot, true, "{log}");
-    assert!(log.contains(&path.display().to_string()), "{log}");
-    assert!(!made_one, "nothing made in the user's cache folder: {log}");
-    assert_eq!(seen["env"], "one");
+    let (snapshot, bytecode) = prepare();
+    assert_eq!(beside(false), vec![snapshot.clone()], "one snapshot, beside the binary");
+    assert_eq!(
+        beside(true),
+        vec![bytecode.clone()],
+        "one folder of compiled platform code"
+    );
+    let units: Vec<String> = std::fs::read_dir(&bytecode)
+        .expect("bytecode folder")
+        .flatten()
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        units.len() > 300 && units.iter().all(|unit| unit.ends_with(".qbc")),
+        "every Node built-in and pi's packages compiled ahead: {units:?}"
+    );
+
+    let start = first_start(&binary, &project, &entry, "one");
+    assert_eq!(start.from_snapshot, true, "{}", start.log);
+    assert!(start.log.contains(&snapshot.display().to_string()), "{}", start.log);
+    assert!(
+        !start.made_a_snapshot,
+        "nothing made in the user's cache folder: {}",
+        start.log
+    );
+    assert_eq!(start.seen["env"], "one");
+    let missing: Vec<&String> = units
+        .iter()
+        .filter(|unit| !start.compiled_units.contains(*unit))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "the user's engine cache starts with the platform's units: {missing:?}"
+    );
 
     // A rebuild of the binary (another size and time) and `prepare` again:
     // the earlier build's snapshot is gone, the new one serves.
     let mut file = std::fs::OpenOptions::new().append(true).open(&binary).expect("binary");
     std::io::Write::write_all(&mut file, b"\0").expect("grows the binary");
     drop(file);
-    let rebuilt = prepare();
-    assert_ne!(rebuilt, path, "a new build's snapshot has a name of its own");
+    let (rebuilt, _) = prepare();
+    assert_ne!(rebuilt, snapshot, "a new build's snapshot has a name of its own");
     assert_eq!(
-        prepared(),
+        beside(false),
         vec![rebuilt.clone()],
         "the earlier build's snapshot was removed"
     );
-    let (from_snapshot, seen, _, log) = first_start("two");
-    assert_eq!(from_snapshot, true, "{log}");
-    assert_eq!(seen["env"], "two");
+    assert_eq!(beside(true).len(), 1, "one folder of compiled platform code");
+    let start = first_start(&binary, &project, &entry, "two");
+    assert_eq!(start.from_snapshot, true, "{}", start.log);
+    assert_eq!(start.seen["env"], "two");
 
     // Damaged: never used; the start falls back to the user's cache folder.
     let mut bytes = std::fs::read(&rebuilt).expect("snapshot");
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x40;
     std::fs::write(&rebuilt, &bytes).expect("damage");
-    let (from_snapshot, seen, made_one, log) = first_start("three");
-    assert!(log.contains("is damaged"), "{log}");
-    assert_eq!(from_snapshot, false, "{log}");
-    assert!(made_one, "the start made one in its cache folder: {log}");
-    assert_eq!(seen["env"], "three");
+    let start = first_start(&binary, &project, &entry, "three");
+    assert!(start.log.contains("is damaged"), "{}", start.log);
+    assert_eq!(start.from_snapshot, false, "{}", start.log);
+    assert!(
+        start.made_a_snapshot,
+        "the start made one in its cache folder: {}",
+        start.log
+    );
+    assert_eq!(start.seen["env"], "three");
 }
 
 fn walk_files(dir: &Path) -> Vec<PathBuf> {

@@ -11,12 +11,16 @@ rusage os.wait4 returns for that child). For each run and each side:
         in os.tmpdir()/jiti), no Node compile cache (os.tmpdir()/
         node-compile-cache), no QuickJS bytecode cache ($XDG_CACHE_HOME/v8x),
         nothing pihost keeps under the platform cache folder (its
-        transpiled modules). pihost's startup snapshot is made before the
-        runs, beside the binary, by `pihost prepare`: a build step, as
-        Node's snapshot is built into node and Deno's into deno (it holds
-        only pihost's and Deno's crates' own code). PREPARE=0 leaves it to
-        each cold run, as a binary nobody prepared: that run makes it in
-        its cache folder (about 0.1 s more on a first start);
+        transpiled modules). `pihost prepare` runs once before the runs:
+        a build step that keeps pihost's startup snapshot and its
+        platform's compiled code (its runtime, Deno's crates' modules, pi's
+        packages: the same for every user of a build) beside the binary,
+        as node carries its snapshot and its built-in modules compiled
+        inside its binary; nothing of the extensions is in either, and a
+        cold run's caches start empty (its engine cache folder is seeded
+        from the prepared code). PREPARE=0 leaves both to each cold run,
+        as a binary nobody prepared (an empty extension's first start
+        0.37 s instead of 0.11 s);
   warm  a second process with the same folders right after the cold one:
         what a user sees at every start after the first.
 
@@ -57,16 +61,15 @@ SCRUBBED_PREFIXES = ("JITI_", "XDG_", "PIHOST_TRANSPILE_CACHE", "PIHOST_STARTUP_
 
 
 def prepare_pihost(config):
-    """Makes the binary's startup snapshot beside it (`pihost prepare`), as
-    its build would; the path of the snapshot."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PIHOST_STARTUP_SNAPSHOT")}
+    """Makes the binary's startup snapshot and platform bytecode beside it
+    (`pihost prepare`), as its build would; what prepare printed."""
+    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED and not k.startswith(SCRUBBED_PREFIXES)}
     done = subprocess.run([config["pihost"], "prepare"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True)
     if done.returncode != 0:
         sys.exit(f"pihost prepare failed: {done.stderr.strip()}")
-    path = done.stdout.strip()
-    print(f"pihost's startup snapshot, prepared beside the binary: {path}", file=sys.stderr)
-    return path
+    print(f"pihost prepared:\n{done.stdout.strip()}", file=sys.stderr)
+    return done.stdout.strip()
 
 
 def read_targets(path):

@@ -18,9 +18,9 @@
 #   PIHOST=path     another pihost build; PIHOST_ARGS="--cpu-limit-ms 0 ..."
 #                   extra `inspect` options (default: none, pihost's defaults)
 #   TARGETS=file    another list of targets; TIMEOUT=s per process (900)
-#   PREPARE=0       do not run `pihost prepare` first (its startup snapshot is
-#                   then made by each cold run; bench.py says why it is a
-#                   build step)
+#   PREPARE=0       do not run `pihost prepare` first (its startup snapshot
+#                   and platform bytecode are then made by each cold run;
+#                   bench.py says why it is a build step)
 #   KEEP=1          keep the HOME/cache folders of each run (their paths go
 #                   to stderr) to look at what the caches hold
 #   DELETE_BETWEEN=1 delete each run's folders right after it, not at the

@@ -484,8 +484,19 @@ fn served_options(
 fn main() -> ExitCode {
     // Started as the launcher of a confined program, this process becomes that program.
     pihost::confine::run_launcher_if_asked();
+    let cli = Cli::parse();
+    // `prepare` compiles the platform's code into a folder of its own, unless
+    // the environment chose where the engine's bytecode goes.
+    let staging = matches!(cli.command, Verb::Prepare) && engine_cache_left_to_pihost();
     // SAFETY: first in main, before any thread starts and before any runtime.
-    unsafe { pihost::engine_cache::scope_bytecode_cache_to_this_build() };
+    let staged = unsafe {
+        if staging {
+            Some(pihost::engine_cache::stage_platform_bytecode())
+        } else {
+            pihost::engine_cache::scope_bytecode_cache_to_this_build();
+            None
+        }
+    };
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("PIHOST_LOG"))
         .with_writer(std::io::stderr)
@@ -493,7 +504,10 @@ fn main() -> ExitCode {
     // Every verb's stdout is its report (or serve's protocol): what
     // extensions print goes to stderr, where it cannot corrupt either.
     pihost::route_extension_stdout_to_stderr(true);
-    let outcome = run(Cli::parse());
+    let outcome = match cli.command {
+        Verb::Prepare => prepare(staged),
+        _ => run(cli),
+    };
     // A first start keeps the runtime's snapshot for the starts after it.
     pihost::startup_snapshot::finish_making();
     match outcome {
@@ -508,11 +522,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Verb::Modules { markdown, json } => module_status(markdown, json),
-        Verb::Prepare => {
-            let path = pihost::engine::prepare_startup_snapshot()?;
-            println!("{}", path.display());
-            Ok(ExitCode::SUCCESS)
-        }
+        Verb::Prepare => prepare(None),
         Verb::Compat { dirs } => run_compat(&dirs),
         Verb::Serve { schema: true, .. } => {
             let schema = serde_json::to_string_pretty(&pihost::protocol::schema())?;
@@ -634,6 +644,35 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
     }
+}
+
+/// Whether neither `V82JSC_BC_CACHE_DIR` nor `V82JSC_NO_BC_CACHE` is set.
+fn engine_cache_left_to_pihost() -> bool {
+    std::env::var_os("V82JSC_BC_CACHE_DIR").is_none() && std::env::var_os("V82JSC_NO_BC_CACHE").is_none()
+}
+
+/// `pihost prepare`: the startup snapshot, then (when `staged`) the
+/// platform's bytecode, both kept beside the binary.
+fn prepare(staged: Option<std::io::Result<PathBuf>>) -> anyhow::Result<ExitCode> {
+    let snapshot = pihost::engine::prepare_startup_snapshot()?;
+    println!("startup snapshot   {}", snapshot.display());
+    let staging = match staged {
+        None => {
+            println!("platform bytecode  not prepared: V82JSC_BC_CACHE_DIR or V82JSC_NO_BC_CACHE is set");
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(staging) => staging.context("cannot make a folder beside the binary for the platform's bytecode")?,
+    };
+    let prepared = pihost::prepare::platform_bytecode(&staging)?;
+    println!(
+        "platform bytecode  {} ({} compiled units)",
+        prepared.folder.display(),
+        prepared.units
+    );
+    for line in &prepared.not_compiled {
+        println!("  not compiled ahead: {line}");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn parse_json_argument(flag: &str, text: &str) -> anyhow::Result<serde_json::Value> {
