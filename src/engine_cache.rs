@@ -76,7 +76,9 @@ pub fn prepared_platform_bytecode_dir() -> Option<PathBuf> {
 
 const PREPARED_INFIX: &str = ".platform-bytecode-";
 
-fn binary_place() -> Option<(String, PathBuf)> {
+/// The binary's file name and folder, if it has them: where `prepare`
+/// keeps what it makes.
+pub(crate) fn binary_place() -> Option<(String, PathBuf)> {
     let exe = std::env::current_exe().ok()?;
     let name = exe.file_name()?.to_string_lossy().into_owned();
     Some((name, exe.parent()?.to_path_buf()))

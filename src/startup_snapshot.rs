@@ -182,16 +182,9 @@ fn cached_name(key: &str) -> String {
     format!("startup-{key}.snapshot")
 }
 
-/// The binary's file name and folder, if it has them.
-fn binary_place() -> Option<(String, PathBuf)> {
-    let exe = std::env::current_exe().ok()?;
-    let name = exe.file_name()?.to_string_lossy().into_owned();
-    Some((name, exe.parent()?.to_path_buf()))
-}
-
 /// Where [`prepare`] keeps the snapshot: beside the binary.
 fn prepared_path(key: &str) -> Option<PathBuf> {
-    let (name, dir) = binary_place()?;
+    let (name, dir) = crate::engine_cache::binary_place()?;
     Some(dir.join(format!("{name}.startup-{key}.snapshot")))
 }
 
@@ -308,7 +301,8 @@ pub(crate) fn prepare(options: fn() -> Option<RuntimeOptions>) -> std::io::Resul
         remove_unused_snapshots(&dir, &path, SystemTime::now());
         return Ok(path);
     }
-    let (name, dir) = binary_place().ok_or_else(|| std::io::Error::other("the binary's own path is not known"))?;
+    let (name, dir) = crate::engine_cache::binary_place()
+        .ok_or_else(|| std::io::Error::other("the binary's own path is not known"))?;
     let path = make(options, |key| dir.join(format!("{name}.startup-{key}.snapshot")))?;
     let earlier_builds = format!("{name}.startup-");
     for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
