@@ -29,7 +29,7 @@ pub fn platform_bytecode(staging: &Path) -> Result<PreparedBytecode, PihostError
     let failed = |context: &str, error: &dyn std::fmt::Display| {
         PihostError::StartupSnapshot(format!("{context} ({}): {error}", staging.display()))
     };
-    let warm_up_dir = staging.with_extension("warm-up");
+    let warm_up_dir = staging.with_extension(format!("warm-up-{}", std::process::id()));
     let warm_up = warm_up_dir.join("warm-up.js");
     std::fs::create_dir_all(&warm_up_dir)
         .and_then(|()| {

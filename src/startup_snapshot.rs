@@ -328,7 +328,8 @@ fn make(options: fn() -> Option<RuntimeOptions>, path_for: impl FnOnce(&str) -> 
     let _entered = tokio.enter();
     let runtime = deno_core::JsRuntimeForSnapshot::try_new(options).map_err(std::io::Error::other)?;
     let body = runtime.snapshot();
-    crate::cache_folder::write_atomically(&path, &encode(&body), TEMPORARY_PREFIX)?;
+    crate::cache_folder::write_atomically(&path, &encode(&body), TEMPORARY_PREFIX)
+        .map_err(|error| std::io::Error::new(error.kind(), format!("cannot write {}: {error}", path.display())))?;
     tracing::debug!("kept the startup snapshot {}", path.display());
     // This process's later runtimes (sessions, workers, guests) start from
     // it too.
