@@ -51,7 +51,7 @@ pub fn bytecode_cache_dir() -> Option<PathBuf> {
 /// It sets an environment variable: call it before any other thread of the
 /// process exists (first in `main`), and before the first runtime starts.
 pub unsafe fn scope_bytecode_cache_to_this_build() {
-    if std::env::var_os(CACHE_DIR_VARIABLE).is_some() || std::env::var_os(NO_CACHE_VARIABLE).is_some() {
+    if chosen_by_environment() {
         return;
     }
     if let Some(dir) = bytecode_cache_dir() {
@@ -65,6 +65,12 @@ pub unsafe fn scope_bytecode_cache_to_this_build() {
         // environment now.
         unsafe { std::env::set_var(CACHE_DIR_VARIABLE, dir) };
     }
+}
+
+/// Whether the environment chose the engine's cache (`V82JSC_BC_CACHE_DIR`,
+/// or `V82JSC_NO_BC_CACHE` for none): pihost then leaves it alone.
+fn chosen_by_environment() -> bool {
+    std::env::var_os(CACHE_DIR_VARIABLE).is_some() || std::env::var_os(NO_CACHE_VARIABLE).is_some()
 }
 
 /// Where `pihost prepare` keeps this build's platform bytecode: beside the
@@ -86,11 +92,15 @@ pub(crate) fn binary_place() -> Option<(String, PathBuf)> {
 
 /// Points the engine's bytecode cache at a new, empty folder beside the
 /// binary, for `pihost prepare` to fill with the platform's code (then
-/// [`keep_platform_bytecode`]). Its path.
+/// [`keep_platform_bytecode`]). Its path; `None` when the environment chose
+/// the engine's cache, which is then left as it is.
 ///
 /// # Safety
 /// As [`scope_bytecode_cache_to_this_build`], instead of which it is called.
-pub unsafe fn stage_platform_bytecode() -> std::io::Result<PathBuf> {
+pub unsafe fn stage_platform_bytecode() -> std::io::Result<Option<PathBuf>> {
+    if chosen_by_environment() {
+        return Ok(None);
+    }
     let prepared =
         prepared_platform_bytecode_dir().ok_or_else(|| std::io::Error::other("the binary's own path is not known"))?;
     let mut staging = prepared.into_os_string();
@@ -103,7 +113,7 @@ pub unsafe fn stage_platform_bytecode() -> std::io::Result<PathBuf> {
     // SAFETY: the caller guarantees no other thread reads or writes the
     // environment now.
     unsafe { std::env::set_var(CACHE_DIR_VARIABLE, &staging) };
-    Ok(staging)
+    Ok(Some(staging))
 }
 
 /// Keeps what the engine compiled into `staging` as this build's prepared
@@ -123,17 +133,32 @@ pub fn keep_platform_bytecode(staging: &Path) -> std::io::Result<(PathBuf, usize
         std::fs::remove_dir_all(&prepared)?;
     }
     std::fs::rename(staging, &prepared)?;
-    if let Some((name, dir)) = binary_place() {
-        let ours = format!("{name}{PREPARED_INFIX}");
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path != prepared && path.is_dir() && entry.file_name().to_string_lossy().starts_with(&ours) {
-                let _ = std::fs::remove_dir_all(&path);
-            }
-        }
-    }
+    remove_others_beside_binary(PREPARED_INFIX, "", &prepared);
     let units = std::fs::read_dir(&prepared)?.flatten().count();
     Ok((prepared, units))
+}
+
+/// Removes what `prepare` kept beside the binary for other builds (and
+/// abandoned work): the files and folders named `<binary><infix>…<suffix>`
+/// other than `kept`.
+pub(crate) fn remove_others_beside_binary(infix: &str, suffix: &str, kept: &Path) {
+    let Some((name, dir)) = binary_place() else {
+        return;
+    };
+    let ours = format!("{name}{infix}");
+    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        if path == kept || !file.starts_with(&ours) || !file.ends_with(suffix) {
+            continue;
+        }
+        let _ = if path.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+    }
 }
 
 /// Fills a build's new cache folder `dir` with the prepared platform

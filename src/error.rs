@@ -12,9 +12,9 @@ pub enum PihostError {
     /// The JavaScript isolate could not be created.
     #[error("the JavaScript runtime failed to start: {0}")]
     RuntimeStart(String),
-    /// The startup snapshot could not be made ahead of time (`pihost prepare`).
-    #[error("the startup snapshot could not be made: {0}")]
-    StartupSnapshot(String),
+    /// `pihost prepare` could not make what it keeps beside the binary.
+    #[error("pihost prepare failed: {0}")]
+    Prepare(String),
     /// pihost's runtime, not an extension, failed or answered something
     /// unexpected: a bug in pihost.
     #[error("pihost's own JavaScript failed ({context}): {message}")]

@@ -27,7 +27,7 @@ pub struct PreparedBytecode {
 /// binary.
 pub fn platform_bytecode(staging: &Path) -> Result<PreparedBytecode, PihostError> {
     let failed = |context: &str, error: &dyn std::fmt::Display| {
-        PihostError::StartupSnapshot(format!("{context} ({}): {error}", staging.display()))
+        PihostError::Prepare(format!("{context} ({}): {error}", staging.display()))
     };
     let warm_up_dir = staging.with_extension(format!("warm-up-{}", std::process::id()));
     let warm_up = warm_up_dir.join("warm-up.js");

@@ -113,7 +113,6 @@ pub(crate) fn kept(extensions: &[Extension]) -> Option<&'static [u8]> {
     }
     let prepared = if folder_chosen() { None } else { prepared_path(&key) };
     let found = prepared
-        .filter(|prepared| prepared.exists())
         .and_then(|prepared| Some((read(&prepared, false)?, prepared)))
         .or_else(|| Some((read(&path, true)?, path.clone())));
     let snapshot = match found {
@@ -185,7 +184,15 @@ fn cached_name(key: &str) -> String {
 /// Where [`prepare`] keeps the snapshot: beside the binary.
 fn prepared_path(key: &str) -> Option<PathBuf> {
     let (name, dir) = crate::engine_cache::binary_place()?;
-    Some(dir.join(format!("{name}.startup-{key}.snapshot")))
+    Some(dir.join(prepared_name(&name, key)))
+}
+
+const PREPARED_INFIX: &str = ".startup-";
+const PREPARED_SUFFIX: &str = ".snapshot";
+
+/// The prepared snapshot's name beside the binary named `binary`.
+fn prepared_name(binary: &str, key: &str) -> String {
+    format!("{binary}{PREPARED_INFIX}{key}{PREPARED_SUFFIX}")
 }
 
 /// What changes whenever the binary does: a snapshot holds the places of
@@ -303,15 +310,8 @@ pub(crate) fn prepare(options: fn() -> Option<RuntimeOptions>) -> std::io::Resul
     }
     let (name, dir) = crate::engine_cache::binary_place()
         .ok_or_else(|| std::io::Error::other("the binary's own path is not known"))?;
-    let path = make(options, |key| dir.join(format!("{name}.startup-{key}.snapshot")))?;
-    let earlier_builds = format!("{name}.startup-");
-    for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-        let file = entry.file_name();
-        let file = file.to_string_lossy();
-        if file.starts_with(&earlier_builds) && file.ends_with(".snapshot") && entry.path() != path {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
+    let path = make(options, |key| dir.join(prepared_name(&name, key)))?;
+    crate::engine_cache::remove_others_beside_binary(PREPARED_INFIX, PREPARED_SUFFIX, &path);
     Ok(path)
 }
 

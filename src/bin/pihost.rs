@@ -153,9 +153,10 @@ enum Verb {
         #[arg(long)]
         json: bool,
     },
-    /// Make this binary's startup snapshot now, beside it (or in
-    /// $PIHOST_STARTUP_SNAPSHOT_DIR), as a build or install step: otherwise
-    /// the first start makes it, which costs that start about 0.1 s.
+    /// Make, as a build or install step, what every first start would
+    /// otherwise make for itself, and keep it beside the binary: the startup
+    /// snapshot (or in $PIHOST_STARTUP_SNAPSHOT_DIR) and the platform's
+    /// compiled code.
     Prepare,
 }
 
@@ -485,16 +486,14 @@ fn main() -> ExitCode {
     // Started as the launcher of a confined program, this process becomes that program.
     pihost::confine::run_launcher_if_asked();
     let cli = Cli::parse();
-    // `prepare` compiles the platform's code into a folder of its own, unless
-    // the environment chose where the engine's bytecode goes.
-    let staging = matches!(cli.command, Verb::Prepare) && engine_cache_left_to_pihost();
     // SAFETY: first in main, before any thread starts and before any runtime.
+    // `prepare` compiles the platform's code into a folder of its own.
     let staged = unsafe {
-        if staging {
-            Some(pihost::engine_cache::stage_platform_bytecode())
+        if matches!(cli.command, Verb::Prepare) {
+            pihost::engine_cache::stage_platform_bytecode()
         } else {
             pihost::engine_cache::scope_bytecode_cache_to_this_build();
-            None
+            Ok(None)
         }
     };
     tracing_subscriber::fmt()
@@ -504,10 +503,7 @@ fn main() -> ExitCode {
     // Every verb's stdout is its report (or serve's protocol): what
     // extensions print goes to stderr, where it cannot corrupt either.
     pihost::route_extension_stdout_to_stderr(true);
-    let outcome = match cli.command {
-        Verb::Prepare => prepare(staged),
-        _ => run(cli),
-    };
+    let outcome = run(cli, staged);
     // A first start keeps the runtime's snapshot for the starts after it.
     pihost::startup_snapshot::finish_making();
     match outcome {
@@ -519,10 +515,11 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+/// `staged`: the folder `prepare` compiles the platform's code into.
+fn run(cli: Cli, staged: std::io::Result<Option<PathBuf>>) -> anyhow::Result<ExitCode> {
     match cli.command {
         Verb::Modules { markdown, json } => module_status(markdown, json),
-        Verb::Prepare => prepare(None),
+        Verb::Prepare => prepare(staged),
         Verb::Compat { dirs } => run_compat(&dirs),
         Verb::Serve { schema: true, .. } => {
             let schema = serde_json::to_string_pretty(&pihost::protocol::schema())?;
@@ -646,22 +643,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Whether neither `V82JSC_BC_CACHE_DIR` nor `V82JSC_NO_BC_CACHE` is set.
-fn engine_cache_left_to_pihost() -> bool {
-    std::env::var_os("V82JSC_BC_CACHE_DIR").is_none() && std::env::var_os("V82JSC_NO_BC_CACHE").is_none()
-}
-
-/// `pihost prepare`: the startup snapshot, then (when `staged`) the
-/// platform's bytecode, both kept beside the binary.
-fn prepare(staged: Option<std::io::Result<PathBuf>>) -> anyhow::Result<ExitCode> {
+/// `pihost prepare`: the startup snapshot, then (when the engine's cache
+/// was `staged` for it) the platform's bytecode, both kept beside the binary.
+fn prepare(staged: std::io::Result<Option<PathBuf>>) -> anyhow::Result<ExitCode> {
     let snapshot = pihost::engine::prepare_startup_snapshot()?;
     println!("startup snapshot   {}", snapshot.display());
-    let staging = match staged {
-        None => {
-            println!("platform bytecode  not prepared: V82JSC_BC_CACHE_DIR or V82JSC_NO_BC_CACHE is set");
-            return Ok(ExitCode::SUCCESS);
-        }
-        Some(staging) => staging.context("cannot make a folder beside the binary for the platform's bytecode")?,
+    let Some(staging) = staged.context("cannot make a folder beside the binary for the platform's bytecode")? else {
+        println!("platform bytecode  not prepared: V82JSC_BC_CACHE_DIR or V82JSC_NO_BC_CACHE is set");
+        return Ok(ExitCode::SUCCESS);
     };
     let prepared = pihost::prepare::platform_bytecode(&staging)?;
     println!(

@@ -1213,7 +1213,7 @@ fn js_runtime(heap_limit: Option<usize>) -> Result<JsRuntime, crate::platform::R
 /// start pays for making it. The path of the file it kept.
 pub fn prepare_startup_snapshot() -> Result<std::path::PathBuf, PihostError> {
     crate::startup_snapshot::prepare(snapshot_runtime_options)
-        .map_err(|error| PihostError::StartupSnapshot(error.to_string()))
+        .map_err(|error| PihostError::Prepare(format!("the startup snapshot: {error}")))
 }
 
 /// The options of the runtime a snapshot is made of: every runtime's.
