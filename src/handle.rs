@@ -739,6 +739,11 @@ impl Pihost {
         if call.answered_without_the_isolate(&self.handler_counts) {
             return Ok(None);
         }
+        if let Some(context) = calls::EmitContext::of(event) {
+            let context = context?;
+            let answer = self.call(&context).await?;
+            return Ok(context.messages_after(answer));
+        }
         Ok(self.call(&call).await?.result)
     }
 
@@ -800,8 +805,17 @@ impl Pihost {
 
     /// `context` then `context_with_system` (E6): the messages to send.
     pub async fn emit_context(&self, messages: &[Value]) -> Result<Vec<Value>, PihostError> {
-        self.emit_always("context", &serde_json::json!({ "messages": messages }))
-            .await
+        let context = calls::EmitContext::new(messages)?;
+        let answer = self.call(&context).await?;
+        let bad = |message: String| PihostError::Internal {
+            context: "context".to_string(),
+            message,
+        };
+        match context.messages_after(answer) {
+            Some(Value::Array(messages)) => Ok(messages),
+            Some(other) => serde_json::from_value(other).map_err(|error| bad(error.to_string())),
+            None => Err(bad("the dispatch answered nothing".to_string())),
+        }
     }
 
     /// `message_end` (E7): the replacement message, if a handler made one.

@@ -128,3 +128,58 @@ fn e3_to_e11_typed_dispatches_return_the_merged_results() {
         assert_eq!(boundary.context, json!({ "checked": true }));
     });
 }
+
+/// Context events cross as the host's JSON text, and an answer that is that
+/// text again comes back as the host's own messages: whatever a handler does
+/// (nothing, a deep edit in place, a new list) the host gets what pi's merge
+/// rule answers, values that JSON writes differently in Rust and JavaScript
+/// included.
+#[test]
+fn context_messages_come_back_as_the_handlers_left_them() {
+    let project = Project::new();
+    let path = project.write(
+        "context.ts",
+        r#"
+export default function (pi) {
+  pi.on("context", async (event) => {
+    const target = event.messages.find((message) => message.content?.[0]?.text === "edit me");
+    if (target) target.content[0].text = "edited";
+    if (event.messages.some((message) => message.content === "drop the rest")) return { messages: event.messages.slice(0, 1) };
+  });
+}
+"#,
+    );
+    runtime().block_on(async {
+        let pihost = Pihost::start(project.options()).await.expect("start");
+        pihost.load(&[path]).await.expect("load");
+        pihost
+            .bind(Arc::new(RecordingHost::new()), &HostState::default())
+            .await
+            .expect("bind");
+        let messages = vec![
+            json!({ "role": "system", "content": "prompt", "timestamp": 0 }),
+            json!({ "role": "user", "content": [{ "type": "text", "text": "quotes \" and \\ and \u{1f} and \u{2028} and é and 🦀" }], "timestamp": 1_700_000_000_000_u64 }),
+            json!({ "role": "assistant", "content": [{ "type": "text", "text": "ok" }], "usage": { "cost": 0.1, "tiny": 1e-7, "big": 1e300, "negative": -3 }, "flags": [true, false, null] }),
+            json!({ "role": "toolResult", "details": { "10": "ten", "9": "nine", "b": { "nested": [[], {}] } } }),
+        ];
+
+        let unchanged = pihost.emit_context(&messages).await.expect("context");
+        assert_eq!(unchanged, messages, "no handler changed anything");
+
+        let mut to_edit = messages.clone();
+        to_edit.push(json!({ "role": "user", "content": [{ "type": "text", "text": "edit me" }] }));
+        let edited = pihost.emit_context(&to_edit).await.expect("context");
+        assert_eq!(edited.len(), to_edit.len());
+        assert_eq!(edited[4]["content"][0]["text"], "edited", "an edit in place deep inside a message");
+        assert_eq!(edited[..4], messages[..]);
+
+        let mut to_drop = messages.clone();
+        to_drop.push(json!({ "role": "user", "content": "drop the rest" }));
+        let dropped = pihost.emit_context(&to_drop).await.expect("context");
+        assert_eq!(dropped, messages[..2], "a new list, the system head put back (E6)");
+
+        let event = json!({ "type": "context", "messages": messages, "unknown": "field" });
+        let answered = pihost.emit(&event).await.expect("emit").expect("an answer");
+        assert_eq!(answered, json!(messages), "the generic emit answers the same");
+    });
+}

@@ -30,6 +30,7 @@ import {
   ReflectApply,
   SafeMap,
   SafeWeakMap,
+  StringPrototypeSlice,
 } from "pihost:runtime/primordials.js";
 export { failStalled, failTerminated } from "pihost:runtime/entries.js";
 
@@ -374,6 +375,33 @@ function hostEventsOf(session) {
 }
 
 export async function emitEvent(event, sessionId) {
+  return resultJson(await dispatchHostEvent(event, sessionId));
+}
+
+/** What emitContext answers when the handlers left the messages as the host sent them. */
+const CONTEXT_UNCHANGED = JSONStringify({ unchanged: true });
+/** The length of `{"result":` that opens resultJson's text. */
+const RESULT_OPENING = 10;
+
+/**
+ * A context event (E6) whose messages arrive as the host's own JSON text.
+ * Most context events change nothing; then the answer says so instead of
+ * carrying the messages back, and the host keeps its own: reading them out
+ * and parsing them again was a fifth of a 200-message event
+ * (docs/benchmarks.md, twenty-eighth session). "Unchanged" means the
+ * answer's text is exactly the host's text, so what the host keeps is what
+ * it would have read.
+ */
+export async function emitContext(messagesText, sessionId) {
+  const answer = resultJson(await dispatchHostEvent({ type: "context", messages: JSONParse(messagesText) }, sessionId));
+  const unchanged =
+    answer.length === messagesText.length + RESULT_OPENING + 1 &&
+    StringPrototypeSlice(answer, RESULT_OPENING, answer.length - 1) === messagesText;
+  return unchanged ? CONTEXT_UNCHANGED : answer;
+}
+
+/** Dispatches one event the host sent; resolves to what its family's merge rule answers. */
+async function dispatchHostEvent(event, sessionId) {
   const session = sessionFor(sessionId);
   const runner = runnerOf(session);
   try {
@@ -381,7 +409,7 @@ export async function emitEvent(event, sessionId) {
     // The host's session_start is pi's session starting: then pi reports the
     // MCP servers that no extension connects.
     if (event.type === "session_start") runner.reportUnhandledMcpServers();
-    return resultJson(result);
+    return result;
   } catch (error) {
     // As pi's agent session: whatever a tool_call handler throws blocks the
     // tool, with an Error the host can show.

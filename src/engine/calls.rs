@@ -30,6 +30,7 @@ pub(crate) enum Export {
     BindHost,
     SetHostState,
     EmitEvent,
+    EmitContext,
     ExecuteTool,
     AbortTool,
     RunCommand,
@@ -55,7 +56,7 @@ pub(crate) enum Export {
 
 impl Export {
     /// Every export, in the order the engine keeps their functions.
-    pub(crate) const ALL: [Export; 28] = [
+    pub(crate) const ALL: [Export; 29] = [
         Export::ConfigureLimits,
         Export::LoadExtensions,
         Export::Reload,
@@ -63,6 +64,7 @@ impl Export {
         Export::BindHost,
         Export::SetHostState,
         Export::EmitEvent,
+        Export::EmitContext,
         Export::ExecuteTool,
         Export::AbortTool,
         Export::RunCommand,
@@ -96,6 +98,7 @@ impl Export {
             Export::BindHost => "bindHost",
             Export::SetHostState => "setHostState",
             Export::EmitEvent => "emitEvent",
+            Export::EmitContext => "emitContext",
             Export::ExecuteTool => "executeTool",
             Export::AbortTool => "abortTool",
             Export::RunCommand => "runCommand",
@@ -124,10 +127,17 @@ impl Export {
     pub(crate) const fn index(self) -> usize {
         self as usize
     }
+
+    /// Whether the export takes its argument as the text itself, not as the
+    /// value that text is the JSON of.
+    pub(crate) const fn takes_text(self) -> bool {
+        matches!(self, Export::EmitContext)
+    }
 }
 
 /// A call ready for the engine thread: the export, its argument as JSON
-/// text, and the session it is for.
+/// text (the value's, or for an export that [takes text](Export::takes_text)
+/// the text it is given), and the session it is for.
 #[derive(Debug, Clone)]
 pub(crate) struct Encoded {
     pub(crate) export: Export,
@@ -279,6 +289,82 @@ impl RuntimeCall for EmitEvent<'_> {
     fn label(&self) -> String {
         format!("emit({})", self.0.get("type").and_then(Value::as_str).unwrap_or("?"))
     }
+}
+
+/// A `context` event (E6) whose messages cross as their JSON text, which
+/// the runtime compares its answer with: when the handlers left the
+/// messages as they were, it answers so instead of sending them back, and
+/// the host's own messages are the answer (js/runtime/main.js,
+/// `emitContext`).
+pub(crate) struct EmitContext<'a> {
+    messages: &'a [Value],
+    messages_json: String,
+}
+
+impl<'a> EmitContext<'a> {
+    /// The call for `event` when it is a context event with a list of
+    /// messages (any other field of it no handler sees: pi's context
+    /// handlers get only the messages).
+    pub(crate) fn of(event: &'a Value) -> Option<Result<Self, PihostError>> {
+        if event.get("type").and_then(Value::as_str) != Some("context") {
+            return None;
+        }
+        event
+            .get("messages")
+            .and_then(Value::as_array)
+            .map(|messages| Self::new(messages))
+    }
+
+    pub(crate) fn new(messages: &'a [Value]) -> Result<Self, PihostError> {
+        let messages_json = serde_json::to_string(messages).map_err(|error| PihostError::Internal {
+            context: "the messages of a context event".to_string(),
+            message: error.to_string(),
+        })?;
+        Ok(EmitContext {
+            messages,
+            messages_json,
+        })
+    }
+
+    /// The messages the handlers left, as [`Outcome::result`] would hold them.
+    pub(crate) fn messages_after(&self, answer: ContextOutcome) -> Option<Value> {
+        if answer.unchanged {
+            Some(Value::Array(self.messages.to_vec()))
+        } else {
+            answer.result
+        }
+    }
+}
+
+impl Serialize for EmitContext<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.messages.serialize(serializer)
+    }
+}
+
+impl RuntimeCall for EmitContext<'_> {
+    const EXPORT: Export = Export::EmitContext;
+    const RUNS_EXTENSION_CODE: bool = true;
+    type Answer = ContextOutcome;
+    fn label(&self) -> String {
+        "emit(context)".to_string()
+    }
+    fn encode(&self) -> Result<Encoded, PihostError> {
+        Ok(Encoded {
+            export: Self::EXPORT,
+            argument: self.messages_json.clone(),
+            session: FIRST_SESSION,
+        })
+    }
+}
+
+/// What a context event answers: its messages, or that they are the host's.
+#[derive(Debug, Deserialize)]
+pub(crate) struct ContextOutcome {
+    #[serde(default, deserialize_with = "present")]
+    result: Option<Value>,
+    #[serde(default)]
+    unchanged: bool,
 }
 
 #[derive(Serialize)]

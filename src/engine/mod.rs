@@ -575,6 +575,11 @@ impl Engine {
         if call.answered_without_the_isolate(&self.handler_counts()) {
             return Ok(None);
         }
+        if let Some(context) = calls::EmitContext::of(event) {
+            let context = context?;
+            let answer = self.call(&context).await?;
+            return Ok(context.messages_after(answer));
+        }
         Ok(self.call(&call).await?.result)
     }
 
@@ -843,7 +848,11 @@ impl Engine {
             self.replay.record(call);
         }
         let function = self.functions[call.export.index()].clone();
-        let argument = self.value_argument(call.export.name(), &call.argument)?;
+        let argument = if call.export.takes_text() {
+            self.text_argument(call.export.name(), &call.argument)?
+        } else {
+            self.value_argument(call.export.name(), &call.argument)?
+        };
         Ok(self.call_function(&function, argument, call.session))
     }
 
@@ -1044,6 +1053,13 @@ impl Engine {
         let value =
             v8::json::parse(scope, text).ok_or_else(|| internal(name, "the engine could not read its argument"))?;
         Ok(v8::Global::new(scope, value))
+    }
+
+    /// A call's argument as a string, for an export that reads the text itself.
+    fn text_argument(&mut self, name: &str, text: &str) -> Result<v8::Global<v8::Value>, PihostError> {
+        deno_core::scope!(scope, &mut self.runtime);
+        let text = v8::String::new(scope, text).ok_or_else(|| internal(name, "argument too large"))?;
+        Ok(v8::Global::new(scope, v8::Local::<v8::Value>::from(text)))
     }
 
     /// A settled call's value as the string it is (runtime functions answer
