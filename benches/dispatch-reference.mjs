@@ -28,6 +28,7 @@ async function time(label, iterations, run) {
 const results = Object.fromEntries([
   await time("tool_call_10_handlers", 20000, () => runner.emitToolCall(toolCall)),
   await time("context_200_messages_5_handlers", 2000, () => runner.emitContext(messages)),
+  await time("provider_request_200_messages_no_handlers", 2000, () => runner.emitBeforeProviderRequest({ model: "m", messages })),
   await time("no_handlers", 20000, () => runner.emit({ type: "turn_start", turnIndex: 0 })),
   await time("execute_tool", 20000, () =>
     runner.getToolDefinition("echo_1").execute("1", { text: "hi" }, undefined, undefined, runner.createContext()),

@@ -43,6 +43,7 @@ fn main() {
             .map(|i| json!({ "role": if i % 2 == 1 { "assistant" } else { "user" }, "content": format!("message {i} ").repeat(8), "timestamp": i }))
             .collect();
         let context = json!({ "type": "context", "messages": messages });
+        let provider_request = json!({ "type": "before_provider_request", "payload": { "model": "m", "messages": messages } });
         let no_handlers = json!({ "type": "turn_start", "turnIndex": 0 });
         let args = json!({ "text": "hi" });
         // CASES=name,… times only those (to profile one case); all by default.
@@ -54,6 +55,12 @@ fn main() {
         }
         if wanted("context_200_messages_5_handlers") {
             results.insert("context_200_messages_5_handlers".into(), json!(time!(2000, engine.emit(&context))));
+        }
+        if wanted("provider_request_200_messages_no_handlers") {
+            results.insert(
+                "provider_request_200_messages_no_handlers".into(),
+                json!(time!(2000, engine.emit(&provider_request))),
+            );
         }
         if wanted("no_handlers") {
             results.insert("no_handlers".into(), json!(time!(20000, engine.emit(&no_handlers))));

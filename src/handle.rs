@@ -739,12 +739,22 @@ impl Pihost {
         if call.answered_without_the_isolate(&self.handler_counts) {
             return Ok(None);
         }
-        if let Some(context) = calls::EmitContext::of(event) {
-            let context = context?;
-            let answer = self.call(&context).await?;
-            return Ok(context.messages_after(answer));
+        if let Some(kept) = calls::EmitKept::<calls::Context>::of(event) {
+            return self.emit_kept(kept?).await;
+        }
+        if let Some(kept) = calls::EmitKept::<calls::ProviderRequest>::of(event) {
+            return self.emit_kept(kept?).await;
         }
         Ok(self.call(&call).await?.result)
+    }
+
+    /// An event whose large field crosses as text (`calls::KeptEvent`).
+    async fn emit_kept<K: calls::KeptEvent>(&self, kept: calls::EmitKept<'_, K>) -> Result<Option<Value>, PihostError> {
+        if let Some(answer) = kept.answered_without_the_isolate(&self.handler_counts) {
+            return Ok(Some(answer));
+        }
+        let answer = self.call(&kept).await?;
+        Ok(kept.value_after(answer))
     }
 
     async fn emit_typed<E: serde::Serialize, R: serde::de::DeserializeOwned>(
@@ -805,13 +815,12 @@ impl Pihost {
 
     /// `context` then `context_with_system` (E6): the messages to send.
     pub async fn emit_context(&self, messages: &[Value]) -> Result<Vec<Value>, PihostError> {
-        let context = calls::EmitContext::new(messages)?;
-        let answer = self.call(&context).await?;
+        let kept = calls::EmitKept::<calls::Context>::new(calls::Kept::List(messages))?;
         let bad = |message: String| PihostError::Internal {
             context: "context".to_string(),
             message,
         };
-        match context.messages_after(answer) {
+        match self.emit_kept(kept).await? {
             Some(Value::Array(messages)) => Ok(messages),
             Some(other) => serde_json::from_value(other).map_err(|error| bad(error.to_string())),
             None => Err(bad("the dispatch answered nothing".to_string())),
@@ -826,10 +835,8 @@ impl Pihost {
 
     /// `before_provider_request` (E8): the payload to send.
     pub async fn emit_before_provider_request(&self, payload: &Value) -> Result<Value, PihostError> {
-        Ok(self
-            .emit_typed("before_provider_request", &serde_json::json!({ "payload": payload }))
-            .await?
-            .unwrap_or(Value::Null))
+        let kept = calls::EmitKept::<calls::ProviderRequest>::new(calls::Kept::Value(payload))?;
+        Ok(self.emit_kept(kept).await?.unwrap_or(Value::Null))
     }
 
     /// `before_provider_headers` (E8): the headers after handlers edited them.

@@ -146,6 +146,10 @@ export default function (pi) {
     if (target) target.content[0].text = "edited";
     if (event.messages.some((message) => message.content === "drop the rest")) return { messages: event.messages.slice(0, 1) };
   });
+  pi.on("before_provider_request", async (event) => {
+    if (event.payload.edit) event.payload.messages[0].content = "edited";
+    if (event.payload.replace) return { replaced: true };
+  });
 }
 "#,
     );
@@ -181,5 +185,43 @@ export default function (pi) {
         let event = json!({ "type": "context", "messages": messages, "unknown": "field" });
         let answered = pihost.emit(&event).await.expect("emit").expect("an answer");
         assert_eq!(answered, json!(messages), "the generic emit answers the same");
+
+        let payload = json!({ "model": "m", "messages": messages, "temperature": 0.7 });
+        let request = pihost.emit_before_provider_request(&payload).await.expect("request");
+        assert_eq!(request, payload, "no handler changed the payload");
+        let mut to_edit = payload.clone();
+        to_edit["edit"] = json!(true);
+        let edited = pihost.emit_before_provider_request(&to_edit).await.expect("request");
+        assert_eq!(edited["messages"][0]["content"], "edited", "an edit in place (E8)");
+        let mut to_replace = payload.clone();
+        to_replace["replace"] = json!(true);
+        let replaced = pihost.emit_before_provider_request(&to_replace).await.expect("request");
+        assert_eq!(replaced, json!({ "replaced": true }), "a returned value replaces the payload (E8)");
+    });
+}
+
+/// Without a handler that sees them, a context event's messages and a
+/// provider request's payload come back as the host sent them.
+#[test]
+fn kept_fields_come_back_as_sent_without_handlers() {
+    let project = Project::new();
+    let path = project.write(
+        "other.ts",
+        "export default function (pi) { pi.on(\"tool_call\", async () => undefined); }",
+    );
+    runtime().block_on(async {
+        let pihost = Pihost::start(project.options()).await.expect("start");
+        pihost.load(&[path]).await.expect("load");
+        pihost
+            .bind(Arc::new(RecordingHost::new()), &HostState::default())
+            .await
+            .expect("bind");
+        let messages = vec![json!({ "role": "user", "content": "hi", "timestamp": 1.0 })];
+        assert_eq!(pihost.emit_context(&messages).await.expect("context"), messages);
+        let payload = json!({ "messages": messages, "n": 1.0 });
+        assert_eq!(
+            pihost.emit_before_provider_request(&payload).await.expect("request"),
+            payload
+        );
     });
 }

@@ -378,26 +378,34 @@ export async function emitEvent(event, sessionId) {
   return resultJson(await dispatchHostEvent(event, sessionId));
 }
 
-/** What emitContext answers when the handlers left the messages as the host sent them. */
-const CONTEXT_UNCHANGED = JSONStringify({ unchanged: true });
+/** What emitKept answers when the handlers left the value as the host sent it. */
+const KEPT_UNCHANGED = JSONStringify({ unchanged: true });
 /** The length of `{"result":` that opens resultJson's text. */
 const RESULT_OPENING = 10;
 
 /**
- * A context event (E6) whose messages arrive as the host's own JSON text.
- * Most context events change nothing; then the answer says so instead of
- * carrying the messages back, and the host keeps its own: reading them out
- * and parsing them again was a fifth of a 200-message event
- * (docs/benchmarks.md, twenty-eighth session). "Unchanged" means the
- * answer's text is exactly the host's text, so what the host keeps is what
- * it would have read.
+ * An event whose one large field (a context event's messages, E6; a
+ * provider request's payload, E8) arrives as the host's own JSON text
+ * (src/engine/calls.rs, `KeptEvent`). Most handlers read it and change
+ * nothing; then the answer says so instead of carrying it back, and the
+ * host keeps its own: reading 200 messages out and parsing them again was
+ * a fifth of a context event (docs/benchmarks.md, twenty-eighth session).
+ * "Unchanged" means the answer's text is exactly the host's text, so what
+ * the host keeps is what it would have read.
  */
-export async function emitContext(messagesText, sessionId) {
-  const answer = resultJson(await dispatchHostEvent({ type: "context", messages: JSONParse(messagesText) }, sessionId));
+async function emitKept(type, field, text, sessionId) {
+  const answer = resultJson(await dispatchHostEvent({ type, [field]: JSONParse(text) }, sessionId));
   const unchanged =
-    answer.length === messagesText.length + RESULT_OPENING + 1 &&
-    StringPrototypeSlice(answer, RESULT_OPENING, answer.length - 1) === messagesText;
-  return unchanged ? CONTEXT_UNCHANGED : answer;
+    answer.length === text.length + RESULT_OPENING + 1 && StringPrototypeSlice(answer, RESULT_OPENING, answer.length - 1) === text;
+  return unchanged ? KEPT_UNCHANGED : answer;
+}
+
+export function emitContext(messagesText, sessionId) {
+  return emitKept("context", "messages", messagesText, sessionId);
+}
+
+export function emitBeforeProviderRequest(payloadText, sessionId) {
+  return emitKept("before_provider_request", "payload", payloadText, sessionId);
 }
 
 /** Dispatches one event the host sent; resolves to what its family's merge rule answers. */

@@ -31,6 +31,7 @@ pub(crate) enum Export {
     SetHostState,
     EmitEvent,
     EmitContext,
+    EmitBeforeProviderRequest,
     ExecuteTool,
     AbortTool,
     RunCommand,
@@ -56,7 +57,7 @@ pub(crate) enum Export {
 
 impl Export {
     /// Every export, in the order the engine keeps their functions.
-    pub(crate) const ALL: [Export; 29] = [
+    pub(crate) const ALL: [Export; 30] = [
         Export::ConfigureLimits,
         Export::LoadExtensions,
         Export::Reload,
@@ -65,6 +66,7 @@ impl Export {
         Export::SetHostState,
         Export::EmitEvent,
         Export::EmitContext,
+        Export::EmitBeforeProviderRequest,
         Export::ExecuteTool,
         Export::AbortTool,
         Export::RunCommand,
@@ -99,6 +101,7 @@ impl Export {
             Export::SetHostState => "setHostState",
             Export::EmitEvent => "emitEvent",
             Export::EmitContext => "emitContext",
+            Export::EmitBeforeProviderRequest => "emitBeforeProviderRequest",
             Export::ExecuteTool => "executeTool",
             Export::AbortTool => "abortTool",
             Export::RunCommand => "runCommand",
@@ -131,7 +134,7 @@ impl Export {
     /// Whether the export takes its argument as the text itself, not as the
     /// value that text is the JSON of.
     pub(crate) const fn takes_text(self) -> bool {
-        matches!(self, Export::EmitContext)
+        matches!(self, Export::EmitContext | Export::EmitBeforeProviderRequest)
     }
 }
 
@@ -291,76 +294,141 @@ impl RuntimeCall for EmitEvent<'_> {
     }
 }
 
-/// A `context` event (E6) whose messages cross as their JSON text, which
-/// the runtime compares its answer with: when the handlers left the
-/// messages as they were, it answers so instead of sending them back, and
-/// the host's own messages are the answer (js/runtime/main.js,
-/// `emitContext`).
-pub(crate) struct EmitContext<'a> {
-    messages: &'a [Value],
-    messages_json: String,
+/// An event family whose one large field (a context event's messages, a
+/// provider request's payload) crosses as its JSON text, which the runtime
+/// compares its answer with: when the handlers left it as it was, the
+/// runtime answers so instead of sending it back, and the host's own value
+/// is the answer (js/runtime/main.js, `emitKept`). With no handler of the
+/// families that could change it, the value is the answer without entering
+/// the isolate at all.
+pub(crate) trait KeptEvent {
+    const EXPORT: Export;
+    /// The event's `type`.
+    const TYPE: &'static str;
+    /// The field that crosses as text and comes back.
+    const FIELD: &'static str;
+    /// The handlers that see it (pi answers it unchanged without any).
+    const FAMILIES: &'static [&'static str];
+    /// Whether only a list is one (pi's context merge works on arrays).
+    const LIST_ONLY: bool;
 }
 
-impl<'a> EmitContext<'a> {
-    /// The call for `event` when it is a context event with a list of
-    /// messages (any other field of it no handler sees: pi's context
-    /// handlers get only the messages).
+/// `context` then `context_with_system` (E6): the messages.
+pub(crate) struct Context;
+impl KeptEvent for Context {
+    const EXPORT: Export = Export::EmitContext;
+    const TYPE: &'static str = "context";
+    const FIELD: &'static str = "messages";
+    const FAMILIES: &'static [&'static str] = &["context", "context_with_system"];
+    const LIST_ONLY: bool = true;
+}
+
+/// `before_provider_request` (E8): the payload.
+pub(crate) struct ProviderRequest;
+impl KeptEvent for ProviderRequest {
+    const EXPORT: Export = Export::EmitBeforeProviderRequest;
+    const TYPE: &'static str = "before_provider_request";
+    const FIELD: &'static str = "payload";
+    const FAMILIES: &'static [&'static str] = &["before_provider_request"];
+    const LIST_ONLY: bool = false;
+}
+
+/// The kept field as the caller holds it.
+#[derive(Clone, Copy)]
+pub(crate) enum Kept<'a> {
+    Value(&'a Value),
+    List(&'a [Value]),
+}
+
+impl Kept<'_> {
+    fn to_value(self) -> Value {
+        match self {
+            Kept::Value(value) => value.clone(),
+            Kept::List(list) => Value::Array(list.to_vec()),
+        }
+    }
+}
+
+/// One event of a [`KeptEvent`] family, its field already JSON text.
+pub(crate) struct EmitKept<'a, K> {
+    kept: Kept<'a>,
+    json: String,
+    family: std::marker::PhantomData<K>,
+}
+
+impl<'a, K: KeptEvent> EmitKept<'a, K> {
+    /// The call for `event` when it is of this family (a context event with
+    /// a list of messages; any other field of it no handler sees).
     pub(crate) fn of(event: &'a Value) -> Option<Result<Self, PihostError>> {
-        if event.get("type").and_then(Value::as_str) != Some("context") {
+        if event.get("type").and_then(Value::as_str) != Some(K::TYPE) {
             return None;
         }
-        event
-            .get("messages")
-            .and_then(Value::as_array)
-            .map(|messages| Self::new(messages))
+        let field = event.get(K::FIELD)?;
+        if K::LIST_ONLY && !field.is_array() {
+            return None;
+        }
+        Some(Self::new(Kept::Value(field)))
     }
 
-    pub(crate) fn new(messages: &'a [Value]) -> Result<Self, PihostError> {
-        let messages_json = serde_json::to_string(messages).map_err(|error| PihostError::Internal {
-            context: "the messages of a context event".to_string(),
+    pub(crate) fn new(kept: Kept<'a>) -> Result<Self, PihostError> {
+        let written = match kept {
+            Kept::Value(value) => serde_json::to_string(value),
+            Kept::List(list) => serde_json::to_string(list),
+        };
+        let json = written.map_err(|error| PihostError::Internal {
+            context: format!("the {} of a {} event", K::FIELD, K::TYPE),
             message: error.to_string(),
         })?;
-        Ok(EmitContext {
-            messages,
-            messages_json,
+        Ok(EmitKept {
+            kept,
+            json,
+            family: std::marker::PhantomData,
         })
     }
 
-    /// The messages the handlers left, as [`Outcome::result`] would hold them.
-    pub(crate) fn messages_after(&self, answer: ContextOutcome) -> Option<Value> {
+    /// The answer when no handler could change the field: the field itself.
+    pub(crate) fn answered_without_the_isolate(&self, handlers: &crate::ops::host::HandlerCounts) -> Option<Value> {
+        (!K::FAMILIES.iter().any(|family| handlers.has_handlers(family))).then(|| self.kept.to_value())
+    }
+
+    /// What the handlers left, as [`Outcome::result`] would hold it.
+    pub(crate) fn value_after(&self, answer: KeptOutcome) -> Option<Value> {
         if answer.unchanged {
-            Some(Value::Array(self.messages.to_vec()))
+            Some(self.kept.to_value())
         } else {
             answer.result
         }
     }
 }
 
-impl Serialize for EmitContext<'_> {
+impl<K> Serialize for EmitKept<'_, K> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.messages.serialize(serializer)
+        match self.kept {
+            Kept::Value(value) => value.serialize(serializer),
+            Kept::List(list) => list.serialize(serializer),
+        }
     }
 }
 
-impl RuntimeCall for EmitContext<'_> {
-    const EXPORT: Export = Export::EmitContext;
+impl<K: KeptEvent> RuntimeCall for EmitKept<'_, K> {
+    const EXPORT: Export = K::EXPORT;
     const RUNS_EXTENSION_CODE: bool = true;
-    type Answer = ContextOutcome;
+    type Answer = KeptOutcome;
     fn label(&self) -> String {
-        "emit(context)".to_string()
+        format!("emit({})", K::TYPE)
     }
     fn encode(&self) -> Result<Encoded, PihostError> {
         Ok(Encoded {
             export: Self::EXPORT,
-            argument: self.messages_json.clone(),
+            argument: self.json.clone(),
             session: FIRST_SESSION,
         })
     }
 }
 
-/// What a context event answers: its messages, or that they are the host's.
+/// What a [`KeptEvent`] answers: its field's new value, or that it is the host's.
 #[derive(Debug, Deserialize)]
-pub(crate) struct ContextOutcome {
+pub(crate) struct KeptOutcome {
     #[serde(default, deserialize_with = "present")]
     result: Option<Value>,
     #[serde(default)]

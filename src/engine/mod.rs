@@ -575,12 +575,25 @@ impl Engine {
         if call.answered_without_the_isolate(&self.handler_counts()) {
             return Ok(None);
         }
-        if let Some(context) = calls::EmitContext::of(event) {
-            let context = context?;
-            let answer = self.call(&context).await?;
-            return Ok(context.messages_after(answer));
+        if let Some(kept) = calls::EmitKept::<calls::Context>::of(event) {
+            return self.emit_kept(kept?).await;
+        }
+        if let Some(kept) = calls::EmitKept::<calls::ProviderRequest>::of(event) {
+            return self.emit_kept(kept?).await;
         }
         Ok(self.call(&call).await?.result)
+    }
+
+    /// An event whose large field crosses as text (`calls::KeptEvent`).
+    async fn emit_kept<K: calls::KeptEvent>(
+        &mut self,
+        kept: calls::EmitKept<'_, K>,
+    ) -> Result<Option<serde_json::Value>, PihostError> {
+        if let Some(answer) = kept.answered_without_the_isolate(&self.handler_counts()) {
+            return Ok(Some(answer));
+        }
+        let answer = self.call(&kept).await?;
+        Ok(kept.value_after(answer))
     }
 
     /// Executes a registered tool. Each `onUpdate` is sent on `updates`.
