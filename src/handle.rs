@@ -740,10 +740,10 @@ impl Pihost {
             return Ok(None);
         }
         if let Some(kept) = calls::EmitKept::<calls::Context>::of(event) {
-            return self.emit_kept(kept?).await;
+            return self.emit_kept(kept).await;
         }
         if let Some(kept) = calls::EmitKept::<calls::ProviderRequest>::of(event) {
-            return self.emit_kept(kept?).await;
+            return self.emit_kept(kept).await;
         }
         Ok(self.call(&call).await?.result)
     }
@@ -815,7 +815,7 @@ impl Pihost {
 
     /// `context` then `context_with_system` (E6): the messages to send.
     pub async fn emit_context(&self, messages: &[Value]) -> Result<Vec<Value>, PihostError> {
-        let kept = calls::EmitKept::<calls::Context>::new(calls::Kept::List(messages))?;
+        let kept = calls::EmitKept::<calls::Context>::new(calls::Kept::List(messages));
         let bad = |message: String| PihostError::Internal {
             context: "context".to_string(),
             message,
@@ -835,7 +835,7 @@ impl Pihost {
 
     /// `before_provider_request` (E8): the payload to send.
     pub async fn emit_before_provider_request(&self, payload: &Value) -> Result<Value, PihostError> {
-        let kept = calls::EmitKept::<calls::ProviderRequest>::new(calls::Kept::Value(payload))?;
+        let kept = calls::EmitKept::<calls::ProviderRequest>::new(calls::Kept::Value(payload));
         Ok(self.emit_kept(kept).await?.unwrap_or(Value::Null))
     }
 

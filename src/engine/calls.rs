@@ -349,17 +349,17 @@ impl Kept<'_> {
     }
 }
 
-/// One event of a [`KeptEvent`] family, its field already JSON text.
+/// One event of a [`KeptEvent`] family; its field is written as JSON text
+/// only when the call enters the isolate.
 pub(crate) struct EmitKept<'a, K> {
     kept: Kept<'a>,
-    json: String,
     family: std::marker::PhantomData<K>,
 }
 
 impl<'a, K: KeptEvent> EmitKept<'a, K> {
     /// The call for `event` when it is of this family (a context event with
     /// a list of messages; any other field of it no handler sees).
-    pub(crate) fn of(event: &'a Value) -> Option<Result<Self, PihostError>> {
+    pub(crate) fn of(event: &'a Value) -> Option<Self> {
         if event.get("type").and_then(Value::as_str) != Some(K::TYPE) {
             return None;
         }
@@ -370,20 +370,11 @@ impl<'a, K: KeptEvent> EmitKept<'a, K> {
         Some(Self::new(Kept::Value(field)))
     }
 
-    pub(crate) fn new(kept: Kept<'a>) -> Result<Self, PihostError> {
-        let written = match kept {
-            Kept::Value(value) => serde_json::to_string(value),
-            Kept::List(list) => serde_json::to_string(list),
-        };
-        let json = written.map_err(|error| PihostError::Internal {
-            context: format!("the {} of a {} event", K::FIELD, K::TYPE),
-            message: error.to_string(),
-        })?;
-        Ok(EmitKept {
+    pub(crate) fn new(kept: Kept<'a>) -> Self {
+        EmitKept {
             kept,
-            json,
             family: std::marker::PhantomData,
-        })
+        }
     }
 
     /// The answer when no handler could change the field: the field itself.
@@ -418,9 +409,13 @@ impl<K: KeptEvent> RuntimeCall for EmitKept<'_, K> {
         format!("emit({})", K::TYPE)
     }
     fn encode(&self) -> Result<Encoded, PihostError> {
+        let argument = serde_json::to_string(self).map_err(|error| PihostError::Internal {
+            context: format!("the {} of a {} event", K::FIELD, K::TYPE),
+            message: error.to_string(),
+        })?;
         Ok(Encoded {
             export: Self::EXPORT,
-            argument: self.json.clone(),
+            argument,
             session: FIRST_SESSION,
         })
     }

@@ -576,10 +576,10 @@ impl Engine {
             return Ok(None);
         }
         if let Some(kept) = calls::EmitKept::<calls::Context>::of(event) {
-            return self.emit_kept(kept?).await;
+            return self.emit_kept(kept).await;
         }
         if let Some(kept) = calls::EmitKept::<calls::ProviderRequest>::of(event) {
-            return self.emit_kept(kept?).await;
+            return self.emit_kept(kept).await;
         }
         Ok(self.call(&call).await?.result)
     }
