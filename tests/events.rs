@@ -154,12 +154,7 @@ export default function (pi) {
 "#,
     );
     runtime().block_on(async {
-        let pihost = Pihost::start(project.options()).await.expect("start");
-        pihost.load(&[path]).await.expect("load");
-        pihost
-            .bind(Arc::new(RecordingHost::new()), &HostState::default())
-            .await
-            .expect("bind");
+        let pihost = loaded_and_bound(&project, path).await;
         let messages = vec![
             json!({ "role": "system", "content": "prompt", "timestamp": 0 }),
             json!({ "role": "user", "content": [{ "type": "text", "text": "quotes \" and \\ and \u{1f} and \u{2028} and é and 🦀" }], "timestamp": 1_700_000_000_000_u64 }),
@@ -210,12 +205,7 @@ fn kept_fields_come_back_as_sent_without_handlers() {
         "export default function (pi) { pi.on(\"tool_call\", async () => undefined); }",
     );
     runtime().block_on(async {
-        let pihost = Pihost::start(project.options()).await.expect("start");
-        pihost.load(&[path]).await.expect("load");
-        pihost
-            .bind(Arc::new(RecordingHost::new()), &HostState::default())
-            .await
-            .expect("bind");
+        let pihost = loaded_and_bound(&project, path).await;
         let messages = vec![json!({ "role": "user", "content": "hi", "timestamp": 1.0 })];
         assert_eq!(pihost.emit_context(&messages).await.expect("context"), messages);
         let payload = json!({ "messages": messages, "n": 1.0 });

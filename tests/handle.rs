@@ -24,15 +24,7 @@ export default function (pi) {
 "#;
 
 async fn started(project: &Project) -> Pihost {
-    let path = project.write("ext.ts", EXTENSION);
-    let pihost = Pihost::start(project.options()).await.expect("start");
-    let report = pihost.load(&[path]).await.expect("load");
-    assert!(report.errors.is_empty(), "{:#?}", report.errors);
-    pihost
-        .bind(Arc::new(RecordingHost::new()), &HostState::default())
-        .await
-        .expect("bind");
-    pihost
+    loaded_and_bound(project, project.write("ext.ts", EXTENSION)).await
 }
 
 #[test]

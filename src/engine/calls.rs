@@ -350,7 +350,8 @@ impl Kept<'_> {
 }
 
 /// One event of a [`KeptEvent`] family; its field is written as JSON text
-/// only when the call enters the isolate.
+/// (its argument, which the export [takes as text](Export::takes_text)) only
+/// when the call enters the isolate.
 pub(crate) struct EmitKept<'a, K> {
     kept: Kept<'a>,
     family: std::marker::PhantomData<K>,
@@ -407,17 +408,6 @@ impl<K: KeptEvent> RuntimeCall for EmitKept<'_, K> {
     type Answer = KeptOutcome;
     fn label(&self) -> String {
         format!("emit({})", K::TYPE)
-    }
-    fn encode(&self) -> Result<Encoded, PihostError> {
-        let argument = serde_json::to_string(self).map_err(|error| PihostError::Internal {
-            context: format!("the {} of a {} event", K::FIELD, K::TYPE),
-            message: error.to_string(),
-        })?;
-        Ok(Encoded {
-            export: Self::EXPORT,
-            argument,
-            session: FIRST_SESSION,
-        })
     }
 }
 

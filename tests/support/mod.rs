@@ -7,6 +7,22 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// A handle with the extension at `path` loaded (without errors) and bound
+/// to a host that records what it is asked.
+pub async fn loaded_and_bound(project: &Project, path: String) -> pihost::Pihost {
+    let pihost = pihost::Pihost::start(project.options()).await.expect("start");
+    let report = pihost.load(&[path]).await.expect("load");
+    assert!(report.errors.is_empty(), "{:#?}", report.errors);
+    pihost
+        .bind(
+            std::sync::Arc::new(pihost::host::RecordingHost::new()),
+            &pihost::host::HostState::default(),
+        )
+        .await
+        .expect("bind");
+    pihost
+}
+
 /// The async runtime the integration tests drive pihost's handle on.
 pub fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
