@@ -30,7 +30,7 @@ import {
   ReflectApply,
   SafeMap,
   SafeWeakMap,
-  StringPrototypeSlice,
+  StringPrototypeStartsWith,
 } from "pihost:runtime/primordials.js";
 export { failStalled, failTerminated } from "pihost:runtime/entries.js";
 
@@ -395,8 +395,8 @@ const RESULT_OPENING = 10;
  */
 async function emitKept(type, field, text, sessionId) {
   const answer = resultJson(await dispatchHostEvent({ type, [field]: JSONParse(text) }, sessionId));
-  const unchanged =
-    answer.length === text.length + RESULT_OPENING + 1 && StringPrototypeSlice(answer, RESULT_OPENING, answer.length - 1) === text;
+  // Compared in place: a slice would copy the whole text.
+  const unchanged = answer.length === text.length + RESULT_OPENING + 1 && StringPrototypeStartsWith(answer, text, RESULT_OPENING);
   return unchanged ? KEPT_UNCHANGED : answer;
 }
 

@@ -861,11 +861,7 @@ impl Engine {
             self.replay.record(call);
         }
         let function = self.functions[call.export.index()].clone();
-        let argument = if call.export.takes_text() {
-            self.text_argument(call.export.name(), &call.argument)?
-        } else {
-            self.value_argument(call.export.name(), &call.argument)?
-        };
+        let argument = self.argument(call.export, &call.argument)?;
         Ok(self.call_function(&function, argument, call.session))
     }
 
@@ -1058,21 +1054,27 @@ impl Engine {
         self.call_now(&calls::FailStalled)
     }
 
+    /// A call's argument: the value its text encodes, or the text itself
+    /// for an export that [takes text](Export::takes_text).
+    fn argument(&mut self, export: Export, text: &str) -> Result<v8::Global<v8::Value>, PihostError> {
+        self.made_argument(export.name(), text, !export.takes_text())
+    }
+
     /// A call's argument as the value it encodes, made by the engine's own
     /// JSON parser (an extension's replacement of `JSON.parse` never sees it).
     fn value_argument(&mut self, name: &str, json: &str) -> Result<v8::Global<v8::Value>, PihostError> {
-        deno_core::scope!(scope, &mut self.runtime);
-        let text = v8::String::new(scope, json).ok_or_else(|| internal(name, "argument too large"))?;
-        let value =
-            v8::json::parse(scope, text).ok_or_else(|| internal(name, "the engine could not read its argument"))?;
-        Ok(v8::Global::new(scope, value))
+        self.made_argument(name, json, true)
     }
 
-    /// A call's argument as a string, for an export that reads the text itself.
-    fn text_argument(&mut self, name: &str, text: &str) -> Result<v8::Global<v8::Value>, PihostError> {
+    fn made_argument(&mut self, name: &str, text: &str, parse: bool) -> Result<v8::Global<v8::Value>, PihostError> {
         deno_core::scope!(scope, &mut self.runtime);
         let text = v8::String::new(scope, text).ok_or_else(|| internal(name, "argument too large"))?;
-        Ok(v8::Global::new(scope, v8::Local::<v8::Value>::from(text)))
+        let value = if parse {
+            v8::json::parse(scope, text).ok_or_else(|| internal(name, "the engine could not read its argument"))?
+        } else {
+            text.into()
+        };
+        Ok(v8::Global::new(scope, value))
     }
 
     /// A settled call's value as the string it is (runtime functions answer
